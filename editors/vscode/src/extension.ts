@@ -1,0 +1,365 @@
+// Hydra Session References for VS Code: starts `hydra-session-lsp --stdio`
+// for Markdown and prompt files and adds the commands around its custom
+// requests (docs/editors.md, server.md "Custom requests").
+import * as path from 'path';
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  LanguageClient,
+  LanguageClientOptions,
+  ResponseError,
+  ServerOptions,
+  State,
+  TransportKind,
+} from 'vscode-languageclient/node';
+import { resolveServer } from './binary';
+import { Candidate, PrepareResult, age, queryBeforeCursor, renderPrepared } from './render';
+import { ServerSettings, needsRestart, serverSettings } from './settings';
+
+const SECTION = 'hydraSession';
+const CONTEXT_SCHEME = 'hydra-context';
+const STATUS_REFRESH_MS = 15_000;
+
+const selector = [
+  { scheme: 'file', language: 'markdown' },
+  { scheme: 'untitled', language: 'markdown' },
+  { scheme: 'file', language: 'prompt' },
+  { scheme: 'untitled', language: 'prompt' },
+];
+
+let client: LanguageClient | undefined;
+let sentSettings: ServerSettings = {};
+let output: vscode.OutputChannel;
+let statusItem: vscode.StatusBarItem;
+let statusTimer: NodeJS.Timeout | undefined;
+let extensionDir = '';
+const contexts = new Map<string, string>();
+const contextChanged = new vscode.EventEmitter<vscode.Uri>();
+
+function currentSettings(scope?: vscode.Uri): ServerSettings {
+  const config = vscode.workspace.getConfiguration(SECTION, scope);
+  return serverSettings((key) => config.get(key));
+}
+
+function firstWorkspaceFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+}
+
+async function startClient(): Promise<void> {
+  const setting = vscode.workspace.getConfiguration(SECTION).get<string>('serverPath') ?? '';
+  let command: string;
+  try {
+    const resolved = resolveServer(setting, firstWorkspaceFolder(), extensionDir);
+    command = resolved.command;
+    output.appendLine(`Starting ${command} --stdio (from ${resolved.from})`);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    output.appendLine(message);
+    setStatus('$(error) Hydra', `Hydra: ${message}`);
+    const open = await vscode.window.showErrorMessage(`Hydra: ${message}`, 'Open Settings');
+    if (open !== undefined) {
+      void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPath`);
+    }
+    return;
+  }
+
+  // `TransportKind.stdio` appends `--stdio` to the arguments.
+  const serverOptions: ServerOptions = { command, transport: TransportKind.stdio };
+  sentSettings = currentSettings();
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: selector,
+    initializationOptions: { hydraSession: sentSettings },
+    outputChannel: output,
+    traceOutputChannel: output,
+    middleware: {
+      workspace: {
+        // The server pulls section `hydraSession` when a configuration change
+        // carries no settings: answer with the server's keys only, as sent.
+        configuration: async (params, token, next) => {
+          const answer = await next(params, token);
+          if (!Array.isArray(answer)) {
+            return answer;
+          }
+          return params.items.map((item, i) => {
+            if (item.section !== SECTION) {
+              return answer[i];
+            }
+            return currentSettings(item.scopeUri ? vscode.Uri.parse(item.scopeUri) : undefined);
+          });
+        },
+      },
+    },
+  };
+  const c = new LanguageClient(SECTION, 'Hydra Session', serverOptions, clientOptions);
+  client = c;
+  c.onDidChangeState((e) => {
+    if (e.newState === State.Running) {
+      void refreshStatus();
+    } else if (e.newState === State.Stopped) {
+      setStatus('$(debug-disconnect) Hydra', 'Hydra: the server is stopped. Click to restart.', 'hydraSession.restartServer');
+    }
+  });
+  setStatus('$(sync~spin) Hydra', 'Hydra: starting the server');
+  try {
+    await c.start();
+  } catch (e) {
+    output.appendLine(`The server failed to start: ${String(e)}`);
+  }
+}
+
+async function stopClient(): Promise<void> {
+  const c = client;
+  client = undefined;
+  if (c !== undefined) {
+    try {
+      if (c.isRunning()) {
+        await c.stop(2000);
+      }
+    } catch (e) {
+      output.appendLine(`Stopping the server: ${String(e)}`);
+    }
+    await c.dispose().catch(() => undefined);
+  }
+}
+
+async function restartClient(): Promise<void> {
+  await stopClient();
+  await startClient();
+}
+
+function runningClient(): LanguageClient | undefined {
+  if (client === undefined || !client.isRunning()) {
+    void vscode.window.showWarningMessage('Hydra: the server is not running. Run "Hydra: Restart Server".');
+    return undefined;
+  }
+  return client;
+}
+
+function describeError(e: unknown): string {
+  if (e instanceof ResponseError) {
+    const data = e.data as { code?: string } | undefined;
+    return data?.code !== undefined ? `${e.message} (${data.code})` : e.message;
+  }
+  return e instanceof Error ? e.message : String(e);
+}
+
+// ---- status bar -----------------------------------------------------------
+
+function setStatus(text: string, tooltip: string, command = 'hydraSession.insertMention'): void {
+  statusItem.text = text;
+  statusItem.tooltip = tooltip;
+  statusItem.command = command;
+  statusItem.show();
+}
+
+async function refreshStatus(): Promise<void> {
+  const c = client;
+  if (c === undefined || !c.isRunning()) {
+    return;
+  }
+  try {
+    const status = await c.sendRequest<{ store: string; sessions: number; indexing: boolean }>(
+      'sessionReference/status',
+      {},
+    );
+    const count = `${status.sessions} session${status.sessions === 1 ? '' : 's'}`;
+    setStatus(
+      status.indexing ? `$(sync~spin) Hydra: ${count}` : `$(references) Hydra: ${count}`,
+      `Hydra: ${count}${status.indexing ? ' (indexing)' : ''} in ${status.store}\nClick to insert a session mention.`,
+    );
+  } catch (e) {
+    setStatus('$(warning) Hydra', `Hydra: ${describeError(e)}`);
+  }
+}
+
+// ---- settings -------------------------------------------------------------
+
+async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promise<void> {
+  if (!e.affectsConfiguration(SECTION)) {
+    return;
+  }
+  const next = currentSettings();
+  if (e.affectsConfiguration(`${SECTION}.serverPath`) || client === undefined || needsRestart(sentSettings, next)) {
+    await restartClient();
+    return;
+  }
+  if (!client.isRunning()) {
+    return;
+  }
+  sentSettings = next;
+  await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { hydraSession: next } });
+  void refreshStatus();
+}
+
+// ---- commands -------------------------------------------------------------
+
+async function prepareCommand(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) {
+    void vscode.window.showWarningMessage('Hydra: open a prompt first.');
+    return;
+  }
+  const c = runningClient();
+  if (c === undefined) {
+    return;
+  }
+  const doc = editor.document;
+  let result: PrepareResult;
+  try {
+    result = await c.sendRequest<PrepareResult>('sessionReference/prepare', {
+      textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
+    });
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Hydra: ${describeError(e)}`);
+    return;
+  }
+  const text = renderPrepared(result);
+  if (text === undefined) {
+    void vscode.window.showInformationMessage('Hydra: this prompt references no session.');
+    return;
+  }
+  const name = path.basename(doc.uri.path || 'prompt').replace(/\.md$/, '');
+  const uri = vscode.Uri.from({
+    scheme: CONTEXT_SCHEME,
+    path: `/${name} (referenced context).md`,
+    query: doc.uri.toString(),
+  });
+  contexts.set(uri.toString(), text);
+  contextChanged.fire(uri);
+  const view = await vscode.workspace.openTextDocument(uri);
+  if (view.languageId !== 'markdown') {
+    await vscode.languages.setTextDocumentLanguage(view, 'markdown');
+  }
+  await vscode.window.showTextDocument(view, {
+    viewColumn: vscode.ViewColumn.Beside,
+    preserveFocus: true,
+    preview: true,
+  });
+}
+
+interface CandidateItem extends vscode.QuickPickItem {
+  candidate: Candidate;
+}
+
+async function insertMentionCommand(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) {
+    void vscode.window.showWarningMessage('Hydra: open a prompt first.');
+    return;
+  }
+  const c = runningClient();
+  if (c === undefined) {
+    return;
+  }
+  const doc = editor.document;
+  const cursor = editor.selection.active;
+  // A `@query` typed just before the cursor is replaced by the mention.
+  const typed = editor.selection.isEmpty
+    ? queryBeforeCursor(doc.lineAt(cursor.line).text.slice(0, cursor.character))
+    : undefined;
+
+  const pick = vscode.window.createQuickPick<CandidateItem>();
+  pick.title = 'Hydra: Insert Session Mention';
+  pick.placeholder = 'Search sessions by title, id or folder';
+  pick.matchOnDescription = true;
+  pick.matchOnDetail = true;
+  pick.value = typed?.query ?? '';
+  let generation = 0;
+  const load = async (query: string): Promise<void> => {
+    const mine = ++generation;
+    pick.busy = true;
+    try {
+      const candidates = await c.sendRequest<Candidate[]>('sessionReference/candidates', {
+        textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
+        query,
+      });
+      if (mine !== generation) {
+        return;
+      }
+      pick.items = candidates.map((candidate) => ({
+        label: candidate.displayTitle ?? candidate.label,
+        description: candidate.sessionId,
+        detail: [
+          candidate.cwd ?? 'no folder',
+          candidate.sameWorkspace ? 'this workspace' : undefined,
+          age(candidate.createdAt),
+        ]
+          .filter((part) => part !== undefined)
+          .join(' · '),
+        candidate,
+      }));
+    } catch (e) {
+      if (mine === generation) {
+        pick.items = [];
+        void vscode.window.showErrorMessage(`Hydra: ${describeError(e)}`);
+      }
+    } finally {
+      if (mine === generation) {
+        pick.busy = false;
+      }
+    }
+  };
+  let debounce: NodeJS.Timeout | undefined;
+  pick.onDidChangeValue((value) => {
+    clearTimeout(debounce);
+    debounce = setTimeout(() => void load(value), 120);
+  });
+  const chosen = await new Promise<Candidate | undefined>((resolve) => {
+    pick.onDidAccept(() => {
+      resolve(pick.selectedItems[0]?.candidate);
+      pick.hide();
+    });
+    pick.onDidHide(() => resolve(undefined));
+    pick.show();
+    void load(pick.value);
+  });
+  clearTimeout(debounce);
+  pick.dispose();
+  if (chosen === undefined) {
+    return;
+  }
+  await editor.edit((edit) => {
+    if (typed !== undefined) {
+      edit.replace(new vscode.Range(cursor.line, typed.start, cursor.line, cursor.character), chosen.mention);
+    } else {
+      for (const selection of editor.selections) {
+        edit.replace(selection, chosen.mention);
+      }
+    }
+  });
+}
+
+// ---- activation -----------------------------------------------------------
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  extensionDir = context.extensionPath;
+  output = vscode.window.createOutputChannel('Hydra Session');
+  statusItem = vscode.window.createStatusBarItem('hydraSession.status', vscode.StatusBarAlignment.Right, 100);
+  statusItem.name = 'Hydra Session';
+  context.subscriptions.push(
+    output,
+    statusItem,
+    contextChanged,
+    vscode.workspace.registerTextDocumentContentProvider(CONTEXT_SCHEME, {
+      onDidChange: contextChanged.event,
+      provideTextDocumentContent: (uri) => contexts.get(uri.toString()) ?? '',
+    }),
+    vscode.workspace.onDidCloseTextDocument((doc) => {
+      if (doc.uri.scheme === CONTEXT_SCHEME) {
+        contexts.delete(doc.uri.toString());
+      }
+    }),
+    vscode.commands.registerCommand('hydraSession.prepare', prepareCommand),
+    vscode.commands.registerCommand('hydraSession.insertMention', insertMentionCommand),
+    vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
+    vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
+    { dispose: () => clearInterval(statusTimer) },
+  );
+  statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
+  await startClient();
+}
+
+export async function deactivate(): Promise<void> {
+  clearInterval(statusTimer);
+  await stopClient();
+}
