@@ -1,0 +1,436 @@
+-- Hydra session references for Neovim (0.7 and later).
+--
+--   require("hydra_session").setup({
+--     cmd = { "hydra-session-lsp", "--stdio" },
+--     settings = { store = "~/.hydra/sessions" },
+--   })
+--
+-- Starts hydra-session-lsp for Markdown and prompt buffers, passes `settings`
+-- as initializationOptions (and answers workspace/configuration with them),
+-- and adds :HydraPrepare, :HydraMention, :HydraStatus and :HydraRestart.
+-- See docs/editors.md.
+local M = {}
+
+local NAME = "hydra_session"
+local SECTION = "hydraSession"
+
+local defaults = {
+  cmd = { "hydra-session-lsp", "--stdio" },
+  -- Server settings: store, targetSessionId, maxReferences, candidateLimit,
+  -- maxReferenceBytes, logLevel.
+  settings = {},
+  filetypes = { "markdown", "prompt" },
+  -- A directory, or a function(bufnr) returning one. Default: the nearest
+  -- ancestor holding .git, else the current directory.
+  root_dir = nil,
+  -- Set 'omnifunc' to the LSP one and make "@" a keyword character, so that
+  -- <C-x><C-o> after "@" replaces "@query" by the mention.
+  omnifunc = true,
+  capabilities = nil,
+  on_attach = nil,
+}
+
+local config = nil
+local clients_by_root = {} -- Neovim 0.7: root directory -> client id
+
+local function notify(msg, level)
+  vim.notify("Hydra: " .. msg, level or vim.log.levels.INFO)
+end
+
+-- JSON needs an object here even when the table is empty.
+local function as_object(t)
+  if t == nil or next(t) == nil then
+    return vim.empty_dict()
+  end
+  return t
+end
+
+local function get_all_clients()
+  if vim.lsp.get_clients then
+    return vim.lsp.get_clients()
+  end
+  return vim.lsp.get_active_clients()
+end
+
+local function client_for(bufnr)
+  for _, client in ipairs(get_all_clients()) do
+    if client.name == NAME and vim.lsp.buf_is_attached(bufnr, client.id) then
+      return client
+    end
+  end
+  return nil
+end
+
+-- client:request (0.11 and later) or client.request (before).
+local function request(client, method, params, handler, bufnr)
+  if vim.fn.has("nvim-0.11") == 1 then
+    return client:request(method, params, handler, bufnr)
+  end
+  return client.request(method, params, handler, bufnr)
+end
+
+local function client_notify(client, method, params)
+  if vim.fn.has("nvim-0.11") == 1 then
+    return client:notify(method, params)
+  end
+  return client.notify(method, params)
+end
+
+local function root_for(bufnr)
+  local root = config.root_dir
+  if type(root) == "function" then
+    root = root(bufnr)
+  end
+  if type(root) == "string" and root ~= "" then
+    return vim.fn.fnamemodify(root, ":p"):gsub("(.)/$", "%1")
+  end
+  local name = vim.api.nvim_buf_get_name(bufnr)
+  local dir = name ~= "" and vim.fn.fnamemodify(name, ":p:h") or vim.loop.cwd()
+  local probe = dir
+  while probe and probe ~= "" do
+    if vim.loop.fs_stat(probe .. "/.git") then
+      return probe
+    end
+    local parent = vim.fn.fnamemodify(probe, ":h")
+    if parent == probe then
+      break
+    end
+    probe = parent
+  end
+  return vim.loop.cwd()
+end
+
+local function capabilities()
+  local caps = vim.lsp.protocol.make_client_capabilities()
+  -- nvim-cmp and blink.cmp advertise what they can do; use it when present.
+  local ok_cmp, cmp_lsp = pcall(require, "cmp_nvim_lsp")
+  if ok_cmp and type(cmp_lsp.default_capabilities) == "function" then
+    caps = cmp_lsp.default_capabilities(caps)
+  end
+  local ok_blink, blink = pcall(require, "blink.cmp")
+  if ok_blink and type(blink.get_lsp_capabilities) == "function" then
+    caps = blink.get_lsp_capabilities(caps)
+  end
+  if config.capabilities then
+    caps = vim.tbl_deep_extend("force", caps, config.capabilities)
+  end
+  return caps
+end
+
+local function on_attach(client, bufnr)
+  if config.omnifunc then
+    vim.api.nvim_buf_set_option(bufnr, "omnifunc", "v:lua.vim.lsp.omnifunc")
+    -- The built-in omnifunc completes from the start of the keyword before
+    -- the cursor: with "@" in it, the mention replaces "@query" whole.
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.cmd("setlocal iskeyword+=@-@")
+    end)
+  end
+  if config.on_attach then
+    config.on_attach(client, bufnr)
+  end
+end
+
+local function client_config(root)
+  local settings = as_object(config.settings)
+  return {
+    name = NAME,
+    cmd = config.cmd,
+    root_dir = root,
+    workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
+    init_options = { [SECTION] = settings },
+    -- Answers the server's workspace/configuration pulls for "hydraSession".
+    settings = { [SECTION] = settings },
+    capabilities = capabilities(),
+    on_attach = on_attach,
+    on_exit = function()
+      for r, id in pairs(clients_by_root) do
+        if vim.lsp.get_client_by_id(id) == nil or r == root then
+          clients_by_root[r] = nil
+        end
+      end
+    end,
+  }
+end
+
+--- Starts (or reuses) the server for `bufnr` and attaches it.
+function M.attach(bufnr)
+  bufnr = bufnr or vim.api.nvim_get_current_buf()
+  if not config or not vim.api.nvim_buf_is_valid(bufnr) then
+    return
+  end
+  -- Scratch buffers (hover, :HydraPrepare output) are not prompts.
+  if vim.api.nvim_buf_get_option(bufnr, "buftype") ~= "" then
+    return
+  end
+  local root = root_for(bufnr)
+  if vim.lsp.start then
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.lsp.start(client_config(root), { bufnr = bufnr })
+    end)
+    return
+  end
+  -- Neovim 0.7: no vim.lsp.start.
+  local id = clients_by_root[root]
+  if id == nil or vim.lsp.get_client_by_id(id) == nil or vim.lsp.client_is_stopped(id) then
+    id = vim.lsp.start_client(client_config(root))
+    if id == nil then
+      notify("cannot start " .. table.concat(config.cmd, " "), vim.log.levels.ERROR)
+      return
+    end
+    clients_by_root[root] = id
+  end
+  vim.lsp.buf_attach_client(bufnr, id)
+end
+
+--- Changes settings without a restart (keys left out keep their values).
+function M.update_settings(settings)
+  config.settings = vim.tbl_extend("force", config.settings, settings or {})
+  for _, client in ipairs(get_all_clients()) do
+    if client.name == NAME then
+      client.config.settings = { [SECTION] = as_object(config.settings) }
+      client_notify(client, "workspace/didChangeConfiguration", {
+        settings = { [SECTION] = as_object(settings) },
+      })
+    end
+  end
+end
+
+local function need_client(bufnr)
+  local client = client_for(bufnr)
+  if client == nil then
+    notify("no hydra-session-lsp attached to this buffer", vim.log.levels.WARN)
+  end
+  return client
+end
+
+local function describe(err)
+  local code = type(err.data) == "table" and err.data.code or nil
+  return (err.message or tostring(err)) .. (code and (" (" .. code .. ")") or "")
+end
+
+local function cell(s)
+  return (tostring(s):gsub("\\", "\\\\"):gsub("|", "\\|"):gsub("[\r\n]", " "))
+end
+
+--- The rendered context, then a table of the reference statistics.
+function M.render(result)
+  local ctx = result.additionalContext
+  if ctx == nil or ctx == vim.NIL then
+    return nil
+  end
+  local parts = {}
+  for _, c in ipairs(ctx.content) do
+    table.insert(parts, c.text)
+  end
+  local lines = vim.split(table.concat(parts, "\n"), "\n", true)
+  vim.list_extend(lines, {
+    "",
+    "",
+    "---",
+    "",
+    "## Reference statistics",
+    "",
+    "| label | session | messages kept | omitted messages | omitted bytes | truncated | compacted | through seq |",
+    "|---|---|---|---|---|---|---|---|",
+  })
+  for _, r in ipairs(ctx.source.references) do
+    local seq = r.capturedThroughSeq
+    table.insert(lines, string.format(
+      "| %s | `%s` | %d of %d | %d | %d | %s | %s | %s |",
+      cell(r.label), cell(r.sessionId), r.retainedMessages, r.originalMessages,
+      r.omittedMessages, r.omittedBytes, r.truncated and "yes" or "no",
+      r.compacted and "yes" or "no", (seq == nil or seq == vim.NIL) and "–" or tostring(seq)))
+  end
+  return lines
+end
+
+local scratch_count = 0
+
+--- :HydraPrepare — the context this prompt will carry, in a scratch buffer.
+function M.prepare(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  request(client, "sessionReference/prepare", params, function(err, result)
+    if err then
+      notify(describe(err), vim.log.levels.ERROR)
+      return
+    end
+    local lines = M.render(result)
+    if lines == nil then
+      notify("this buffer references no session")
+      return
+    end
+    local buf = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_option(buf, "buftype", "nofile")
+    vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
+    vim.api.nvim_buf_set_option(buf, "swapfile", false)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
+    vim.api.nvim_buf_set_option(buf, "modifiable", false)
+    vim.api.nvim_buf_set_option(buf, "filetype", "markdown")
+    scratch_count = scratch_count + 1
+    local source = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t")
+    pcall(vim.api.nvim_buf_set_name, buf, string.format("hydra://context/%d/%s", scratch_count, source))
+    vim.api.nvim_buf_set_var(buf, "hydra_context_of", bufnr)
+    vim.cmd("vsplit")
+    vim.api.nvim_win_set_buf(0, buf)
+  end, bufnr)
+end
+
+-- Where "@query" starts when the text before the cursor ends with one
+-- (server.md, "Completion"); nil otherwise.
+local function query_start(before)
+  local at = before:match(".*()@")
+  if not at then
+    return nil
+  end
+  local query = before:sub(at + 1)
+  if query:find("[%s@%[%]()]") then
+    return nil
+  end
+  local prev = at > 1 and before:sub(at - 1, at - 1) or ""
+  if prev ~= "" and not prev:match("[%s%(%[{\"']") then
+    return nil
+  end
+  return at
+end
+
+local function insert_mention(bufnr, win, mention)
+  if not vim.api.nvim_win_is_valid(win) or vim.api.nvim_win_get_buf(win) ~= bufnr then
+    return
+  end
+  local row, col = unpack(vim.api.nvim_win_get_cursor(win))
+  local line = vim.api.nvim_buf_get_lines(bufnr, row - 1, row, false)[1] or ""
+  -- In Normal mode the cursor stands on a character: the text up to and
+  -- including it is what was typed before.
+  local upto = line == "" and 0 or math.min(#line, col + 1)
+  local at = query_start(line:sub(1, upto))
+  local start = at and (at - 1) or upto
+  vim.api.nvim_buf_set_text(bufnr, row - 1, start, row - 1, upto, { mention })
+  vim.api.nvim_win_set_cursor(win, { row, math.max(0, start + #mention - 1) })
+end
+
+--- :HydraMention [query] — pick a session and insert its mention.
+function M.mention(query)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local win = vim.api.nvim_get_current_win()
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, query = query or "" }
+  request(client, "sessionReference/candidates", params, function(err, candidates)
+    if err then
+      notify(describe(err), vim.log.levels.ERROR)
+      return
+    end
+    if candidates == nil or #candidates == 0 then
+      notify("no session matches")
+      return
+    end
+    vim.ui.select(candidates, {
+      prompt = "Session to mention",
+      kind = "hydra_session",
+      format_item = function(c)
+        local title = (c.displayTitle ~= nil and c.displayTitle ~= vim.NIL) and c.displayTitle or c.label
+        local cwd = (c.cwd ~= nil and c.cwd ~= vim.NIL) and c.cwd or "no folder"
+        return string.format("%s  [%s]  %s%s", title, c.sessionId, cwd, c.sameWorkspace and " (this workspace)" or "")
+      end,
+    }, function(choice)
+      if choice then
+        insert_mention(bufnr, win, choice.mention)
+      end
+    end)
+  end, bufnr)
+end
+
+--- :HydraStatus — the store and how many sessions it holds.
+function M.status()
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  request(client, "sessionReference/status", vim.empty_dict(), function(err, status)
+    if err then
+      notify(describe(err), vim.log.levels.ERROR)
+      return
+    end
+    notify(string.format("%d session%s in %s%s", status.sessions, status.sessions == 1 and "" or "s",
+      status.store, status.indexing and " (indexing)" or ""))
+  end, bufnr)
+end
+
+--- :HydraRestart — stop the servers and attach the buffers again.
+function M.restart()
+  local buffers = {}
+  for _, client in ipairs(get_all_clients()) do
+    if client.name == NAME then
+      for _, b in ipairs(vim.api.nvim_list_bufs()) do
+        if vim.lsp.buf_is_attached(b, client.id) then
+          table.insert(buffers, b)
+        end
+      end
+      client.stop()
+    end
+  end
+  clients_by_root = {}
+  vim.wait(3000, function()
+    for _, client in ipairs(get_all_clients()) do
+      if client.name == NAME then
+        return false
+      end
+    end
+    return true
+  end, 20)
+  for _, b in ipairs(buffers) do
+    M.attach(b)
+  end
+end
+
+function M.setup(opts)
+  opts = opts or {}
+  config = vim.tbl_deep_extend("force", defaults, opts)
+  -- Lists are replaced, not merged by index.
+  config.cmd = opts.cmd or defaults.cmd
+  config.filetypes = opts.filetypes or defaults.filetypes
+  if type(config.cmd) == "string" then
+    config.cmd = { config.cmd, "--stdio" }
+  end
+
+  local group = vim.api.nvim_create_augroup("hydra_session", { clear = true })
+  vim.api.nvim_create_autocmd({ "BufRead", "BufNewFile" }, {
+    group = group,
+    pattern = "*.prompt",
+    command = "setfiletype prompt",
+  })
+  vim.api.nvim_create_autocmd("FileType", {
+    group = group,
+    pattern = config.filetypes,
+    callback = function(args)
+      M.attach(args.buf)
+    end,
+  })
+
+  vim.api.nvim_create_user_command("HydraPrepare", function()
+    M.prepare(0)
+  end, { desc = "Show the context this prompt's session mentions will carry" })
+  vim.api.nvim_create_user_command("HydraMention", function(args)
+    M.mention(args.args)
+  end, { nargs = "?", desc = "Pick a session and insert its mention" })
+  vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
+  vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
+
+  -- Buffers already open when setup() runs.
+  for _, b in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(config.filetypes, vim.api.nvim_buf_get_option(b, "filetype")) then
+      M.attach(b)
+    end
+  end
+end
+
+return M

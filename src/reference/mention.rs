@@ -1,0 +1,323 @@
+//! Mentions in prompt text (reference.md §2).
+//!
+//! A hand-written scanner with exactly the semantics of the ECMAScript regex
+//!
+//! ```text
+//! /@\[((?:\\.|[^\\\]])*)\]\((hydra-session:[^\s)]*)\)|(hydra-session:[A-Za-z0-9_-]+)/gu
+//! ```
+//!
+//! That regex never needs to backtrack: a label ends at the first unescaped
+//! `]`, a URI at the first white space or `)`, so one forward pass decides
+//! every match. Scans that start inside a failed label would stop where that
+//! label stopped (they are in step after the `[`), so the scanner remembers
+//! that point and stays linear on adversarial input such as many `@[` with
+//! no `]`.
+
+use std::ops::Range;
+
+use super::error::ReferenceError;
+use super::uri::{self, DecodeError, SCHEME};
+
+/// One match of the mention regex, valid or not.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Mention<'a> {
+    /// The whole match: `@[label](uri)` or the bare URI.
+    pub span: Range<usize>,
+    /// The URI inside the match.
+    pub uri_span: Range<usize>,
+    /// The label as written (still escaped); `None` for a bare URI.
+    pub raw_label: Option<&'a str>,
+    pub uri: &'a str,
+}
+
+impl Mention<'_> {
+    pub fn is_bare(&self) -> bool {
+        self.raw_label.is_none()
+    }
+
+    /// The label with each `\x` unescaped to `x` (`None` for a bare URI).
+    pub fn label(&self) -> Option<String> {
+        self.raw_label.map(unescape_label)
+    }
+
+    /// Decodes the URI.
+    pub fn decode(&self) -> Result<String, DecodeError> {
+        uri::decode(self.uri)
+    }
+}
+
+/// A session reference taken from text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    pub session_id: String,
+    pub label: String,
+}
+
+/// Readable text (each mention replaced by `@label`) and its references in
+/// order of appearance, duplicates kept.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParsedText {
+    pub text: String,
+    pub references: Vec<Reference>,
+}
+
+/// Every match of the mention regex, left to right.
+pub fn scan(text: &str) -> Vec<Mention<'_>> {
+    Scanner::new(text).collect()
+}
+
+/// Parses text; the first invalid URI fails the whole parse.
+pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
+    let mut out = String::with_capacity(text.len());
+    let mut references = Vec::new();
+    let mut copied_to = 0;
+    for mention in Scanner::new(text) {
+        let session_id = uri::decode_reference(mention.uri)?;
+        let label = mention.label().unwrap_or_else(|| session_id.clone());
+        out.push_str(&text[copied_to..mention.span.start]);
+        out.push('@');
+        out.push_str(&label);
+        copied_to = mention.span.end;
+        references.push(Reference { session_id, label });
+    }
+    out.push_str(&text[copied_to..]);
+    Ok(ParsedText { text: out, references })
+}
+
+/// `@[escape(label ?? id)](encode(id))`.
+pub fn format(session_id: &str, label: Option<&str>) -> String {
+    let label = label.unwrap_or(session_id);
+    let mut out = String::with_capacity(label.len() + session_id.len() * 2 + 24);
+    out.push_str("@[");
+    for c in label.chars() {
+        if c == '\\' || c == ']' {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push_str("](");
+    out.push_str(&uri::encode(session_id));
+    out.push(')');
+    out
+}
+
+fn unescape_label(raw: &str) -> String {
+    let mut out = String::with_capacity(raw.len());
+    let mut chars = raw.chars();
+    while let Some(c) = chars.next() {
+        if c == '\\' {
+            // Inside a matched label every `\` escapes a following
+            // non-line-terminator character.
+            if let Some(next) = chars.next() {
+                out.push(next);
+            }
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// ECMAScript line terminators (what `.` does not match).
+fn is_line_terminator(c: char) -> bool {
+    matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}')
+}
+
+/// ECMAScript `\s` (WhiteSpace and LineTerminator; not U+0085).
+pub fn is_ecma_whitespace(c: char) -> bool {
+    matches!(
+        c,
+        '\u{9}'..='\u{d}'
+            | ' '
+            | '\u{a0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200a}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202f}'
+            | '\u{205f}'
+            | '\u{3000}'
+            | '\u{feff}'
+    )
+}
+
+struct Scanner<'a> {
+    text: &'a str,
+    pos: usize,
+    /// Any `@[` whose label would start at or before this offset is known
+    /// to fail (it is in step with a label scan that already failed here).
+    failed_label_end: usize,
+}
+
+impl<'a> Scanner<'a> {
+    fn new(text: &'a str) -> Self {
+        Self { text, pos: 0, failed_label_end: 0 }
+    }
+
+    /// Tries the Markdown alternative at `at` (where `text[at] == '@'`).
+    fn markdown_at(&mut self, at: usize) -> Option<Mention<'a>> {
+        let bytes = self.text.as_bytes();
+        if bytes.get(at + 1) != Some(&b'[') {
+            return None;
+        }
+        let label_start = at + 2;
+        if label_start <= self.failed_label_end {
+            return None;
+        }
+        let label_end = match self.label_end(label_start) {
+            Ok(end) => end,
+            Err(stopped) => {
+                self.failed_label_end = stopped;
+                return None;
+            }
+        };
+        let rest = &self.text[label_end..];
+        let uri_start = label_end + 2;
+        let matched = rest.starts_with("](") && self.text[uri_start..].starts_with(SCHEME);
+        if matched {
+            let uri_end = self.text[uri_start..]
+                .char_indices()
+                .find(|&(_, c)| c == ')' || is_ecma_whitespace(c))
+                .map(|(i, _)| uri_start + i);
+            if let Some(uri_end) = uri_end.filter(|&end| bytes[end] == b')') {
+                return Some(Mention {
+                    span: at..uri_end + 1,
+                    uri_span: uri_start..uri_end,
+                    raw_label: Some(&self.text[label_start..label_end]),
+                    uri: &self.text[uri_start..uri_end],
+                });
+            }
+        }
+        self.failed_label_end = label_end;
+        None
+    }
+
+    /// Where the label starting at `from` ends (the offset of its closing
+    /// `]`), or `Err(offset)` where the label pattern stopped without one.
+    fn label_end(&self, from: usize) -> Result<usize, usize> {
+        let bytes = self.text.as_bytes();
+        let mut at = from;
+        loop {
+            let Some(found) = memchr::memchr2(b']', b'\\', &bytes[at..]) else {
+                return Err(bytes.len());
+            };
+            at += found;
+            if bytes[at] == b']' {
+                return Ok(at);
+            }
+            // `\\.`: the backslash escapes one character that is not a line
+            // terminator; otherwise the label cannot go on.
+            match self.text[at + 1..].chars().next() {
+                Some(c) if !is_line_terminator(c) => at += 1 + c.len_utf8(),
+                _ => return Err(at),
+            }
+        }
+    }
+
+    /// Tries the bare alternative at `at`.
+    fn bare_at(&self, at: usize) -> Option<Mention<'a>> {
+        let rest = self.text[at..].strip_prefix(SCHEME)?;
+        let payload_len = rest.bytes().take_while(|&b| uri::is_base64url_byte(b)).count();
+        if payload_len == 0 {
+            return None;
+        }
+        let end = at + SCHEME.len() + payload_len;
+        Some(Mention {
+            span: at..end,
+            uri_span: at..end,
+            raw_label: None,
+            uri: &self.text[at..end],
+        })
+    }
+}
+
+impl<'a> Iterator for Scanner<'a> {
+    type Item = Mention<'a>;
+
+    fn next(&mut self) -> Option<Mention<'a>> {
+        let bytes = self.text.as_bytes();
+        while self.pos < bytes.len() {
+            // Both alternatives start with an ASCII byte, never found inside
+            // a multi-byte character, so byte steps visit every candidate.
+            let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..])?;
+            let found = if bytes[at] == b'@' { self.markdown_at(at) } else { self.bare_at(at) };
+            match found {
+                Some(mention) => {
+                    self.pos = mention.span.end;
+                    return Some(mention);
+                }
+                None => self.pos = at + 1,
+            }
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn refs(text: &str) -> Vec<(String, String)> {
+        parse(text)
+            .expect("parses")
+            .references
+            .into_iter()
+            .map(|r| (r.session_id, r.label))
+            .collect()
+    }
+
+    #[test]
+    fn markdown_and_bare() {
+        let parsed = parse("see @[Tax](hydra-session:ImEi) and hydra-session:ImIi.").expect("ok");
+        assert_eq!(parsed.text, "see @Tax and @b.");
+        assert_eq!(refs("hydra-session:ImEi"), vec![("a".into(), "a".into())]);
+    }
+
+    #[test]
+    fn escaped_labels_and_line_breaks() {
+        assert_eq!(
+            refs(r"@[a \] b \\ c [d\]](hydra-session:ImEi)"),
+            vec![("a".into(), r"a ] b \ c [d]".into())]
+        );
+        assert_eq!(refs("@[la\nbel](hydra-session:ImEi)"), vec![("a".into(), "la\nbel".into())]);
+        // A backslash before a line break ends the label: only the bare URI counts.
+        assert_eq!(refs("@[x\\\n](hydra-session:ImEi)"), vec![("a".into(), "a".into())]);
+    }
+
+    #[test]
+    fn escaped_closing_bracket_turns_mention_into_prose() {
+        let parsed = parse(r"escaped @[a\](hydra-session:Inoi)").expect("ok");
+        assert_eq!(parsed.text, r"escaped @[a\](@z)");
+    }
+
+    #[test]
+    fn punctuation_after_scheme_is_prose() {
+        assert_eq!(refs("hydra-session: hydra-session:... x"), vec![]);
+        assert!(parse("@[x](hydra-session:)").is_err());
+        assert!(parse("@[x](hydra-session:!!)").is_err());
+    }
+
+    #[test]
+    fn uri_stops_at_white_space() {
+        // The URI may not hold white space, so this is no Markdown mention;
+        // the bare URI inside it still counts.
+        assert_eq!(refs("@[x](hydra-session:ImEi )"), vec![("a".into(), "a".into())]);
+        assert_eq!(scan("@[x](hydra-session:ImEi\u{3000})").len(), 1);
+    }
+
+    #[test]
+    fn format_round_trips() {
+        let mention = format("a", Some("x]y\\z"));
+        assert_eq!(mention, r"@[x\]y\\z](hydra-session:ImEi)");
+        assert_eq!(refs(&mention), vec![("a".into(), "x]y\\z".into())]);
+        assert_eq!(format("a", None), "@[a](hydra-session:ImEi)");
+    }
+
+    #[test]
+    fn many_unclosed_labels_stay_linear() {
+        let text = "@[".repeat(200_000);
+        assert!(scan(&text).is_empty());
+        let text = "@[\\".repeat(100_000);
+        assert!(scan(&text).is_empty());
+    }
+}

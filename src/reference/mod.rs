@@ -1,0 +1,16 @@
+//! The session-reference core: pure, synchronous, and free of LSP types.
+//! Both the CLI and the language server call it.
+
+pub mod candidates;
+pub mod diagnostics;
+pub mod error;
+pub mod json;
+pub mod mention;
+pub mod prepare;
+pub mod projection;
+pub mod render;
+pub mod retention;
+pub mod settings;
+pub mod uri;
+
+pub use error::{ErrorCode, ReferenceError};

@@ -1,0 +1,259 @@
+//! `prepare` (reference.md §6): from a message to its bounded context.
+
+use serde::Serialize;
+
+use super::error::{ErrorCode, ReferenceError};
+use super::json;
+use super::mention::{self, Reference};
+use super::render;
+use super::retention::{self, Retained, SourceMeta};
+use crate::store::log::ReadError;
+use crate::store::{read_snapshot, Catalog, Snapshot};
+
+/// Polled during long reads; `true` abandons the work.
+pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Where `prepare` reads sessions from.
+pub trait SnapshotSource: Sync {
+    /// Reads the session `session_id` now. `budget` allows the reader to
+    /// forget text retention can never keep.
+    fn snapshot(
+        &self,
+        session_id: &str,
+        label: &str,
+        budget: Option<usize>,
+        cancelled: Cancelled<'_>,
+    ) -> Result<Snapshot, ReferenceError>;
+}
+
+impl SnapshotSource for Catalog {
+    fn snapshot(
+        &self,
+        session_id: &str,
+        label: &str,
+        budget: Option<usize>,
+        cancelled: Cancelled<'_>,
+    ) -> Result<Snapshot, ReferenceError> {
+        let session = self
+            .get(session_id)
+            .ok_or_else(|| ReferenceError::read_failed(format!("session {} not found", json::stringify(session_id))))?;
+        read_snapshot(&session, label, budget, cancelled).map_err(read_error)
+    }
+}
+
+/// The session-reference error for a failed read.
+pub fn read_error(error: ReadError) -> ReferenceError {
+    match error {
+        ReadError::Cancelled => ReferenceError::cancelled(),
+        ReadError::Log(e) => ReferenceError::read_failed(e),
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+pub struct PrepareOptions<'a> {
+    /// The session the message is for, when known.
+    pub target: Option<&'a str>,
+    pub max_references: usize,
+    pub max_reference_bytes: usize,
+}
+
+/// `{"type":"text","text":…}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TextBlock {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub text: String,
+}
+
+impl TextBlock {
+    pub fn new(text: String) -> Self {
+        Self { kind: "text", text }
+    }
+}
+
+/// The result of `prepare`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Prepared {
+    pub content: Vec<TextBlock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<AdditionalContext>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AdditionalContext {
+    pub role: &'static str,
+    pub source: ContextSource,
+    pub content: Vec<TextBlock>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ContextSource {
+    pub kind: &'static str,
+    pub form: &'static str,
+    pub version: u32,
+    pub references: Vec<ReferenceStats>,
+}
+
+/// What one source contributed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceStats {
+    pub session_id: String,
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_format_version: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_through_seq: Option<u64>,
+    pub compacted: bool,
+    pub original_messages: usize,
+    pub retained_messages: usize,
+    pub omitted_messages: usize,
+    pub omitted_bytes: u64,
+    pub truncated: bool,
+    pub input_index: usize,
+}
+
+/// One source fitted into its budget, with its rendered data object.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RetainedSource {
+    pub snapshot_header: crate::store::line::Header,
+    pub captured_through_seq: Option<u64>,
+    pub title: Option<String>,
+    pub label: String,
+    pub retained: Retained,
+    pub data_object: String,
+}
+
+impl RetainedSource {
+    pub fn stats(&self, input_index: usize) -> ReferenceStats {
+        let s = &self.retained.stats;
+        ReferenceStats {
+            session_id: self.snapshot_header.id.clone(),
+            label: self.label.clone(),
+            captured_format_version: Some(self.snapshot_header.version).filter(|&v| v != 0),
+            captured_through_seq: self.captured_through_seq,
+            compacted: s.compacted,
+            original_messages: s.original_messages,
+            retained_messages: s.retained_messages,
+            omitted_messages: s.omitted_messages,
+            omitted_bytes: s.omitted_bytes,
+            truncated: s.truncated(),
+            input_index,
+        }
+    }
+}
+
+/// Fits one snapshot into `budget` and renders its data object.
+pub fn retain_snapshot(snapshot: Snapshot, label: &str, budget: usize) -> Result<RetainedSource, ReferenceError> {
+    let Snapshot { header, captured_through_seq, title, projection } = snapshot;
+    let meta = SourceMeta {
+        session_id: &header.id,
+        label,
+        cwd: header.cwd.as_deref(),
+        captured_through_seq,
+    };
+    let retained = retention::retain(&meta, projection, budget)?;
+    let mut data_object = String::new();
+    render::write_data_object(&mut data_object, &meta, &retained.conversation);
+    Ok(RetainedSource {
+        snapshot_header: header,
+        captured_through_seq,
+        title,
+        label: label.to_string(),
+        retained,
+        data_object,
+    })
+}
+
+/// Normalises references (reference.md §6 step 1).
+pub fn normalize(
+    target: Option<&str>,
+    references: &[Reference],
+    max_references: usize,
+) -> Result<Vec<Reference>, ReferenceError> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for reference in references {
+        if Some(reference.session_id.as_str()) == target {
+            return Err(ReferenceError::new(
+                ErrorCode::SelfReference,
+                format!("session {} cannot reference itself", json::stringify(&reference.session_id)),
+            ));
+        }
+        if seen.insert(reference.session_id.as_str()) {
+            out.push(reference.clone());
+        }
+    }
+    if out.len() > max_references {
+        return Err(ReferenceError::new(
+            ErrorCode::TooMany,
+            format!("a message may reference at most {max_references} sessions"),
+        ));
+    }
+    Ok(out)
+}
+
+/// Parses `text` and prepares its context.
+pub fn prepare_text(
+    text: &str,
+    options: PrepareOptions<'_>,
+    source: &dyn SnapshotSource,
+    cancelled: Cancelled<'_>,
+) -> Result<Prepared, ReferenceError> {
+    let parsed = mention::parse(text)?;
+    prepare(parsed.text, &parsed.references, options, source, cancelled)
+}
+
+/// Prepares the context of a message whose references are already parsed.
+pub fn prepare(
+    content: String,
+    references: &[Reference],
+    options: PrepareOptions<'_>,
+    source: &dyn SnapshotSource,
+    cancelled: Cancelled<'_>,
+) -> Result<Prepared, ReferenceError> {
+    let inputs = normalize(options.target, references, options.max_references)?;
+    let content = vec![TextBlock::new(content)];
+    if inputs.is_empty() {
+        return Ok(Prepared { content, additional_context: None });
+    }
+    if cancelled() {
+        return Err(ReferenceError::cancelled());
+    }
+    let budget = options.max_reference_bytes;
+    // Read every source concurrently; each keeps only what its budget can.
+    let reads: Vec<Result<Snapshot, ReferenceError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = inputs
+            .iter()
+            .skip(1)
+            .map(|input| scope.spawn(|| source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)))
+            .collect();
+        let first = &inputs[0];
+        let mut reads = vec![source.snapshot(&first.session_id, &first.label, Some(budget), cancelled)];
+        for handle in handles {
+            reads.push(handle.join().unwrap_or_else(|_| {
+                Err(ReferenceError::read_failed("the reader stopped unexpectedly"))
+            }));
+        }
+        reads
+    });
+    let snapshots = reads.into_iter().collect::<Result<Vec<_>, _>>()?;
+    if cancelled() {
+        return Err(ReferenceError::cancelled());
+    }
+    let mut sources = Vec::with_capacity(snapshots.len());
+    for (snapshot, input) in snapshots.into_iter().zip(&inputs) {
+        sources.push(retain_snapshot(snapshot, &input.label, budget)?);
+    }
+    let text = render::render_context(sources.iter().map(|s| s.data_object.as_str()));
+    let references = sources.iter().enumerate().map(|(i, s)| s.stats(i)).collect();
+    Ok(Prepared {
+        content,
+        additional_context: Some(AdditionalContext {
+            role: "user",
+            source: ContextSource { kind: "session-reference", form: "recall", version: 1, references },
+            content: vec![TextBlock::new(text)],
+        }),
+    })
+}

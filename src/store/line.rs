@@ -1,0 +1,543 @@
+//! One log line → one typed, borrowed record (session-log.md "Lines",
+//! "Header", "Events").
+//!
+//! Lines are parsed straight into borrowed structs: strings without escapes
+//! are not copied and fields nobody reads are skipped with `IgnoredAny`.
+//! Every rule that makes a line invalid is enforced here, so callers only
+//! see well-formed events.
+
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::value::MapAccessDeserializer;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+/// Largest integer the contract accepts (2^53 − 1).
+pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+
+/// The marker that makes a `compaction` source a compact checkpoint.
+pub const COMPACTION_MARKER: &str = "@hydraharness/harness-compaction";
+
+/// A session log's first line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    pub version: u64,
+    pub id: String,
+    pub created_at: u64,
+    pub cwd: Option<String>,
+    /// The durable creation label of a subagent (non-empty when present).
+    pub label: Option<String>,
+}
+
+/// Who wrote a `user/message`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SourceKind {
+    User,
+    Checkpoint { through_seq: u64 },
+    /// Plugins, injected session-reference context, other compaction notes.
+    Other,
+}
+
+/// One event line, borrowed from the line's bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Event<'a> {
+    pub seq: u64,
+    pub body: EventBody<'a>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EventBody<'a> {
+    UserMessage { source: SourceKind, texts: Vec<Cow<'a, str>> },
+    AssistantMessage { texts: Vec<Cow<'a, str>> },
+    ToolResult,
+    Title(Cow<'a, str>),
+    /// Deltas and event types this reader does not know.
+    Other,
+}
+
+/// Why a line is invalid.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LineError {
+    NotUtf8,
+    InvalidJson,
+    NotAnObject,
+    /// A required field is missing or of the wrong type.
+    Field(&'static str),
+    /// A known field has a value of the wrong type.
+    WrongType,
+    SeqNotIncreasing,
+}
+
+impl fmt::Display for LineError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LineError::NotUtf8 => f.write_str("invalid UTF-8"),
+            LineError::InvalidJson => f.write_str("invalid JSON"),
+            LineError::NotAnObject => f.write_str("not a JSON object"),
+            LineError::Field(what) => write!(f, "missing or invalid {what}"),
+            LineError::WrongType => f.write_str("a field has the wrong type"),
+            LineError::SeqNotIncreasing => f.write_str("seq is not greater than the one before"),
+        }
+    }
+}
+
+/// Parses line 1.
+pub fn parse_header(line: &[u8]) -> Result<Header, LineError> {
+    let text = line_text(line)?;
+    let raw: Object<RawHeader> = parse_json(text)?;
+    let raw = raw.0;
+    if raw.kind.as_deref() != Some("session") {
+        return Err(LineError::Field("type \"session\""));
+    }
+    let id = raw.id.filter(|id| !id.is_empty()).ok_or(LineError::Field("id"))?;
+    let created_at = raw.created_at.ok_or(LineError::Field("createdAt"))?;
+    Ok(Header {
+        version: raw.version.map_or(0, |v| v.0),
+        id: id.into_owned(),
+        created_at: created_at.0,
+        cwd: raw.cwd.map(Cow::into_owned),
+        label: raw.label.filter(|l| !l.is_empty()).map(Cow::into_owned),
+    })
+}
+
+/// Parses an event line (not line 1, not empty).
+pub fn parse_event(line: &[u8]) -> Result<Event<'_>, LineError> {
+    let text = line_text(line)?;
+    let raw: Object<RawEvent> = parse_json(text)?;
+    let raw = raw.0;
+    let seq = raw.seq.ok_or(LineError::Field("seq"))?.0;
+    if seq == 0 {
+        return Err(LineError::Field("seq"));
+    }
+    let kind = raw.kind.ok_or(LineError::Field("type"))?;
+    let data = || raw.data.ok_or(LineError::Field("data")).map(RawValue::get);
+    let body = match kind.as_ref() {
+        "user/message" => {
+            let data: Object<UserData> = parse_field(data()?, "user/message data")?;
+            let UserData { source, content } = data.0;
+            EventBody::UserMessage { source: source.0.kind(), texts: content.texts() }
+        }
+        "assistant/message" => {
+            let data: Object<AssistantData> = parse_field(data()?, "assistant/message data")?;
+            EventBody::AssistantMessage { texts: data.0.message.0.content.texts() }
+        }
+        "session/title" => {
+            let data: Object<TitleData> = parse_field(data()?, "session/title data")?;
+            EventBody::Title(data.0.title)
+        }
+        "tool/result" => EventBody::ToolResult,
+        _ => EventBody::Other,
+    };
+    Ok(Event { seq, body })
+}
+
+fn line_text(line: &[u8]) -> Result<&str, LineError> {
+    let text = std::str::from_utf8(line).map_err(|_| LineError::NotUtf8)?;
+    if has_unpaired_surrogate_escape(text) {
+        // serde_json skips ignored strings without decoding their escapes,
+        // but the contract makes any unpaired surrogate escape invalid.
+        return Err(LineError::InvalidJson);
+    }
+    Ok(text)
+}
+
+fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, LineError> {
+    serde_json::from_str(text).map_err(|e| {
+        if !e.is_data() {
+            LineError::InvalidJson
+        } else if text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
+            LineError::WrongType
+        } else {
+            LineError::NotAnObject
+        }
+    })
+}
+
+fn parse_field<'a, T: Deserialize<'a>>(text: &'a str, what: &'static str) -> Result<T, LineError> {
+    serde_json::from_str(text).map_err(|_| LineError::Field(what))
+}
+
+/// Whether a `\uD800`–`\uDFFF` escape in a JSON string is not part of a
+/// high-low pair. Only lines that contain `\ud`/`\uD` are walked.
+fn has_unpaired_surrogate_escape(text: &str) -> bool {
+    let bytes = text.as_bytes();
+    let finder = memchr::memmem::Finder::new(b"\\u");
+    if !finder.find_iter(bytes).any(|i| matches!(bytes.get(i + 2), Some(b'd' | b'D'))) {
+        return false;
+    }
+    let mut in_string = false;
+    let mut i = 0;
+    let mut pending_high = false;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if !in_string {
+            in_string = b == b'"';
+            i += 1;
+            continue;
+        }
+        match b {
+            b'"' => {
+                if pending_high {
+                    return true;
+                }
+                in_string = false;
+                i += 1;
+            }
+            b'\\' => {
+                if bytes.get(i + 1) == Some(&b'u') {
+                    let unit = bytes
+                        .get(i + 2..i + 6)
+                        .and_then(|h| std::str::from_utf8(h).ok())
+                        .and_then(|h| u16::from_str_radix(h, 16).ok());
+                    let Some(unit) = unit else { return false };
+                    let is_high = (0xd800..0xdc00).contains(&unit);
+                    let is_low = (0xdc00..0xe000).contains(&unit);
+                    if is_low && !pending_high || pending_high && !is_low {
+                        return true;
+                    }
+                    pending_high = is_high;
+                    i += 6;
+                } else {
+                    if pending_high {
+                        return true;
+                    }
+                    i += 2;
+                }
+            }
+            _ => {
+                if pending_high {
+                    return true;
+                }
+                i += 1;
+            }
+        }
+    }
+    pending_high
+}
+
+// ---------------------------------------------------------------------------
+// Raw shapes. `Object<T>` only accepts a JSON object (serde would otherwise
+// also build structs from arrays); `non_null` makes `null` a wrong type for
+// optional fields, as the contract says.
+
+#[derive(Deserialize)]
+struct RawHeader<'a> {
+    #[serde(rename = "type", borrow, default, deserialize_with = "non_null")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(default, deserialize_with = "non_null")]
+    version: Option<SafeInt>,
+    #[serde(borrow, default, deserialize_with = "non_null")]
+    id: Option<Cow<'a, str>>,
+    #[serde(rename = "createdAt", default, deserialize_with = "non_null")]
+    created_at: Option<SafeInt>,
+    #[serde(borrow, default, deserialize_with = "non_null")]
+    cwd: Option<Cow<'a, str>>,
+    #[serde(borrow, default, deserialize_with = "non_null")]
+    label: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct RawEvent<'a> {
+    #[serde(default, deserialize_with = "non_null")]
+    seq: Option<SafeInt>,
+    #[serde(rename = "type", borrow, default, deserialize_with = "non_null")]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    data: Option<&'a RawValue>,
+}
+
+#[derive(Deserialize)]
+struct UserData<'a> {
+    #[serde(borrow)]
+    source: Object<RawSource<'a>>,
+    #[serde(borrow)]
+    content: Content<'a>,
+}
+
+#[derive(Deserialize)]
+struct RawSource<'a> {
+    #[serde(borrow)]
+    kind: Cow<'a, str>,
+    #[serde(borrow, default)]
+    marker: Loose<'a>,
+    #[serde(rename = "throughSeq", borrow, default)]
+    through_seq: Loose<'a>,
+}
+
+impl RawSource<'_> {
+    fn kind(&self) -> SourceKind {
+        match self.kind.as_ref() {
+            "user" => SourceKind::User,
+            "compaction" => match (&self.marker, &self.through_seq) {
+                (Loose::Str(marker), Loose::Int(through_seq)) if marker == COMPACTION_MARKER => {
+                    SourceKind::Checkpoint { through_seq: *through_seq }
+                }
+                _ => SourceKind::Other,
+            },
+            _ => SourceKind::Other,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct AssistantData<'a> {
+    #[serde(borrow)]
+    message: Object<AssistantMessage<'a>>,
+}
+
+#[derive(Deserialize)]
+struct AssistantMessage<'a> {
+    #[serde(borrow)]
+    content: Content<'a>,
+}
+
+#[derive(Deserialize)]
+struct TitleData<'a> {
+    #[serde(borrow)]
+    title: Cow<'a, str>,
+}
+
+/// A `content` array: its elements are never validated; only objects with
+/// `"type":"text"` and a string `text` count.
+#[derive(Deserialize)]
+struct Content<'a>(#[serde(borrow)] Vec<Block<'a>>);
+
+impl<'a> Content<'a> {
+    fn texts(self) -> Vec<Cow<'a, str>> {
+        self.0.into_iter().filter_map(|b| b.0).collect()
+    }
+}
+
+/// One content element: `Some(text)` when it is a text block.
+struct Block<'a>(Option<Cow<'a, str>>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Block<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct BlockVisitor<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for BlockVisitor<'a> {
+            type Value = Block<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Block<'a>, A::Error> {
+                let mut is_text = false;
+                let mut text = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "type" => is_text = matches!(map.next_value()?, Loose::Str(t) if t == "text"),
+                        "text" => {
+                            text = match map.next_value()? {
+                                Loose::Str(t) => Some(t),
+                                _ => None,
+                            }
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(Block(if is_text { text } else { None }))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Block<'a>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Block(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Block<'a>, E> {
+                Ok(Block(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Block<'a>, E> {
+                Ok(Block(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<Block<'a>, E> {
+                Ok(Block(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Block<'a>, E> {
+                Ok(Block(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Block<'a>, E> {
+                Ok(Block(None))
+            }
+            fn visit_unit<E>(self) -> Result<Block<'a>, E> {
+                Ok(Block(None))
+            }
+        }
+        d.deserialize_any(BlockVisitor(PhantomData))
+    }
+}
+
+/// Any JSON value, keeping it only when it is a string or a safe integer.
+#[derive(Default)]
+enum Loose<'a> {
+    Str(Cow<'a, str>),
+    Int(u64),
+    #[default]
+    Other,
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct LooseVisitor<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for LooseVisitor<'a> {
+            type Value = Loose<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Loose<'a>, E> {
+                Ok(Loose::Str(Cow::Borrowed(v)))
+            }
+            fn visit_str<E>(self, v: &str) -> Result<Loose<'a>, E> {
+                Ok(Loose::Str(Cow::Owned(v.to_owned())))
+            }
+            fn visit_string<E>(self, v: String) -> Result<Loose<'a>, E> {
+                Ok(Loose::Str(Cow::Owned(v)))
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Loose<'a>, E> {
+                Ok(if v <= MAX_SAFE_INTEGER { Loose::Int(v) } else { Loose::Other })
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Loose<'a>, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<Loose<'a>, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Loose<'a>, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_unit<E>(self) -> Result<Loose<'a>, E> {
+                Ok(Loose::Other)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose<'a>, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Loose::Other)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<'a>, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Loose::Other)
+            }
+        }
+        d.deserialize_any(LooseVisitor(PhantomData))
+    }
+}
+
+/// An *integer* of the contract: no fraction or exponent, 0 ..= 2^53 − 1.
+struct SafeInt(u64);
+
+impl<'de> Deserialize<'de> for SafeInt {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct SafeIntVisitor;
+        impl Visitor<'_> for SafeIntVisitor {
+            type Value = SafeInt;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an integer from 0 to 2^53-1")
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<SafeInt, E> {
+                if v <= MAX_SAFE_INTEGER {
+                    Ok(SafeInt(v))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Unsigned(v), &self))
+                }
+            }
+        }
+        d.deserialize_any(SafeIntVisitor)
+    }
+}
+
+/// A struct that must be written as a JSON object.
+struct Object<T>(T);
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct ObjectVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
+            type Value = Object<T>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
+                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
+            }
+        }
+        d.deserialize_any(ObjectVisitor(PhantomData))
+    }
+}
+
+/// For optional fields: absent is `None` (via `#[serde(default)]`), `null`
+/// is a wrong type.
+fn non_null<'de, D: Deserializer<'de>, T: Deserialize<'de>>(d: D) -> Result<Option<T>, D::Error> {
+    T::deserialize(d).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_fields() {
+        let h = parse_header(br#"{"type":"session","version":1,"id":"s","createdAt":5,"cwd":"/w","label":"","x":null}"#)
+            .expect("valid");
+        assert_eq!(h.version, 1);
+        assert_eq!(h.cwd.as_deref(), Some("/w"));
+        assert_eq!(h.label, None);
+        assert!(parse_header(br#"{"type":"session","id":"s","createdAt":5.0}"#).is_err());
+        assert!(parse_header(br#"{"type":"session","id":"s","createdAt":5,"cwd":null}"#).is_err());
+        assert!(parse_header(br#"{"type":"session","id":"","createdAt":5}"#).is_err());
+        assert!(parse_header(br#"{"type":"session","id":"s","createdAt":9007199254740992}"#).is_err());
+        assert!(parse_header(br#"["session"]"#).is_err());
+    }
+
+    #[test]
+    fn user_message_with_checkpoint() {
+        let line = br#"{"seq":5,"type":"user/message","data":{"source":{"kind":"compaction","marker":"@hydraharness/harness-compaction","throughSeq":3},"content":[{"type":"text","text":"sum"},{"type":"image"},7,{"text":"x"}]}}"#;
+        let ev = parse_event(line).expect("valid");
+        assert_eq!(ev.seq, 5);
+        assert_eq!(
+            ev.body,
+            EventBody::UserMessage {
+                source: SourceKind::Checkpoint { through_seq: 3 },
+                texts: vec![Cow::Borrowed("sum")]
+            }
+        );
+    }
+
+    #[test]
+    fn loose_compaction_is_a_plugin_message() {
+        let line = br#"{"seq":1,"type":"user/message","data":{"source":{"kind":"compaction","marker":"@hydraharness/harness-compaction","throughSeq":"3"},"content":[]}}"#;
+        assert!(matches!(
+            parse_event(line).expect("valid").body,
+            EventBody::UserMessage { source: SourceKind::Other, .. }
+        ));
+    }
+
+    #[test]
+    fn required_fields() {
+        for bad in [
+            &br#"{"type":"x"}"#[..],
+            br#"{"seq":1}"#,
+            br#"{"seq":null,"type":"x"}"#,
+            br#"{"seq":1.5,"type":"x"}"#,
+            br#"{"seq":-1,"type":"x"}"#,
+            br#"{"seq":1,"type":"user/message","data":{"source":{"kind":"user"}}}"#,
+            br#"{"seq":1,"type":"user/message","data":{"source":{},"content":[]}}"#,
+            br#"{"seq":1,"type":"assistant/message","data":{"message":{"content":{}}}}"#,
+            br#"{"seq":1,"type":"session/title","data":{"title":null}}"#,
+            br#"{"seq":1,"type":"session/title","data":[]}"#,
+            br#"[1]"#,
+            b"   ",
+            b"{\"seq\":1,\"type\":\"x\",\"y\":\"\xff\"}",
+        ] {
+            assert!(parse_event(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+        }
+        assert!(parse_event(br#"{"seq":1,"type":"assistant/delta"}"#).is_ok());
+        assert!(parse_event(br#"{"seq":1,"type":"tool/result","data":null}"#).is_ok());
+    }
+
+    #[test]
+    fn unpaired_surrogates_anywhere_are_invalid() {
+        assert!(parse_event(br#"{"seq":1,"type":"x","z":"\ud800"}"#).is_err());
+        assert!(parse_event(br#"{"seq":1,"type":"x","z":"\udc00\ud800"}"#).is_err());
+        assert!(parse_event(br#"{"seq":1,"type":"x","z":"\ud83d\ude00 \\ud800"}"#).is_ok());
+    }
+}

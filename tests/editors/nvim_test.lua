@@ -1,0 +1,363 @@
+-- Headless Neovim against the real server (run by editors/test.sh):
+--
+--   HYDRA_SERVER=target/debug/hydra-session-lsp HYDRA_STORE=examples/sessions \
+--   HYDRA_TMP=$(mktemp -d) nvim --headless --clean \
+--     --cmd 'set rtp^=editors/nvim' -c 'luafile tests/editors/nvim_test.lua'
+--
+-- Prints "PASS name" / "FAIL name: why" lines on stdout, writes the server's
+-- pid to $HYDRA_TMP/server.pid, and quits with :qa! (status 0) or :cq (1).
+-- Everything waits with a deadline; a global one ends the run.
+
+local server = assert(os.getenv("HYDRA_SERVER"), "HYDRA_SERVER")
+local store = assert(os.getenv("HYDRA_STORE"), "HYDRA_STORE")
+local tmp = assert(os.getenv("HYDRA_TMP"), "HYDRA_TMP")
+local examples = os.getenv("HYDRA_EXAMPLES") or (vim.fn.fnamemodify(store, ":h") .. "/prompt.md")
+local GLOBAL_DEADLINE_MS = tonumber(os.getenv("HYDRA_DEADLINE_MS") or "90000")
+
+local failed, passed = 0, 0
+local function out(line)
+  io.stdout:write(line .. "\n")
+  io.stdout:flush()
+end
+local function check(name, ok, why)
+  if ok then
+    passed = passed + 1
+    out("PASS nvim: " .. name)
+  else
+    failed = failed + 1
+    out("FAIL nvim: " .. name .. ": " .. tostring(why or "check failed"))
+  end
+  return ok
+end
+
+local function finish()
+  out(string.format("nvim: %d passed, %d failed", passed, failed))
+  if failed > 0 then
+    vim.cmd("cquit 1")
+  else
+    vim.cmd("qall!")
+  end
+end
+
+-- ---- canonical mentions (reference.md §1, §2) ----------------------------
+local function b64url(s)
+  local alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+  local outp = {}
+  for i = 1, #s, 3 do
+    local a, b, c = s:byte(i, i + 2)
+    local n = a * 65536 + (b or 0) * 256 + (c or 0)
+    local chars = 2 + (b and 1 or 0) + (c and 1 or 0)
+    for k = 1, chars do
+      local shift = 18 - 6 * (k - 1)
+      local idx = math.floor(n / 2 ^ shift) % 64
+      table.insert(outp, alphabet:sub(idx + 1, idx + 1))
+    end
+  end
+  return table.concat(outp)
+end
+local function uri(id)
+  return "hydra-session:" .. b64url('"' .. id .. '"') -- demo ids need no escaping
+end
+local function mention(id, label)
+  return "@[" .. label .. "](" .. uri(id) .. ")"
+end
+local expected = {
+  ["checkout-tax"] = mention("checkout-tax", "Checkout tax rounding"),
+  ["checkout-tax.test-writer"] = mention("checkout-tax.test-writer", "test-writer"),
+  ["inventory-refactor"] = mention("inventory-refactor", "Inventory refactor"),
+  ["deploy-2026-11-28"] = mention("deploy-2026-11-28", "deploy-2026-11-28"),
+}
+assert(expected["checkout-tax"] == "@[Checkout tax rounding](hydra-session:ImNoZWNrb3V0LXRheCI)")
+
+-- ---- coroutine driver: yield to the main loop so typeahead and LSP
+-- ---- messages are processed between steps --------------------------------
+local co
+local function resume()
+  local ok, err = coroutine.resume(co)
+  if not ok then
+    check("test script", false, debug.traceback(co, err))
+    finish()
+  end
+end
+local function sleep(ms)
+  vim.defer_fn(resume, ms)
+  coroutine.yield()
+end
+local function wait_for(timeout_ms, pred)
+  local deadline = vim.loop.now() + timeout_ms
+  while true do
+    local ok, v = pcall(pred)
+    if ok and v then
+      return v
+    end
+    if vim.loop.now() > deadline then
+      return nil
+    end
+    sleep(25)
+  end
+end
+local function feed(keys)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "n", false)
+end
+
+local function hydra_client(bufnr)
+  local all = vim.lsp.get_clients and vim.lsp.get_clients() or vim.lsp.get_active_clients()
+  for _, c in ipairs(all) do
+    if c.name == "hydra_session" and vim.lsp.buf_is_attached(bufnr, c.id) then
+      return c
+    end
+  end
+end
+
+local function write_file(path, lines)
+  local f = assert(io.open(path, "w"))
+  f:write(table.concat(lines, "\n") .. "\n")
+  f:close()
+end
+
+local function find_diag(list, code, lnum)
+  for _, d in ipairs(list) do
+    if d.code == code and d.lnum == lnum then
+      return d
+    end
+  end
+end
+
+local function main()
+  vim.o.completeopt = "menu,menuone"
+  vim.o.swapfile = false
+  vim.o.hidden = true
+  local notes = {}
+  local real_notify = vim.notify
+  vim.notify = function(msg, level, o)
+    table.insert(notes, { msg = msg, level = level })
+    return real_notify(msg, level, o)
+  end
+
+  require("hydra_session").setup({ cmd = { server, "--stdio" }, settings = { store = store } })
+
+  -- A prompt with a good, a malformed and an unknown mention.
+  local path = tmp .. "/prompt.md"
+  local malformed_uri = "hydra-session:not*base64"
+  write_file(path, {
+    "# Prompt",
+    "Pick up " .. expected["checkout-tax"] .. " here.",
+    "Bad: @[Broken](" .. malformed_uri .. ").",
+    "Gone: " .. mention("no-such-session", "Ghost") .. ".",
+    "",
+  })
+  vim.cmd("edit " .. vim.fn.fnameescape(path))
+  local buf = vim.api.nvim_get_current_buf()
+
+  local client = wait_for(10000, function()
+    local c = hydra_client(buf)
+    return c and c.initialized ~= false and c.server_capabilities ~= nil and c
+  end) or wait_for(1, function() return hydra_client(buf) end)
+  if not check("server attaches to a Markdown buffer", client ~= nil, "no hydra_session client attached in 10 s") then
+    return
+  end
+  -- Record the server's pid for the shell's "no process left" check.
+  local pid = client.rpc and client.rpc.pid
+  if type(pid) ~= "number" then
+    local kids = vim.api.nvim_get_proc_children(vim.fn.getpid())
+    pid = kids[1]
+  end
+  write_file(tmp .. "/server.pid", { tostring(pid) })
+  check("buffer gets the LSP omnifunc and '@' as a keyword character",
+    vim.bo[buf].omnifunc == "v:lua.vim.lsp.omnifunc" and vim.fn.matchstr("x @abc", "\\k*$") == "@abc",
+    "omnifunc=" .. vim.bo[buf].omnifunc .. " iskeyword=" .. vim.bo[buf].iskeyword)
+
+  -- Diagnostics: malformed (Error, on the URI) and unknown (Warning, on the mention).
+  local diags = wait_for(10000, function()
+    local d = vim.diagnostic.get(buf)
+    return find_diag(d, "SESSION_REFERENCE_INVALID_REFERENCE", 2) and find_diag(d, "SESSION_REFERENCE_READ_FAILED", 3) and d
+  end) or vim.diagnostic.get(buf)
+  local bad = find_diag(diags, "SESSION_REFERENCE_INVALID_REFERENCE", 2)
+  local bad_col = (("Bad: @[Broken]("):len())
+  check("malformed mention: Error SESSION_REFERENCE_INVALID_REFERENCE on the URI",
+    bad and bad.severity == vim.diagnostic.severity.ERROR and bad.source == "hydra-session"
+      and bad.col == bad_col and bad.end_col == bad_col + #malformed_uri,
+    vim.inspect(diags))
+  local gone = find_diag(diags, "SESSION_REFERENCE_READ_FAILED", 3)
+  check("unknown session: Warning SESSION_REFERENCE_READ_FAILED on the mention",
+    gone and gone.severity == vim.diagnostic.severity.WARN and gone.source == "hydra-session"
+      and gone.col == #"Gone: " and gone.end_col == #"Gone: " + #mention("no-such-session", "Ghost"),
+    vim.inspect(diags))
+  check("no diagnostic on the valid mention", #vim.tbl_filter(function(d)
+    return d.lnum == 1 and d.severity <= vim.diagnostic.severity.WARN
+  end, diags) == 0, vim.inspect(diags))
+
+  -- Completion after "@": the demo sessions, canonical mention as textEdit.
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask @" })
+  local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 4, character = 5 } }
+  local responses = vim.lsp.buf_request_sync(buf, "textDocument/completion", params, 10000) or {}
+  local items = {}
+  for _, r in pairs(responses) do
+    if r.result then
+      items = r.result.items or r.result
+    end
+  end
+  local by_text = {}
+  local ranges_ok = true
+  for _, it in ipairs(items) do
+    if it.textEdit then
+      by_text[it.textEdit.newText] = it
+      local rg = it.textEdit.range or it.textEdit.replace
+      if not (rg.start.line == 4 and rg.start.character == 4 and rg["end"].line == 4 and rg["end"].character == 5) then
+        ranges_ok = false
+      end
+      if type(it.filterText) ~= "string" or it.filterText:sub(1, 1) ~= "@" then
+        ranges_ok = false
+      end
+    else
+      ranges_ok = false
+    end
+  end
+  local all_there = true
+  for _, m in pairs(expected) do
+    all_there = all_there and by_text[m] ~= nil
+  end
+  check("completion after '@' offers the 4 demo sessions with the canonical mention as textEdit",
+    #items == 4 and all_there and ranges_ok, vim.inspect(items))
+
+  -- The first candidate (the same ranking completion uses).
+  local cand = client.request_sync and client.request_sync("sessionReference/candidates",
+    { textDocument = { uri = vim.uri_from_bufnr(buf) }, query = "" }, 10000, buf)
+  local candidates = cand and cand.result or {}
+  check("sessionReference/candidates lists the 4 demo sessions", #candidates == 4, vim.inspect(cand))
+
+  -- Accept the first completion through the built-in omnifunc.
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask " })
+  vim.api.nvim_win_set_cursor(0, { 5, 3 })
+  feed("A@<C-x><C-o>")
+  local info = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items", "mode" })
+    return vim.fn.mode() == "i" and #i.items > 0 and i
+  end)
+  check("omnifunc opens a completion menu after '@'", info ~= nil and #info.items == 4,
+    vim.inspect(info or vim.fn.complete_info()))
+  feed("<C-y><Esc>")
+  wait_for(3000, function()
+    return vim.fn.mode() == "n"
+  end)
+  local line = vim.api.nvim_buf_get_lines(buf, 4, 5, false)[1]
+  local first = candidates[1] and candidates[1].mention or "?"
+  check("accepting the first omnifunc item leaves exactly its mention", line == "Ask " .. first,
+    "line is " .. vim.inspect(line) .. ", expected " .. vim.inspect("Ask " .. first))
+
+  -- Hover on the valid mention: a floating window with the summary.
+  vim.api.nvim_win_set_cursor(0, { 2, #"Pick up " + 4 })
+  vim.lsp.buf.hover()
+  local hover_text = wait_for(10000, function()
+    for _, w in ipairs(vim.api.nvim_list_wins()) do
+      if vim.api.nvim_win_get_config(w).relative ~= "" then
+        local lines = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(w), 0, -1, false)
+        return table.concat(lines, "\n")
+      end
+    end
+  end)
+  check("hover shows the summary of the mentioned session",
+    hover_text and hover_text:find("Checkout tax rounding", 1, true) and hover_text:find("checkout-tax", 1, true),
+    vim.inspect(hover_text))
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.api.nvim_win_get_config(w).relative ~= "" then
+      vim.api.nvim_win_close(w, true)
+    end
+  end
+
+  -- :HydraPrepare on a buffer with a malformed mention: an error, no buffer.
+  local wins_before = #vim.api.nvim_list_wins()
+  notes = {}
+  vim.cmd("HydraPrepare")
+  local note = wait_for(10000, function()
+    return notes[1]
+  end)
+  check(":HydraPrepare reports SESSION_REFERENCE_INVALID_REFERENCE for a malformed mention",
+    note and note.level == vim.log.levels.ERROR and note.msg:find("SESSION_REFERENCE_INVALID_REFERENCE", 1, true)
+      and #vim.api.nvim_list_wins() == wins_before,
+    vim.inspect(notes))
+
+  -- Editing away the bad lines clears their diagnostics (incremental sync).
+  vim.api.nvim_buf_set_lines(buf, 2, 4, false, {})
+  local cleared = wait_for(10000, function()
+    return #vim.diagnostic.get(buf, { severity = { min = vim.diagnostic.severity.WARN } }) == 0
+  end)
+  check("diagnostics clear after the bad mentions are deleted", cleared, vim.inspect(vim.diagnostic.get(buf)))
+
+  -- :HydraPrepare on examples/prompt.md: a scratch buffer with the context.
+  local path2 = tmp .. "/example.prompt.md"
+  write_file(path2, vim.fn.readfile(examples))
+  vim.cmd("edit " .. vim.fn.fnameescape(path2))
+  local buf2 = vim.api.nvim_get_current_buf()
+  wait_for(10000, function()
+    return hydra_client(buf2)
+  end)
+  vim.cmd("HydraPrepare")
+  local ctx_buf = wait_for(10000, function()
+    local b = vim.api.nvim_get_current_buf()
+    return b ~= buf2 and pcall(vim.api.nvim_buf_get_var, b, "hydra_context_of") and b
+  end)
+  local ctx_lines = ctx_buf and vim.api.nvim_buf_get_lines(ctx_buf, 0, -1, false) or {}
+  local ctx_text = table.concat(ctx_lines, "\n")
+  check(":HydraPrepare fills a scratch buffer that starts with '## Referenced sessions'",
+    ctx_buf and ctx_lines[1] == "## Referenced sessions" and vim.bo[ctx_buf].buftype == "nofile"
+      and ctx_text:find("<referenced-sessions>", 1, true) and ctx_text:find("</referenced-sessions>", 1, true),
+    vim.inspect(ctx_lines))
+  local rows = 0
+  for _, l in ipairs(ctx_lines) do
+    if l:match("^| .* | `[^`]+` | %d+ of %d+ |") then
+      rows = rows + 1
+    end
+  end
+  check(":HydraPrepare shows the statistics of the 3 references",
+    rows == 3 and ctx_text:find("| Inventory refactor | `inventory-refactor` |", 1, true), vim.inspect(ctx_lines))
+  check("the scratch buffer has no server attached", ctx_buf and hydra_client(ctx_buf) == nil)
+  if ctx_buf then
+    vim.cmd("close")
+  end
+
+  -- :HydraMention with vim.ui.select: insert the chosen mention.
+  local offered
+  vim.ui.select = function(list, opts, on_choice)
+    offered = list
+    for _, c in ipairs(list) do
+      if c.sessionId == "inventory-refactor" then
+        assert(type(opts.format_item(c)) == "string")
+        return on_choice(c, _)
+      end
+    end
+    on_choice(nil)
+  end
+  vim.api.nvim_buf_set_lines(buf2, -1, -1, false, { "Also see " })
+  local last = vim.api.nvim_buf_line_count(buf2)
+  vim.api.nvim_win_set_cursor(0, { last, 8 })
+  vim.cmd("HydraMention")
+  local mline = wait_for(10000, function()
+    local l = vim.api.nvim_buf_get_lines(buf2, last - 1, last, false)[1]
+    return l ~= "Also see " and l
+  end)
+  check(":HydraMention offers the candidates and inserts the chosen mention",
+    offered and #offered == 4 and mline == "Also see " .. expected["inventory-refactor"],
+    vim.inspect(mline) .. " offered " .. tostring(offered and #offered))
+
+  -- "@inv" typed, then :HydraMention inv: the query is replaced, not kept.
+  vim.api.nvim_buf_set_lines(buf2, -1, -1, false, { "And (@inv" })
+  last = vim.api.nvim_buf_line_count(buf2)
+  vim.api.nvim_win_set_cursor(0, { last, #"And (@inv" - 1 })
+  vim.cmd("HydraMention inv")
+  mline = wait_for(10000, function()
+    local l = vim.api.nvim_buf_get_lines(buf2, last - 1, last, false)[1]
+    return l ~= "And (@inv" and l
+  end)
+  check(":HydraMention replaces a typed '@query'", mline == "And (" .. expected["inventory-refactor"],
+    vim.inspect(mline))
+
+  finish()
+end
+
+co = coroutine.create(main)
+vim.defer_fn(function()
+  check("global deadline", false, GLOBAL_DEADLINE_MS .. " ms elapsed")
+  finish()
+end, GLOBAL_DEADLINE_MS)
+vim.schedule(resume)
