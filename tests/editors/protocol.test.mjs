@@ -76,8 +76,10 @@ async function test(name, fn) {
   try {
     await withDeadline(Promise.resolve().then(fn), STEP_MS * 2, name);
     report(name, true);
+    return true;
   } catch (e) {
     report(name, false, e?.stack ?? String(e));
+    return false;
   }
 }
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -143,7 +145,11 @@ function startServer() {
   s.conn = conn;
   s.request = (method, params) => withDeadline(Promise.race([conn.sendRequest(method, params), died]), STEP_MS, method);
   s.notify = (method, params) => {
-    Promise.resolve(conn.sendNotification(method, params)).catch((e) => s.errors.push(`${method}: ${e?.message ?? e}`));
+    try {
+      Promise.resolve(conn.sendNotification(method, params)).catch((e) => s.errors.push(`${method}: ${e?.message ?? e}`));
+    } catch (e) {
+      s.errors.push(`${method}: ${e?.message ?? e}`);
+    }
   };
   return s;
 }
@@ -248,7 +254,7 @@ async function main() {
 
   const s = startServer();
   let caps;
-  await test('initialize: completion on "@", hover, code actions, links, incremental sync', async () => {
+  const initialized = await test('initialize: completion on "@", hover, code actions, links, incremental sync', async () => {
     const result = await s.request('initialize', initParams({ hydraSession: { store } }));
     caps = result.capabilities;
     assert(caps.completionProvider?.triggerCharacters?.includes('@'), () => show(caps));
@@ -261,6 +267,11 @@ async function main() {
     assert(caps.positionEncoding === undefined || caps.positionEncoding === 'utf-16', `positionEncoding ${caps.positionEncoding}`);
     s.notify('initialized', {});
   });
+  if (!initialized) {
+    console.log('--- server stderr (tail) ---\n' + s.stderr.slice(-3000));
+    console.log(`${passed} passed, ${failed} failed`);
+    process.exit(1);
+  }
 
   // Document A: a good, a malformed, an unknown and a noncanonical mention, and a bare URI.
   const noncanonical = 'hydra-session:' + Buffer.from(' "checkout-tax"').toString('base64url');
