@@ -31,7 +31,7 @@ local function check(name, ok, why)
 end
 
 local function finish()
-  out(string.format("nvim: %d passed, %d failed", passed, failed))
+  out(string.format("nvim test summary: passed=%d failed=%d", passed, failed))
   if failed > 0 then
     vim.cmd("cquit 1")
   else

@@ -242,13 +242,13 @@ function editsFor(action, uri) {
 async function main() {
   const global = setTimeout(() => {
     report('global deadline', false, `${GLOBAL_MS} ms elapsed`);
-    console.log(`${passed} passed, ${failed} failed`);
+    console.log(`protocol test summary: passed=${passed} failed=${failed}`);
     process.exit(1);
   }, GLOBAL_MS);
 
   if (!fs.existsSync(server)) {
     report('server binary exists', false, `${server} not found`);
-    console.log(`${passed} passed, ${failed} failed`);
+    console.log(`protocol test summary: passed=${passed} failed=${failed}`);
     process.exit(1);
   }
 
@@ -269,7 +269,7 @@ async function main() {
   });
   if (!initialized) {
     console.log('--- server stderr (tail) ---\n' + s.stderr.slice(-3000));
-    console.log(`${passed} passed, ${failed} failed`);
+    console.log(`protocol test summary: passed=${passed} failed=${failed}`);
     process.exit(1);
   }
 
@@ -586,7 +586,7 @@ async function main() {
   if (failed > 0) {
     console.log('--- server stderr (tail) ---\n' + s.stderr.slice(-3000));
   }
-  console.log(`${passed} passed, ${failed} failed`);
+  console.log(`protocol test summary: passed=${passed} failed=${failed}`);
   process.exit(failed > 0 ? 1 : 0);
 }
 
@@ -596,6 +596,6 @@ process.on('unhandledRejection', (e) => {
 
 main().catch((e) => {
   console.log(`FAIL protocol: harness: ${e?.stack ?? e}`);
-  console.log(`${passed} passed, ${failed + 1} failed`);
+  console.log(`protocol test summary: passed=${passed} failed=${failed + 1}`);
   process.exit(1);
 });

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Real-client tests of the editor integrations (issue 4).
+#
+#   bash editors/test.sh target/debug/hydra-session-lsp
+#
+# Installs what is missing (Neovim from Debian, the npm packages from the
+# lock files), then runs, each under `timeout`:
+#   1. headless Neovim with editors/nvim against the demo store,
+#   2. the protocol test from Node (vscode-languageserver-protocol),
+#   3. the VS Code extension: typecheck, bundle, package into a .vsix, and a
+#      check of the manifest inside it.
+# Prints one PASS/FAIL line per check and closes with "N passed, M failed";
+# exits non-zero on any failure.
+set -euo pipefail
+
+if [ $# -lt 1 ]; then
+  echo "usage: bash editors/test.sh PATH/TO/hydra-session-lsp" >&2
+  exit 2
+fi
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+repo=$(dirname "$here")
+server=$(readlink -f "$1")
+store="$repo/examples/sessions"
+work=$(mktemp -d "${TMPDIR:-/tmp}/hydra-editors.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+passed=0
+failed=0
+pass() { passed=$((passed + 1)); echo "PASS $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+# Runs a test program that prints PASS/FAIL lines; counts them. A non-zero
+# exit with no FAIL line (a crash, a timeout) counts as one failure.
+run_counted() {
+  local name=$1 limit=$2
+  shift 2
+  local out="$work/$name.out" rc=0
+  timeout --kill-after=10 "$limit" "$@" >"$out" 2>"$work/$name.err" || rc=$?
+  grep -E '^(PASS|FAIL) ' "$out" || true
+  local p f
+  p=$(grep -c '^PASS ' "$out" || true)
+  f=$(grep -c '^FAIL ' "$out" || true)
+  passed=$((passed + p))
+  failed=$((failed + f))
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    fail "$name: exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out after $limit s)")"
+  fi
+  if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
+    echo "--- $name: output (tail) ---"
+    grep -vE '^(PASS|FAIL) ' "$out" | tail -n 40 || true
+    echo "--- $name: stderr (tail) ---"
+    tail -c 3000 "$work/$name.err" || true
+    echo "---"
+  fi
+}
+
+# Runs one command as one check.
+run_step() {
+  local name=$1 limit=$2
+  shift 2
+  local log="$work/step.log" rc=0
+  timeout --kill-after=10 "$limit" "$@" >"$log" 2>&1 || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    pass "$name"
+  else
+    fail "$name: exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out after $limit s)")"
+    tail -n 40 "$log"
+  fi
+  return "$rc"
+}
+
+npm_install() { # DIR: npm ci unless node_modules already matches the lock file
+  local dir=$1
+  if [ -f "$dir/node_modules/.package-lock.json" ] && [ "$dir/node_modules/.package-lock.json" -nt "$dir/package-lock.json" ]; then
+    return 0
+  fi
+  (cd "$dir" && npm ci --no-audit --no-fund --loglevel=error)
+}
+export -f npm_install
+
+# ---- what the tests need ---------------------------------------------------
+if [ ! -x "$server" ]; then
+  fail "server binary: $1 is not an executable file"
+  echo "$passed passed, $failed failed"
+  exit 1
+fi
+apt_updated=
+apt_install() {
+  if [ -z "$apt_updated" ]; then
+    apt-get update -qq
+    apt_updated=1
+  fi
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
+command -v nvim >/dev/null || apt_install neovim
+command -v node >/dev/null || apt_install nodejs npm
+command -v python3 >/dev/null || apt_install python3
+echo "using $(nvim --version | head -n 1), node $(node --version), $server"
+
+# ---- 1. headless Neovim ---------------------------------------------------
+mkdir -p "$work/nvim"
+HYDRA_SERVER="$server" HYDRA_STORE="$store" HYDRA_TMP="$work/nvim" HYDRA_DEADLINE_MS=90000 \
+  XDG_CONFIG_HOME="$work/nvim/config" XDG_DATA_HOME="$work/nvim/data" \
+  XDG_STATE_HOME="$work/nvim/state" XDG_CACHE_HOME="$work/nvim/cache" \
+  run_counted nvim 120 nvim --headless --clean -i NONE -n \
+  --cmd "set rtp^=$repo/editors/nvim" -c "luafile $repo/tests/editors/nvim_test.lua"
+
+# After :qa the server must be gone (a zombie counts as gone).
+pid=$(cat "$work/nvim/server.pid" 2>/dev/null || true)
+if [ -z "$pid" ] || ! [ "$pid" -gt 0 ] 2>/dev/null; then
+  fail "nvim: no server process left after :qa (no pid recorded)"
+else
+  alive=1
+  for _ in $(seq 1 50); do
+    state=$(awk '/^State:/ {print $2}' "/proc/$pid/status" 2>/dev/null || true)
+    if [ -z "$state" ] || [ "$state" = Z ]; then
+      alive=
+      break
+    fi
+    sleep 0.1
+  done
+  if [ -z "$alive" ]; then
+    pass "nvim: no server process left after :qa"
+  else
+    fail "nvim: server process $pid still running 5 s after :qa"
+    kill -9 "$pid" 2>/dev/null || true
+  fi
+fi
+
+# ---- 2. the protocol from Node ---------------------------------------------
+if run_step "protocol: npm ci (tests/editors)" 180 bash -c 'npm_install "$1"' _ "$repo/tests/editors"; then
+  HYDRA_DEADLINE_MS=120000 run_counted protocol 150 node "$repo/tests/editors/protocol.test.mjs" "$server" "$store"
+fi
+
+# ---- 3. the VS Code extension --------------------------------------------
+ext="$repo/editors/vscode"
+vsix="$work/hydra-session.vsix"
+if run_step "vscode: npm ci" 240 bash -c 'npm_install "$1"' _ "$ext" &&
+  run_step "vscode: tsc type-checks" 120 npm --prefix "$ext" run -s typecheck &&
+  run_step "vscode: esbuild bundles dist/extension.js" 60 npm --prefix "$ext" run -s bundle; then
+  # Bundle the server under test, stripped when strip is at hand.
+  rm -rf "$ext/server" && mkdir -p "$ext/server"
+  if command -v strip >/dev/null; then
+    strip -o "$ext/server/hydra-session-lsp" "$server" 2>/dev/null || cp "$server" "$ext/server/hydra-session-lsp"
+  else
+    cp "$server" "$ext/server/hydra-session-lsp"
+  fi
+  chmod 755 "$ext/server/hydra-session-lsp"
+  if run_step "vscode: vsce package builds a .vsix" 180 \
+    bash -c 'cd "$1" && npx --no-install vsce package --no-dependencies --out "$2"' _ "$ext" "$vsix"; then
+    run_counted vsix 60 python3 "$repo/tests/editors/vsix_check.py" "$vsix"
+  fi
+  rm -rf "$ext/server"
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
