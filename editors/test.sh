@@ -153,5 +153,20 @@ if run_step "vscode: npm ci" 240 bash -c 'npm_install "$1"' _ "$ext" &&
   rm -rf "$ext/server"
 fi
 
+# ---- 4. Helix: the languages.toml snippet --------------------------------
+run_counted helix 30 python3 - "$repo/editors/helix/languages.toml" <<'PY'
+import sys, tomllib
+cfg = tomllib.load(open(sys.argv[1], "rb"))
+ls = cfg["language-server"]["hydra-session"]
+langs = {l["name"]: l for l in cfg["language"]}
+server_keys = {"store", "targetSessionId", "maxReferences", "candidateLimit", "maxReferenceBytes", "logLevel"}
+ok = (ls["command"] == "hydra-session-lsp" and ls["args"] == ["--stdio"]
+      and set(ls["config"]["hydraSession"]) <= server_keys
+      and "hydra-session" in langs["markdown"]["language-servers"]
+      and "hydra-session" in langs["prompt"]["language-servers"]
+      and {"glob": "*.prompt.md"} in langs["prompt"]["file-types"] and "prompt" in langs["prompt"]["file-types"])
+print(("PASS" if ok else "FAIL") + " helix: languages.toml parses and wires hydra-session --stdio to markdown and prompt")
+PY
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
