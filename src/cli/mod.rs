@@ -1,1 +1,179 @@
-pub fn main() -> i32 { 0 }
+//! The command line: the same core as the server, one JSON document out.
+
+mod args;
+mod check;
+mod input;
+mod settings;
+
+use std::io::Write;
+
+use clap::Parser;
+use serde::Serialize;
+
+use crate::reference::candidates::{self, Target};
+use crate::reference::prepare::{prepare_text, PrepareOptions};
+use crate::reference::{mention, uri, ReferenceError};
+use args::{Cli, Command, UriCommand};
+
+/// Exit statuses.
+pub const OK: i32 = 0;
+pub const FAILED: i32 = 1;
+pub const USAGE: i32 = 2;
+
+/// A command's outcome: a session-reference failure (JSON, exit 1) or a
+/// usage mistake (stderr, exit 2).
+pub enum Failure {
+    Reference(ReferenceError),
+    Usage(String),
+}
+
+impl From<ReferenceError> for Failure {
+    fn from(e: ReferenceError) -> Self {
+        Failure::Reference(e)
+    }
+}
+
+/// Runs the command line; returns the exit status.
+pub fn main() -> i32 {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { USAGE } else { OK };
+        }
+    };
+    let Some(command) = cli.command else {
+        return crate::server::run_stdio();
+    };
+    match run(command) {
+        Ok(status) => status,
+        Err(Failure::Usage(message)) => {
+            eprintln!("hydra-session-lsp: {message}");
+            USAGE
+        }
+        Err(Failure::Reference(error)) => {
+            print_json(&ErrorOutput::from(&error));
+            FAILED
+        }
+    }
+}
+
+fn run(command: Command) -> Result<i32, Failure> {
+    match command {
+        Command::Lsp => Ok(crate::server::run_stdio()),
+        Command::Uri(UriCommand::Encode { id }) => print_ok(&uri::encode(&id)),
+        Command::Uri(UriCommand::Decode { uri: text }) => print_ok(&uri::decode_reference(&text)?),
+        Command::Parse { file } => {
+            let text = input::read_text(file.as_deref())?;
+            let parsed = mention::parse(&text)?;
+            print_ok(&ParseOutput {
+                text: &parsed.text,
+                references: parsed
+                    .references
+                    .iter()
+                    .map(|r| ReferenceOutput {
+                        session_id: &r.session_id,
+                        label: &r.label,
+                    })
+                    .collect(),
+            })
+        }
+        Command::Candidates {
+            store,
+            query,
+            limit,
+            cwd,
+        } => {
+            let settings = settings::resolve(&store)?;
+            let limit = limit.map_or(settings.limits.candidate_limit as u64, |d| d.0);
+            candidates::check_limit(limit)?;
+            let catalog = settings.open_catalog();
+            let target_cwd = match cwd {
+                Some(cwd) => Some(cwd),
+                None => match settings.self_id.as_deref().and_then(|id| catalog.get(id)) {
+                    Some(session) => session.header.cwd,
+                    None => std::env::current_dir()
+                        .ok()
+                        .map(|d| d.to_string_lossy().into_owned()),
+                },
+            };
+            let target = Target {
+                session_id: settings.self_id.as_deref(),
+                cwd: target_cwd.as_deref(),
+            };
+            let list = candidates::candidates(&catalog.sessions(), target, &query, limit)?;
+            print_ok(&list.items)
+        }
+        Command::Prepare { store, file, .. } => {
+            let settings = settings::resolve(&store)?;
+            let text = input::read_text(file.as_deref())?;
+            let catalog = settings.open_catalog();
+            let options = PrepareOptions {
+                target: settings.self_id.as_deref(),
+                max_references: settings.limits.max_references,
+                max_reference_bytes: settings.limits.max_reference_bytes,
+            };
+            print_ok(&prepare_text(&text, options, &catalog, &|| false)?)
+        }
+        Command::Check {
+            store,
+            format,
+            files,
+            ..
+        } => {
+            let settings = settings::resolve(&store)?;
+            check::run(&settings, &files, format)
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct ParseOutput<'a> {
+    text: &'a str,
+    references: Vec<ReferenceOutput<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReferenceOutput<'a> {
+    session_id: &'a str,
+    label: &'a str,
+}
+
+#[derive(Serialize)]
+struct ErrorOutput<'a> {
+    error: ErrorBody<'a>,
+}
+
+#[derive(Serialize)]
+struct ErrorBody<'a> {
+    code: &'static str,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    canonical: Option<&'a str>,
+}
+
+impl<'a> From<&'a ReferenceError> for ErrorOutput<'a> {
+    fn from(e: &'a ReferenceError) -> Self {
+        ErrorOutput {
+            error: ErrorBody {
+                code: e.code.as_str(),
+                message: &e.message,
+                canonical: e.canonical.as_deref(),
+            },
+        }
+    }
+}
+
+fn print_ok(value: &impl Serialize) -> Result<i32, Failure> {
+    print_json(value);
+    Ok(OK)
+}
+
+fn print_json(value: &impl Serialize) {
+    let mut out = std::io::stdout().lock();
+    // A closed stdout (a pipe to `head`) is not worth a panic.
+    if serde_json::to_writer(&mut out, value).is_ok() {
+        let _ = writeln!(out);
+    }
+}

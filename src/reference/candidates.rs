@@ -51,15 +51,26 @@ pub fn check_limit(limit: u64) -> Result<usize, ReferenceError> {
 }
 
 /// Lists, filters and ranks the sessions. Message bodies are never searched.
-pub fn candidates(sessions: &[Session], target: Target<'_>, query: &str, limit: u64) -> Result<Candidates, ReferenceError> {
+pub fn candidates(
+    sessions: &[Session],
+    target: Target<'_>,
+    query: &str,
+    limit: u64,
+) -> Result<Candidates, ReferenceError> {
     let limit = check_limit(limit)?;
     let needle = query.to_lowercase();
     let matches = |s: &Session| {
         needle.is_empty()
             || s.header.id.to_lowercase().contains(&needle)
-            || s.header.cwd.as_deref().is_some_and(|cwd| cwd.to_lowercase().contains(&needle))
+            || s.header
+                .cwd
+                .as_deref()
+                .is_some_and(|cwd| cwd.to_lowercase().contains(&needle))
             || s.label().to_lowercase().contains(&needle)
-            || s.header.label.as_deref().is_some_and(|l| l.to_lowercase().contains(&needle))
+            || s.header
+                .label
+                .as_deref()
+                .is_some_and(|l| l.to_lowercase().contains(&needle))
     };
     let mut picked: Vec<&Session> = sessions
         .iter()
@@ -83,7 +94,10 @@ pub fn candidates(sessions: &[Session], target: Target<'_>, query: &str, limit: 
             Candidate {
                 session_id: s.header.id.clone(),
                 label: s.label().to_string(),
-                mention: mention::format(&s.header.id, Some(display.as_deref().unwrap_or(s.label()))),
+                mention: mention::format(
+                    &s.header.id,
+                    Some(display.as_deref().unwrap_or(s.label())),
+                ),
                 display_title: display,
                 cwd: s.header.cwd.clone(),
                 same_workspace: rank(s.header.cwd.as_deref(), target.cwd) == 0,

@@ -106,20 +106,33 @@ pub fn diagnose(
         };
         if let Some((severity, code, message)) = finding {
             for span in spans {
-                out.push(Diagnostic { range: span.clone(), severity, code, message: message.clone(), canonical: None });
+                out.push(Diagnostic {
+                    range: span.clone(),
+                    severity,
+                    code,
+                    message: message.clone(),
+                    canonical: None,
+                });
             }
         }
     }
-    out.sort_by(|a, b| (a.range.start, a.range.end).cmp(&(b.range.start, b.range.end)));
+    out.sort_by_key(|d| (d.range.start, d.range.end));
     out
 }
 
 fn uri_diagnostic(mention: &Mention<'_>, error: DecodeError) -> Diagnostic {
     let (message, canonical) = match error {
-        DecodeError::Malformed => {
-            (format!("invalid session reference URI {}", json::stringify(mention.uri)), None)
-        }
-        DecodeError::Noncanonical { session_id, canonical } => (
+        DecodeError::Malformed => (
+            format!(
+                "invalid session reference URI {}",
+                json::stringify(mention.uri)
+            ),
+            None,
+        ),
+        DecodeError::Noncanonical {
+            session_id,
+            canonical,
+        } => (
             format!(
                 "noncanonical session reference URI for session {}; canonical form: {canonical}",
                 json::stringify(&session_id)

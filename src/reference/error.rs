@@ -46,7 +46,11 @@ pub struct ReferenceError {
 
 impl ReferenceError {
     pub fn new(code: ErrorCode, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), canonical: None }
+        Self {
+            code,
+            message: message.into(),
+            canonical: None,
+        }
     }
 
     pub fn invalid_config(message: impl Into<String>) -> Self {
@@ -54,7 +58,10 @@ impl ReferenceError {
     }
 
     pub fn read_failed(cause: impl fmt::Display) -> Self {
-        Self::new(ErrorCode::ReadFailed, format!("failed to read referenced session: {cause}"))
+        Self::new(
+            ErrorCode::ReadFailed,
+            format!("failed to read referenced session: {cause}"),
+        )
     }
 
     pub fn budget_exceeded() -> Self {
@@ -65,7 +72,10 @@ impl ReferenceError {
     }
 
     pub fn cancelled() -> Self {
-        Self::new(ErrorCode::Cancelled, "session reference preparation was cancelled")
+        Self::new(
+            ErrorCode::Cancelled,
+            "session reference preparation was cancelled",
+        )
     }
 }
 

@@ -89,7 +89,10 @@ mod tests {
         assert_eq!(stringify("a\"b\\c"), r#""a\"b\\c""#);
         assert_eq!(stringify("\u{8}\u{c}\n\r\t"), r#""\b\f\n\r\t""#);
         assert_eq!(stringify("\u{1}\u{1f}"), r#""\u0001\u001f""#);
-        assert_eq!(stringify("\u{7f}\u{2028}\u{2029}/é😀<"), "\"\u{7f}\u{2028}\u{2029}/é😀<\"");
+        assert_eq!(
+            stringify("\u{7f}\u{2028}\u{2029}/é😀<"),
+            "\"\u{7f}\u{2028}\u{2029}/é😀<\""
+        );
     }
 
     #[test]

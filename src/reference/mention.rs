@@ -81,7 +81,10 @@ pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
         references.push(Reference { session_id, label });
     }
     out.push_str(&text[copied_to..]);
-    Ok(ParsedText { text: out, references })
+    Ok(ParsedText {
+        text: out,
+        references,
+    })
 }
 
 /// `@[escape(label ?? id)](encode(id))`.
@@ -151,7 +154,11 @@ struct Scanner<'a> {
 
 impl<'a> Scanner<'a> {
     fn new(text: &'a str) -> Self {
-        Self { text, pos: 0, failed_label_end: 0 }
+        Self {
+            text,
+            pos: 0,
+            failed_label_end: 0,
+        }
     }
 
     /// Tries the Markdown alternative at `at` (where `text[at] == '@'`).
@@ -217,7 +224,10 @@ impl<'a> Scanner<'a> {
     /// Tries the bare alternative at `at`.
     fn bare_at(&self, at: usize) -> Option<Mention<'a>> {
         let rest = self.text[at..].strip_prefix(SCHEME)?;
-        let payload_len = rest.bytes().take_while(|&b| uri::is_base64url_byte(b)).count();
+        let payload_len = rest
+            .bytes()
+            .take_while(|&b| uri::is_base64url_byte(b))
+            .count();
         if payload_len == 0 {
             return None;
         }
@@ -240,7 +250,11 @@ impl<'a> Iterator for Scanner<'a> {
             // Both alternatives start with an ASCII byte, never found inside
             // a multi-byte character, so byte steps visit every candidate.
             let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..])?;
-            let found = if bytes[at] == b'@' { self.markdown_at(at) } else { self.bare_at(at) };
+            let found = if bytes[at] == b'@' {
+                self.markdown_at(at)
+            } else {
+                self.bare_at(at)
+            };
             match found {
                 Some(mention) => {
                     self.pos = mention.span.end;
@@ -279,9 +293,15 @@ mod tests {
             refs(r"@[a \] b \\ c [d\]](hydra-session:ImEi)"),
             vec![("a".into(), r"a ] b \ c [d]".into())]
         );
-        assert_eq!(refs("@[la\nbel](hydra-session:ImEi)"), vec![("a".into(), "la\nbel".into())]);
+        assert_eq!(
+            refs("@[la\nbel](hydra-session:ImEi)"),
+            vec![("a".into(), "la\nbel".into())]
+        );
         // A backslash before a line break ends the label: only the bare URI counts.
-        assert_eq!(refs("@[x\\\n](hydra-session:ImEi)"), vec![("a".into(), "a".into())]);
+        assert_eq!(
+            refs("@[x\\\n](hydra-session:ImEi)"),
+            vec![("a".into(), "a".into())]
+        );
     }
 
     #[test]
@@ -301,7 +321,10 @@ mod tests {
     fn uri_stops_at_white_space() {
         // The URI may not hold white space, so this is no Markdown mention;
         // the bare URI inside it still counts.
-        assert_eq!(refs("@[x](hydra-session:ImEi )"), vec![("a".into(), "a".into())]);
+        assert_eq!(
+            refs("@[x](hydra-session:ImEi )"),
+            vec![("a".into(), "a".into())]
+        );
         assert_eq!(scan("@[x](hydra-session:ImEi\u{3000})").len(), 1);
     }
 

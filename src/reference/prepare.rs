@@ -34,9 +34,12 @@ impl SnapshotSource for Catalog {
         budget: Option<usize>,
         cancelled: Cancelled<'_>,
     ) -> Result<Snapshot, ReferenceError> {
-        let session = self
-            .get(session_id)
-            .ok_or_else(|| ReferenceError::read_failed(format!("session {} not found", json::stringify(session_id))))?;
+        let session = self.get(session_id).ok_or_else(|| {
+            ReferenceError::read_failed(format!(
+                "session {} not found",
+                json::stringify(session_id)
+            ))
+        })?;
         read_snapshot(&session, label, budget, cancelled).map_err(read_error)
     }
 }
@@ -145,8 +148,17 @@ impl RetainedSource {
 }
 
 /// Fits one snapshot into `budget` and renders its data object.
-pub fn retain_snapshot(snapshot: Snapshot, label: &str, budget: usize) -> Result<RetainedSource, ReferenceError> {
-    let Snapshot { header, captured_through_seq, title, projection } = snapshot;
+pub fn retain_snapshot(
+    snapshot: Snapshot,
+    label: &str,
+    budget: usize,
+) -> Result<RetainedSource, ReferenceError> {
+    let Snapshot {
+        header,
+        captured_through_seq,
+        title,
+        projection,
+    } = snapshot;
     let meta = SourceMeta {
         session_id: &header.id,
         label,
@@ -178,7 +190,10 @@ pub fn normalize(
         if Some(reference.session_id.as_str()) == target {
             return Err(ReferenceError::new(
                 ErrorCode::SelfReference,
-                format!("session {} cannot reference itself", json::stringify(&reference.session_id)),
+                format!(
+                    "session {} cannot reference itself",
+                    json::stringify(&reference.session_id)
+                ),
             ));
         }
         if seen.insert(reference.session_id.as_str()) {
@@ -216,7 +231,10 @@ pub fn prepare(
     let inputs = normalize(options.target, references, options.max_references)?;
     let content = vec![TextBlock::new(content)];
     if inputs.is_empty() {
-        return Ok(Prepared { content, additional_context: None });
+        return Ok(Prepared {
+            content,
+            additional_context: None,
+        });
     }
     if cancelled() {
         return Err(ReferenceError::cancelled());
@@ -227,13 +245,20 @@ pub fn prepare(
         let handles: Vec<_> = inputs
             .iter()
             .skip(1)
-            .map(|input| scope.spawn(|| source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)))
+            .map(|input| {
+                scope.spawn(|| {
+                    source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)
+                })
+            })
             .collect();
         let first = &inputs[0];
-        let mut reads = vec![source.snapshot(&first.session_id, &first.label, Some(budget), cancelled)];
+        let mut reads =
+            vec![source.snapshot(&first.session_id, &first.label, Some(budget), cancelled)];
         for handle in handles {
             reads.push(handle.join().unwrap_or_else(|_| {
-                Err(ReferenceError::read_failed("the reader stopped unexpectedly"))
+                Err(ReferenceError::read_failed(
+                    "the reader stopped unexpectedly",
+                ))
             }));
         }
         reads
@@ -247,12 +272,21 @@ pub fn prepare(
         sources.push(retain_snapshot(snapshot, &input.label, budget)?);
     }
     let text = render::render_context(sources.iter().map(|s| s.data_object.as_str()));
-    let references = sources.iter().enumerate().map(|(i, s)| s.stats(i)).collect();
+    let references = sources
+        .iter()
+        .enumerate()
+        .map(|(i, s)| s.stats(i))
+        .collect();
     Ok(Prepared {
         content,
         additional_context: Some(AdditionalContext {
             role: "user",
-            source: ContextSource { kind: "session-reference", form: "recall", version: 1, references },
+            source: ContextSource {
+                kind: "session-reference",
+                form: "recall",
+                version: 1,
+                references,
+            },
             content: vec![TextBlock::new(text)],
         }),
     })

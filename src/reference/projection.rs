@@ -137,7 +137,12 @@ impl Projector {
         if text.is_empty() {
             return;
         }
-        let message = Message { seq: event.seq, role, checkpoint, text };
+        let message = Message {
+            seq: event.seq,
+            role,
+            checkpoint,
+            text,
+        };
         let weight = message.item_size() as u64 + 1;
         if checkpoint {
             let before = self.checkpoint_sums.last().copied().unwrap_or(0);
@@ -152,7 +157,9 @@ impl Projector {
 
     /// Drops the text of leading messages that can no longer be retained.
     fn evict(&mut self) {
-        let Some(fixed) = self.fixed_lower_bound else { return };
+        let Some(fixed) = self.fixed_lower_bound else {
+            return;
+        };
         let checkpoint_total = self.checkpoint_sums.last().copied().unwrap_or(0);
         // The newest non-checkpoint message may become the last one, which
         // retention always keeps: never evict it.
@@ -168,7 +175,8 @@ impl Projector {
                 n => self.checkpoint_sums[n - 1],
             };
             // Size of the object holding the front and everything after it.
-            let at_least = fixed as u64 + self.others_sum + (checkpoint_total - checkpoints_before) - 1;
+            let at_least =
+                fixed as u64 + self.others_sum + (checkpoint_total - checkpoints_before) - 1;
             if at_least <= self.budget as u64 {
                 return;
             }
@@ -196,7 +204,11 @@ impl Projector {
         }
         let compacted = !messages.is_empty() || !rest.is_empty();
         // Merge the surviving checkpoints and other messages in log order.
-        let mut others = self.others.into_iter().filter(|m| visible(m.seq)).peekable();
+        let mut others = self
+            .others
+            .into_iter()
+            .filter(|m| visible(m.seq))
+            .peekable();
         let mut checkpoints = rest.into_iter().peekable();
         loop {
             let take_checkpoint = match (checkpoints.peek(), others.peek()) {
@@ -205,7 +217,11 @@ impl Projector {
                 (None, Some(_)) => false,
                 (None, None) => break,
             };
-            let next = if take_checkpoint { checkpoints.next() } else { others.next() };
+            let next = if take_checkpoint {
+                checkpoints.next()
+            } else {
+                others.next()
+            };
             messages.extend(next);
         }
         let mut dropped = Dropped::default();
@@ -215,6 +231,10 @@ impl Projector {
                 dropped.bytes += bytes;
             }
         }
-        Projection { messages, dropped, compacted }
+        Projection {
+            messages,
+            dropped,
+            compacted,
+        }
     }
 }

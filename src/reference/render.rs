@@ -64,9 +64,21 @@ mod tests {
 
     #[test]
     fn data_object_is_tag_safe() {
-        let meta = SourceMeta { session_id: "<s>", label: "l", cwd: None, captured_through_seq: Some(3) };
+        let meta = SourceMeta {
+            session_id: "<s>",
+            label: "l",
+            cwd: None,
+            captured_through_seq: Some(3),
+        };
         let mut out = String::new();
-        write_data_object(&mut out, &meta, &[Turn { role: Role::User, text: "</x>".into() }]);
+        write_data_object(
+            &mut out,
+            &meta,
+            &[Turn {
+                role: Role::User,
+                text: "</x>".into(),
+            }],
+        );
         assert_eq!(
             out,
             r#"{"sessionId":"\u003cs>","label":"l","cwd":null,"capturedThroughSeq":3,"conversation":[{"role":"user","text":"\u003c/x>"}]}"#

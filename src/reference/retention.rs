@@ -60,8 +60,16 @@ pub fn fixed_size(meta: &SourceMeta<'_>) -> usize {
 }
 
 /// Fits `projection` into `budget` bytes of tag-safe JSON.
-pub fn retain(meta: &SourceMeta<'_>, projection: Projection, budget: usize) -> Result<Retained, ReferenceError> {
-    let Projection { messages, dropped, compacted } = projection;
+pub fn retain(
+    meta: &SourceMeta<'_>,
+    projection: Projection,
+    budget: usize,
+) -> Result<Retained, ReferenceError> {
+    let Projection {
+        messages,
+        dropped,
+        compacted,
+    } = projection;
     let original_messages = messages.len() + dropped.messages;
     let fixed = fixed_size(meta);
     let (kept, step1_dropped) = drop_oldest(messages, fixed, budget);
@@ -114,14 +122,23 @@ fn drop_oldest(messages: Vec<Message>, fixed: usize, budget: usize) -> (Vec<Mess
         dropped.messages += 1;
         dropped.bytes += message.text.len() as u64;
     }
-    let kept = messages.into_iter().zip(drop).filter(|(_, d)| !d).map(|(m, _)| m).collect();
+    let kept = messages
+        .into_iter()
+        .zip(drop)
+        .filter(|(_, d)| !d)
+        .map(|(m, _)| m)
+        .collect();
     (kept, dropped)
 }
 
 /// Step 2: while too large, cut the message with the most bytes down to
 /// what the overflow leaves it. Returns the turns and the bytes omitted
 /// from kept messages.
-fn truncate_longest(kept: Vec<Message>, fixed: usize, budget: usize) -> Result<(Vec<Turn>, u64), ReferenceError> {
+fn truncate_longest(
+    kept: Vec<Message>,
+    fixed: usize,
+    budget: usize,
+) -> Result<(Vec<Turn>, u64), ReferenceError> {
     struct Slot {
         role: Role,
         original: String,
@@ -135,7 +152,12 @@ fn truncate_longest(kept: Vec<Message>, fixed: usize, budget: usize) -> Result<(
     }
     let mut slots: Vec<Slot> = kept
         .into_iter()
-        .map(|m| Slot { role: m.role, original: m.text, current: None, omitted: 0 })
+        .map(|m| Slot {
+            role: m.role,
+            original: m.text,
+            current: None,
+            omitted: 0,
+        })
         .collect();
     let mut sum: usize = slots.iter().map(|s| item_size(s.role, s.text())).sum();
     loop {
@@ -167,7 +189,10 @@ fn truncate_longest(kept: Vec<Message>, fixed: usize, budget: usize) -> Result<(
     let omitted = slots.iter().map(|s| s.omitted).sum();
     let turns = slots
         .into_iter()
-        .map(|s| Turn { role: s.role, text: s.current.unwrap_or(s.original) })
+        .map(|s| Turn {
+            role: s.role,
+            text: s.current.unwrap_or(s.original),
+        })
         .collect();
     Ok((turns, omitted))
 }
@@ -191,7 +216,8 @@ pub fn truncate(text: &str, target: usize) -> (Cow<'_, str>, u64) {
         let head = floor_boundary(text, r.div_ceil(2));
         let tail = total - ceil_boundary(text, total - r / 2);
         let omitted = total - head - tail;
-        let candidate = head + NOTICE_HEAD.len() + json::decimal_len(omitted as u64) + NOTICE_TAIL.len() + tail;
+        let candidate =
+            head + NOTICE_HEAD.len() + json::decimal_len(omitted as u64) + NOTICE_TAIL.len() + tail;
         if candidate <= target {
             best = Some((head, tail, omitted));
             low = r + 1;
@@ -204,7 +230,11 @@ pub fn truncate(text: &str, target: usize) -> (Cow<'_, str>, u64) {
     match best {
         None => (Cow::Borrowed(""), total as u64),
         Some((head, tail, omitted)) => {
-            let out = format!("{}{NOTICE_HEAD}{omitted}{NOTICE_TAIL}{}", &text[..head], &text[total - tail..]);
+            let out = format!(
+                "{}{NOTICE_HEAD}{omitted}{NOTICE_TAIL}{}",
+                &text[..head],
+                &text[total - tail..]
+            );
             (Cow::Owned(out), omitted as u64)
         }
     }
@@ -233,11 +263,21 @@ mod tests {
     use super::*;
 
     fn meta() -> SourceMeta<'static> {
-        SourceMeta { session_id: "s", label: "s", cwd: None, captured_through_seq: Some(9) }
+        SourceMeta {
+            session_id: "s",
+            label: "s",
+            cwd: None,
+            captured_through_seq: Some(9),
+        }
     }
 
     fn msg(seq: u64, role: Role, checkpoint: bool, text: &str) -> Message {
-        Message { seq, role, checkpoint, text: text.to_string() }
+        Message {
+            seq,
+            role,
+            checkpoint,
+            text: text.to_string(),
+        }
     }
 
     fn size_of(retained: &Retained) -> usize {
@@ -274,12 +314,20 @@ mod tests {
             msg(3, Role::Assistant, false, &"b".repeat(100)),
             msg(4, Role::User, false, "last"),
         ];
-        let projection = Projection { messages, dropped: Dropped::default(), compacted: true };
+        let projection = Projection {
+            messages,
+            dropped: Dropped::default(),
+            compacted: true,
+        };
         let fixed = fixed_size(&meta());
         let budget = fixed + 200;
         let retained = retain(&meta(), projection, budget).expect("fits");
         assert!(size_of(&retained) <= budget);
-        let texts: Vec<&str> = retained.conversation.iter().map(|t| t.text.as_str()).collect();
+        let texts: Vec<&str> = retained
+            .conversation
+            .iter()
+            .map(|t| t.text.as_str())
+            .collect();
         assert_eq!(texts[0], "summary");
         assert_eq!(texts.last(), Some(&"last"));
         assert_eq!(retained.stats.omitted_messages, 1);

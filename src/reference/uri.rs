@@ -40,7 +40,10 @@ pub enum DecodeError {
     /// Not a `hydra-session:` URI of any id.
     Malformed,
     /// Decodes to `session_id`, but `encode(session_id)` is `canonical`.
-    Noncanonical { session_id: String, canonical: String },
+    Noncanonical {
+        session_id: String,
+        canonical: String,
+    },
 }
 
 impl DecodeError {
@@ -68,7 +71,9 @@ pub fn decode(uri: &str) -> Result<String, DecodeError> {
     if !is_base64url_payload(payload) || payload.len() % 4 == 1 {
         return Err(DecodeError::Malformed);
     }
-    let bytes = ENCODER.decode(payload).map_err(|_| DecodeError::Malformed)?;
+    let bytes = ENCODER
+        .decode(payload)
+        .map_err(|_| DecodeError::Malformed)?;
     let text = std::str::from_utf8(&bytes).map_err(|_| DecodeError::Malformed)?;
     // serde_json rejects unpaired surrogate escapes, as the contract wants,
     // and allows the same surrounding white space as `JSON.parse`.
@@ -77,7 +82,10 @@ pub fn decode(uri: &str) -> Result<String, DecodeError> {
     if canonical == uri {
         Ok(session_id)
     } else {
-        Err(DecodeError::Noncanonical { session_id, canonical })
+        Err(DecodeError::Noncanonical {
+            session_id,
+            canonical,
+        })
     }
 }
 

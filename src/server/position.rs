@@ -31,7 +31,10 @@ pub fn position(rope: &Rope, offset: usize, encoding: Encoding) -> Position {
 
 /// The LSP range of a byte range.
 pub fn range(rope: &Rope, bytes: std::ops::Range<usize>, encoding: Encoding) -> Range {
-    Range::new(position(rope, bytes.start, encoding), position(rope, bytes.end, encoding))
+    Range::new(
+        position(rope, bytes.start, encoding),
+        position(rope, bytes.end, encoding),
+    )
 }
 
 /// The byte offset of an LSP position, clamped: a line past the end is the

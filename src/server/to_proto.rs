@@ -26,7 +26,10 @@ pub fn diagnostic(rope: &Rope, d: &Diagnostic, encoding: Encoding) -> lsp::Diagn
         code: Some(NumberOrString::String(d.code.to_string())),
         source: Some(SOURCE.to_string()),
         message: d.message.clone(),
-        data: d.canonical.as_ref().map(|c| serde_json::json!({ "canonical": c })),
+        data: d
+            .canonical
+            .as_ref()
+            .map(|c| serde_json::json!({ "canonical": c })),
         ..lsp::Diagnostic::default()
     }
 }

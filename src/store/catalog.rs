@@ -39,8 +39,15 @@ impl Session {
 pub enum StoreNote {
     Missing,
     Unreadable(String),
-    NotASession { rel: String, why: String },
-    Duplicate { rel: String, id: String, winner: String },
+    NotASession {
+        rel: String,
+        why: String,
+    },
+    Duplicate {
+        rel: String,
+        id: String,
+        winner: String,
+    },
 }
 
 impl std::fmt::Display for StoreNote {
@@ -48,7 +55,9 @@ impl std::fmt::Display for StoreNote {
         match self {
             StoreNote::Missing => f.write_str("the session store does not exist; it is empty"),
             StoreNote::Unreadable(e) => write!(f, "the session store cannot be read: {e}"),
-            StoreNote::NotASession { rel, why } => write!(f, "{rel}: skipped, not a session: {why}"),
+            StoreNote::NotASession { rel, why } => {
+                write!(f, "{rel}: skipped, not a session: {why}")
+            }
             StoreNote::Duplicate { rel, id, winner } => {
                 write!(f, "{rel}: duplicate session id {id:?}, {winner} wins")
             }
@@ -69,7 +78,9 @@ struct FileState {
 
 impl FileState {
     fn title(&self) -> Option<String> {
-        self.scan.as_ref().and_then(|(cursor, _)| cursor.title.clone())
+        self.scan
+            .as_ref()
+            .and_then(|(cursor, _)| cursor.title.clone())
     }
 }
 
@@ -137,7 +148,11 @@ impl Catalog {
         let before = previous.as_ref().map(|s| (s.size, s.modified));
         // Only regular files count; a symbolic link is not followed.
         let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
-        let state = if is_file { refresh_state(path.to_path_buf(), previous) } else { None };
+        let state = if is_file {
+            refresh_state(path.to_path_buf(), previous)
+        } else {
+            None
+        };
         let after = state.as_ref().map(|s| (s.size, s.modified));
         if let Some(state) = state {
             self.files.insert(rel, state);
@@ -153,7 +168,9 @@ impl Catalog {
         self.winners.clear();
         for (rel, state) in &self.files {
             if let Ok(header) = &state.header {
-                self.winners.entry(header.id.clone()).or_insert_with(|| rel.clone());
+                self.winners
+                    .entry(header.id.clone())
+                    .or_insert_with(|| rel.clone());
             }
         }
     }
@@ -189,7 +206,10 @@ impl Catalog {
         self.files
             .iter()
             .filter(|(rel, state)| {
-                state.header.as_ref().is_ok_and(|h| self.winners.get(&h.id).is_some_and(|w| w == *rel))
+                state
+                    .header
+                    .as_ref()
+                    .is_ok_and(|h| self.winners.get(&h.id).is_some_and(|w| w == *rel))
             })
             .filter_map(|(rel, _)| self.session_at(rel))
             .collect()
@@ -207,7 +227,10 @@ impl Catalog {
         for (rel, state) in &self.files {
             let rel_text = String::from_utf8_lossy(rel).into_owned();
             match &state.header {
-                Err(why) => notes.push(StoreNote::NotASession { rel: rel_text, why: why.to_string() }),
+                Err(why) => notes.push(StoreNote::NotASession {
+                    rel: rel_text,
+                    why: why.to_string(),
+                }),
                 Ok(header) => {
                     if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
                         notes.push(StoreNote::Duplicate {
@@ -234,12 +257,24 @@ fn refresh_state(path: PathBuf, previous: Option<FileState>) -> Option<FileState
         if size > prev.size && prev.header.is_ok() {
             if let Some((mut cursor, consumed)) = prev.scan.clone() {
                 let scan = append_scan(&path, &mut cursor, consumed, size).map(|c| (cursor, c));
-                return Some(FileState { path, size, modified, header: prev.header, scan });
+                return Some(FileState {
+                    path,
+                    size,
+                    modified,
+                    header: prev.header,
+                    scan,
+                });
             }
         }
     }
     let (header, scan) = full_scan(&path);
-    Some(FileState { path, size, modified, header, scan })
+    Some(FileState {
+        path,
+        size,
+        modified,
+        header,
+        scan,
+    })
 }
 
 /// Reads the header and scans every event line for the title.

@@ -36,7 +36,9 @@ pub fn find_logs(root: &Path) -> io::Result<Option<Vec<LogFile>>> {
             // A directory that vanishes or cannot be read mid-walk is skipped:
             // stores change under us and that is not fatal.
             let Ok(entry) = entry else { continue };
-            let Ok(kind) = entry.file_type() else { continue };
+            let Ok(kind) = entry.file_type() else {
+                continue;
+            };
             let mut rel = prefix.clone();
             if !rel.is_empty() {
                 rel.push(b'/');
@@ -47,7 +49,10 @@ pub fn find_logs(root: &Path) -> io::Result<Option<Vec<LogFile>>> {
                     pending.push((rel, sub));
                 }
             } else if kind.is_file() && rel.ends_with(b".jsonl") {
-                found.push(LogFile { rel, path: entry.path() });
+                found.push(LogFile {
+                    rel,
+                    path: entry.path(),
+                });
             }
         }
     }

@@ -36,7 +36,9 @@ pub struct Header {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum SourceKind {
     User,
-    Checkpoint { through_seq: u64 },
+    Checkpoint {
+        through_seq: u64,
+    },
     /// Plugins, injected session-reference context, other compaction notes.
     Other,
 }
@@ -50,8 +52,13 @@ pub struct Event<'a> {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EventBody<'a> {
-    UserMessage { source: SourceKind, texts: Vec<Cow<'a, str>> },
-    AssistantMessage { texts: Vec<Cow<'a, str>> },
+    UserMessage {
+        source: SourceKind,
+        texts: Vec<Cow<'a, str>>,
+    },
+    AssistantMessage {
+        texts: Vec<Cow<'a, str>>,
+    },
     ToolResult,
     Title(Cow<'a, str>),
     /// Deltas and event types this reader does not know.
@@ -92,7 +99,10 @@ pub fn parse_header(line: &[u8]) -> Result<Header, LineError> {
     if raw.kind.as_deref() != Some("session") {
         return Err(LineError::Field("type \"session\""));
     }
-    let id = raw.id.filter(|id| !id.is_empty()).ok_or(LineError::Field("id"))?;
+    let id = raw
+        .id
+        .filter(|id| !id.is_empty())
+        .ok_or(LineError::Field("id"))?;
     let created_at = raw.created_at.ok_or(LineError::Field("createdAt"))?;
     Ok(Header {
         version: raw.version.map_or(0, |v| v.0),
@@ -118,11 +128,16 @@ pub fn parse_event(line: &[u8]) -> Result<Event<'_>, LineError> {
         "user/message" => {
             let data: Object<UserData> = parse_field(data()?, "user/message data")?;
             let UserData { source, content } = data.0;
-            EventBody::UserMessage { source: source.0.kind(), texts: content.texts() }
+            EventBody::UserMessage {
+                source: source.0.kind(),
+                texts: content.texts(),
+            }
         }
         "assistant/message" => {
             let data: Object<AssistantData> = parse_field(data()?, "assistant/message data")?;
-            EventBody::AssistantMessage { texts: data.0.message.0.content.texts() }
+            EventBody::AssistantMessage {
+                texts: data.0.message.0.content.texts(),
+            }
         }
         "session/title" => {
             let data: Object<TitleData> = parse_field(data()?, "session/title data")?;
@@ -148,7 +163,10 @@ fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, LineError> {
     serde_json::from_str(text).map_err(|e| {
         if !e.is_data() {
             LineError::InvalidJson
-        } else if text.trim_start_matches([' ', '\t', '\n', '\r']).starts_with('{') {
+        } else if text
+            .trim_start_matches([' ', '\t', '\n', '\r'])
+            .starts_with('{')
+        {
             LineError::WrongType
         } else {
             LineError::NotAnObject
@@ -165,7 +183,10 @@ fn parse_field<'a, T: Deserialize<'a>>(text: &'a str, what: &'static str) -> Res
 fn has_unpaired_surrogate_escape(text: &str) -> bool {
     let bytes = text.as_bytes();
     let finder = memchr::memmem::Finder::new(b"\\u");
-    if !finder.find_iter(bytes).any(|i| matches!(bytes.get(i + 2), Some(b'd' | b'D'))) {
+    if !finder
+        .find_iter(bytes)
+        .any(|i| matches!(bytes.get(i + 2), Some(b'd' | b'D')))
+    {
         return false;
     }
     let mut in_string = false;
@@ -273,7 +294,9 @@ impl RawSource<'_> {
             "user" => SourceKind::User,
             "compaction" => match (&self.marker, &self.through_seq) {
                 (Loose::Str(marker), Loose::Int(through_seq)) if marker == COMPACTION_MARKER => {
-                    SourceKind::Checkpoint { through_seq: *through_seq }
+                    SourceKind::Checkpoint {
+                        through_seq: *through_seq,
+                    }
                 }
                 _ => SourceKind::Other,
             },
@@ -327,7 +350,9 @@ impl<'de: 'a, 'a> Deserialize<'de> for Block<'a> {
                 let mut text = None;
                 while let Some(key) = map.next_key::<Cow<'de, str>>()? {
                     match key.as_ref() {
-                        "type" => is_text = matches!(map.next_value()?, Loose::Str(t) if t == "text"),
+                        "type" => {
+                            is_text = matches!(map.next_value()?, Loose::Str(t) if t == "text")
+                        }
                         "text" => {
                             text = match map.next_value()? {
                                 Loose::Str(t) => Some(t),
@@ -395,7 +420,11 @@ impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
                 Ok(Loose::Str(Cow::Owned(v)))
             }
             fn visit_u64<E>(self, v: u64) -> Result<Loose<'a>, E> {
-                Ok(if v <= MAX_SAFE_INTEGER { Loose::Int(v) } else { Loose::Other })
+                Ok(if v <= MAX_SAFE_INTEGER {
+                    Loose::Int(v)
+                } else {
+                    Loose::Other
+                })
             }
             fn visit_i64<E>(self, _: i64) -> Result<Loose<'a>, E> {
                 Ok(Loose::Other)
@@ -484,7 +513,9 @@ mod tests {
         assert!(parse_header(br#"{"type":"session","id":"s","createdAt":5.0}"#).is_err());
         assert!(parse_header(br#"{"type":"session","id":"s","createdAt":5,"cwd":null}"#).is_err());
         assert!(parse_header(br#"{"type":"session","id":"","createdAt":5}"#).is_err());
-        assert!(parse_header(br#"{"type":"session","id":"s","createdAt":9007199254740992}"#).is_err());
+        assert!(
+            parse_header(br#"{"type":"session","id":"s","createdAt":9007199254740992}"#).is_err()
+        );
         assert!(parse_header(br#"["session"]"#).is_err());
     }
 
@@ -507,7 +538,10 @@ mod tests {
         let line = br#"{"seq":1,"type":"user/message","data":{"source":{"kind":"compaction","marker":"@hydraharness/harness-compaction","throughSeq":"3"},"content":[]}}"#;
         assert!(matches!(
             parse_event(line).expect("valid").body,
-            EventBody::UserMessage { source: SourceKind::Other, .. }
+            EventBody::UserMessage {
+                source: SourceKind::Other,
+                ..
+            }
         ));
     }
 
@@ -528,7 +562,11 @@ mod tests {
             b"   ",
             b"{\"seq\":1,\"type\":\"x\",\"y\":\"\xff\"}",
         ] {
-            assert!(parse_event(bad).is_err(), "{}", String::from_utf8_lossy(bad));
+            assert!(
+                parse_event(bad).is_err(),
+                "{}",
+                String::from_utf8_lossy(bad)
+            );
         }
         assert!(parse_event(br#"{"seq":1,"type":"assistant/delta"}"#).is_ok());
         assert!(parse_event(br#"{"seq":1,"type":"tool/result","data":null}"#).is_ok());

@@ -65,7 +65,11 @@ pub fn read_header(path: &Path) -> Result<(Header, u64), NotASession> {
     loop {
         let n = read_some(&mut reader, &mut chunk).map_err(|e| NotASession::Io(e.to_string()))?;
         if n == 0 {
-            return Err(if buf.is_empty() { NotASession::Empty } else { NotASession::Unterminated });
+            return Err(if buf.is_empty() {
+                NotASession::Empty
+            } else {
+                NotASession::Unterminated
+            });
         }
         let before = buf.len();
         buf.extend_from_slice(&chunk[..n]);
@@ -97,7 +101,11 @@ impl Default for EventCursor {
 
 impl EventCursor {
     pub fn after_header() -> Self {
-        Self { line: 1, last_seq: None, title: None }
+        Self {
+            line: 1,
+            last_seq: None,
+            title: None,
+        }
     }
 
     /// Accepts one complete line (without its `\n`).
@@ -139,10 +147,17 @@ pub fn read_log(
     on_event: &mut dyn FnMut(Event<'_>),
 ) -> Result<LogRead, ReadError> {
     let fail = |line: Option<u64>, reason: String| {
-        ReadError::Log(LogError { file: display.to_string(), line, reason })
+        ReadError::Log(LogError {
+            file: display.to_string(),
+            line,
+            reason,
+        })
     };
     let mut file = File::open(path).map_err(|e| fail(None, e.to_string()))?;
-    let size = file.metadata().map_err(|e| fail(None, e.to_string()))?.len();
+    let size = file
+        .metadata()
+        .map_err(|e| fail(None, e.to_string()))?
+        .len();
     let mut reader = (&mut file).take(size);
     let mut buf: Vec<u8> = Vec::with_capacity(CHUNK.min(size as usize + 1));
     let mut header: Option<Header> = None;
@@ -183,15 +198,16 @@ pub fn read_log(
         buf.drain(..line_start);
     }
     let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
-    Ok(LogRead { header, cursor, consumed })
+    Ok(LogRead {
+        header,
+        cursor,
+        consumed,
+    })
 }
 
 /// Parses the complete lines of `bytes` (appended after `cursor`), for an
 /// index that reads only what a log gained. Returns the bytes consumed.
-pub fn resume(
-    cursor: &mut EventCursor,
-    bytes: &[u8],
-) -> Result<u64, (u64, LineError)> {
+pub fn resume(cursor: &mut EventCursor, bytes: &[u8]) -> Result<u64, (u64, LineError)> {
     let mut line_start = 0;
     for nl in memchr::memchr_iter(b'\n', bytes) {
         cursor.accept(&bytes[line_start..nl])?;

@@ -36,7 +36,9 @@ pub fn read_snapshot(
         })
     });
     let mut projector = Projector::new(fixed_lower_bound, budget.unwrap_or(usize::MAX));
-    let read = log::read_log(&session.path, &session.rel, cancelled, &mut |event| projector.push(&event))?;
+    let read = log::read_log(&session.path, &session.rel, cancelled, &mut |event| {
+        projector.push(&event)
+    })?;
     if read.header.id != header.id {
         // The file was replaced by another session since it was indexed.
         return Err(ReadError::Log(log::LogError {

@@ -1,0 +1,117 @@
+//! The command line's grammar (server.md "Command line").
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "hydra-session-lsp",
+    version,
+    about = "Language server and CLI for @-mentions of agent sessions",
+    long_about = "Without a subcommand (or with --stdio, or `lsp`) runs the language server on stdin/stdout.\n\
+                  The subcommands print JSON on stdout; a session-reference failure prints\n\
+                  {\"error\":{\"code\",\"message\"}} and exits 1; a usage mistake exits 2."
+)]
+pub struct Cli {
+    /// Run the language server on stdin/stdout (the default).
+    #[arg(long, global = false)]
+    pub stdio: bool,
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the language server on stdin/stdout.
+    Lsp,
+    /// Encode or decode canonical `hydra-session:` URIs.
+    #[command(subcommand)]
+    Uri(UriCommand),
+    /// Parse mentions: readable text and references.
+    Parse {
+        /// Input file, or `-` for standard input (the default).
+        file: Option<PathBuf>,
+    },
+    /// List mention candidates from the store, ranked.
+    Candidates {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Case-insensitive filter on id, cwd, title and display title.
+        #[arg(long, default_value = "")]
+        query: String,
+        /// At most this many candidates (default: 50).
+        #[arg(long, value_parser = digits)]
+        limit: Option<Digits>,
+        /// The cwd to rank by (default: --self's cwd, else the current directory).
+        #[arg(long)]
+        cwd: Option<String>,
+    },
+    /// Prepare the bounded context of a message.
+    Prepare {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Accepted for symmetry with `candidates`; ranking does not apply.
+        #[arg(long, hide = true)]
+        cwd: Option<String>,
+        /// Input file, or `-` for standard input (the default).
+        file: Option<PathBuf>,
+    },
+    /// Report the diagnostics the language server would publish.
+    Check {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Accepted for symmetry with `candidates`; ranking does not apply.
+        #[arg(long, hide = true)]
+        cwd: Option<String>,
+        #[arg(long, value_enum, default_value_t = Format::Text)]
+        format: Format,
+        /// Prompt or Markdown files.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+    },
+}
+
+#[derive(Debug, Subcommand)]
+pub enum UriCommand {
+    /// The canonical URI of a session id (an id starting with `-` goes after `--`).
+    Encode { id: String },
+    /// The session id of a canonical URI.
+    Decode { uri: String },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+/// Store and limit settings shared by the store-reading commands.
+#[derive(Debug, Args)]
+pub struct StoreArgs {
+    /// Session store (default: $HYDRA_SESSION_STORE, else $HYDRA_HOME/sessions, else ~/.hydra/sessions).
+    #[arg(long)]
+    pub store: Option<PathBuf>,
+    /// The message's own session: never offered, never referenced.
+    #[arg(long = "self", value_name = "ID")]
+    pub self_id: Option<String>,
+    /// Most distinct sessions one message may reference (1..=3, default 3).
+    #[arg(long, value_parser = digits)]
+    pub max_references: Option<Digits>,
+    /// Byte budget of one source's data object (default 65536).
+    #[arg(long, value_parser = digits)]
+    pub max_reference_bytes: Option<Digits>,
+}
+
+/// A limit written as decimal digits; its range is checked later, as a
+/// session-reference error rather than a usage mistake.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Digits(pub u64);
+
+fn digits(text: &str) -> Result<Digits, String> {
+    if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("expected decimal digits".into());
+    }
+    // Saturate: anything past u64 is past 2^53 − 1 too.
+    Ok(Digits(text.parse().unwrap_or(u64::MAX)))
+}

@@ -1,0 +1,66 @@
+//! `check`: the server's diagnostics over files, for the shell and CI.
+
+use std::path::PathBuf;
+
+use ropey::Rope;
+use serde::Serialize;
+use tower_lsp::lsp_types;
+
+use super::args::Format;
+use super::settings::Settings;
+use super::{input, Failure, FAILED, OK};
+use crate::reference::diagnostics::{diagnose, DiagnosticOptions, Severity};
+use crate::server::position::{self, Encoding};
+use crate::server::to_proto;
+
+#[derive(Serialize)]
+struct FileReport {
+    file: String,
+    diagnostics: Vec<lsp_types::Diagnostic>,
+}
+
+pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32, Failure> {
+    let texts = files
+        .iter()
+        .map(|f| input::read_text(Some(f)).map(|t| (f.display().to_string(), t)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let catalog = settings.open_catalog();
+    let options = DiagnosticOptions {
+        target: settings.self_id.as_deref(),
+        max_references: settings.limits.max_references,
+        max_reference_bytes: settings.limits.max_reference_bytes,
+    };
+    let mut any_error = false;
+    let mut reports = Vec::new();
+    let mut lines = String::new();
+    for (name, text) in &texts {
+        let found = diagnose(text, options, &catalog, &|| false);
+        any_error |= found.iter().any(|d| d.severity == Severity::Error);
+        let rope = Rope::from_str(text);
+        match format {
+            Format::Text => {
+                for d in &found {
+                    let (line, column) = position::line_column(&rope, d.range.start);
+                    lines.push_str(&format!(
+                        "{name}:{line}:{column}: {}[{}]: {}\n",
+                        d.severity.as_str(),
+                        d.code,
+                        d.message.replace('\n', " ")
+                    ));
+                }
+            }
+            Format::Json => reports.push(FileReport {
+                file: name.clone(),
+                diagnostics: found
+                    .iter()
+                    .map(|d| to_proto::diagnostic(&rope, d, Encoding::Utf16))
+                    .collect(),
+            }),
+        }
+    }
+    match format {
+        Format::Text => print!("{lines}"),
+        Format::Json => super::print_json(&reports),
+    }
+    Ok(if any_error { FAILED } else { OK })
+}
