@@ -7,8 +7,11 @@
 # lock files), then runs, each under `timeout`:
 #   1. headless Neovim with editors/nvim against the demo store,
 #   2. the protocol test from Node (vscode-languageserver-protocol),
-#   3. the VS Code extension: typecheck, bundle, package into a .vsix, and a
-#      check of the manifest inside it.
+#   3. the VS Code extension: typecheck, bundle, package into a .vsix, a
+#      check of the manifest inside it, and the shipped bundle run in Node
+#      (vscode-languageclient and our code for real, a stand-in for the
+#      editor) against the server,
+#   4. a parse of the Helix snippet.
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
 set -euo pipefail
@@ -150,6 +153,8 @@ if run_step "vscode: npm ci" 240 bash -c 'npm_install "$1"' _ "$ext" &&
     bash -c 'cd "$1" && npx --no-install vsce package --no-dependencies --out "$2"' _ "$ext" "$vsix"; then
     run_counted vsix 60 python3 "$repo/tests/editors/vsix_check.py" "$vsix"
   fi
+  # The shipped bundle, run in Node with a stand-in for the vscode module.
+  HYDRA_DEADLINE_MS=60000 run_counted vscode-smoke 90 node "$repo/tests/editors/vscode_smoke.cjs" "$server" "$store"
   rm -rf "$ext/server"
 fi
 

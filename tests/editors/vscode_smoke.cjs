@@ -1,0 +1,545 @@
+// Runs the bundled VS Code extension (editors/vscode/dist/extension.js) in
+// Node against the real server, with a stand-in for the `vscode` module:
+// vscode-languageclient, our activation, settings, status bar and commands
+// run for real; only the editor around them is simulated.
+//
+//   node tests/editors/vscode_smoke.cjs target/debug/hydra-session-lsp [examples/sessions]
+//
+// Prints "PASS vscode-smoke: ..." / "FAIL ..." lines; exits 1 on failure.
+'use strict';
+const Module = require('module');
+const fs = require('fs');
+const os = require('os');
+const path = require('path');
+const { pathToFileURL, fileURLToPath } = require('url');
+
+const repo = path.resolve(__dirname, '..', '..');
+const server = path.resolve(process.argv[2] ?? path.join(repo, 'target/debug/hydra-session-lsp'));
+const store = path.resolve(process.argv[3] ?? path.join(repo, 'examples/sessions'));
+const bundle = path.join(repo, 'editors/vscode/dist/extension.js');
+const STEP_MS = 10_000;
+const GLOBAL_MS = Number(process.env.HYDRA_DEADLINE_MS ?? 60_000);
+
+let passed = 0;
+let failed = 0;
+function report(name, ok, why) {
+  if (ok) {
+    passed++;
+    console.log(`PASS vscode-smoke: ${name}`);
+  } else {
+    failed++;
+    console.log(`FAIL vscode-smoke: ${name}: ${why}`);
+  }
+}
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function waitFor(what, pred, ms = STEP_MS) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = await pred();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(25);
+  }
+}
+async function test(name, fn) {
+  try {
+    await fn();
+    report(name, true);
+  } catch (e) {
+    report(name, false, e?.stack ?? String(e));
+  }
+}
+const show = (v) => JSON.stringify(v)?.slice(0, 2000);
+
+// ---- a stand-in for the vscode module ----------------------------------------
+// Anything not modelled below is a callable, constructible no-op that returns
+// itself, so API calls the test does not care about cannot break activation.
+function anything(name) {
+  const target = function () {};
+  return new Proxy(target, {
+    get(t, prop) {
+      if (prop === 'then') return undefined;
+      if (prop === Symbol.iterator) return function* () {};
+      if (prop === Symbol.toPrimitive) return () => `[vscode.${name}]`;
+      if (prop === 'dispose') return () => {};
+      if (prop in t) return t[prop];
+      return anything(`${name}.${String(prop)}`);
+    },
+    apply() {
+      return anything(`${name}()`);
+    },
+    construct() {
+      return anything(`new ${name}`);
+    },
+  });
+}
+
+class Disposable {
+  constructor(fn) {
+    this._fn = fn;
+  }
+  static from(...ds) {
+    return new Disposable(() => ds.forEach((d) => d?.dispose?.()));
+  }
+  dispose() {
+    this._fn?.();
+    this._fn = undefined;
+  }
+}
+class EventEmitter {
+  constructor() {
+    this.listeners = new Set();
+    this.event = (listener, thisArg, disposables) => {
+      const l = thisArg ? listener.bind(thisArg) : listener;
+      this.listeners.add(l);
+      const d = new Disposable(() => this.listeners.delete(l));
+      disposables?.push?.(d);
+      return d;
+    };
+  }
+  fire(e) {
+    for (const l of [...this.listeners]) l(e);
+  }
+  dispose() {
+    this.listeners.clear();
+  }
+}
+class Uri {
+  constructor(scheme, authority, p, query, fragment) {
+    Object.assign(this, { scheme, authority: authority ?? '', path: p ?? '', query: query ?? '', fragment: fragment ?? '' });
+  }
+  static parse(s) {
+    const u = new URL(s);
+    return new Uri(u.protocol.slice(0, -1), u.host, decodeURIComponent(u.pathname), u.search.slice(1), u.hash.slice(1));
+  }
+  static file(p) {
+    return new Uri('file', '', p);
+  }
+  static from(c) {
+    return new Uri(c.scheme, c.authority, c.path, c.query, c.fragment);
+  }
+  static joinPath(base, ...parts) {
+    return base.with({ path: path.posix.join(base.path, ...parts) });
+  }
+  get fsPath() {
+    return this.path;
+  }
+  with(c) {
+    return new Uri(c.scheme ?? this.scheme, c.authority ?? this.authority, c.path ?? this.path, c.query ?? this.query, c.fragment ?? this.fragment);
+  }
+  toString() {
+    if (this.scheme === 'file') return pathToFileURL(this.path).href;
+    return `${this.scheme}:${this.authority ? '//' + this.authority : ''}${encodeURI(this.path)}${this.query ? '?' + encodeURIComponent(this.query) : ''}`;
+  }
+  toJSON() {
+    return { scheme: this.scheme, path: this.path, query: this.query };
+  }
+}
+class Position {
+  constructor(line, character) {
+    this.line = line;
+    this.character = character;
+  }
+}
+class Range {
+  constructor(a, b, c, d) {
+    if (typeof a === 'number') {
+      this.start = new Position(a, b);
+      this.end = new Position(c, d);
+    } else {
+      this.start = a;
+      this.end = b;
+    }
+  }
+  get isEmpty() {
+    return this.start.line === this.end.line && this.start.character === this.end.character;
+  }
+}
+class Selection extends Range {
+  constructor(anchor, active) {
+    super(anchor, active);
+    this.anchor = anchor;
+    this.active = active;
+  }
+}
+class Diagnostic {
+  constructor(range, message, severity) {
+    Object.assign(this, { range, message, severity });
+  }
+}
+class MarkdownString {
+  constructor(value = '') {
+    this.value = value;
+  }
+  appendMarkdown(v) {
+    this.value += v;
+    return this;
+  }
+  appendText(v) {
+    this.value += v;
+    return this;
+  }
+  appendCodeblock(v) {
+    this.value += '\n```\n' + v + '\n```\n';
+    return this;
+  }
+}
+class CancellationTokenSource {
+  constructor() {
+    this._e = new EventEmitter();
+    this.token = { isCancellationRequested: false, onCancellationRequested: this._e.event };
+  }
+  cancel() {
+    this.token.isCancellationRequested = true;
+    this._e.fire();
+  }
+  dispose() {}
+}
+
+function lineStarts(text) {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) if (text[i] === '\n') starts.push(i + 1);
+  return starts;
+}
+class TextDocument {
+  constructor(uri, languageId, text) {
+    Object.assign(this, { uri, languageId, _text: text, version: 1, isDirty: false, isClosed: false, eol: 1, isUntitled: false });
+    this.fileName = uri.fsPath;
+  }
+  getText(range) {
+    if (!range) return this._text;
+    return this._text.slice(this.offsetAt(range.start), this.offsetAt(range.end));
+  }
+  get lineCount() {
+    return lineStarts(this._text).length;
+  }
+  offsetAt(p) {
+    const s = lineStarts(this._text);
+    return Math.min((s[p.line] ?? this._text.length) + p.character, this._text.length);
+  }
+  positionAt(o) {
+    const s = lineStarts(this._text);
+    let line = 0;
+    while (line + 1 < s.length && s[line + 1] <= o) line++;
+    return new Position(line, o - s[line]);
+  }
+  lineAt(l) {
+    const n = typeof l === 'number' ? l : l.line;
+    return { text: this._text.split('\n')[n] ?? '', lineNumber: n };
+  }
+  save() {
+    return Promise.resolve(true);
+  }
+}
+
+const settings = {
+  'hydraSession.serverPath': server,
+  'hydraSession.store': store,
+  'hydraSession.trace.server': 'off',
+  'hydraSession.maxReferences': 3,
+  'hydraSession.candidateLimit': 50,
+  'hydraSession.maxReferenceBytes': 65536,
+  'hydraSession.targetSessionId': '',
+};
+const events = {};
+const emitter = (name) => (events[name] ??= new EventEmitter());
+const messages = [];
+const commands = new Map();
+const shown = [];
+const contentProviders = new Map();
+const diagnosticsByUri = new Map();
+const statusItems = [];
+let quickPick;
+const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hydra-vscode-smoke-'));
+
+function configuration(section) {
+  const prefix = section ? section + '.' : '';
+  return {
+    get(key, dflt) {
+      const v = settings[prefix + key];
+      return v === undefined ? dflt : v;
+    },
+    has(key) {
+      return settings[prefix + key] !== undefined;
+    },
+    inspect() {
+      return undefined;
+    },
+    update(key, value) {
+      settings[prefix + key] = value;
+      return Promise.resolve();
+    },
+  };
+}
+
+const vscode = {
+  version: '1.90.0',
+  Disposable,
+  EventEmitter,
+  Uri,
+  Position,
+  Range,
+  Selection,
+  Diagnostic,
+  MarkdownString,
+  CancellationTokenSource,
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
+  DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
+  EndOfLine: { LF: 1, CRLF: 2 },
+  ConfigurationTarget: { Global: 1, Workspace: 2, WorkspaceFolder: 3 },
+  TextDocumentSaveReason: { Manual: 1 },
+  ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
+  UIKind: { Desktop: 1, Web: 2 },
+  FileType: { File: 1, Directory: 2 },
+  env: { language: 'en', appName: 'stand-in', machineId: 'x', uiKind: 1, sessionId: 'x', openExternal: async () => true },
+  extensions: { getExtension: () => undefined, all: [] },
+  commands: {
+    registerCommand(id, fn) {
+      commands.set(id, fn);
+      return new Disposable(() => commands.delete(id));
+    },
+    executeCommand(id, ...args) {
+      const fn = commands.get(id);
+      return Promise.resolve(fn ? fn(...args) : undefined);
+    },
+    getCommands: async () => [...commands.keys()],
+  },
+  window: {
+    activeTextEditor: undefined,
+    visibleTextEditors: [],
+    createOutputChannel(name) {
+      const lines = [];
+      return { name, lines, append: (s) => lines.push(s), appendLine: (s) => lines.push(s + '\n'), clear() {}, show() {}, hide() {}, replace() {}, dispose() {} };
+    },
+    createStatusBarItem(id) {
+      const item = { id, text: '', tooltip: '', command: undefined, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
+      statusItems.push(item);
+      return item;
+    },
+    showErrorMessage: async (m) => (messages.push({ level: 'error', m }), undefined),
+    showWarningMessage: async (m) => (messages.push({ level: 'warning', m }), undefined),
+    showInformationMessage: async (m) => (messages.push({ level: 'info', m }), undefined),
+    async showTextDocument(doc, options) {
+      shown.push({ doc, options });
+      return { document: doc };
+    },
+    createQuickPick() {
+      const accept = new EventEmitter();
+      const hide = new EventEmitter();
+      const change = new EventEmitter();
+      quickPick = {
+        items: [], selectedItems: [], activeItems: [], value: '', busy: false,
+        onDidAccept: accept.event, onDidHide: hide.event, onDidChangeValue: change.event,
+        onDidChangeSelection: new EventEmitter().event, onDidChangeActive: new EventEmitter().event,
+        show() { this.visible = true; },
+        hide() { this.visible = false; hide.fire(); },
+        dispose() {},
+        _accept: () => accept.fire(),
+        _type: (v) => { quickPick.value = v; change.fire(v); },
+      };
+      return quickPick;
+    },
+    withProgress: (_o, task) => task({ report() {} }, new CancellationTokenSource().token),
+    onDidChangeActiveTextEditor: emitter('activeEditor').event,
+    onDidChangeVisibleTextEditors: emitter('visibleEditors').event,
+    onDidChangeWindowState: emitter('windowState').event,
+    state: { focused: true },
+    tabGroups: { all: [], onDidChangeTabs: emitter('tabs').event },
+  },
+  workspace: {
+    workspaceFolders: [{ uri: Uri.file(workspaceDir), name: 'ws', index: 0 }],
+    textDocuments: [],
+    getConfiguration: configuration,
+    getWorkspaceFolder: () => vscode.workspace.workspaceFolders[0],
+    onDidChangeConfiguration: emitter('configuration').event,
+    onDidOpenTextDocument: emitter('open').event,
+    onDidCloseTextDocument: emitter('close').event,
+    onDidChangeTextDocument: emitter('change').event,
+    onDidSaveTextDocument: emitter('save').event,
+    onWillSaveTextDocument: emitter('willSave').event,
+    onDidChangeWorkspaceFolders: emitter('folders').event,
+    registerTextDocumentContentProvider(scheme, provider) {
+      contentProviders.set(scheme, provider);
+      return new Disposable(() => contentProviders.delete(scheme));
+    },
+    async openTextDocument(uri) {
+      const provider = contentProviders.get(uri.scheme);
+      const text = provider ? await provider.provideTextDocumentContent(uri) : fs.readFileSync(uri.fsPath, 'utf8');
+      return new TextDocument(uri, uri.path.endsWith('.md') ? 'markdown' : 'plaintext', text);
+    },
+    createFileSystemWatcher: () => anything('FileSystemWatcher'),
+    fs: anything('workspace.fs'),
+    isTrusted: true,
+  },
+  languages: {
+    match(selector, doc) {
+      const list = Array.isArray(selector) ? selector : [selector];
+      return list.some((f) => (typeof f === 'string' ? f === doc.languageId : (!f.language || f.language === doc.languageId) && (!f.scheme || f.scheme === doc.uri.scheme))) ? 10 : 0;
+    },
+    createDiagnosticCollection(name) {
+      return {
+        name,
+        set(uri, diags) {
+          if (Array.isArray(uri)) uri.forEach(([u, d]) => diagnosticsByUri.set(u.toString(), d));
+          else diagnosticsByUri.set(uri.toString(), diags ?? []);
+        },
+        delete(uri) { diagnosticsByUri.delete(uri.toString()); },
+        clear() { diagnosticsByUri.clear(); },
+        get(uri) { return diagnosticsByUri.get(uri.toString()); },
+        has(uri) { return diagnosticsByUri.has(uri.toString()); },
+        forEach() {},
+        dispose() {},
+      };
+    },
+    async setTextDocumentLanguage(doc, id) {
+      doc.languageId = id;
+      return doc;
+    },
+    getLanguages: async () => ['markdown', 'prompt'],
+  },
+};
+const vscodeModule = new Proxy(vscode, {
+  get(t, prop) {
+    if (prop in t) return t[prop];
+    if (prop === '__esModule' || prop === 'default' || prop === 'then') return undefined;
+    return anything(String(prop));
+  },
+});
+for (const ns of ['window', 'workspace', 'languages', 'commands', 'env']) {
+  const real = vscode[ns];
+  vscode[ns] = new Proxy(real, {
+    get(t, prop) {
+      if (prop in t) return t[prop];
+      if (typeof prop === 'symbol' || prop === 'then') return undefined;
+      return anything(`${ns}.${prop}`);
+    },
+  });
+}
+const originalLoad = Module._load;
+Module._load = function (request, parent, isMain) {
+  if (request === 'vscode') return vscodeModule;
+  return originalLoad.call(this, request, parent, isMain);
+};
+
+// ---- the run ---------------------------------------------------------------
+async function main() {
+  const global = setTimeout(() => {
+    report('global deadline', false, `${GLOBAL_MS} ms elapsed`);
+    console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+    process.exit(1);
+  }, GLOBAL_MS);
+
+  const ext = require(bundle);
+  const context = { subscriptions: [], extensionPath: path.join(repo, 'editors/vscode'), extensionUri: Uri.file(path.join(repo, 'editors/vscode')), asAbsolutePath: (p) => path.join(repo, 'editors/vscode', p), globalState: anything('globalState'), workspaceState: anything('workspaceState'), environmentVariableCollection: anything('evc'), storageUri: undefined, globalStorageUri: Uri.file(workspaceDir), logUri: Uri.file(workspaceDir), extensionMode: 1 };
+
+  await test('activate() starts the server from hydraSession.serverPath', async () => {
+    await Promise.race([ext.activate(context), sleep(STEP_MS).then(() => { throw new Error('activate() did not finish'); })]);
+    for (const id of ['hydraSession.prepare', 'hydraSession.insertMention', 'hydraSession.restartServer']) {
+      if (!commands.has(id)) throw new Error(`command ${id} not registered`);
+    }
+  });
+  const status = statusItems[0];
+  await test('the status bar shows the number of indexed sessions', async () => {
+    await waitFor('status "4 sessions"', () => status?.visible && /Hydra: 4 sessions/.test(status.text));
+  });
+
+  // A prompt: open it the way VS Code does, then make it the active editor.
+  const file = path.join(workspaceDir, 'example.prompt.md');
+  fs.writeFileSync(file, fs.readFileSync(path.join(repo, 'examples/prompt.md'), 'utf8') + '\nGone: @[Ghost](hydra-session:Im5vLXN1Y2gtc2Vzc2lvbiI)\n');
+  const doc = new TextDocument(Uri.file(file), 'prompt', fs.readFileSync(file, 'utf8'));
+  vscode.workspace.textDocuments.push(doc);
+  emitter('open').fire(doc);
+  let selection = new Selection(new Position(0, 0), new Position(0, 0));
+  const editor = {
+    document: doc,
+    get selection() { return selection; },
+    get selections() { return [selection]; },
+    async edit(cb) {
+      const edits = [];
+      cb({ replace: (r, t) => edits.push([r, t]), insert: (p, t) => edits.push([new Range(p, p), t]), delete: (r) => edits.push([r, '']) });
+      edits.sort((a, b) => doc.offsetAt(b[0].start) - doc.offsetAt(a[0].start));
+      for (const [r, t] of edits) doc._text = doc.getText().slice(0, doc.offsetAt(r.start)) + t + doc.getText().slice(doc.offsetAt(r.end));
+      doc.version++;
+      return true;
+    },
+  };
+  vscode.window.activeTextEditor = editor;
+  vscode.window.visibleTextEditors = [editor];
+  emitter('activeEditor').fire(editor);
+
+  await test('the client syncs a prompt document and shows its diagnostics', async () => {
+    const diags = await waitFor('diagnostics', () => {
+      const d = diagnosticsByUri.get(doc.uri.toString());
+      return d && d.length > 0 && d;
+    });
+    const warn = diags.find((d) => (d.code?.value ?? d.code) === 'SESSION_REFERENCE_READ_FAILED');
+    if (!warn || warn.severity !== vscode.DiagnosticSeverity.Warning || warn.range.start.line !== 8) throw new Error(show(diags));
+  });
+
+  await test('Hydra: Prepare Referenced Context opens a read-only Markdown editor beside the prompt', async () => {
+    // The unknown session makes prepare fail: an error message first.
+    messages.length = 0;
+    await vscode.commands.executeCommand('hydraSession.prepare');
+    const err = messages.find((m) => m.level === 'error');
+    if (!err || !err.m.includes('SESSION_REFERENCE_READ_FAILED')) throw new Error(`messages: ${show(messages)}`);
+    // Without it: the context.
+    await editor.edit((e) => e.delete(new Range(8, 0, 9, 0)));
+    emitter('change').fire({ document: doc, contentChanges: [{ range: new Range(8, 0, 9, 0), rangeOffset: doc.offsetAt(new Position(8, 0)), rangeLength: doc.getText().length, text: '' }], reason: undefined });
+    shown.length = 0;
+    await vscode.commands.executeCommand('hydraSession.prepare');
+    const view = shown[0];
+    if (!view) throw new Error(`nothing shown; messages ${show(messages)}`);
+    const text = view.doc.getText();
+    if (view.doc.uri.scheme !== 'hydra-context' || view.doc.languageId !== 'markdown' || view.options.viewColumn !== vscode.ViewColumn.Beside) throw new Error(show(view.doc.uri) + show(view.options));
+    if (!text.startsWith('## Referenced sessions\n') || !text.includes('## Reference statistics') || !text.includes('| Inventory refactor | `inventory-refactor` | 82 of 121 |')) throw new Error(text.slice(0, 300) + '...' + text.slice(-800));
+  });
+
+  await test('Hydra: Insert Session Mention picks from sessionReference/candidates and replaces "@query"', async () => {
+    const last = doc.lineCount - 1;
+    await editor.edit((e) => e.insert(new Position(last, 0), 'See @inv'));
+    emitter('change').fire({ document: doc, contentChanges: [{ range: new Range(last, 0, last, 0), rangeOffset: doc.offsetAt(new Position(last, 0)), rangeLength: 0, text: 'See @inv' }], reason: undefined });
+    selection = new Selection(new Position(last, 8), new Position(last, 8));
+    const done = vscode.commands.executeCommand('hydraSession.insertMention');
+    await waitFor('quick pick items', () => quickPick && quickPick.value === 'inv' && quickPick.items.length === 1);
+    const item = quickPick.items[0];
+    if (item.label !== 'Inventory refactor' || item.description !== 'inventory-refactor') throw new Error(show(item));
+    quickPick.selectedItems = [item];
+    quickPick._accept();
+    await done;
+    const line = doc.lineAt(last).text;
+    if (line !== 'See @[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)') throw new Error(line);
+  });
+
+  await test('a settings change reaches the server without a restart', async () => {
+    settings['hydraSession.maxReferences'] = 2;
+    emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.maxReferences'.startsWith(s) });
+    messages.length = 0;
+    await waitFor('prepare to fail with TOO_MANY', async () => {
+      messages.length = 0;
+      await vscode.commands.executeCommand('hydraSession.prepare');
+      return messages.some((m) => m.m.includes('SESSION_REFERENCE_TOO_MANY'));
+    });
+  });
+
+  await test('Hydra: Restart Server starts a new server', async () => {
+    await vscode.commands.executeCommand('hydraSession.restartServer');
+    status.text = '';
+    await waitFor('status after restart', () => /Hydra: 4 sessions/.test(status.text));
+  });
+
+  await test('deactivate() stops the server', async () => {
+    await Promise.race([ext.deactivate(), sleep(STEP_MS).then(() => { throw new Error('deactivate() hung'); })]);
+  });
+
+  clearTimeout(global);
+  fs.rmSync(workspaceDir, { recursive: true, force: true });
+  console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+  process.exit(failed > 0 ? 1 : 0);
+}
+process.on('unhandledRejection', (e) => console.log(`note: unhandled rejection: ${e?.stack ?? e}`));
+main().catch((e) => {
+  report('harness', false, e?.stack ?? e);
+  console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+  process.exit(1);
+});
