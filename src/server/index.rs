@@ -12,7 +12,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use notify::event::ModifyKind;
+use notify::event::{AccessKind, AccessMode, ModifyKind};
 use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
@@ -227,6 +227,11 @@ impl Index {
                 }
             }
         }
+        tracing::debug!(
+            "store events: {} paths, rescan {}",
+            batch.paths.len(),
+            batch.rescan
+        );
         let worked = tokio::task::spawn_blocking(move || {
             let changed = if batch.rescan {
                 catalog.rescan();
@@ -289,10 +294,22 @@ impl Batch {
                 | EventKind::Any
                 | EventKind::Other
         );
+        // Reads are events too (our own reads of logs and directories
+        // among them): only a finished write matters.
+        let relevant = match event.kind {
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+            EventKind::Access(_) => false,
+            _ => true,
+        };
+        if !relevant {
+            return;
+        }
         for path in event.paths {
             if path == root {
-                self.rescan = true;
-                self.rearm = true;
+                if structural {
+                    self.rescan = true;
+                    self.rearm = true;
+                }
             } else if !path.starts_with(root) {
                 // A sibling of the root, seen through the parent's watch.
             } else if path.extension().is_some_and(|e| e == "jsonl") {

@@ -10,7 +10,8 @@ static RELOAD: OnceLock<reload::Handle<EnvFilter, Registry>> = OnceLock::new();
 
 /// Installs the stderr subscriber (once per process; later calls do nothing).
 pub fn init() {
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info"));
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(filter_for("info")));
     let (filter, handle) = reload::Layer::new(filter);
     let installed = tracing_subscriber::registry()
         .with(filter)
@@ -28,8 +29,14 @@ pub fn init() {
 /// Switches the level (`error`…`trace`), when a subscriber was installed.
 pub fn set_level(level: &str) {
     if let Some(handle) = RELOAD.get() {
-        if let Err(e) = handle.reload(EnvFilter::new(level)) {
+        if let Err(e) = handle.reload(EnvFilter::new(filter_for(level))) {
             tracing::warn!("cannot change the log level: {e}");
         }
     }
+}
+
+/// `level` for our code; the file watcher's own chatter (a watch removed
+/// twice, say) only when it is an error.
+fn filter_for(level: &str) -> String {
+    format!("{level},notify=error")
 }

@@ -34,6 +34,8 @@ pub type InProcess = TestClient<tokio::io::DuplexStream, tokio::io::DuplexStream
 /// The server in this process over `tokio::io::duplex`; its exit status
 /// comes out of the join handle.
 pub fn in_process() -> (InProcess, JoinHandle<i32>) {
+    // Logs go to stderr, as in the real server (`RUST_LOG=debug` to see them).
+    hydra_session_lsp::server::logging::init();
     let (client_out, server_in) = tokio::io::duplex(1 << 20);
     let (server_out, client_in) = tokio::io::duplex(1 << 20);
     let server = tokio::spawn(hydra_session_lsp::server::serve(server_in, server_out));

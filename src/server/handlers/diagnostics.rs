@@ -28,6 +28,7 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
         if !ticket.is_current() {
             return;
         }
+        tracing::debug!("diagnosing {uri}");
         let view = backend.sessions().await;
         let Some(snapshot) = backend.documents.snapshot(&uri) else {
             return;
@@ -63,6 +64,10 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
             tracing::error!("computing diagnostics for {uri} stopped unexpectedly");
             return;
         };
+        tracing::debug!(
+            "diagnostics of {uri} version {version}: {}",
+            diagnostics.len()
+        );
         let _publishing = ticket.publish.lock().await;
         if ticket.is_current() {
             backend
