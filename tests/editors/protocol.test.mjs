@@ -563,9 +563,9 @@ async function main() {
   });
 
   await test('shutdown then exit: status 0, nothing but protocol on stdout', async () => {
-    const r = await s.request('shutdown', null);
+    const r = await withDeadline(Promise.race([s.conn.sendRequest('shutdown'), s.exited.then(() => 'exited')]), STEP_MS, 'shutdown');
     assert(r === null, () => show(r));
-    s.notify('exit', null);
+    s.notify('exit');
     const exit = await withDeadline(s.exited, 5000, 'process exit');
     assert(exit.code === 0, () => show(exit));
     assert(s.errors.length === 0, () => show(s.errors));
