@@ -145,7 +145,7 @@ impl Index {
             if !this.is_current(generation) {
                 return;
             }
-            tracing::info!(
+            tracing::debug!(
                 "indexed {} sessions in {}",
                 view.sessions.len(),
                 root.display()
