@@ -1,0 +1,17 @@
+//! docs/lsp-extensions.md stays in step with the server's route table.
+
+use std::collections::BTreeSet;
+
+use hydra_session_lsp::server::CUSTOM_METHODS;
+
+#[test]
+fn every_custom_method_is_documented_and_nothing_else() {
+    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/lsp-extensions.md")).expect("doc");
+    let documented: BTreeSet<&str> = doc
+        .lines()
+        .filter_map(|line| line.strip_prefix("## `"))
+        .filter_map(|rest| rest.strip_suffix('`'))
+        .collect();
+    let routed: BTreeSet<&str> = CUSTOM_METHODS.iter().copied().collect();
+    assert_eq!(documented, routed);
+}
