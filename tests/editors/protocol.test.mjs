@@ -99,8 +99,11 @@ async function waitFor(what, pred, ms = STEP_MS) {
 const show = (v) => JSON.stringify(v, null, 1)?.slice(0, 3000);
 
 // ---- the server -----------------------------------------------------------
+const children = [];
+process.on('exit', () => children.forEach((c) => c.exitCode === null && c.signalCode === null && c.kill('SIGKILL')));
 function startServer() {
   const child = spawn(server, ['--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } });
+  children.push(child);
   const s = {
     child,
     stderr: '',
