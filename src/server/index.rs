@@ -17,6 +17,9 @@ use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
+use super::search::Search;
+use crate::reference::candidates::{candidates, Candidates, Target};
+use crate::reference::ReferenceError;
 use crate::store::{Catalog, Session};
 
 /// Quiet time that ends a burst of file events.
@@ -29,6 +32,7 @@ const BURST_MAX: Duration = Duration::from_millis(200);
 pub struct View {
     pub sessions: Vec<Session>,
     by_id: HashMap<String, usize>,
+    search: Search,
 }
 
 impl View {
@@ -39,11 +43,27 @@ impl View {
             .enumerate()
             .map(|(i, s)| (s.header.id.clone(), i))
             .collect();
-        View { sessions, by_id }
+        let search = Search::new(&sessions);
+        View {
+            sessions,
+            by_id,
+            search,
+        }
     }
 
     pub fn get(&self, id: &str) -> Option<&Session> {
         self.by_id.get(id).and_then(|&i| self.sessions.get(i))
+    }
+
+    /// The core's candidates (reference.md §7) over these sessions.
+    pub fn candidates(
+        &self,
+        target: Target<'_>,
+        query: &str,
+        limit: usize,
+    ) -> Result<Candidates, ReferenceError> {
+        let subset = self.search.preselect(&self.sessions, target, query, limit);
+        candidates(&subset, target, query, limit as u64)
     }
 }
 

@@ -19,6 +19,7 @@ mod handlers;
 mod index;
 pub mod logging;
 pub mod position;
+mod search;
 pub mod settings;
 mod state;
 pub mod to_proto;

@@ -10,7 +10,7 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
 use super::{blocking, markdown};
-use crate::reference::candidates::{candidates, Candidate, Target};
+use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::is_ecma_whitespace;
 use crate::reference::prepare::retain_snapshot;
 use crate::server::backend::Backend;
@@ -48,6 +48,7 @@ pub async fn completion(
     backend: &Backend,
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
+    let started = std::time::Instant::now();
     let uri = params.text_document_position.text_document.uri;
     let Some(doc) = backend.documents.snapshot(&uri) else {
         return Ok(None);
@@ -64,13 +65,9 @@ pub async fn completion(
         session_id: settings.target_session_id.as_deref(),
         cwd: cwd.as_deref(),
     };
-    let found = candidates(
-        &view.sessions,
-        target,
-        &query,
-        settings.limits.candidate_limit as u64,
-    )
-    .map_err(|e| error::request_failed(&e))?;
+    let found = view
+        .candidates(target, &query, settings.limits.candidate_limit)
+        .map_err(|e| error::request_failed(&e))?;
     let range = position::range(&doc.rope, at..cursor, encoding);
     let now = now_ms();
     let width = found.items.len().to_string().len();
@@ -80,6 +77,11 @@ pub async fn completion(
         .enumerate()
         .map(|(rank, c)| item(c, rank, width, range, now))
         .collect();
+    tracing::trace!(
+        "completion of {query:?}: {} items in {:?}",
+        found.items.len(),
+        started.elapsed()
+    );
     Ok(Some(CompletionResponse::List(CompletionList {
         is_incomplete: found.incomplete,
         items,

@@ -7,7 +7,7 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
 
 use super::blocking;
-use crate::reference::candidates::{candidates, Target};
+use crate::reference::candidates::Target;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
@@ -77,13 +77,9 @@ impl Backend {
             cwd: cwd.as_deref(),
         };
         let query = params.query.unwrap_or_default();
-        let found = candidates(
-            &view.sessions,
-            target,
-            &query,
-            settings.limits.candidate_limit as u64,
-        )
-        .map_err(|e| error::request_failed(&e))?;
+        let found = view
+            .candidates(target, &query, settings.limits.candidate_limit)
+            .map_err(|e| error::request_failed(&e))?;
         serde_json::to_value(found.items).map_err(|_| error::internal("serialising candidates"))
     }
 

@@ -1,0 +1,322 @@
+//! The language server's speed, measured at the client over stdio with the
+//! real binary (JSON-RPC included), against a generated store of 10,000
+//! sessions of 2–20 KB each plus one 20 MB session.
+//!
+//! Run: `cargo bench --bench lsp_bench` (release build). Prints a Markdown
+//! table; docs/performance-lsp.md records a run.
+
+#[path = "../tests/lsp_common/mod.rs"]
+mod lsp_common;
+
+use std::path::Path;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use lsp_common::{file_uri, mention, LogBuilder, TestClient};
+use serde_json::json;
+use tokio::process::{ChildStdin, ChildStdout, Command};
+
+type Client = TestClient<ChildStdout, ChildStdin>;
+
+const SESSIONS: usize = 10_000;
+const CWDS: usize = 40;
+const HUGE_BYTES: usize = 20 * 1024 * 1024;
+const DEBOUNCE: Duration = Duration::from_millis(150);
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % bound.max(1)
+    }
+}
+
+fn id(i: usize) -> String {
+    format!("s{i:05}")
+}
+
+/// 10,000 logs of 2–20 KB in 100 directories, and a 20 MB one.
+fn generate(root: &Path) -> u64 {
+    let mut rng = Lcg(42);
+    let mut total = 0u64;
+    let words = [
+        "tax",
+        "cart",
+        "rounding",
+        "deploy",
+        "refactor",
+        "inventory",
+        "tests",
+        "checkout",
+        "api",
+        "docs",
+    ];
+    for i in 0..SESSIONS {
+        let target = 2_048 + rng.next(18 * 1024);
+        let cwd = format!("/home/u/proj{}", i % CWDS);
+        let mut log = LogBuilder::new(&id(i), 1_700_000_000_000 + i as u64 * 1_000, Some(&cwd));
+        let mut size = 120;
+        let mut turn = 0;
+        while size < target {
+            let len = 100 + rng.next(900);
+            let text: String = (0..len / 8)
+                .map(|_| words[rng.next(words.len())])
+                .collect::<Vec<_>>()
+                .join(" ");
+            size += text.len() + 110;
+            log = if turn % 2 == 0 {
+                log.user(&text)
+            } else {
+                log.assistant(&text)
+            };
+            turn += 1;
+        }
+        let title = format!("{} {} {}", words[rng.next(10)], words[rng.next(10)], i);
+        log = log.title(&title);
+        let text = log.text();
+        total += text.len() as u64;
+        let dir = root.join(format!("d{:02}", i % 100));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        std::fs::write(dir.join(format!("{}.jsonl", id(i))), text).expect("write");
+    }
+    let mut huge = LogBuilder::new("huge", 1_800_000_000_000, Some("/home/u/proj0"));
+    let chunk = "lorem ipsum dolor sit amet ".repeat(400);
+    let mut size = 0;
+    let mut turn = 0;
+    while size < HUGE_BYTES {
+        size += chunk.len() + 110;
+        huge = if turn % 2 == 0 {
+            huge.user(&chunk)
+        } else {
+            huge.assistant(&chunk)
+        };
+        turn += 1;
+    }
+    let text = huge.title("The huge one").text();
+    total += text.len() as u64;
+    std::fs::write(root.join("huge.jsonl"), text).expect("write");
+    total
+}
+
+fn rss_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0)
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> Duration {
+    samples.sort();
+    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[index.min(samples.len() - 1)]
+}
+
+fn ms(d: Duration) -> String {
+    format!("{:.2} ms", d.as_secs_f64() * 1e3)
+}
+
+async fn change(client: &mut Client, uri: &str, version: i64, text: &str) {
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": version}, "contentChanges": [{
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": text}]}),
+        )
+        .await;
+}
+
+#[tokio::main]
+async fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let store = tempfile::tempdir().expect("tempdir");
+    let started = Instant::now();
+    let bytes = generate(store.path());
+    eprintln!(
+        "generated {} MB in {:.1?}",
+        bytes / 1_000_000,
+        started.elapsed()
+    );
+
+    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        .env("HYDRA_SESSION_STORE", store.path())
+        .env(
+            "RUST_LOG",
+            std::env::var("BENCH_LOG").unwrap_or("warn".into()),
+        )
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn the server (cargo bench builds it)");
+    let pid = child.id().unwrap_or(0);
+    let mut client = TestClient::new(
+        child.stdout.take().expect("stdout"),
+        child.stdin.take().expect("stdin"),
+    );
+    let started = Instant::now();
+    client
+        .initialize(json!({
+            "capabilities": {},
+            "workspaceFolders": [{"uri": file_uri("/home/u/proj7"), "name": "proj7"}],
+        }))
+        .await;
+    // Completion waits for the first index.
+    let uri = file_uri("/home/u/proj7/prompt.md");
+    let queries = [
+        "", "t", "ta", "tax", "tax ", "c", "ca", "cart", "s0", "s01", "s012", "proj3", "ROUND",
+        "zzz", "inv", "docs",
+    ];
+    let lines: Vec<String> = queries
+        .iter()
+        .map(|q| format!("@{}", q.trim_end()))
+        .collect();
+    client.open(&uri, &lines.join("\n")).await;
+    let first = client
+        .call(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+        )
+        .await;
+    let indexed = started.elapsed();
+    let count = client.call("sessionReference/status", json!({})).await["sessions"].clone();
+    assert_eq!(first["items"].as_array().map(Vec::len), Some(50));
+    let rss_indexed = rss_kib(pid);
+
+    // Completion latency: round trips over stdio.
+    let mut samples = Vec::new();
+    for round in 0..40 {
+        for (line, query) in lines.iter().enumerate() {
+            let at = Instant::now();
+            let got = client
+                .call(
+                    "textDocument/completion",
+                    json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": query.chars().count()}}),
+                )
+                .await;
+            samples.push(at.elapsed());
+            if round == 0 && got.is_null() {
+                panic!("no completion for {query:?}");
+            }
+        }
+    }
+    let completion_n = samples.len();
+    let completion_p50 = percentile(&mut samples, 0.50);
+    let completion_p95 = percentile(&mut samples, 0.95);
+
+    // Hover on the 20 MB session: cold (the log just grew, so the cache
+    // misses) and warm.
+    let hover_uri = file_uri("/home/u/proj7/hover.md");
+    client.open(&hover_uri, &mention("huge", "Huge")).await;
+    let _ = client.diagnostics(&hover_uri, 1).await;
+    let hover =
+        json!({"textDocument": {"uri": hover_uri}, "position": {"line": 0, "character": 3}});
+    let huge_log = store.path().join("huge.jsonl");
+    let mut seq = 100_000;
+    let mut cold = Vec::new();
+    for _ in 0..5 {
+        seq += 1;
+        let mut text = std::fs::read(&huge_log).expect("read");
+        text.extend_from_slice(format!("{{\"seq\":{seq},\"type\":\"x\"}}\n").as_bytes());
+        std::fs::write(&huge_log, text).expect("append");
+        let at = Instant::now();
+        let got = client.call("textDocument/hover", hover.clone()).await;
+        cold.push(at.elapsed());
+        assert!(got["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .contains("Huge"));
+        // Let the store event and its diagnostics run settle.
+        let _ = client
+            .wait_for("diagnostics after the append", |m| {
+                m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == hover_uri
+            })
+            .await;
+    }
+    let mut warm = Vec::new();
+    for _ in 0..50 {
+        let at = Instant::now();
+        let _ = client.call("textDocument/hover", hover.clone()).await;
+        warm.push(at.elapsed());
+    }
+    let cold_p50 = percentile(&mut cold, 0.5);
+    let warm_p50 = percentile(&mut warm, 0.5);
+    let warm_p95 = percentile(&mut warm, 0.95);
+
+    // Diagnostics of a 1 MB document with 2,000 mentions of 3 sessions:
+    // from the last change to the published diagnostics, less the debounce.
+    let diag_uri = file_uri("/home/u/proj7/big.md");
+    let mut doc = String::new();
+    let filler = "Some prose around the mention to make the line long enough, ".repeat(7);
+    for i in 0..2_000 {
+        let n = 1 + i % 3;
+        doc.push_str(&format!(
+            "{filler}{} and more.\n",
+            mention(&id(n), &format!("Session {n}"))
+        ));
+    }
+    let doc_bytes = doc.len();
+    client.open(&diag_uri, &doc).await;
+    let first_diagnostics = client.diagnostics(&diag_uri, 1).await;
+    let mut diag = Vec::new();
+    for version in 2..=21 {
+        change(&mut client, &diag_uri, version, "x").await;
+        let at = Instant::now();
+        let got = client.diagnostics(&diag_uri, version).await;
+        diag.push(at.elapsed().saturating_sub(DEBOUNCE));
+        assert_eq!(got, first_diagnostics);
+    }
+    let diag_p50 = percentile(&mut diag, 0.5);
+    let diag_max = percentile(&mut diag, 1.0);
+    let rss_end = rss_kib(pid);
+
+    client.shutdown_and_exit().await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+
+    println!("| measure | result | target |");
+    println!("|---|---|---|");
+    println!(
+        "| store | {count} sessions, {} MB (10,000 × 2–20 KB + one 20 MB log) | |",
+        bytes / 1_000_000
+    );
+    println!(
+        "| first index (initialize → first completion) | {} | |",
+        ms(indexed)
+    );
+    println!(
+        "| completion p50 / p95 ({completion_n} requests, 50 items max) | {} / {} | p95 ≤ 5 ms |",
+        ms(completion_p50),
+        ms(completion_p95)
+    );
+    println!(
+        "| hover on the 20 MB session, cold (median of 5) | {} | |",
+        ms(cold_p50)
+    );
+    println!(
+        "| hover on the 20 MB session, warm p50 / p95 | {} / {} | ≤ 10 ms |",
+        ms(warm_p50),
+        ms(warm_p95)
+    );
+    println!(
+        "| diagnostics after the last change, less the 150 ms debounce ({} KB, 2,000 mentions of 3 sessions) p50 / max | {} / {} | ≤ 30 ms |",
+        doc_bytes / 1024,
+        ms(diag_p50),
+        ms(diag_max)
+    );
+    println!(
+        "| resident memory once indexed | {:.1} MiB | ≤ 60 MiB |",
+        rss_indexed as f64 / 1024.0
+    );
+    println!(
+        "| resident memory at the end | {:.1} MiB | |",
+        rss_end as f64 / 1024.0
+    );
+}
