@@ -109,10 +109,12 @@ async fn read_frame<R: AsyncBufRead + Unpin>(input: &mut R) -> Input {
     let Some(Some(length)) = length else {
         return Input::BadHeader;
     };
-    let mut body = vec![0; length];
-    match input.read_exact(&mut body).await {
-        Ok(_) => Input::Message(body),
-        Err(_) => Input::End,
+    // Grow with the data actually sent: a lying Content-Length must not
+    // make us allocate it up front.
+    let mut body = Vec::with_capacity(length.min(1 << 20));
+    match input.take(length as u64).read_to_end(&mut body).await {
+        Ok(n) if n == length => Input::Message(body),
+        _ => Input::End,
     }
 }
 
