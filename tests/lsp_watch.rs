@@ -144,3 +144,54 @@ async fn a_store_that_vanishes_is_empty_and_comes_back() {
         .write(&root.join("two.jsonl"));
     until(&mut client, "the recreated store shows", |l| l == ["Two"]).await;
 }
+
+#[tokio::test]
+async fn a_log_written_all_the_time_still_gets_diagnostics_published() {
+    let store = demo_store();
+    let path = store.path().join("busy.jsonl");
+    LogBuilder::new("busy", 1, None)
+        .user(&"x".repeat(100))
+        .write(&path);
+    let (mut client, _server) = in_process();
+    client
+        .initialize(json!({
+            "capabilities": {},
+            "initializationOptions": {"store": store.path(), "maxReferenceBytes": 400},
+        }))
+        .await;
+    let uri = file_uri(DOC);
+    client.open(&uri, &mention("busy", "Busy")).await;
+    let first = client.diagnostics(&uri, 1).await;
+    // An agent appending a message every 20 ms, until told to stop.
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let writer = {
+        let stop = stop.clone();
+        std::thread::spawn(move || {
+            let mut log = std::fs::OpenOptions::new()
+                .append(true)
+                .open(&path)
+                .expect("open");
+            let deadline = std::time::Instant::now() + PATIENCE;
+            let mut seq = 1;
+            while !stop.load(std::sync::atomic::Ordering::SeqCst)
+                && std::time::Instant::now() < deadline
+            {
+                seq += 1;
+                let event = json!({"seq": seq, "type": "user/message", "data": {"source": {"kind": "user"}, "content": [{"type": "text", "text": "y".repeat(100)}]}});
+                writeln!(log, "{event}").expect("append");
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        })
+    };
+    let newer = client
+        .wait_for("diagnostics for the growing log", |m| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["diagnostics"] != first
+        })
+        .await;
+    stop.store(true, std::sync::atomic::Ordering::SeqCst);
+    let _ = writer.join();
+    assert_eq!(
+        newer["params"]["diagnostics"][0]["code"],
+        "SESSION_REFERENCE_TRUNCATED"
+    );
+}

@@ -23,6 +23,9 @@ use super::state::Documents;
 use super::workspace::Workspace;
 use super::{handlers, logging};
 
+/// The shortest time between two diagnostics refreshes caused by the store.
+const STORE_REFRESH: Duration = Duration::from_millis(500);
+
 /// What the client said it can do, read once at `initialize`.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ClientFlags {
@@ -166,11 +169,7 @@ impl Backend {
     pub async fn on_initialized(&self) {
         if let Some(mut events) = self.index_events.lock().ok().and_then(|mut e| e.take()) {
             let backend = self.clone();
-            tokio::spawn(async move {
-                while let Some(event) = events.recv().await {
-                    backend.on_index_event(event).await;
-                }
-            });
+            tokio::spawn(async move { backend.follow_index(&mut events).await });
         }
         self.ensure_index();
         let rejected = self.rejected_options.lock().ok().and_then(|mut r| r.take());
@@ -223,15 +222,39 @@ impl Backend {
         self.client.send_notification::<Progress>(params).await;
     }
 
-    async fn on_index_event(&self, event: IndexEvent) {
+    /// Reports store warnings, and refreshes diagnostics when the sessions
+    /// change: at once, then at most once per [`STORE_REFRESH`]. Logs that
+    /// are being written change often; restarting the debounce on every
+    /// append would keep diagnostics from ever being published.
+    async fn follow_index(&self, events: &mut mpsc::UnboundedReceiver<IndexEvent>) {
+        while let Some(event) = events.recv().await {
+            let mut changed = self.on_index_event(event).await;
+            while changed {
+                self.refresh_diagnostics();
+                changed = false;
+                let until = tokio::time::Instant::now() + STORE_REFRESH;
+                loop {
+                    match tokio::time::timeout_at(until, events.recv()).await {
+                        Ok(Some(event)) => changed |= self.on_index_event(event).await,
+                        Ok(None) => return,
+                        Err(_) => break,
+                    }
+                }
+            }
+        }
+    }
+
+    /// Handles one index event; whether the sessions changed.
+    async fn on_index_event(&self, event: IndexEvent) -> bool {
         match event {
             IndexEvent::Notes(notes) => {
                 for note in notes {
                     tracing::warn!("{note}");
                     self.client.log_message(MessageType::WARNING, note).await;
                 }
+                false
             }
-            IndexEvent::Changed => self.refresh_diagnostics(),
+            IndexEvent::Changed => true,
         }
     }
 
