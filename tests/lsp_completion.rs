@@ -24,7 +24,7 @@ fn item(label: &str, id: &str, detail: &str, sort: &str, filter: &str, range: Va
         "sortText": sort,
         "filterText": filter,
         "textEdit": {"range": range, "newText": mention(id, label)},
-        "data": {"sessionId": id, "label": label, "cwd": if detail.contains("same workspace") { json!("/home/ana/shop") } else { Value::Null }},
+        "data": {"sessionId": id, "label": label, "sameWorkspace": detail.contains("same workspace")},
     })
 }
 

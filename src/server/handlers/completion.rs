@@ -95,7 +95,7 @@ struct ItemData {
     session_id: String,
     label: String,
     #[serde(default)]
-    cwd: Option<String>,
+    same_workspace: bool,
 }
 
 fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> CompletionItem {
@@ -127,14 +127,11 @@ fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> Com
             range,
             c.mention.clone(),
         ))),
-        data: Some(json!({ "sessionId": c.session_id, "label": shown, "cwd": target_cwd_of(c) })),
+        data: Some(
+            json!({ "sessionId": c.session_id, "label": shown, "sameWorkspace": c.same_workspace }),
+        ),
         ..CompletionItem::default()
     }
-}
-
-/// The cwd that made the candidate "same workspace", for the preview.
-fn target_cwd_of(c: &Candidate) -> Option<&str> {
-    c.cwd.as_deref().filter(|_| c.same_workspace)
 }
 
 fn detail(c: &Candidate, now: u64) -> String {
@@ -192,7 +189,7 @@ pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<Comp
     })
     .await?;
     let value = match retained {
-        Ok(source) => markdown::preview(&session, &source, data.cwd.as_deref()),
+        Ok(source) => markdown::preview(&session, &source, data.same_workspace),
         Err(e) => format!(
             "**{}**\n\n{}",
             markdown::escape(&data.label),

@@ -62,6 +62,9 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         return Ok(Some(markdown_hover(value, range)));
     };
     let budget = backend.settings().limits.max_reference_bytes;
+    // The candidates' rank-0 test: both cwds known and equal.
+    let same_workspace =
+        session.header.cwd.is_some() && session.header.cwd == backend.target_cwd(&uri);
     let reader = backend.clone();
     let read_session = session.clone();
     let retained = blocking("hover", move |cancelled| {
@@ -72,7 +75,7 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
     })
     .await?;
     let value = match retained {
-        Ok(source) => markdown::hover(&session, &source, backend.target_cwd(&uri).as_deref()),
+        Ok(source) => markdown::hover(&session, &source, same_workspace),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
     };
     Ok(Some(markdown_hover(value, range)))

@@ -13,11 +13,11 @@ const HOVER_TURNS: usize = 3;
 const TURN_CHARS: usize = 160;
 
 /// The hover summary of one referenced session.
-pub fn hover(session: &Session, source: &RetainedSource, target_cwd: Option<&str>) -> String {
+pub fn hover(session: &Session, source: &RetainedSource, same_workspace: bool) -> String {
     let mut out = heading(session, &source.label);
     let stats = &source.retained.stats;
     let _ = writeln!(out, "- id: {}", code(&session.header.id));
-    let _ = writeln!(out, "- cwd: {}", cwd(session, target_cwd));
+    let _ = writeln!(out, "- cwd: {}", cwd(session, same_workspace));
     let _ = writeln!(out, "- created: {}", timestamp(session.header.created_at));
     match source.captured_through_seq {
         Some(seq) => {
@@ -45,13 +45,13 @@ pub fn hover(session: &Session, source: &RetainedSource, target_cwd: Option<&str
 }
 
 /// The completion preview: counts, the first and last turns, truncation.
-pub fn preview(session: &Session, source: &RetainedSource, target_cwd: Option<&str>) -> String {
+pub fn preview(session: &Session, source: &RetainedSource, same_workspace: bool) -> String {
     let mut out = heading(session, &source.label);
     let stats = &source.retained.stats;
     let _ = writeln!(
         out,
         "{} · {}\n",
-        cwd(session, target_cwd),
+        cwd(session, same_workspace),
         timestamp(session.header.created_at)
     );
     let _ = write!(
@@ -87,10 +87,10 @@ fn heading(session: &Session, label: &str) -> String {
     out
 }
 
-fn cwd(session: &Session, target_cwd: Option<&str>) -> String {
+fn cwd(session: &Session, same_workspace: bool) -> String {
     match session.header.cwd.as_deref() {
         None => "no cwd".to_string(),
-        Some(cwd) if Some(cwd) == target_cwd => format!("{} (same workspace)", code(cwd)),
+        Some(cwd) if same_workspace => format!("{} (same workspace)", code(cwd)),
         Some(cwd) => format!("{} (other workspace)", code(cwd)),
     }
 }
