@@ -208,3 +208,23 @@ async fn quick_fixes_for_noncanonical_and_bare_uris() {
         ])
     );
 }
+
+#[tokio::test]
+async fn hover_on_a_bare_uri_uses_the_id_as_label() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/elsewhere").await;
+    let bare = uri_of("checkout-tax");
+    client.open(&file_uri(DOC), &format!("see {bare}")).await;
+    let got = hover(&mut client, 0, 6).await;
+    assert_eq!(got["range"], range(0, 4, 0, 4 + bare.len() as u32));
+    let value = got["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        value.starts_with("**checkout-tax** — Checkout tax rounding\n\n"),
+        "{value}"
+    );
+    assert!(
+        value.contains("- cwd: `/home/ana/shop` (other workspace)\n"),
+        "{value}"
+    );
+}
