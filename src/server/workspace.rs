@@ -114,9 +114,34 @@ mod tests {
             ws.target_cwd(&url("file:///elsewhere/a.md")).as_deref(),
             Some("/home/ana/shop")
         );
-        // `shopping` is not inside `shop`.
+        // Not a file: the first folder.
         assert_eq!(
             ws.target_cwd(&url("untitled:Untitled-1")).as_deref(),
+            Some("/home/ana/shop")
+        );
+    }
+
+    #[test]
+    fn folders_are_compared_by_component() {
+        let folders = [
+            WorkspaceFolder {
+                uri: url("file:///x"),
+                name: "x".into(),
+            },
+            WorkspaceFolder {
+                uri: url("file:///home/ana/shop"),
+                name: "shop".into(),
+            },
+        ];
+        let ws = Workspace::new(Some(&folders), None);
+        // `shopping` is not inside `shop`: the first folder applies.
+        assert_eq!(
+            ws.target_cwd(&url("file:///home/ana/shopping/a.md"))
+                .as_deref(),
+            Some("/x")
+        );
+        assert_eq!(
+            ws.target_cwd(&url("file:///home/ana/shop/a.md")).as_deref(),
             Some("/home/ana/shop")
         );
     }
