@@ -138,7 +138,7 @@ fn check_prints_one_line_per_diagnostic() {
         format!("{name}:1:16: error[SESSION_REFERENCE_INVALID_REFERENCE]: invalid session reference URI \"hydra-session:!!\"")
     );
     assert!(lines[1].starts_with(&format!("{name}:2:5: warning[SESSION_REFERENCE_READ_FAILED]: ")), "{}", lines[1]);
-    assert!(lines[2].starts_with(&format!("{name}:2:50: error[SESSION_REFERENCE_INVALID_REFERENCE]: noncanonical")), "{}", lines[2]);
+    assert!(lines[2].starts_with(&format!("{name}:2:44: error[SESSION_REFERENCE_INVALID_REFERENCE]: noncanonical")), "{}", lines[2]);
     assert!(lines[3].starts_with(&format!("{name}:3:5: information[SESSION_REFERENCE_TRUNCATED]: ")), "{}", lines[3]);
 }
 
