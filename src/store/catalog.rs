@@ -93,17 +93,30 @@ pub struct Catalog {
     winners: HashMap<String, Vec<u8>>,
     missing: bool,
     unreadable: Option<String>,
+    /// Whether titles are kept (a full scan of every log); `prepare` and
+    /// `check` need only headers.
+    titles: bool,
 }
 
 impl Catalog {
-    /// Scans `root` fully.
+    /// Scans `root` fully: headers and titles.
     pub fn scan(root: &Path) -> Self {
+        Self::scan_with(root, true)
+    }
+
+    /// Scans only the headers below `root` (titles stay `None`).
+    pub fn scan_headers(root: &Path) -> Self {
+        Self::scan_with(root, false)
+    }
+
+    fn scan_with(root: &Path, titles: bool) -> Self {
         let mut catalog = Catalog {
             root: root.to_path_buf(),
             files: BTreeMap::new(),
             winners: HashMap::new(),
             missing: false,
             unreadable: None,
+            titles,
         };
         catalog.rescan();
         catalog
@@ -130,7 +143,7 @@ impl Catalog {
         let mut files = BTreeMap::new();
         for LogFile { rel, path } in found {
             let previous = self.files.remove(&rel);
-            if let Some(state) = refresh_state(path, previous) {
+            if let Some(state) = refresh_state(path, previous, self.titles) {
                 files.insert(rel, state);
             }
         }
@@ -149,7 +162,7 @@ impl Catalog {
         // Only regular files count; a symbolic link is not followed.
         let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
         let state = if is_file {
-            refresh_state(path.to_path_buf(), previous)
+            refresh_state(path.to_path_buf(), previous, self.titles)
         } else {
             None
         };
@@ -247,7 +260,7 @@ impl Catalog {
 }
 
 /// Brings one file's state up to date, parsing only what it needs.
-fn refresh_state(path: PathBuf, previous: Option<FileState>) -> Option<FileState> {
+fn refresh_state(path: PathBuf, previous: Option<FileState>, titles: bool) -> Option<FileState> {
     let meta = fs::metadata(&path).ok()?;
     let (size, modified) = (meta.len(), meta.modified().ok());
     if let Some(prev) = previous {
@@ -267,7 +280,11 @@ fn refresh_state(path: PathBuf, previous: Option<FileState>) -> Option<FileState
             }
         }
     }
-    let (header, scan) = full_scan(&path);
+    let (header, scan) = if titles {
+        full_scan(&path)
+    } else {
+        (log::read_header(&path).map(|(h, _)| h), None)
+    };
     Some(FileState {
         path,
         size,
