@@ -212,9 +212,8 @@ proptest! {
         budget in 150usize..900,
     ) {
         let mut events = Vec::new();
-        let mut seq = 0;
-        for (kind, through, text) in &raw {
-            seq += 1;
+        for (i, (kind, through, text)) in raw.iter().enumerate() {
+            let seq = i as u64 + 1;
             let texts = vec![Cow::Borrowed(text.as_str())];
             let body = match kind {
                 0 => EventBody::UserMessage { source: SourceKind::User, texts },
