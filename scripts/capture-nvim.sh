@@ -12,8 +12,8 @@ repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 server=$(readlink -f "${1:-$repo/target/debug/hydra-session-lsp}")
 out="$repo/docs/nvim-screen.txt"
 doc="$repo/docs/editors.md"
-cols=100
-rows=24
+cols=140
+rows=30
 
 for tool in nvim tmux; do
   command -v "$tool" >/dev/null || { echo "capture-nvim: $tool is needed" >&2; exit 1; }
@@ -32,7 +32,7 @@ trap cleanup EXIT
 cat >"$tmp/prompt.md" <<'MD'
 # Prompt
 
-Compare with @[Ghost](hydra-session:Im5vLXN1Y2gtc2Vzc2lvbiI) first.
+Not @[Ghost](hydra-session:Im5vLXN1Y2gtc2Vzc2lvbiI).
 Pick up where @[Checkout tax rounding](hydra-session:ImNoZWNrb3V0LXRheCI) left off,
 and reuse the cases from @[test-writer](hydra-session:ImNoZWNrb3V0LXRheC50ZXN0LXdyaXRlciI).
 MD
@@ -46,7 +46,7 @@ vim.o.laststatus = 2
 vim.o.shortmess = vim.o.shortmess .. "I"
 vim.o.termguicolors = false
 vim.diagnostic.config({ virtual_text = true, signs = true, severity_sort = true })
-vim.lsp.handlers["textDocument/hover"] = vim.lsp.with(vim.lsp.handlers.hover, { border = "rounded" })
+vim.lsp.handlers["textDocument/hover"] = vim.lsp.with(vim.lsp.handlers.hover, { border = "rounded", max_width = 90 })
 vim.keymap.set("n", "K", vim.lsp.buf.hover)
 require("hydra_session").setup({
   cmd = { "$server", "--stdio" },

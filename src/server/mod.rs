@@ -1,11 +1,158 @@
 //! The language server: the protocol edge over the core.
+//!
+//! This file is the route table: every LSP method and custom request maps
+//! to one handler in [`handlers`]. Stdout is the protocol channel, so
+//! nothing here may print to it; logs go to stderr through `tracing`.
 
+#![deny(clippy::print_stdout)]
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
+mod backend;
+mod cache;
+mod error;
+mod exit;
+mod from_proto;
+mod handlers;
+mod index;
+pub mod logging;
 pub mod position;
+pub mod settings;
+mod state;
 pub mod to_proto;
+mod transport;
+mod workspace;
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+use tokio::io::{AsyncRead, AsyncWrite};
+use tokio::sync::mpsc;
+use tower_lsp::jsonrpc::Result;
+use tower_lsp::lsp_types::*;
+use tower_lsp::{LanguageServer, LspService, Server};
+
+pub use backend::Backend;
+use handlers::custom;
+
+/// The custom requests, by method name (documented in docs/lsp-extensions.md).
+pub const CUSTOM_METHODS: [&str; 3] = [custom::PREPARE, custom::CANDIDATES, custom::STATUS];
 
 /// Runs the language server on stdin/stdout until `exit` or stdin EOF.
 /// Returns the process exit status (0 after `shutdown`, 1 without).
 pub fn run_stdio() -> i32 {
-    eprintln!("hydra-session-lsp: the language server is not built yet");
-    1
+    logging::init();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => {
+            tracing::error!("cannot start the async runtime: {e}");
+            return 1;
+        }
+    };
+    let status = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
+    // Blocking reads of stdin (and of logs) must not hold the exit back.
+    runtime.shutdown_background();
+    status
+}
+
+/// Serves one client over `input`/`output` until `exit` or EOF; the exit
+/// status. Tests run it over `tokio::io::duplex`.
+pub async fn serve<I, O>(input: I, output: O) -> i32
+where
+    I: AsyncRead + Unpin,
+    O: AsyncWrite + Unpin,
+{
+    let shut_down = Arc::new(AtomicBool::new(false));
+    let (service, socket) = LspService::build(|client| Backend::new(client, shut_down.clone()))
+        .custom_method(custom::PREPARE, Backend::prepare)
+        .custom_method(custom::CANDIDATES, Backend::candidates)
+        .custom_method(custom::STATUS, Backend::status)
+        .finish();
+    let (service, exited) = exit::watch(service);
+    // Our framing sits between the pipes and tower-lsp (see `transport`).
+    let (to_server, server_in) = tokio::io::duplex(1 << 16);
+    let (server_out, from_server) = tokio::io::duplex(1 << 16);
+    let (frames, outgoing) = mpsc::unbounded_channel();
+    let reader = transport::forward_input(input, to_server, frames.clone());
+    let relay = transport::forward_output(from_server, frames);
+    // Above tower-lsp's default of 4, so slow reads do not hold back the
+    // notifications queued behind them.
+    let server = Server::new(server_in, server_out, socket)
+        .concurrency_level(32)
+        .serve(service);
+    let run = async move {
+        // tower-lsp notices `exit` only when the next message arrives; race it.
+        tokio::select! {
+            _ = async { tokio::join!(server, reader) } => {}
+            () = exited.notified() => {}
+        }
+    };
+    tokio::join!(run, relay, transport::write_output(output, outgoing));
+    if shut_down.load(Ordering::SeqCst) {
+        0
+    } else {
+        1
+    }
+}
+
+#[tower_lsp::async_trait]
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        Ok(self.on_initialize(params))
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        self.on_initialized().await;
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.on_shutdown();
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        self.on_did_open(params);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        // Applied before any `.await`: edits keep their arrival order.
+        self.on_did_change(params);
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        self.on_did_close(params).await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        self.on_did_change_configuration(params).await;
+    }
+
+    async fn did_change_workspace_folders(&self, params: DidChangeWorkspaceFoldersParams) {
+        self.on_did_change_workspace_folders(params);
+    }
+
+    async fn completion(&self, params: CompletionParams) -> Result<Option<CompletionResponse>> {
+        handlers::completion::completion(self, params).await
+    }
+
+    async fn completion_resolve(&self, item: CompletionItem) -> Result<CompletionItem> {
+        handlers::completion::resolve(self, item).await
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        handlers::hover::hover(self, params).await
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        handlers::code_action::code_action(self, params).await
+    }
+
+    async fn document_link(&self, params: DocumentLinkParams) -> Result<Option<Vec<DocumentLink>>> {
+        handlers::links::document_link(self, params).await
+    }
 }

@@ -351,11 +351,12 @@ local function main()
   end)
   check(":HydraMention replaces a typed '@query'", mline == "And (" .. expected["inventory-refactor"],
     vim.inspect(mline))
-
-  finish()
 end
 
-co = coroutine.create(main)
+co = coroutine.create(function()
+  main()
+  finish()
+end)
 vim.defer_fn(function()
   check("global deadline", false, GLOBAL_DEADLINE_MS .. " ms elapsed")
   finish()

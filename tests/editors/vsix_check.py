@@ -72,7 +72,9 @@ def main(path):
           sorted(n for n in names if "node_modules" in n or n.endswith(".ts"))[:10])
     check("dependencies are bundled (vscode-languageclient inside dist)",
           manifest.get("dependencies", {}).get("vscode-languageclient") is not None, manifest.get("dependencies"))
-    check("the server binary is bundled", server is not None and server.file_size > 0, sorted(names))
+    check("the server binary is bundled, executable",
+          server is not None and server.file_size > 0 and (server.external_attr >> 16) & 0o111 == 0o111,
+          sorted(names) if server is None else oct(server.external_attr >> 16))
     engines = manifest.get("engines", {}).get("vscode", "")
     check("engines.vscode is set", engines.startswith("^1."), engines)
     return failures

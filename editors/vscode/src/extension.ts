@@ -19,6 +19,7 @@ import { ServerSettings, needsRestart, serverSettings } from './settings';
 const SECTION = 'hydraSession';
 const CONTEXT_SCHEME = 'hydra-context';
 const STATUS_REFRESH_MS = 15_000;
+const INDEXING_REFRESH_MS = 500;
 
 const selector = [
   { scheme: 'file', language: 'markdown' },
@@ -32,6 +33,7 @@ let sentSettings: ServerSettings = {};
 let output: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
 let statusTimer: NodeJS.Timeout | undefined;
+let indexingTimer: NodeJS.Timeout | undefined;
 let extensionDir = '';
 const contexts = new Map<string, string>();
 const contextChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -162,6 +164,12 @@ async function refreshStatus(): Promise<void> {
       'sessionReference/status',
       {},
     );
+    // While the first index is built, look again soon rather than at the
+    // next periodic refresh.
+    clearTimeout(indexingTimer);
+    if (status.indexing) {
+      indexingTimer = setTimeout(() => void refreshStatus(), INDEXING_REFRESH_MS);
+    }
     const count = `${status.sessions} session${status.sessions === 1 ? '' : 's'}`;
     setStatus(
       status.indexing ? `$(sync~spin) Hydra: ${count}` : `$(references) Hydra: ${count}`,
@@ -353,7 +361,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hydraSession.insertMention', insertMentionCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
-    { dispose: () => clearInterval(statusTimer) },
+    { dispose: () => (clearInterval(statusTimer), clearTimeout(indexingTimer)) },
   );
   statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
   await startClient();
@@ -361,5 +369,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
 
 export async function deactivate(): Promise<void> {
   clearInterval(statusTimer);
+  clearTimeout(indexingTimer);
   await stopClient();
 }

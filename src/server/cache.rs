@@ -1,0 +1,111 @@
+//! Session snapshots read through a cache keyed by path, size and
+//! modification time: hover, completion previews and diagnostics read a
+//! log once while it is unchanged. Completion never reads logs at all.
+
+use std::collections::{HashMap, VecDeque};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::SystemTime;
+
+use crate::reference::json;
+use crate::reference::prepare::{read_error, Cancelled, SnapshotSource};
+use crate::reference::ReferenceError;
+use crate::store::{read_snapshot, Session, Snapshot};
+
+use super::index::View;
+
+/// Enough for every source of a few open documents; each entry holds at
+/// most about one budget of text (the projector forgets the rest).
+const CAPACITY: usize = 64;
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+struct Key {
+    path: PathBuf,
+    size: u64,
+    modified: Option<SystemTime>,
+    /// The projector's early forgetting depends on the label and budget.
+    label: String,
+    budget: Option<usize>,
+}
+
+#[derive(Debug, Default)]
+pub struct SnapshotCache {
+    inner: Mutex<Entries>,
+}
+
+#[derive(Debug, Default)]
+struct Entries {
+    map: HashMap<Key, Arc<Snapshot>>,
+    /// Insertion order, for eviction.
+    order: VecDeque<Key>,
+}
+
+impl SnapshotCache {
+    fn get(&self, key: &Key) -> Option<Arc<Snapshot>> {
+        self.inner.lock().ok()?.map.get(key).cloned()
+    }
+
+    fn put(&self, key: Key, snapshot: Arc<Snapshot>) {
+        let Ok(mut entries) = self.inner.lock() else {
+            return;
+        };
+        if entries.map.insert(key.clone(), snapshot).is_none() {
+            entries.order.push_back(key);
+        }
+        while entries.order.len() > CAPACITY {
+            if let Some(old) = entries.order.pop_front() {
+                entries.map.remove(&old);
+            }
+        }
+    }
+
+    /// Reads `session` through the cache.
+    pub fn read(
+        &self,
+        session: &Session,
+        label: &str,
+        budget: Option<usize>,
+        cancelled: Cancelled<'_>,
+    ) -> Result<Snapshot, ReferenceError> {
+        let meta = std::fs::metadata(&session.path)
+            .map_err(|e| ReferenceError::read_failed(format!("{}: {e}", session.rel)))?;
+        let key = Key {
+            path: session.path.clone(),
+            size: meta.len(),
+            modified: meta.modified().ok(),
+            label: label.to_string(),
+            budget,
+        };
+        if let Some(hit) = self.get(&key) {
+            return Ok((*hit).clone());
+        }
+        let snapshot = read_snapshot(session, label, budget, cancelled).map_err(read_error)?;
+        self.put(key, Arc::new(snapshot.clone()));
+        Ok(snapshot)
+    }
+}
+
+/// The index's sessions, read through the cache: the core's
+/// [`SnapshotSource`] for the server.
+pub struct CachedSource<'a> {
+    pub view: &'a View,
+    pub cache: &'a SnapshotCache,
+}
+
+impl SnapshotSource for CachedSource<'_> {
+    fn snapshot(
+        &self,
+        session_id: &str,
+        label: &str,
+        budget: Option<usize>,
+        cancelled: Cancelled<'_>,
+    ) -> Result<Snapshot, ReferenceError> {
+        let session = self.view.get(session_id).ok_or_else(|| {
+            ReferenceError::read_failed(format!(
+                "session {} not found",
+                json::stringify(session_id)
+            ))
+        })?;
+        self.cache.read(session, label, budget, cancelled)
+    }
+}

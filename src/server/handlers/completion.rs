@@ -1,0 +1,238 @@
+//! Completion of `@` mentions from the in-memory index (no log is read
+//! per keystroke), and the preview added by `completionItem/resolve`.
+
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use ropey::Rope;
+use serde::Deserialize;
+use serde_json::json;
+use tower_lsp::jsonrpc::Result;
+use tower_lsp::lsp_types::*;
+
+use super::{blocking, markdown};
+use crate::reference::candidates::{candidates, Candidate, Target};
+use crate::reference::mention::is_ecma_whitespace;
+use crate::reference::prepare::retain_snapshot;
+use crate::server::backend::Backend;
+use crate::server::error;
+use crate::server::position;
+
+/// Characters that may come right before the `@` of a mention (besides
+/// white space and the start of the line).
+const OPENERS: [char; 5] = ['(', '[', '{', '"', '\''];
+/// Characters a query cannot hold (besides white space).
+const STOPS: [char; 5] = ['@', '[', ']', '(', ')'];
+
+/// The `@` of the mention being typed and the query after it: server.md
+/// "Completion". `None` when completion does not apply.
+pub fn query_at(rope: &Rope, offset: usize) -> Option<(usize, String)> {
+    let offset = offset.min(rope.len_bytes());
+    let line_start = rope.line_to_byte(rope.byte_to_line(offset));
+    let before: String = rope.byte_slice(line_start..offset).into();
+    let at = before.rfind('@')?;
+    let query = before.get(at + 1..)?;
+    if query
+        .chars()
+        .any(|c| is_ecma_whitespace(c) || STOPS.contains(&c))
+    {
+        return None;
+    }
+    let opens = match before.get(..at)?.chars().next_back() {
+        None => true,
+        Some(c) => is_ecma_whitespace(c) || OPENERS.contains(&c),
+    };
+    opens.then(|| (line_start + at, query.to_string()))
+}
+
+pub async fn completion(
+    backend: &Backend,
+    params: CompletionParams,
+) -> Result<Option<CompletionResponse>> {
+    let uri = params.text_document_position.text_document.uri;
+    let Some(doc) = backend.documents.snapshot(&uri) else {
+        return Ok(None);
+    };
+    let encoding = backend.encoding();
+    let cursor = position::offset(&doc.rope, params.text_document_position.position, encoding);
+    let Some((at, query)) = query_at(&doc.rope, cursor) else {
+        return Ok(None);
+    };
+    let view = backend.sessions().await;
+    let settings = backend.settings();
+    let cwd = backend.target_cwd(&uri);
+    let target = Target {
+        session_id: settings.target_session_id.as_deref(),
+        cwd: cwd.as_deref(),
+    };
+    let found = candidates(
+        &view.sessions,
+        target,
+        &query,
+        settings.limits.candidate_limit as u64,
+    )
+    .map_err(|e| error::request_failed(&e))?;
+    let range = position::range(&doc.rope, at..cursor, encoding);
+    let now = now_ms();
+    let width = found.items.len().to_string().len();
+    let items = found
+        .items
+        .iter()
+        .enumerate()
+        .map(|(rank, c)| item(c, rank, width, range, now))
+        .collect();
+    Ok(Some(CompletionResponse::List(CompletionList {
+        is_incomplete: found.incomplete,
+        items,
+    })))
+}
+
+/// What `resolve` needs, carried in the item.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ItemData {
+    session_id: String,
+    label: String,
+    #[serde(default)]
+    cwd: Option<String>,
+}
+
+fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> CompletionItem {
+    let shown = c.display_title.as_deref().unwrap_or(&c.label);
+    // Clients filter again on the text from the `@` to the cursor: keep
+    // every field the query may have matched, after the `@`.
+    let mut filter = format!("@{shown}");
+    for part in [
+        Some(c.label.as_str()),
+        Some(c.session_id.as_str()),
+        c.cwd.as_deref(),
+    ]
+    .into_iter()
+    .flatten()
+    {
+        if part != shown {
+            filter.push(' ');
+            filter.push_str(part);
+        }
+    }
+    CompletionItem {
+        label: shown.to_string(),
+        kind: Some(CompletionItemKind::REFERENCE),
+        detail: Some(detail(c, now)),
+        // The rank, zero-padded so it sorts as text.
+        sort_text: Some(format!("{rank:0width$}")),
+        filter_text: Some(filter),
+        text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
+            range,
+            c.mention.clone(),
+        ))),
+        data: Some(json!({ "sessionId": c.session_id, "label": shown, "cwd": target_cwd_of(c) })),
+        ..CompletionItem::default()
+    }
+}
+
+/// The cwd that made the candidate "same workspace", for the preview.
+fn target_cwd_of(c: &Candidate) -> Option<&str> {
+    c.cwd.as_deref().filter(|_| c.same_workspace)
+}
+
+fn detail(c: &Candidate, now: u64) -> String {
+    let place = match (&c.cwd, c.same_workspace) {
+        (None, _) => "no cwd".to_string(),
+        (Some(cwd), true) => format!("{cwd} · same workspace"),
+        (Some(cwd), false) => format!("{cwd} · other workspace"),
+    };
+    format!("{place} · {}", age(c.created_at, now))
+}
+
+/// A short age: minutes, hours or days, else the date.
+pub fn age(created_ms: u64, now_ms: u64) -> String {
+    let secs = now_ms.saturating_sub(created_ms) / 1000;
+    match secs {
+        0..=59 => "just now".to_string(),
+        60..=3_599 => format!("{} min ago", secs / 60),
+        3_600..=86_399 => format!("{} h ago", secs / 3600),
+        86_400..=2_591_999 => format!("{} d ago", secs / 86_400),
+        _ => markdown::date(created_ms),
+    }
+}
+
+fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or(0)
+}
+
+/// Adds a Markdown preview of the projected snapshot. An item that is not
+/// ours, or a session that cannot be read, comes back unchanged (or with
+/// the reason as its documentation).
+pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<CompletionItem> {
+    let Some(data) = item
+        .data
+        .clone()
+        .and_then(|d| serde_json::from_value::<ItemData>(d).ok())
+    else {
+        return Ok(item);
+    };
+    let view = backend.sessions().await;
+    let Some(session) = view.get(&data.session_id).cloned() else {
+        return Ok(item);
+    };
+    let budget = backend.settings().limits.max_reference_bytes;
+    let reader = backend.clone();
+    let label = data.label.clone();
+    let read_session = session.clone();
+    let retained = blocking("the completion preview", move |cancelled| {
+        let snapshot = reader
+            .cache
+            .read(&read_session, &label, Some(budget), cancelled)?;
+        retain_snapshot(snapshot, &label, budget)
+    })
+    .await?;
+    let value = match retained {
+        Ok(source) => markdown::preview(&session, &source, data.cwd.as_deref()),
+        Err(e) => format!(
+            "**{}**\n\n{}",
+            markdown::escape(&data.label),
+            markdown::escape(&e.message)
+        ),
+    };
+    item.documentation = Some(Documentation::MarkupContent(MarkupContent {
+        kind: MarkupKind::Markdown,
+        value,
+    }));
+    Ok(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn query(text: &str) -> Option<(usize, String)> {
+        let cursor = text.find('|').unwrap();
+        let text = text.replace('|', "");
+        query_at(&Rope::from_str(&text), cursor)
+    }
+
+    #[test]
+    fn queries() {
+        assert_eq!(query("@|"), Some((0, String::new())));
+        assert_eq!(query("see @che|"), Some((4, "che".into())));
+        assert_eq!(query("x\r\n(@tax|"), Some((4, "tax".into())));
+        assert_eq!(query("\"@a|"), Some((1, "a".into())));
+        assert_eq!(query("mail@host|"), None);
+        assert_eq!(query("@a b|"), None);
+        assert_eq!(query("@[a|"), None);
+        assert_eq!(query("@a\n|"), None);
+        assert_eq!(query("no at|"), None);
+    }
+
+    #[test]
+    fn ages() {
+        let day = 86_400_000;
+        assert_eq!(age(10 * day, 10 * day + 5_000), "just now");
+        assert_eq!(age(10 * day, 10 * day + 120_000), "2 min ago");
+        assert_eq!(age(10 * day, 12 * day), "2 d ago");
+        assert_eq!(age(0, 100 * day), "1970-01-01");
+    }
+}

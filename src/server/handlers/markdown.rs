@@ -1,0 +1,196 @@
+//! Markdown for hover and completion previews: what `prepare` would take
+//! from one session.
+
+use std::fmt::Write;
+
+use crate::reference::prepare::RetainedSource;
+use crate::reference::retention::Turn;
+use crate::store::Session;
+
+/// Turns shown in a hover, newest last.
+const HOVER_TURNS: usize = 3;
+/// A turn is cut to this many characters.
+const TURN_CHARS: usize = 160;
+
+/// The hover summary of one referenced session.
+pub fn hover(session: &Session, source: &RetainedSource, target_cwd: Option<&str>) -> String {
+    let mut out = heading(session, &source.label);
+    let stats = &source.retained.stats;
+    let _ = writeln!(out, "- id: {}", code(&session.header.id));
+    let _ = writeln!(out, "- cwd: {}", cwd(session, target_cwd));
+    let _ = writeln!(out, "- created: {}", timestamp(session.header.created_at));
+    match source.captured_through_seq {
+        Some(seq) => {
+            let _ = writeln!(out, "- capturedThroughSeq: {seq}");
+        }
+        None => out.push_str("- capturedThroughSeq: none (no events)\n"),
+    }
+    let _ = writeln!(out, "- compacted: {}", yes_no(stats.compacted));
+    let _ = writeln!(
+        out,
+        "- messages: {} original, {} retained, {} omitted",
+        stats.original_messages, stats.retained_messages, stats.omitted_messages
+    );
+    let _ = writeln!(out, "- omitted bytes: {}", stats.omitted_bytes);
+    let _ = writeln!(out, "- truncated: {}", yes_no(stats.truncated()));
+    let turns = &source.retained.conversation;
+    if !turns.is_empty() {
+        let shown = turns.len().min(HOVER_TURNS);
+        let _ = writeln!(out, "\n**Last {shown} of {} turns**\n", turns.len());
+        for turn in turns.iter().skip(turns.len() - shown) {
+            let _ = writeln!(out, "- {}", turn_line(turn));
+        }
+    }
+    out
+}
+
+/// The completion preview: counts, the first and last turns, truncation.
+pub fn preview(session: &Session, source: &RetainedSource, target_cwd: Option<&str>) -> String {
+    let mut out = heading(session, &source.label);
+    let stats = &source.retained.stats;
+    let _ = writeln!(
+        out,
+        "{} · {}\n",
+        cwd(session, target_cwd),
+        timestamp(session.header.created_at)
+    );
+    let _ = write!(
+        out,
+        "{} messages; {} kept, {} omitted",
+        stats.original_messages, stats.retained_messages, stats.omitted_messages
+    );
+    if stats.truncated() {
+        let _ = writeln!(
+            out,
+            " — **will be truncated** ({} bytes omitted)",
+            stats.omitted_bytes
+        );
+    } else {
+        out.push_str(" — fits the budget\n");
+    }
+    let turns = &source.retained.conversation;
+    if let Some(first) = turns.first() {
+        let _ = writeln!(out, "\n- first: {}", turn_line(first));
+    }
+    if let Some(last) = turns.last().filter(|_| turns.len() > 1) {
+        let _ = writeln!(out, "- last: {}", turn_line(last));
+    }
+    out
+}
+
+fn heading(session: &Session, label: &str) -> String {
+    let mut out = format!("**{}**", escape(label));
+    if let Some(title) = session.title.as_deref().filter(|t| *t != label) {
+        let _ = write!(out, " — {}", escape(title));
+    }
+    out.push_str("\n\n");
+    out
+}
+
+fn cwd(session: &Session, target_cwd: Option<&str>) -> String {
+    match session.header.cwd.as_deref() {
+        None => "no cwd".to_string(),
+        Some(cwd) if Some(cwd) == target_cwd => format!("{} (same workspace)", code(cwd)),
+        Some(cwd) => format!("{} (other workspace)", code(cwd)),
+    }
+}
+
+fn turn_line(turn: &Turn) -> String {
+    let flat: String = turn
+        .text
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    let mut cut: String = flat.chars().take(TURN_CHARS).collect();
+    if flat.chars().nth(TURN_CHARS).is_some() {
+        cut.push('…');
+    }
+    format!("**{}:** {}", turn.role.as_str(), escape(&cut))
+}
+
+fn yes_no(b: bool) -> &'static str {
+    if b {
+        "yes"
+    } else {
+        "no"
+    }
+}
+
+/// Inline code that survives backticks in the text.
+fn code(text: &str) -> String {
+    let mut fence = "`".to_string();
+    while text.contains(fence.as_str()) {
+        fence.push('`');
+    }
+    if fence.len() > 1 || text.starts_with('`') || text.ends_with('`') {
+        format!("{fence} {text} {fence}")
+    } else {
+        format!("{fence}{text}{fence}")
+    }
+}
+
+/// Backslash-escapes Markdown punctuation so text shows as written.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(
+            c,
+            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '(' | ')' | '!'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// `YYYY-MM-DD HH:MM UTC` from Unix epoch milliseconds.
+pub fn timestamp(ms: u64) -> String {
+    let secs = ms / 1000;
+    let (y, m, d) = civil_from_days((secs / 86_400) as i64);
+    let rem = secs % 86_400;
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02} UTC",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+/// `YYYY-MM-DD` from Unix epoch milliseconds.
+pub fn date(ms: u64) -> String {
+    let (y, m, d) = civil_from_days((ms / 1000 / 86_400) as i64);
+    format!("{y:04}-{m:02}-{d:02}")
+}
+
+/// Days since 1970-01-01 → (year, month, day), proleptic Gregorian
+/// (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    (y, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn dates() {
+        assert_eq!(timestamp(0), "1970-01-01 00:00 UTC");
+        assert_eq!(timestamp(1_764_400_000_000), "2025-11-29 07:06 UTC");
+        assert_eq!(date(951_782_400_000), "2000-02-29");
+    }
+
+    #[test]
+    fn code_spans() {
+        assert_eq!(code("a"), "`a`");
+        assert_eq!(code("a`b"), "`` a`b ``");
+    }
+}

@@ -1,0 +1,194 @@
+//! Completion of `@` mentions over the demo store, and its preview.
+
+mod lsp_common;
+
+use lsp_common::*;
+use serde_json::{json, Value};
+
+const DOC: &str = "/home/ana/shop/prompt.md";
+
+async fn complete(client: &mut InProcess, line: u32, character: u32) -> Value {
+    client
+        .call(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": line, "character": character}}),
+        )
+        .await
+}
+
+fn item(label: &str, id: &str, detail: &str, sort: &str, filter: &str, range: Value) -> Value {
+    json!({
+        "label": label,
+        "kind": 18,
+        "detail": detail,
+        "sortText": sort,
+        "filterText": filter,
+        "textEdit": {"range": range, "newText": mention(id, label)},
+        "data": {"sessionId": id, "label": label, "cwd": if detail.contains("same workspace") { json!("/home/ana/shop") } else { Value::Null }},
+    })
+}
+
+fn range(line: u32, from: u32, to: u32) -> Value {
+    json!({"start": {"line": line, "character": from}, "end": {"line": line, "character": to}})
+}
+
+#[tokio::test]
+async fn at_sign_offers_every_session_ranked_with_edits_and_filter_text() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "@").await;
+    let got = complete(&mut client, 0, 1).await;
+    let r = range(0, 0, 1);
+    let shop = "/home/ana/shop · same workspace · 2025-11-29";
+    assert_eq!(
+        got,
+        json!({
+            "isIncomplete": false,
+            "items": [
+                item("test-writer", "checkout-tax.test-writer", shop, "0",
+                    "@test-writer Tax rounding tests checkout-tax.test-writer /home/ana/shop", r.clone()),
+                item("Checkout tax rounding", "checkout-tax", shop, "1",
+                    "@Checkout tax rounding checkout-tax /home/ana/shop", r.clone()),
+                item("Inventory refactor", "inventory-refactor", shop, "2",
+                    "@Inventory refactor inventory-refactor /home/ana/shop", r.clone()),
+                item("deploy-2026-11-28", "deploy-2026-11-28", "/home/ana/ops · other workspace · 2025-11-29", "3",
+                    "@deploy-2026-11-28 /home/ana/ops", r),
+            ]
+        })
+    );
+}
+
+#[tokio::test]
+async fn the_query_filters_and_the_edit_replaces_it() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "Compare with (@OPS").await;
+    let got = complete(&mut client, 0, 18).await;
+    assert_eq!(got["items"].as_array().map(Vec::len), Some(1));
+    assert_eq!(got["items"][0]["textEdit"]["range"], range(0, 14, 18));
+    assert_eq!(got["items"][0]["label"], "deploy-2026-11-28");
+    // The client filters again on "@OPS": the filter text holds the match.
+    let filter = got["items"][0]["filterText"]
+        .as_str()
+        .unwrap_or_default()
+        .to_lowercase();
+    assert!(
+        filter.starts_with('@') && filter.contains("ops"),
+        "{filter}"
+    );
+}
+
+#[tokio::test]
+async fn no_completion_where_the_rules_say_no() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "mail@host\n@a b\n@[x\n").await;
+    assert_eq!(complete(&mut client, 0, 9).await, Value::Null);
+    assert_eq!(complete(&mut client, 1, 4).await, Value::Null);
+    assert_eq!(complete(&mut client, 2, 4).await, Value::Null);
+    // Out of range: clamped to the end of the text, where no `@` applies.
+    assert_eq!(complete(&mut client, 99, 99).await, Value::Null);
+}
+
+#[tokio::test]
+async fn the_limit_cuts_the_list_and_marks_it_incomplete() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client
+        .initialize(json!({
+            "capabilities": {},
+            "workspaceFolders": [{"uri": file_uri("/home/ana/shop"), "name": "shop"}],
+            "initializationOptions": {"store": store.path(), "candidateLimit": 2},
+        }))
+        .await;
+    client.open(&file_uri(DOC), "@").await;
+    let got = complete(&mut client, 0, 1).await;
+    assert_eq!(got["isIncomplete"], true);
+    let sort: Vec<&str> = got["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["sortText"].as_str())
+        .collect();
+    assert_eq!(sort, ["0", "1"]);
+}
+
+#[tokio::test]
+async fn sort_text_is_zero_padded_rank() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    for i in 0..12u64 {
+        LogBuilder::new(&format!("s{i:02}"), 1_000 + i, None)
+            .write(&dir.path().join(format!("s{i:02}.jsonl")));
+    }
+    let (mut client, _server) = in_process();
+    client.start(dir.path(), "/w").await;
+    client.open(&file_uri(DOC), "@").await;
+    let got = complete(&mut client, 0, 1).await;
+    let sort: Vec<&str> = got["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["sortText"].as_str())
+        .collect();
+    assert_eq!(sort.len(), 12);
+    assert_eq!(sort[0], "00");
+    assert_eq!(sort[11], "11");
+    let mut sorted = sort.clone();
+    sorted.sort();
+    assert_eq!(sorted, sort);
+    // Newest first.
+    assert_eq!(got["items"][0]["label"], "s11");
+}
+
+#[tokio::test]
+async fn resolve_adds_a_markdown_preview() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "@check").await;
+    let got = complete(&mut client, 0, 6).await;
+    let first = got["items"][0].clone();
+    assert_eq!(first["label"], "test-writer");
+    let resolved = client.call("completionItem/resolve", first).await;
+    assert_eq!(
+        resolved["documentation"],
+        json!({
+            "kind": "markdown",
+            "value": "**test-writer** — Tax rounding tests\n\n\
+                `/home/ana/shop` (same workspace) · 2025-11-29 07:06 UTC\n\n\
+                2 messages; 2 kept, 0 omitted — fits the budget\n\n\
+                - first: **user:** Write regression tests for per-cart tax rounding.\n\
+                - last: **assistant:** Added tests/tax\\_rounding.rs with 6 cases, including a 3-item cart at 7.25% tax.\n"
+        })
+    );
+}
+
+#[tokio::test]
+async fn utf8_and_utf16_ranges_after_wide_characters() {
+    for (encodings, column) in [
+        (json!(["utf-16"]), 9u32),
+        (json!(["utf-8", "utf-16"]), 16u32),
+    ] {
+        let store = demo_store();
+        let (mut client, _server) = in_process();
+        client
+            .initialize(json!({
+                "capabilities": {"general": {"positionEncodings": encodings}},
+                "initializationOptions": {"store": store.path()},
+            }))
+            .await;
+        // 😀 (2 UTF-16 units, 4 bytes), 漢字 (2, 6), e + U+0301 (2, 3).
+        client
+            .open(&file_uri(DOC), "x\r\n😀 漢字 e\u{301} @dep")
+            .await;
+        let got = complete(&mut client, 1, column + 4).await;
+        assert_eq!(
+            got["items"][0]["textEdit"]["range"],
+            range(1, column, column + 4),
+            "{encodings}"
+        );
+    }
+}

@@ -1,0 +1,214 @@
+//! The custom requests: `sessionReference/prepare`, `candidates`, `status`.
+
+mod lsp_common;
+
+use hydra_session_lsp::reference::candidates::{candidates, Target};
+use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
+use hydra_session_lsp::store::Catalog;
+use lsp_common::*;
+use serde_json::{json, Value};
+
+const DOC: &str = "/home/ana/shop/prompt.md";
+
+fn prompt() -> String {
+    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/examples/prompt.md"))
+        .expect("prompt")
+}
+
+/// The core's own prepare result, as JSON.
+fn core_prepare(store: &std::path::Path, text: &str, target: Option<&str>) -> Value {
+    let catalog = Catalog::scan(store);
+    let options = PrepareOptions {
+        target,
+        max_references: 3,
+        max_reference_bytes: 65536,
+    };
+    let prepared = prepare_text(text, options, &catalog, &|| false).expect("prepares");
+    serde_json::to_value(prepared).expect("json")
+}
+
+#[tokio::test]
+async fn prepare_is_the_core_result_for_the_current_text() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri(DOC);
+    client.open(&uri, "draft").await;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": prompt()}]}),
+        )
+        .await;
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert_eq!(got, core_prepare(store.path(), &prompt(), None));
+    assert_eq!(
+        got["additionalContext"]["source"]["references"]
+            .as_array()
+            .map(Vec::len),
+        Some(3)
+    );
+}
+
+#[tokio::test]
+async fn prepare_reads_an_unopened_file_and_refuses_what_it_cannot_read() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let file = store.path().join("prompt.md");
+    std::fs::write(&file, prompt()).expect("write");
+    let uri = file_uri(&file.display().to_string());
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert_eq!(got, core_prepare(store.path(), &prompt(), None));
+
+    for uri in [
+        file_uri("/no/such/file.md"),
+        "untitled:Untitled-1".to_string(),
+    ] {
+        let refused = client
+            .request(
+                "sessionReference/prepare",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        assert_eq!(refused["error"]["code"], -32602, "{uri}");
+    }
+}
+
+#[tokio::test]
+async fn failures_are_request_failed_with_the_session_reference_code() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri(DOC);
+    client.open(&uri, &prompt()).await;
+    let own = client
+        .request(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}, "targetSessionId": "checkout-tax"}),
+        )
+        .await;
+    assert_eq!(
+        own["error"],
+        json!({
+            "code": -32803,
+            "message": "session \"checkout-tax\" cannot reference itself",
+            "data": {"code": "SESSION_REFERENCE_SELF_REFERENCE"},
+        })
+    );
+    let other = file_uri("/home/ana/shop/other.md");
+    client
+        .open(
+            &other,
+            &format!("{} hydra-session:!", mention("ghost", "G")),
+        )
+        .await;
+    let ghost = client
+        .request(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": other}}),
+        )
+        .await;
+    assert_eq!(ghost["error"]["code"], -32803);
+    assert_eq!(
+        ghost["error"]["data"],
+        json!({"code": "SESSION_REFERENCE_READ_FAILED"})
+    );
+}
+
+#[tokio::test]
+async fn candidates_are_the_core_candidates_for_the_document() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri(DOC);
+    let catalog = Catalog::scan(store.path());
+    let sessions = catalog.sessions();
+    for query in ["", "TAX", "ops", "zzz"] {
+        let got = client
+            .call(
+                "sessionReference/candidates",
+                json!({"textDocument": {"uri": uri}, "query": query}),
+            )
+            .await;
+        let target = Target {
+            session_id: None,
+            cwd: Some("/home/ana/shop"),
+        };
+        let expected = candidates(&sessions, target, query, 50)
+            .expect("candidates")
+            .items;
+        assert_eq!(
+            got,
+            serde_json::to_value(expected).expect("json"),
+            "{query}"
+        );
+    }
+    // `query` defaults to "".
+    let all = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    assert_eq!(all.as_array().map(Vec::len), Some(4));
+    assert_eq!(all[0]["sessionId"], "checkout-tax.test-writer");
+}
+
+#[tokio::test]
+async fn status_reports_the_store() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/w").await;
+    let _ = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri(DOC)}}),
+        )
+        .await;
+    let got = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(
+        got,
+        json!({"store": store.path().display().to_string(), "sessions": 4, "indexing": false})
+    );
+}
+
+#[tokio::test]
+async fn cancelling_a_running_prepare_answers_request_cancelled() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A log large enough that reading it takes a while.
+    let mut log = LogBuilder::new("huge", 1, None);
+    let chunk = "y".repeat(64 * 1024);
+    for _ in 0..160 {
+        log = log.user(&chunk);
+    }
+    log.write(&dir.path().join("huge.jsonl"));
+    let (mut client, _server) = in_process();
+    client.start(dir.path(), "/w").await;
+    let uri = file_uri("/w/p.md");
+    client.open(&uri, &mention("huge", "Huge")).await;
+    // Wait for the index (and the first diagnostics run) first.
+    let _ = client.diagnostics(&uri, 1).await;
+    let id = client
+        .send_request(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    client.notify("$/cancelRequest", json!({"id": id})).await;
+    let response = client.response(id).await;
+    assert_eq!(response["error"]["code"], -32800, "{response}");
+    // And the server goes on serving.
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["sessions"], 1);
+}

@@ -1,0 +1,146 @@
+//! The store is watched: new sessions, new titles, and a store that
+//! vanishes and comes back, all without a restart.
+//!
+//! File events arrive when they arrive, so each test polls with a deadline
+//! instead of sleeping a fixed time.
+
+mod lsp_common;
+
+use std::io::Write;
+use std::time::Duration;
+
+use lsp_common::*;
+use serde_json::{json, Value};
+use tokio::time::Instant;
+
+const DOC: &str = "/home/ana/shop/prompt.md";
+
+async fn labels(client: &mut InProcess) -> Vec<String> {
+    let got = client
+        .call("textDocument/completion", json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 1}}))
+        .await;
+    got["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str().map(String::from))
+        .collect()
+}
+
+/// Polls completion until `pred` holds on its labels.
+async fn until(
+    client: &mut InProcess,
+    what: &str,
+    pred: impl Fn(&[String]) -> bool,
+) -> Vec<String> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let got = labels(client).await;
+        if pred(&got) {
+            return got;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "timed out waiting until {what}; labels: {got:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+#[tokio::test]
+async fn a_session_written_after_initialize_is_offered() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "@").await;
+    assert_eq!(labels(&mut client).await.len(), 4);
+    LogBuilder::new("fresh", 1_764_400_009_000, Some("/home/ana/shop"))
+        .user("new")
+        .title("Fresh work")
+        .write(&store.path().join("fresh.jsonl"));
+    let got = until(&mut client, "the new session shows", |l| {
+        l.iter().any(|x| x == "Fresh work")
+    })
+    .await;
+    assert_eq!(got[0], "Fresh work");
+    // In a new directory too.
+    LogBuilder::new("deeper", 1_764_400_010_000, Some("/home/ana/shop"))
+        .title("Deeper")
+        .write(&store.path().join("new/dir/deeper.jsonl"));
+    until(&mut client, "the session in a new directory shows", |l| {
+        l.iter().any(|x| x == "Deeper")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn an_appended_title_changes_the_label() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "@").await;
+    assert!(labels(&mut client)
+        .await
+        .iter()
+        .any(|l| l == "deploy-2026-11-28"));
+    let mut log = std::fs::OpenOptions::new()
+        .append(true)
+        .open(store.path().join("ops/deploy.jsonl"))
+        .expect("open");
+    writeln!(
+        log,
+        "{}",
+        json!({"seq": 3, "type": "session/title", "data": {"title": "Staging deploy"}})
+    )
+    .expect("append");
+    drop(log);
+    until(&mut client, "the new title shows", |l| {
+        l.iter().any(|x| x == "Staging deploy")
+    })
+    .await;
+}
+
+#[tokio::test]
+async fn diagnostics_follow_the_store() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri(DOC);
+    client.open(&uri, &mention("later", "Later")).await;
+    let before = client.diagnostics(&uri, 1).await;
+    assert_eq!(before[0]["code"], "SESSION_REFERENCE_READ_FAILED");
+    LogBuilder::new("later", 1, None)
+        .user("now here")
+        .write(&store.path().join("later.jsonl"));
+    let cleared = client
+        .wait_for("diagnostics without the read failure", |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["diagnostics"] == json!([])
+        })
+        .await;
+    assert_eq!(cleared["params"]["version"], 1);
+}
+
+#[tokio::test]
+async fn a_store_that_vanishes_is_empty_and_comes_back() {
+    let parent = tempfile::tempdir().expect("tempdir");
+    let root = parent.path().join("sessions");
+    LogBuilder::new("one", 1, None)
+        .title("One")
+        .write(&root.join("one.jsonl"));
+    let (mut client, _server) = in_process();
+    client.start(&root, "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "@").await;
+    assert_eq!(labels(&mut client).await, ["One"]);
+    std::fs::remove_dir_all(&root).expect("remove");
+    until(&mut client, "the store is empty", |l| l.is_empty()).await;
+    // Still serving everything.
+    let hover = client
+        .call("textDocument/hover", json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 0}}))
+        .await;
+    assert_eq!(hover, Value::Null);
+    LogBuilder::new("two", 2, None)
+        .title("Two")
+        .write(&root.join("two.jsonl"));
+    until(&mut client, "the recreated store shows", |l| l == ["Two"]).await;
+}
