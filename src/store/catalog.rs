@@ -317,3 +317,59 @@ fn append_scan(path: &Path, cursor: &mut EventCursor, consumed: u64, size: u64) 
     let used = log::resume(cursor, &bytes).ok()?;
     Some(consumed + used)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(id: &str, created_at: u64) -> String {
+        format!("{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at}}}\n")
+    }
+
+    #[test]
+    fn same_id_the_first_relative_path_wins() {
+        let Ok(dir) = tempfile::tempdir() else { return };
+        let root = dir.path();
+        fs::create_dir(root.join("a")).expect("mkdir");
+        fs::write(root.join("a/b.jsonl"), header("dup", 1)).expect("write");
+        fs::write(root.join("a-b.jsonl"), header("dup", 2)).expect("write");
+        let catalog = Catalog::scan(root);
+        // `a-b.jsonl` sorts before `a/b.jsonl` ('-' < '/').
+        assert_eq!(catalog.get("dup").map(|s| s.header.created_at), Some(2));
+        assert!(matches!(&catalog.notes()[..], [StoreNote::Duplicate { rel, .. }] if rel == "a/b.jsonl"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symbolic_links_below_the_root_are_not_followed() {
+        use std::os::unix::fs::symlink;
+        let Ok(outside) = tempfile::tempdir() else { return };
+        let Ok(store) = tempfile::tempdir() else { return };
+        fs::write(outside.path().join("x.jsonl"), header("outside", 1)).expect("write");
+        symlink(outside.path().join("x.jsonl"), store.path().join("link.jsonl")).expect("link file");
+        symlink(outside.path(), store.path().join("linked-dir")).expect("link dir");
+        assert!(Catalog::scan(store.path()).is_empty());
+        // The root itself may be a link.
+        let Ok(parent) = tempfile::tempdir() else { return };
+        symlink(outside.path(), parent.path().join("root")).expect("link root");
+        assert_eq!(Catalog::scan(&parent.path().join("root")).len(), 1);
+    }
+
+    #[test]
+    fn a_grown_log_is_parsed_from_where_it_stopped() {
+        let Ok(dir) = tempfile::tempdir() else { return };
+        let path = dir.path().join("s.jsonl");
+        let title = |seq: u64, t: &str| format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n");
+        fs::write(&path, header("s", 1) + &title(1, "One")).expect("write");
+        let mut catalog = Catalog::scan(dir.path());
+        assert_eq!(catalog.get("s").and_then(|s| s.title), Some("One".into()));
+        let mut file = fs::OpenOptions::new().append(true).open(&path).expect("open");
+        std::io::Write::write_all(&mut file, title(2, "Two").as_bytes()).expect("append");
+        assert!(catalog.refresh_path(&path));
+        assert_eq!(catalog.get("s").and_then(|s| s.title), Some("Two".into()));
+        // A bad appended line leaves the session without a title.
+        std::io::Write::write_all(&mut file, b"{\"seq\":2,\"type\":\"x\"}\n").expect("append");
+        catalog.refresh_path(&path);
+        assert_eq!(catalog.get("s").and_then(|s| s.title), None);
+    }
+}
