@@ -6,7 +6,11 @@ use hydra_session_lsp::server::CUSTOM_METHODS;
 
 #[test]
 fn every_custom_method_is_documented_and_nothing_else() {
-    let doc = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/lsp-extensions.md")).expect("doc");
+    let doc = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/lsp-extensions.md"
+    ))
+    .expect("doc");
     let documented: BTreeSet<&str> = doc
         .lines()
         .filter_map(|line| line.strip_prefix("## `"))
@@ -27,7 +31,9 @@ async fn every_listed_method_is_routed() {
     let uri = lsp_common::file_uri("/w/p.md");
     client.open(&uri, "").await;
     for method in CUSTOM_METHODS {
-        let response = client.request(method, serde_json::json!({"textDocument": {"uri": uri}})).await;
+        let response = client
+            .request(method, serde_json::json!({"textDocument": {"uri": uri}}))
+            .await;
         assert_ne!(response["error"]["code"], -32601, "{method} is not routed");
     }
 }

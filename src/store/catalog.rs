@@ -336,21 +336,33 @@ mod tests {
         let catalog = Catalog::scan(root);
         // `a-b.jsonl` sorts before `a/b.jsonl` ('-' < '/').
         assert_eq!(catalog.get("dup").map(|s| s.header.created_at), Some(2));
-        assert!(matches!(&catalog.notes()[..], [StoreNote::Duplicate { rel, .. }] if rel == "a/b.jsonl"));
+        assert!(
+            matches!(&catalog.notes()[..], [StoreNote::Duplicate { rel, .. }] if rel == "a/b.jsonl")
+        );
     }
 
     #[cfg(unix)]
     #[test]
     fn symbolic_links_below_the_root_are_not_followed() {
         use std::os::unix::fs::symlink;
-        let Ok(outside) = tempfile::tempdir() else { return };
-        let Ok(store) = tempfile::tempdir() else { return };
+        let Ok(outside) = tempfile::tempdir() else {
+            return;
+        };
+        let Ok(store) = tempfile::tempdir() else {
+            return;
+        };
         fs::write(outside.path().join("x.jsonl"), header("outside", 1)).expect("write");
-        symlink(outside.path().join("x.jsonl"), store.path().join("link.jsonl")).expect("link file");
+        symlink(
+            outside.path().join("x.jsonl"),
+            store.path().join("link.jsonl"),
+        )
+        .expect("link file");
         symlink(outside.path(), store.path().join("linked-dir")).expect("link dir");
         assert!(Catalog::scan(store.path()).is_empty());
         // The root itself may be a link.
-        let Ok(parent) = tempfile::tempdir() else { return };
+        let Ok(parent) = tempfile::tempdir() else {
+            return;
+        };
         symlink(outside.path(), parent.path().join("root")).expect("link root");
         assert_eq!(Catalog::scan(&parent.path().join("root")).len(), 1);
     }
@@ -359,11 +371,16 @@ mod tests {
     fn a_grown_log_is_parsed_from_where_it_stopped() {
         let Ok(dir) = tempfile::tempdir() else { return };
         let path = dir.path().join("s.jsonl");
-        let title = |seq: u64, t: &str| format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n");
+        let title = |seq: u64, t: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
+        };
         fs::write(&path, header("s", 1) + &title(1, "One")).expect("write");
         let mut catalog = Catalog::scan(dir.path());
         assert_eq!(catalog.get("s").and_then(|s| s.title), Some("One".into()));
-        let mut file = fs::OpenOptions::new().append(true).open(&path).expect("open");
+        let mut file = fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
         std::io::Write::write_all(&mut file, title(2, "Two").as_bytes()).expect("append");
         assert!(catalog.refresh_path(&path));
         assert_eq!(catalog.get("s").and_then(|s| s.title), Some("Two".into()));
