@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Captures Neovim, with editors/nvim and the demo store, showing a diagnostic
-# and a hover, into docs/nvim-screen.txt, and pastes it into docs/editors.md
+# and a hover, into docs/nvim-screen.txt, and pastes it into README.md
 # between the nvim-screen markers.
 #
 #   scripts/capture-nvim.sh [PATH/TO/hydra-session-lsp]
@@ -11,7 +11,7 @@ set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 server=$(readlink -f "${1:-$repo/target/debug/hydra-session-lsp}")
 out="$repo/docs/nvim-screen.txt"
-doc="$repo/docs/editors.md"
+doc="$repo/README.md"
 cols=140
 rows=30
 

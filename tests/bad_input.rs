@@ -15,13 +15,18 @@ const HEADER: &str = r#"{"type":"session","version":1,"id":"s","createdAt":1,"cw
 const GOOD: &str = r#"{"seq":1,"type":"user/message","data":{"source":{"kind":"user"},"content":[{"type":"text","text":"hi"}]}}"#;
 
 fn options() -> PrepareOptions<'static> {
-    PrepareOptions { target: None, max_references: 3, max_reference_bytes: 65_536 }
+    PrepareOptions {
+        target: None,
+        max_references: 3,
+        max_reference_bytes: 65_536,
+    }
 }
 
 fn prepare_in(store: &Path) -> Result<String, hydra_session_lsp::reference::ReferenceError> {
     let catalog = Catalog::scan(store);
     let text = format!("see {}", mention::format("s", None));
-    prepare_text(&text, options(), &catalog, &|| false).map(|p| serde_json::to_string(&p).unwrap_or_default())
+    prepare_text(&text, options(), &catalog, &|| false)
+        .map(|p| serde_json::to_string(&p).unwrap_or_default())
 }
 
 fn store_with(log: &[u8]) -> tempfile::TempDir {
@@ -50,7 +55,11 @@ fn every_corrupt_line_names_file_and_line() {
         let store = store_with(log.as_bytes());
         let error = prepare_in(store.path()).expect_err(bad);
         assert_eq!(error.code, ErrorCode::ReadFailed, "{bad}");
-        assert!(error.message.contains("s.jsonl:4:"), "{bad}: {}", error.message);
+        assert!(
+            error.message.contains("s.jsonl:4:"),
+            "{bad}: {}",
+            error.message
+        );
     }
     // A seq that does not grow.
     let log = format!("{HEADER}\n{GOOD}\n{GOOD}\n");
@@ -60,7 +69,11 @@ fn every_corrupt_line_names_file_and_line() {
     let mut log = format!("{HEADER}\n").into_bytes();
     log.extend_from_slice(b"{\"seq\":1,\"type\":\"x\",\"y\":\"\xc3\x28\"}\n");
     let error = prepare_in(store_with(&log).path()).expect_err("bad UTF-8");
-    assert!(error.message.contains("s.jsonl:2: invalid UTF-8"), "{}", error.message);
+    assert!(
+        error.message.contains("s.jsonl:2: invalid UTF-8"),
+        "{}",
+        error.message
+    );
 }
 
 #[test]

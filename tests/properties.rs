@@ -35,7 +35,12 @@ fn tricky_text() -> impl Strategy<Value = String> {
 }
 
 fn meta(label: &str) -> SourceMeta<'_> {
-    SourceMeta { session_id: "s-1", label, cwd: Some("/w"), captured_through_seq: Some(99) }
+    SourceMeta {
+        session_id: "s-1",
+        label,
+        cwd: Some("/w"),
+        captured_through_seq: Some(99),
+    }
 }
 
 fn data_object(label: &str, retained: &Retained) -> String {
@@ -67,15 +72,27 @@ fn naive_retain(messages: &[Message], budget: usize) -> Option<(Vec<String>, usi
         })
         .collect();
     let size = |items: &[Item]| {
-        let conversation: Vec<Value> = items.iter().map(|i| json!({"role": i.role, "text": i.text})).collect();
+        let conversation: Vec<Value> = items
+            .iter()
+            .map(|i| json!({"role": i.role, "text": i.text}))
+            .collect();
         let object = json!({"sessionId": "s-1", "label": "L", "cwd": "/w", "capturedThroughSeq": 99, "conversation": conversation});
         // serde_json's `json!` object keys sort, but sizes do not depend on order.
-        serde_json::to_string(&object).expect("serialises").replace('<', "\\u003c").len()
+        serde_json::to_string(&object)
+            .expect("serialises")
+            .replace('<', "\\u003c")
+            .len()
     };
     let (mut omitted_messages, mut dropped_bytes) = (0usize, 0u64);
     while size(&items) > budget {
         let last = items.len().saturating_sub(1);
-        let Some(index) = items.iter().enumerate().position(|(i, item)| !item.checkpoint && i != last) else { break };
+        let Some(index) = items
+            .iter()
+            .enumerate()
+            .position(|(i, item)| !item.checkpoint && i != last)
+        else {
+            break;
+        };
         let removed = items.remove(index);
         omitted_messages += 1;
         dropped_bytes += removed.original.len() as u64;
@@ -97,17 +114,29 @@ fn naive_retain(messages: &[Message], budget: usize) -> Option<(Vec<String>, usi
         items[index].omitted = omitted;
     }
     let omitted_bytes = dropped_bytes + items.iter().map(|i| i.omitted).sum::<u64>();
-    Some((items.into_iter().map(|i| i.text).collect(), omitted_messages, omitted_bytes))
+    Some((
+        items.into_iter().map(|i| i.text).collect(),
+        omitted_messages,
+        omitted_bytes,
+    ))
 }
 
 fn messages_strategy() -> impl Strategy<Value = Vec<Message>> {
-    prop::collection::vec((any::<bool>(), prop::bool::weighted(0.15), tricky_text()), 0..14).prop_map(|raw| {
+    prop::collection::vec(
+        (any::<bool>(), prop::bool::weighted(0.15), tricky_text()),
+        0..14,
+    )
+    .prop_map(|raw| {
         raw.into_iter()
             .enumerate()
             .filter(|(_, (_, _, text))| !text.is_empty())
             .map(|(i, (user, checkpoint, text))| Message {
                 seq: i as u64 + 1,
-                role: if user || checkpoint { Role::User } else { Role::Assistant },
+                role: if user || checkpoint {
+                    Role::User
+                } else {
+                    Role::Assistant
+                },
                 checkpoint,
                 text,
             })
@@ -183,9 +212,8 @@ proptest! {
         budget in 150usize..900,
     ) {
         let mut events = Vec::new();
-        let mut seq = 0;
-        for (kind, through, text) in &raw {
-            seq += 1;
+        for (i, (kind, through, text)) in raw.iter().enumerate() {
+            let seq = i as u64 + 1;
             let texts = vec![Cow::Borrowed(text.as_str())];
             let body = match kind {
                 0 => EventBody::UserMessage { source: SourceKind::User, texts },

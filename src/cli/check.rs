@@ -24,7 +24,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
         .iter()
         .map(|f| input::read_text(Some(f)).map(|t| (f.display().to_string(), t)))
         .collect::<Result<Vec<_>, _>>()?;
-    let catalog = settings.open_catalog();
+    let catalog = settings.open_catalog(false);
     let options = DiagnosticOptions {
         target: settings.self_id.as_deref(),
         max_references: settings.limits.max_references,

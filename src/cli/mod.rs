@@ -87,7 +87,7 @@ fn run(command: Command) -> Result<i32, Failure> {
             let settings = settings::resolve(&store)?;
             let limit = limit.map_or(settings.limits.candidate_limit as u64, |d| d.0);
             candidates::check_limit(limit)?;
-            let catalog = settings.open_catalog();
+            let catalog = settings.open_catalog(true);
             let target_cwd = match cwd {
                 Some(cwd) => Some(cwd),
                 None => match settings.self_id.as_deref().and_then(|id| catalog.get(id)) {
@@ -107,7 +107,7 @@ fn run(command: Command) -> Result<i32, Failure> {
         Command::Prepare { store, file, .. } => {
             let settings = settings::resolve(&store)?;
             let text = input::read_text(file.as_deref())?;
-            let catalog = settings.open_catalog();
+            let catalog = settings.open_catalog(false);
             let options = PrepareOptions {
                 target: settings.self_id.as_deref(),
                 max_references: settings.limits.max_references,

@@ -16,8 +16,13 @@ pub struct Settings {
 
 impl Settings {
     /// Scans the store, reporting skipped files and duplicates on stderr.
-    pub fn open_catalog(&self) -> Catalog {
-        let catalog = Catalog::scan(&self.store);
+    /// Titles cost a read of every log: only `candidates` needs them.
+    pub fn open_catalog(&self, titles: bool) -> Catalog {
+        let catalog = if titles {
+            Catalog::scan(&self.store)
+        } else {
+            Catalog::scan_headers(&self.store)
+        };
         for note in catalog.notes() {
             eprintln!(
                 "hydra-session-lsp: warning: {}: {note}",

@@ -61,16 +61,16 @@ pub fn candidates(
     let needle = query.to_lowercase();
     let matches = |s: &Session| {
         needle.is_empty()
-            || s.header.id.to_lowercase().contains(&needle)
+            || contains_lowercased(&s.header.id, &needle)
             || s.header
                 .cwd
                 .as_deref()
-                .is_some_and(|cwd| cwd.to_lowercase().contains(&needle))
-            || s.label().to_lowercase().contains(&needle)
+                .is_some_and(|cwd| contains_lowercased(cwd, &needle))
+            || contains_lowercased(s.label(), &needle)
             || s.header
                 .label
                 .as_deref()
-                .is_some_and(|l| l.to_lowercase().contains(&needle))
+                .is_some_and(|l| contains_lowercased(l, &needle))
     };
     let mut picked: Vec<&Session> = sessions
         .iter()
@@ -108,11 +108,46 @@ pub fn candidates(
     Ok(Candidates { items, incomplete })
 }
 
+/// Whether `haystack.to_lowercase()` contains `needle` (already lower-cased).
+/// ASCII haystacks, the common case, are compared without allocating: their
+/// lower case is ASCII, so a needle with other characters cannot match.
+fn contains_lowercased(haystack: &str, needle: &str) -> bool {
+    if needle.is_empty() {
+        return true;
+    }
+    if !haystack.is_ascii() {
+        return haystack.to_lowercase().contains(needle);
+    }
+    if !needle.is_ascii() || needle.len() > haystack.len() {
+        return false;
+    }
+    haystack
+        .as_bytes()
+        .windows(needle.len())
+        .any(|window| window.eq_ignore_ascii_case(needle.as_bytes()))
+}
+
 /// 0: same cwd as the target (both known); 1: no cwd; 2: another cwd.
 fn rank(cwd: Option<&str>, target_cwd: Option<&str>) -> u8 {
     match (cwd, target_cwd) {
         (Some(c), Some(t)) if c == t => 0,
         (None, _) => 1,
         _ => 2,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::contains_lowercased;
+
+    #[test]
+    fn lower_case_matching_is_unicode_aware() {
+        assert!(contains_lowercased("Checkout TAX", "tax"));
+        assert!(!contains_lowercased("Checkout", "taxes"));
+        // U+212A KELVIN SIGN lower-cases to an ASCII `k`.
+        assert!(contains_lowercased("\u{212A}elvin", "kel"));
+        assert!(contains_lowercased("ÜBER", "über"));
+        assert!(!contains_lowercased("uber", "über"));
+        assert!(contains_lowercased("anything", ""));
     }
 }

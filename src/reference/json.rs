@@ -57,17 +57,30 @@ fn write_string_with(out: &mut String, s: &str, tag_safe: bool) {
 /// Length in bytes of the tag-safe JSON of `s`, quotes included, computed
 /// without building it.
 pub fn tag_safe_len(s: &str) -> usize {
-    2 + s.bytes().map(escaped_byte_len).sum::<usize>()
+    // Branch-free per byte so the compiler vectorises it: this runs over
+    // every projected message of every log read.
+    let extra: u64 = s
+        .as_bytes()
+        .chunks(4096)
+        .map(|chunk| chunk.iter().map(|&b| escape_extra(b)).sum::<u32>() as u64)
+        .sum();
+    2 + s.len() + extra as usize
 }
 
-#[inline]
-fn escaped_byte_len(b: u8) -> usize {
-    match b {
-        b'"' | b'\\' | 0x08 | 0x0c | b'\n' | b'\r' | b'\t' => 2,
-        b'<' => 6,
-        0x00..=0x1f => 6,
-        _ => 1,
-    }
+/// Bytes an escape adds to one input byte: 1 for `"` `\` and the short
+/// control escapes, 5 for `<` and other controls (`\u00xx`), else 0.
+#[inline(always)]
+fn escape_extra(b: u8) -> u32 {
+    let control = (b < 0x20) as u32;
+    let short_control = (b == 0x08) as u32
+        + (b == 0x09) as u32
+        + (b == 0x0a) as u32
+        + (b == 0x0c) as u32
+        + (b == 0x0d) as u32;
+    control * 5 - short_control * 4
+        + (b == b'"') as u32
+        + (b == b'\\') as u32
+        + 5 * (b == b'<') as u32
 }
 
 /// Number of decimal digits of `n` (its JSON length).

@@ -241,19 +241,19 @@ pub fn prepare(
     }
     let budget = options.max_reference_bytes;
     // Read every source concurrently; each keeps only what its budget can.
+    let read = |input: &Reference| {
+        source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)
+    };
     let reads: Vec<Result<Snapshot, ReferenceError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = inputs
+        // The first source is read on this thread, the others beside it.
+        let (first, rest) = inputs
+            .split_first()
+            .map_or((None, &[][..]), |(f, r)| (Some(f), r));
+        let handles: Vec<_> = rest
             .iter()
-            .skip(1)
-            .map(|input| {
-                scope.spawn(|| {
-                    source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)
-                })
-            })
+            .map(|input| scope.spawn(move || read(input)))
             .collect();
-        let first = &inputs[0];
-        let mut reads =
-            vec![source.snapshot(&first.session_id, &first.label, Some(budget), cancelled)];
+        let mut reads: Vec<_> = first.map(read).into_iter().collect();
         for handle in handles {
             reads.push(handle.join().unwrap_or_else(|_| {
                 Err(ReferenceError::read_failed(

@@ -92,8 +92,9 @@ pub struct Projector {
     checkpoints: Vec<Message>,
     /// Running sum of `item_size + 1` over `checkpoints`, per checkpoint.
     checkpoint_sums: Vec<u64>,
-    /// Non-checkpoint messages still held, in log order.
-    others: VecDeque<Message>,
+    /// Non-checkpoint messages still held, in log order, with their
+    /// `item_size + 1`.
+    others: VecDeque<(Message, u64)>,
     /// Sum of `item_size + 1` over `others`.
     others_sum: u64,
     /// Number of checkpoints older than `others[0]`.
@@ -150,7 +151,7 @@ impl Projector {
             self.checkpoints.push(message);
         } else {
             self.others_sum += weight;
-            self.others.push_back(message);
+            self.others.push_back((message, weight));
         }
         self.evict();
     }
@@ -164,7 +165,7 @@ impl Projector {
         // The newest non-checkpoint message may become the last one, which
         // retention always keeps: never evict it.
         while self.others.len() >= 2 {
-            let front_seq = self.others[0].seq;
+            let front_seq = self.others[0].0.seq;
             while self.checkpoints_before_front < self.checkpoints.len()
                 && self.checkpoints[self.checkpoints_before_front].seq < front_seq
             {
@@ -180,8 +181,8 @@ impl Projector {
             if at_least <= self.budget as u64 {
                 return;
             }
-            if let Some(front) = self.others.pop_front() {
-                self.others_sum -= front.item_size() as u64 + 1;
+            if let Some((front, weight)) = self.others.pop_front() {
+                self.others_sum -= weight;
                 self.evicted.push((front.seq, front.text.len() as u64));
             }
         }
@@ -207,6 +208,7 @@ impl Projector {
         let mut others = self
             .others
             .into_iter()
+            .map(|(m, _)| m)
             .filter(|m| visible(m.seq))
             .peekable();
         let mut checkpoints = rest.into_iter().peekable();

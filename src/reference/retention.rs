@@ -97,36 +97,50 @@ fn object_size(fixed: usize, items: usize, sum_of_sizes: usize) -> usize {
 
 /// Step 1: while too large, drop the first message that is neither a
 /// checkpoint nor the last. Its survivors are the checkpoints, the last
-/// message, and the longest suffix of the others that fits.
+/// message, and the longest suffix of the others that fits, found in one
+/// backward pass that stops at the first message that does not fit: older
+/// messages cost O(1) each, their sizes are never computed.
 fn drop_oldest(messages: Vec<Message>, fixed: usize, budget: usize) -> (Vec<Message>, Dropped) {
-    let sizes: Vec<usize> = messages.iter().map(Message::item_size).collect();
-    let total: usize = sizes.iter().sum();
-    let mut size = object_size(fixed, messages.len(), total);
-    let mut dropped = Dropped::default();
-    if size <= budget {
-        return (messages, dropped);
-    }
     let last = messages.len().saturating_sub(1);
-    let mut drop = vec![false; messages.len()];
+    let removable = |i: usize, m: &Message| !m.checkpoint && i != last;
+    // Every survivor adds its size and one comma; the first has no comma.
+    let mut size = fixed;
+    let mut kept_items = 0usize;
     for (i, message) in messages.iter().enumerate() {
-        if size <= budget {
-            break;
+        if !removable(i, message) {
+            size += message.item_size() + usize::from(kept_items > 0);
+            kept_items += 1;
         }
-        if message.checkpoint || i == last {
+    }
+    // Walk the removable messages from the newest; keep while they fit.
+    let mut keep = vec![true; messages.len()];
+    let mut full = false;
+    for (i, message) in messages.iter().enumerate().rev() {
+        if !removable(i, message) {
             continue;
         }
-        // Every removal leaves at least the last message, so it also
-        // removes one comma.
-        size -= sizes[i] + 1;
-        drop[i] = true;
-        dropped.messages += 1;
-        dropped.bytes += message.text.len() as u64;
+        if !full {
+            let grown = size + message.item_size() + usize::from(kept_items > 0);
+            if grown <= budget {
+                size = grown;
+                kept_items += 1;
+                continue;
+            }
+            full = true;
+        }
+        keep[i] = false;
     }
+    let mut dropped = Dropped::default();
     let kept = messages
         .into_iter()
-        .zip(drop)
-        .filter(|(_, d)| !d)
-        .map(|(m, _)| m)
+        .zip(keep)
+        .filter_map(|(m, keep)| {
+            if !keep {
+                dropped.messages += 1;
+                dropped.bytes += m.text.len() as u64;
+            }
+            keep.then_some(m)
+        })
         .collect();
     (kept, dropped)
 }

@@ -93,17 +93,30 @@ pub struct Catalog {
     winners: HashMap<String, Vec<u8>>,
     missing: bool,
     unreadable: Option<String>,
+    /// Whether titles are kept (a full scan of every log); `prepare` and
+    /// `check` need only headers.
+    titles: bool,
 }
 
 impl Catalog {
-    /// Scans `root` fully.
+    /// Scans `root` fully: headers and titles.
     pub fn scan(root: &Path) -> Self {
+        Self::scan_with(root, true)
+    }
+
+    /// Scans only the headers below `root` (titles stay `None`).
+    pub fn scan_headers(root: &Path) -> Self {
+        Self::scan_with(root, false)
+    }
+
+    fn scan_with(root: &Path, titles: bool) -> Self {
         let mut catalog = Catalog {
             root: root.to_path_buf(),
             files: BTreeMap::new(),
             winners: HashMap::new(),
             missing: false,
             unreadable: None,
+            titles,
         };
         catalog.rescan();
         catalog
@@ -130,7 +143,7 @@ impl Catalog {
         let mut files = BTreeMap::new();
         for LogFile { rel, path } in found {
             let previous = self.files.remove(&rel);
-            if let Some(state) = refresh_state(path, previous) {
+            if let Some(state) = refresh_state(path, previous, self.titles) {
                 files.insert(rel, state);
             }
         }
@@ -149,7 +162,7 @@ impl Catalog {
         // Only regular files count; a symbolic link is not followed.
         let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
         let state = if is_file {
-            refresh_state(path.to_path_buf(), previous)
+            refresh_state(path.to_path_buf(), previous, self.titles)
         } else {
             None
         };
@@ -247,7 +260,7 @@ impl Catalog {
 }
 
 /// Brings one file's state up to date, parsing only what it needs.
-fn refresh_state(path: PathBuf, previous: Option<FileState>) -> Option<FileState> {
+fn refresh_state(path: PathBuf, previous: Option<FileState>, titles: bool) -> Option<FileState> {
     let meta = fs::metadata(&path).ok()?;
     let (size, modified) = (meta.len(), meta.modified().ok());
     if let Some(prev) = previous {
@@ -267,7 +280,11 @@ fn refresh_state(path: PathBuf, previous: Option<FileState>) -> Option<FileState
             }
         }
     }
-    let (header, scan) = full_scan(&path);
+    let (header, scan) = if titles {
+        full_scan(&path)
+    } else {
+        (log::read_header(&path).map(|(h, _)| h), None)
+    };
     Some(FileState {
         path,
         size,
@@ -299,4 +316,77 @@ fn append_scan(path: &Path, cursor: &mut EventCursor, consumed: u64, size: u64) 
     file.take(size - consumed).read_to_end(&mut bytes).ok()?;
     let used = log::resume(cursor, &bytes).ok()?;
     Some(consumed + used)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(id: &str, created_at: u64) -> String {
+        format!("{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at}}}\n")
+    }
+
+    #[test]
+    fn same_id_the_first_relative_path_wins() {
+        let Ok(dir) = tempfile::tempdir() else { return };
+        let root = dir.path();
+        fs::create_dir(root.join("a")).expect("mkdir");
+        fs::write(root.join("a/b.jsonl"), header("dup", 1)).expect("write");
+        fs::write(root.join("a-b.jsonl"), header("dup", 2)).expect("write");
+        let catalog = Catalog::scan(root);
+        // `a-b.jsonl` sorts before `a/b.jsonl` ('-' < '/').
+        assert_eq!(catalog.get("dup").map(|s| s.header.created_at), Some(2));
+        assert!(
+            matches!(&catalog.notes()[..], [StoreNote::Duplicate { rel, .. }] if rel == "a/b.jsonl")
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symbolic_links_below_the_root_are_not_followed() {
+        use std::os::unix::fs::symlink;
+        let Ok(outside) = tempfile::tempdir() else {
+            return;
+        };
+        let Ok(store) = tempfile::tempdir() else {
+            return;
+        };
+        fs::write(outside.path().join("x.jsonl"), header("outside", 1)).expect("write");
+        symlink(
+            outside.path().join("x.jsonl"),
+            store.path().join("link.jsonl"),
+        )
+        .expect("link file");
+        symlink(outside.path(), store.path().join("linked-dir")).expect("link dir");
+        assert!(Catalog::scan(store.path()).is_empty());
+        // The root itself may be a link.
+        let Ok(parent) = tempfile::tempdir() else {
+            return;
+        };
+        symlink(outside.path(), parent.path().join("root")).expect("link root");
+        assert_eq!(Catalog::scan(&parent.path().join("root")).len(), 1);
+    }
+
+    #[test]
+    fn a_grown_log_is_parsed_from_where_it_stopped() {
+        let Ok(dir) = tempfile::tempdir() else { return };
+        let path = dir.path().join("s.jsonl");
+        let title = |seq: u64, t: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
+        };
+        fs::write(&path, header("s", 1) + &title(1, "One")).expect("write");
+        let mut catalog = Catalog::scan(dir.path());
+        assert_eq!(catalog.get("s").and_then(|s| s.title), Some("One".into()));
+        let mut file = fs::OpenOptions::new()
+            .append(true)
+            .open(&path)
+            .expect("open");
+        std::io::Write::write_all(&mut file, title(2, "Two").as_bytes()).expect("append");
+        assert!(catalog.refresh_path(&path));
+        assert_eq!(catalog.get("s").and_then(|s| s.title), Some("Two".into()));
+        // A bad appended line leaves the session without a title.
+        std::io::Write::write_all(&mut file, b"{\"seq\":2,\"type\":\"x\"}\n").expect("append");
+        catalog.refresh_path(&path);
+        assert_eq!(catalog.get("s").and_then(|s| s.title), None);
+    }
 }

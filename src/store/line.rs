@@ -11,7 +11,7 @@ use std::fmt;
 use std::marker::PhantomData;
 
 use serde::de::value::MapAccessDeserializer;
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
@@ -116,41 +116,40 @@ pub fn parse_header(line: &[u8]) -> Result<Header, LineError> {
 /// Parses an event line (not line 1, not empty).
 pub fn parse_event(line: &[u8]) -> Result<Event<'_>, LineError> {
     let text = line_text(line)?;
-    let raw: Object<RawEvent> = parse_json(text)?;
-    let raw = raw.0;
-    let seq = raw.seq.ok_or(LineError::Field("seq"))?.0;
+    let raw: RawEvent = parse_json(text)?;
+    let seq = raw.seq.ok_or(LineError::Field("seq"))?;
     if seq == 0 {
         return Err(LineError::Field("seq"));
     }
     let kind = raw.kind.ok_or(LineError::Field("type"))?;
-    let data = || raw.data.ok_or(LineError::Field("data")).map(RawValue::get);
-    let body = match kind.as_ref() {
-        "user/message" => {
-            let data: Object<UserData> = parse_field(data()?, "user/message data")?;
-            let UserData { source, content } = data.0;
-            EventBody::UserMessage {
-                source: source.0.kind(),
-                texts: content.texts(),
-            }
-        }
-        "assistant/message" => {
-            let data: Object<AssistantData> = parse_field(data()?, "assistant/message data")?;
-            EventBody::AssistantMessage {
-                texts: data.0.message.0.content.texts(),
-            }
-        }
-        "session/title" => {
-            let data: Object<TitleData> = parse_field(data()?, "session/title data")?;
-            EventBody::Title(data.0.title)
-        }
-        "tool/result" => EventBody::ToolResult,
-        _ => EventBody::Other,
+    let body = match raw.data {
+        Data::Parsed(body) => body,
+        Data::Raw(data) => body_from_raw(&kind, Some(data.get()))?,
+        Data::Missing => body_from_raw(&kind, None)?,
     };
     Ok(Event { seq, body })
 }
 
+/// The body of an event whose `data` came before its `type` (or is absent),
+/// parsed in a second pass now that the type is known.
+fn body_from_raw<'a>(kind: &str, data: Option<&'a str>) -> Result<EventBody<'a>, LineError> {
+    let what = match kind {
+        "user/message" => "user/message data",
+        "assistant/message" => "assistant/message data",
+        "session/title" => "session/title data",
+        _ => return Ok(BodySeed(kind).body_without_data()),
+    };
+    let data = data.ok_or(LineError::Field("data"))?;
+    let mut de = serde_json::Deserializer::from_str(data);
+    BodySeed(kind)
+        .deserialize(&mut de)
+        .map_err(|_| LineError::Field(what))
+}
+
 fn line_text(line: &[u8]) -> Result<&str, LineError> {
-    let text = std::str::from_utf8(line).map_err(|_| LineError::NotUtf8)?;
+    // Logs are mostly non-ASCII-heavy text: the SIMD validator is several
+    // times faster than `std::str::from_utf8` there.
+    let text = simdutf8::basic::from_utf8(line).map_err(|_| LineError::NotUtf8)?;
     if has_unpaired_surrogate_escape(text) {
         // serde_json skips ignored strings without decoding their escapes,
         // but the contract makes any unpaired surrogate escape invalid.
@@ -174,16 +173,13 @@ fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, LineError> {
     })
 }
 
-fn parse_field<'a, T: Deserialize<'a>>(text: &'a str, what: &'static str) -> Result<T, LineError> {
-    serde_json::from_str(text).map_err(|_| LineError::Field(what))
-}
-
 /// Whether a `\uD800`–`\uDFFF` escape in a JSON string is not part of a
 /// high-low pair. Only lines that contain `\ud`/`\uD` are walked.
 fn has_unpaired_surrogate_escape(text: &str) -> bool {
     let bytes = text.as_bytes();
-    let finder = memchr::memmem::Finder::new(b"\\u");
-    if !finder
+    static ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
+    if !ESCAPE
         .find_iter(bytes)
         .any(|i| matches!(bytes.get(i + 2), Some(b'd' | b'D')))
     {
@@ -260,14 +256,104 @@ struct RawHeader<'a> {
     label: Option<Cow<'a, str>>,
 }
 
-#[derive(Deserialize)]
+/// An event line, read in one pass when `type` comes before `data` (as
+/// writers put it): `data` is then parsed straight into the body its type
+/// needs, and skipped for types that need nothing.
 struct RawEvent<'a> {
-    #[serde(default, deserialize_with = "non_null")]
-    seq: Option<SafeInt>,
-    #[serde(rename = "type", borrow, default, deserialize_with = "non_null")]
+    seq: Option<u64>,
     kind: Option<Cow<'a, str>>,
-    #[serde(borrow, default)]
-    data: Option<&'a RawValue>,
+    data: Data<'a>,
+}
+
+enum Data<'a> {
+    Missing,
+    /// `data` came before `type`: parsed once the type is known.
+    Raw(&'a RawValue),
+    Parsed(EventBody<'a>),
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for RawEvent<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct EventVisitor<'a>(PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for EventVisitor<'a> {
+            type Value = RawEvent<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an event object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawEvent<'a>, A::Error> {
+                let mut event = RawEvent {
+                    seq: None,
+                    kind: None,
+                    data: Data::Missing,
+                };
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    match key.as_ref() {
+                        "seq" => event.seq = Some(map.next_value::<SafeInt>()?.0),
+                        // A repeated `type` or `data` is rejected: `data` may
+                        // already be parsed for the first type.
+                        "type" if event.kind.is_some() => {
+                            return Err(de::Error::duplicate_field("type"))
+                        }
+                        "data" if !matches!(event.data, Data::Missing) => {
+                            return Err(de::Error::duplicate_field("data"))
+                        }
+                        "type" => event.kind = Some(map.next_value()?),
+                        "data" => {
+                            event.data = match &event.kind {
+                                Some(kind) => Data::Parsed(map.next_value_seed(BodySeed(kind))?),
+                                None => Data::Raw(map.next_value()?),
+                            }
+                        }
+                        _ => {
+                            map.next_value::<IgnoredAny>()?;
+                        }
+                    }
+                }
+                Ok(event)
+            }
+        }
+        d.deserialize_map(EventVisitor(PhantomData))
+    }
+}
+
+/// Parses `data` for an event of the given type.
+struct BodySeed<'k>(&'k str);
+
+impl BodySeed<'_> {
+    /// The body of a type that requires no `data`.
+    fn body_without_data<'a>(&self) -> EventBody<'a> {
+        match self.0 {
+            "tool/result" => EventBody::ToolResult,
+            _ => EventBody::Other,
+        }
+    }
+}
+
+impl<'de> de::DeserializeSeed<'de> for BodySeed<'_> {
+    type Value = EventBody<'de>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<EventBody<'de>, D::Error> {
+        Ok(match self.0 {
+            "user/message" => {
+                let UserData { source, content } = Object::<UserData>::deserialize(d)?.0;
+                EventBody::UserMessage {
+                    source: source.0.kind(),
+                    texts: content.texts(),
+                }
+            }
+            "assistant/message" => {
+                let data = Object::<AssistantData>::deserialize(d)?.0;
+                EventBody::AssistantMessage {
+                    texts: data.message.0.content.texts(),
+                }
+            }
+            "session/title" => EventBody::Title(Object::<TitleData>::deserialize(d)?.0.title),
+            _ => {
+                IgnoredAny::deserialize(d)?;
+                self.body_without_data()
+            }
+        })
+    }
 }
 
 #[derive(Deserialize)]

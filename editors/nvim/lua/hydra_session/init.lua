@@ -8,7 +8,7 @@
 -- Starts hydra-session-lsp for Markdown and prompt buffers, passes `settings`
 -- as initializationOptions (and answers workspace/configuration with them),
 -- and adds :HydraPrepare, :HydraMention, :HydraStatus and :HydraRestart.
--- See docs/editors.md.
+-- See the "Editors" section of the README.
 local M = {}
 
 local NAME = "hydra_session"
