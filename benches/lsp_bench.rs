@@ -3,7 +3,7 @@
 //! sessions of 2–20 KB each plus one 20 MB session.
 //!
 //! Run: `cargo bench --bench lsp_bench` (release build). Prints a Markdown
-//! table; docs/performance-lsp.md records a run.
+//! table; docs/performance.md ("Language server") records a run.
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
