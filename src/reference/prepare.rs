@@ -34,14 +34,16 @@ impl SnapshotSource for Catalog {
         budget: Option<usize>,
         cancelled: Cancelled<'_>,
     ) -> Result<Snapshot, ReferenceError> {
-        let session = self.get(session_id).ok_or_else(|| {
-            ReferenceError::read_failed(format!(
-                "session {} not found",
-                json::stringify(session_id)
-            ))
-        })?;
+        let session = self
+            .get(session_id)
+            .ok_or_else(|| unknown_session(session_id))?;
         read_snapshot(&session, label, budget, cancelled).map_err(read_error)
     }
+}
+
+/// The error for an id the store does not hold.
+pub fn unknown_session(session_id: &str) -> ReferenceError {
+    ReferenceError::read_failed(format!("session {} not found", json::stringify(session_id)))
 }
 
 /// The session-reference error for a failed read.

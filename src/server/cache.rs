@@ -7,8 +7,7 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::SystemTime;
 
-use crate::reference::json;
-use crate::reference::prepare::{read_error, Cancelled, SnapshotSource};
+use crate::reference::prepare::{read_error, unknown_session, Cancelled, SnapshotSource};
 use crate::reference::ReferenceError;
 use crate::store::{read_snapshot, Session, Snapshot};
 
@@ -100,12 +99,10 @@ impl SnapshotSource for CachedSource<'_> {
         budget: Option<usize>,
         cancelled: Cancelled<'_>,
     ) -> Result<Snapshot, ReferenceError> {
-        let session = self.view.get(session_id).ok_or_else(|| {
-            ReferenceError::read_failed(format!(
-                "session {} not found",
-                json::stringify(session_id)
-            ))
-        })?;
+        let session = self
+            .view
+            .get(session_id)
+            .ok_or_else(|| unknown_session(session_id))?;
         self.cache.read(session, label, budget, cancelled)
     }
 }

@@ -9,10 +9,9 @@ use serde_json::json;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{blocking, markdown};
+use super::{markdown, retained_source};
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::is_ecma_whitespace;
-use crate::reference::prepare::retain_snapshot;
 use crate::server::backend::Backend;
 use crate::server::error;
 use crate::server::position;
@@ -177,17 +176,8 @@ pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<Comp
     let Some(session) = view.get(&data.session_id).cloned() else {
         return Ok(item);
     };
-    let budget = backend.settings().limits.max_reference_bytes;
-    let reader = backend.clone();
-    let label = data.label.clone();
-    let read_session = session.clone();
-    let retained = blocking("the completion preview", move |cancelled| {
-        let snapshot = reader
-            .cache
-            .read(&read_session, &label, Some(budget), cancelled)?;
-        retain_snapshot(snapshot, &label, budget)
-    })
-    .await?;
+    let retained =
+        retained_source(backend, &session, &data.label, "the completion preview").await?;
     let value = match retained {
         Ok(source) => markdown::preview(&session, &source, data.same_workspace),
         Err(e) => format!(

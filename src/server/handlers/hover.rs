@@ -3,10 +3,9 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{blocking, markdown};
+use super::{markdown, retained_source};
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
-use crate::reference::prepare::retain_snapshot;
 use crate::reference::uri::DecodeError;
 use crate::server::backend::Backend;
 use crate::server::position;
@@ -61,19 +60,10 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         );
         return Ok(Some(markdown_hover(value, range)));
     };
-    let budget = backend.settings().limits.max_reference_bytes;
     // The candidates' rank-0 test: both cwds known and equal.
     let same_workspace =
         session.header.cwd.is_some() && session.header.cwd == backend.target_cwd(&uri);
-    let reader = backend.clone();
-    let read_session = session.clone();
-    let retained = blocking("hover", move |cancelled| {
-        let snapshot = reader
-            .cache
-            .read(&read_session, &label, Some(budget), cancelled)?;
-        retain_snapshot(snapshot, &label, budget)
-    })
-    .await?;
+    let retained = retained_source(backend, &session, &label, "hover").await?;
     let value = match retained {
         Ok(source) => markdown::hover(&session, &source, same_workspace),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),

@@ -15,8 +15,12 @@ use std::sync::Arc;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
+use super::backend::Backend;
 use super::error;
 use super::position::Encoding;
+use crate::reference::prepare::{retain_snapshot, RetainedSource};
+use crate::reference::ReferenceError;
+use crate::store::Session;
 
 /// What the server offers, for the negotiated encoding.
 pub fn capabilities(encoding: Encoding) -> InitializeResult {
@@ -80,6 +84,26 @@ impl Drop for CancelOnDrop {
 
 /// Runs `work` on the blocking pool with a cancel flag that turns true when
 /// the awaiting request is dropped.
+/// Reads `session` through the snapshot cache and fits it into the budget,
+/// off the async workers: what hover and the completion preview show.
+pub async fn retained_source(
+    backend: &Backend,
+    session: &Session,
+    label: &str,
+    what: &str,
+) -> Result<std::result::Result<RetainedSource, ReferenceError>> {
+    let budget = backend.settings().limits.max_reference_bytes;
+    let reader = backend.clone();
+    let (session, label) = (session.clone(), label.to_string());
+    blocking(what, move |cancelled| {
+        let snapshot = reader
+            .cache
+            .read(&session, &label, Some(budget), cancelled)?;
+        retain_snapshot(snapshot, &label, budget)
+    })
+    .await
+}
+
 pub async fn blocking<T, F>(what: &str, work: F) -> Result<T>
 where
     T: Send + 'static,
