@@ -7,6 +7,13 @@
 //! - [`cli`]: the command line over the core.
 //! - [`server`]: the language server; LSP types live only there.
 
+// No input may panic the tool: bad logs, documents and requests become
+// typed errors. Tests may unwrap.
+#![cfg_attr(
+    not(test),
+    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+)]
+
 pub mod cli;
 pub mod reference;
 pub mod server;

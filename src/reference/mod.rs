@@ -1,6 +1,9 @@
 //! The session-reference core: pure, synchronous, and free of LSP types.
 //! Both the CLI and the language server call it.
 
+// The core never prints: stdout is the protocol channel of the server.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod candidates;
 pub mod diagnostics;
 pub mod error;

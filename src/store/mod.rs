@@ -2,6 +2,9 @@
 //! an index of their headers and titles. Read-only: nothing here writes to
 //! a store, and no session id is ever turned into a path.
 
+// The core never prints: stdout is the protocol channel of the server.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
 pub mod catalog;
 pub mod discover;
 pub mod line;
