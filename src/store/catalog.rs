@@ -13,7 +13,7 @@ use std::time::SystemTime;
 
 use super::discover::{self, LogFile};
 use super::line::Header;
-use super::log::{self, EventCursor, NotASession, ReadError};
+use super::log::{self, EventCursor, NotASession};
 
 /// A session of the store (the winner for its id).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -139,15 +139,15 @@ impl Catalog {
             }
         };
         self.missing = found.is_none();
-        let found = found.unwrap_or_default();
-        let mut files = BTreeMap::new();
-        for LogFile { rel, path } in found {
-            let previous = self.files.remove(&rel);
-            if let Some(state) = refresh_state(path, previous, self.titles) {
-                files.insert(rel, state);
-            }
-        }
-        self.files = files;
+        let work: Vec<_> = found
+            .unwrap_or_default()
+            .into_iter()
+            .map(|LogFile { rel, path }| {
+                let previous = self.files.remove(&rel);
+                (rel, path, previous)
+            })
+            .collect();
+        self.files = refresh_all(work, self.titles);
         self.elect();
     }
 
@@ -259,6 +259,48 @@ impl Catalog {
     }
 }
 
+/// Refreshes many files, spread over the machine's cores: a first index
+/// reads every log for its title, and the files are independent.
+fn refresh_all(
+    work: Vec<(Vec<u8>, PathBuf, Option<FileState>)>,
+    titles: bool,
+) -> BTreeMap<Vec<u8>, FileState> {
+    const MIN_PER_THREAD: usize = 64;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(work.len() / MIN_PER_THREAD)
+        .max(1);
+    let refresh = |chunk: Vec<(Vec<u8>, PathBuf, Option<FileState>)>| -> Vec<(Vec<u8>, FileState)> {
+        chunk
+            .into_iter()
+            .filter_map(|(rel, path, previous)| {
+                refresh_state(path, previous, titles).map(|s| (rel, s))
+            })
+            .collect()
+    };
+    if threads == 1 {
+        return refresh(work).into_iter().collect();
+    }
+    let per_thread = work.len().div_ceil(threads);
+    let mut chunks = Vec::with_capacity(threads);
+    let mut work = work.into_iter();
+    for _ in 0..threads {
+        chunks.push(work.by_ref().take(per_thread).collect::<Vec<_>>());
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| scope.spawn(|| refresh(chunk)))
+            .collect();
+        // A worker that died leaves its files out; the next rescan retries them.
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().ok())
+            .flatten()
+            .collect()
+    })
+}
+
 /// Brings one file's state up to date, parsing only what it needs.
 fn refresh_state(path: PathBuf, previous: Option<FileState>, titles: bool) -> Option<FileState> {
     let meta = fs::metadata(&path).ok()?;
@@ -294,17 +336,13 @@ fn refresh_state(path: PathBuf, previous: Option<FileState>, titles: bool) -> Op
     })
 }
 
-/// Reads the header and scans every event line for the title.
+/// Reads the header and scans every event line for the title. Only a log
+/// that fails is read again, for its header alone: a bad event line leaves
+/// a session without a title, a bad header leaves no session.
 fn full_scan(path: &Path) -> (Result<Header, NotASession>, Option<(EventCursor, u64)>) {
-    if let Err(why) = log::read_header(path) {
-        return (Err(why), None);
-    }
     match log::read_log(path, "", &|| false, &mut |_| {}) {
         Ok(read) => (Ok(read.header), Some((read.cursor, read.consumed))),
-        Err(ReadError::Log(_)) | Err(ReadError::Cancelled) => match log::read_header(path) {
-            Ok((header, _)) => (Ok(header), None),
-            Err(why) => (Err(why), None),
-        },
+        Err(_) => (log::read_header(path).map(|(header, _)| header), None),
     }
 }
 
