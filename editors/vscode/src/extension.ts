@@ -137,6 +137,17 @@ function runningClient(): LanguageClient | undefined {
   return client;
 }
 
+/** The active prompt's editor and the running client, or undefined after telling the user why not. */
+function promptAndClient(): { editor: vscode.TextEditor; client: LanguageClient } | undefined {
+  const editor = vscode.window.activeTextEditor;
+  if (editor === undefined) {
+    void vscode.window.showWarningMessage('Hydra: open a prompt first.');
+    return undefined;
+  }
+  const running = runningClient();
+  return running === undefined ? undefined : { editor, client: running };
+}
+
 function describeError(e: unknown): string {
   if (e instanceof ResponseError) {
     const data = e.data as { code?: string } | undefined;
@@ -202,15 +213,11 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
 // ---- commands -------------------------------------------------------------
 
 async function prepareCommand(): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor === undefined) {
-    void vscode.window.showWarningMessage('Hydra: open a prompt first.');
+  const target = promptAndClient();
+  if (target === undefined) {
     return;
   }
-  const c = runningClient();
-  if (c === undefined) {
-    return;
-  }
+  const { editor, client: c } = target;
   const doc = editor.document;
   let result: PrepareResult;
   try {
@@ -250,15 +257,11 @@ interface CandidateItem extends vscode.QuickPickItem {
 }
 
 async function insertMentionCommand(): Promise<void> {
-  const editor = vscode.window.activeTextEditor;
-  if (editor === undefined) {
-    void vscode.window.showWarningMessage('Hydra: open a prompt first.');
+  const target = promptAndClient();
+  if (target === undefined) {
     return;
   }
-  const c = runningClient();
-  if (c === undefined) {
-    return;
-  }
+  const { editor, client: c } = target;
   const doc = editor.document;
   const cursor = editor.selection.active;
   // A `@query` typed just before the cursor is replaced by the mention.
