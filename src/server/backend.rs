@@ -2,7 +2,6 @@
 //! folders, documents, and the store index with its progress report.
 
 use std::ops::Deref;
-use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -17,11 +16,13 @@ use tower_lsp::Client;
 use super::cache::SnapshotCache;
 use super::handlers::diagnostics;
 use super::index::{Index, IndexEvent, View};
-use super::position::Encoding;
-use super::settings::{self, Settings, SECTION};
+use super::settings::{Settings, SECTION};
 use super::state::Documents;
 use super::workspace::Workspace;
 use super::{handlers, logging};
+use crate::config::{self, paths};
+use crate::proto::position::Encoding;
+use crate::store::{FsStore, Scan};
 
 /// The shortest time between two diagnostics refreshes caused by the store.
 const STORE_REFRESH: Duration = Duration::from_millis(500);
@@ -96,16 +97,25 @@ impl Backend {
             .and_then(|w| w.target_cwd(document))
     }
 
-    fn store_path(&self) -> PathBuf {
+    /// Indexes the configured stores (relative paths under the first
+    /// workspace folder), replacing what was indexed before.
+    fn start_index(&self) {
         let first = self.workspace.read().ok().and_then(|w| w.first_folder());
-        settings::store_path(self.settings().store.as_deref(), first.as_deref())
+        let base = first.unwrap_or_else(paths::current_dir);
+        // Settings were validated when applied: a failure here is a bug,
+        // and the defaults are the safe answer.
+        let specs = config::resolve_stores(&self.settings().store, &base)
+            .unwrap_or_else(|_| config::default_stores());
+        let roots = specs.iter().map(|s| s.path.display().to_string()).collect();
+        self.index
+            .start(Box::new(FsStore::unscanned(&specs, Scan::Full)), roots);
     }
 
     /// Starts indexing if nothing did yet (a client that never sends
     /// `initialized` still gets answers).
     fn ensure_index(&self) {
         if !self.index.is_started() {
-            self.index.start(self.store_path());
+            self.start_index();
         }
     }
 
@@ -202,7 +212,7 @@ impl Backend {
         let begin = WorkDoneProgressBegin {
             title: "Indexing sessions".to_string(),
             cancellable: Some(false),
-            message: Some(self.index.root().display().to_string()),
+            message: Some(self.index.roots().join(", ")),
             percentage: None,
         };
         self.progress(&token, WorkDoneProgress::Begin(begin)).await;
@@ -335,7 +345,7 @@ impl Backend {
             }
         }
         if next.store != current.store && self.index.is_started() {
-            self.index.start(self.store_path());
+            self.start_index();
         }
         self.refresh_diagnostics();
         Ok(())

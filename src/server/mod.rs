@@ -14,15 +14,12 @@ mod backend;
 mod cache;
 mod error;
 mod exit;
-mod from_proto;
 mod handlers;
 mod index;
 pub mod logging;
-pub mod position;
 mod search;
 pub mod settings;
 mod state;
-pub mod to_proto;
 mod transport;
 mod workspace;
 

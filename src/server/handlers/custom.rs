@@ -7,11 +7,12 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
 
 use super::blocking;
+use crate::proto::from_proto;
 use crate::reference::candidates::Target;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
-use crate::server::{error, from_proto};
+use crate::server::error;
 
 pub const PREPARE: &str = "sessionReference/prepare";
 pub const CANDIDATES: &str = "sessionReference/candidates";
@@ -87,7 +88,7 @@ impl Backend {
     /// it is being indexed.
     pub async fn status(&self, _params: Value) -> Result<Status> {
         Ok(Status {
-            store: self.index.root().display().to_string(),
+            store: self.index.roots().first().cloned().unwrap_or_default(),
             sessions: self.index.view().sessions.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
         })

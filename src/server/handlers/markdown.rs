@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
+use crate::model::Session;
 use crate::reference::prepare::RetainedSource;
 use crate::reference::retention::Turn;
-use crate::store::Session;
 
 /// Turns shown in a hover, newest last.
 const HOVER_TURNS: usize = 3;

@@ -17,10 +17,10 @@ use tower_lsp::lsp_types::*;
 
 use super::backend::Backend;
 use super::error;
-use super::position::Encoding;
-use crate::reference::prepare::{retain_snapshot, RetainedSource};
+use crate::model::Session;
+use crate::proto::position::Encoding;
+use crate::reference::prepare::{retain_snapshot, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
-use crate::store::Session;
 
 /// What the server offers, for the negotiated encoding.
 pub fn capabilities(encoding: Encoding) -> InitializeResult {
@@ -93,12 +93,17 @@ pub async fn retained_source(
     what: &str,
 ) -> Result<std::result::Result<RetainedSource, ReferenceError>> {
     let budget = backend.settings().limits.max_reference_bytes;
-    let reader = backend.clone();
+    let backend = backend.clone();
     let (session, label) = (session.clone(), label.to_string());
+    let view = backend.index.view();
     blocking(what, move |cancelled| {
-        let snapshot = reader
+        let reader = view
+            .reader
+            .as_deref()
+            .ok_or_else(|| unknown_session(session.id()))?;
+        let snapshot = backend
             .cache
-            .read(&session, &label, Some(budget), cancelled)?;
+            .read(reader, &session, &label, Some(budget), cancelled)?;
         retain_snapshot(snapshot, &label, budget)
     })
     .await
