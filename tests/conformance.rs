@@ -51,7 +51,9 @@ fn named_spills(text: &str, spill: &str) -> BTreeSet<String> {
         let name: String = after.chars().take(69).collect();
         if name.len() == 69
             && name.ends_with(".json")
-            && name[..64].bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
+            && name[..64]
+                .bytes()
+                .all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
         {
             out.insert(name);
         }
@@ -83,7 +85,10 @@ fn check_spill_dir(dir: &Path, names: &BTreeSet<String>) -> Result<(), String> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::PermissionsExt;
-            let mode = std::fs::metadata(&path).map_err(|e| e.to_string())?.permissions().mode();
+            let mode = std::fs::metadata(&path)
+                .map_err(|e| e.to_string())?
+                .permissions()
+                .mode();
             if mode & 0o777 != 0o600 {
                 return Err(format!("{name} has mode {:o}, not 600", mode & 0o777));
             }

@@ -532,6 +532,32 @@ mod tests {
     }
 
     #[test]
+    fn capacity_follows_appended_route_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let head = "{\"type\":\"session\",\"id\":\"s\",\"createdAt\":1,\"options\":{\"contextWindow\":9000}}\n";
+        fs::write(&path, head).unwrap();
+        let mut catalog = Catalog::scan(dir.path());
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), Some(9000));
+        let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+        let route = |seq: u64, data: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"route/assembled\",\"data\":{data}}}\n")
+        };
+        std::io::Write::write_all(&mut file, route(1, "{\"contextWindow\":200000}").as_bytes())
+            .unwrap();
+        assert!(catalog.refresh_path(&path));
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), Some(200000));
+        // A last route without a window means no capacity.
+        std::io::Write::write_all(&mut file, route(2, "{}").as_bytes()).unwrap();
+        catalog.refresh_path(&path);
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), None);
+        // A non-object `data` makes the line invalid: the log fails to read.
+        std::io::Write::write_all(&mut file, route(3, "[]").as_bytes()).unwrap();
+        catalog.refresh_path(&path);
+        assert!(catalog.get("s").unwrap().unreadable.is_some());
+    }
+
+    #[test]
     fn a_header_completed_later_makes_a_session() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
