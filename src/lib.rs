@@ -21,4 +21,5 @@ pub mod model;
 pub mod proto;
 pub mod reference;
 pub mod server;
+pub mod spill;
 pub mod store;

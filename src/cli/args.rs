@@ -54,6 +54,8 @@ pub enum Command {
         /// Accepted for symmetry with `candidates`; ranking does not apply.
         #[arg(long, hide = true)]
         cwd: Option<String>,
+        #[command(flatten)]
+        spill: SpillArgs,
         /// Input file, or `-` for standard input (the default).
         file: Option<PathBuf>,
     },
@@ -100,9 +102,41 @@ pub struct StoreArgs {
     /// Most distinct sessions one message may reference (1..=3, default 3).
     #[arg(long, value_parser = digits)]
     pub max_references: Option<Digits>,
-    /// Byte budget of one source's data object (default 65536).
-    #[arg(long, value_parser = digits)]
-    pub max_reference_bytes: Option<Digits>,
+    /// Byte budget of one source's data object, or `auto` (the default:
+    /// from the model capacity --self's log records, else 65536).
+    #[arg(long, value_parser = budget, value_name = "N|auto")]
+    pub max_reference_bytes: Option<Budget>,
+}
+
+/// Where `prepare` stores the full snapshots of truncated sources.
+#[derive(Debug, Args)]
+pub struct SpillArgs {
+    /// Spill directory (default: $XDG_CACHE_HOME/hydra-session/snapshots,
+    /// else ~/.cache/hydra-session/snapshots).
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
+    /// Store no full snapshots (wins over --spill-dir).
+    #[arg(long)]
+    pub no_spill: bool,
+    /// Size cap of the spill directory in bytes (default 268435456).
+    #[arg(long, value_parser = digits, value_name = "N")]
+    pub spill_max_bytes: Option<Digits>,
+}
+
+/// `--max-reference-bytes`: decimal digits or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    Auto,
+    Bytes(Digits),
+}
+
+fn budget(text: &str) -> Result<Budget, String> {
+    if text == "auto" {
+        return Ok(Budget::Auto);
+    }
+    digits(text)
+        .map(Budget::Bytes)
+        .map_err(|_| "expected decimal digits or `auto`".into())
 }
 
 /// A limit written as decimal digits; its range is checked later, as a

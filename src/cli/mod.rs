@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::model::SessionStore;
 use crate::reference::candidates::{self, Target};
+use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::reference::{mention, uri, ReferenceError};
 use crate::store::Scan;
@@ -119,8 +120,11 @@ fn run(command: Command) -> Result<i32, Failure> {
             let list = candidates::candidates(&store.sessions(), target, &query, limit)?;
             print_ok(&list.items)
         }
-        Command::Prepare { store, file, .. } => {
+        Command::Prepare {
+            store, file, spill, ..
+        } => {
             let settings = settings::resolve(&store)?;
+            let spill = settings::resolve_spill(&spill)?;
             let text = input::read_text(file.as_deref())?;
             let store = settings.open_store(Scan::HeadersOnly);
             let options = PrepareOptions {
@@ -128,7 +132,8 @@ fn run(command: Command) -> Result<i32, Failure> {
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            print_ok(&prepare_text(&text, options, &store, &|| false)?)
+            let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+            print_ok(&prepare_text(&text, options, &store, spill, &|| false)?)
         }
         Command::Check {
             store,

@@ -4,7 +4,8 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::error::ErrorCode;
+use super::budget::{self, BudgetSetting};
+use super::error::{ErrorCode, ReferenceError};
 use super::json;
 use super::mention::{self, Mention};
 use super::prepare::{retain_snapshot, Cancelled, SnapshotSource};
@@ -47,7 +48,7 @@ pub struct Diagnostic {
 pub struct DiagnosticOptions<'a> {
     pub target: Option<&'a str>,
     pub max_references: usize,
-    pub max_reference_bytes: usize,
+    pub max_reference_bytes: BudgetSetting,
 }
 
 /// Every diagnostic of `text`, in document order.
@@ -89,6 +90,19 @@ pub fn diagnose(
             }
         }
     }
+    // One budget for every source; a target whose log cannot be read fails
+    // every source (settled only when some source needs it).
+    let settled = if ranked.is_empty() {
+        Err(ReferenceError::cancelled())
+    } else {
+        budget::settle(
+            options.max_reference_bytes,
+            options.max_references,
+            options.target,
+            source,
+            cancelled,
+        )
+    };
     for (rank, (id, label, spans)) in ranked.iter().enumerate() {
         let finding = if rank >= options.max_references {
             Some((
@@ -102,7 +116,15 @@ pub fn diagnose(
                 ),
             ))
         } else {
-            source_finding(id, label, options.max_reference_bytes, source, cancelled)
+            match &settled {
+                Ok(budget) => source_finding(id, label, budget.bytes, source, cancelled),
+                Err(error) if error.code == ErrorCode::Cancelled => None,
+                Err(error) => Some((
+                    Severity::Warning,
+                    error.code.as_str(),
+                    format!("the target session's log: {}", error.message),
+                )),
+            }
         };
         if let Some((severity, code, message)) = finding {
             for span in spans {

@@ -4,9 +4,11 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod budget;
 pub mod candidates;
 pub mod diagnostics;
 pub mod error;
+pub mod full_snapshot;
 pub mod json;
 pub mod mention;
 pub mod prepare;

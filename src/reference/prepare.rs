@@ -2,14 +2,17 @@
 
 use serde::Serialize;
 
+use super::budget::{self, Budget, BudgetSetting, TargetCapacity};
 use super::error::{ErrorCode, ReferenceError};
+use super::full_snapshot::{self, FullSnapshot, FullSnapshotPlan, SpillStore, SPILL_DISABLED};
 use super::json;
 use super::mention::{self, Reference};
+use super::projection::Surface;
 use super::render;
 use super::retention::{self, Retained, SourceMeta};
 use super::snapshot::{read_snapshot, Snapshot};
 pub use crate::model::Cancelled;
-use crate::model::{ReadError, SessionHeader, SessionStore};
+use crate::model::{Entry, ReadError, ReadSummary, SessionHeader, SessionStore};
 
 /// Where `prepare` reads sessions from.
 pub trait SnapshotSource: Sync {
@@ -22,6 +25,24 @@ pub trait SnapshotSource: Sync {
         budget: Option<usize>,
         cancelled: Cancelled<'_>,
     ) -> Result<Snapshot, ReferenceError>;
+
+    /// What the store knows of `session_id`'s model capacity (reference.md
+    /// §4a); fails when its log cannot be read.
+    fn capacity(
+        &self,
+        session_id: &str,
+        cancelled: Cancelled<'_>,
+    ) -> Result<TargetCapacity, ReferenceError>;
+
+    /// Reads `session_id`'s events again over the first `bytes` bytes of its
+    /// log (a [`Snapshot::bytes`]): a second pass over the same capture.
+    fn reread(
+        &self,
+        session_id: &str,
+        bytes: u64,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReferenceError>;
 }
 
 /// Any store is a source: each read goes to the log.
@@ -37,6 +58,38 @@ impl<S: SessionStore> SnapshotSource for S {
             .get(session_id)
             .ok_or_else(|| unknown_session(session_id))?;
         read_snapshot(&*self.reader(), &session, label, budget, cancelled).map_err(read_error)
+    }
+
+    /// Reads the target's log: a store indexed without every line (the
+    /// CLI's) does not know capacities.
+    fn capacity(
+        &self,
+        session_id: &str,
+        cancelled: Cancelled<'_>,
+    ) -> Result<TargetCapacity, ReferenceError> {
+        let Some(session) = self.get(session_id) else {
+            return Ok(TargetCapacity::NotInStore);
+        };
+        let summary = self
+            .reader()
+            .read(&session, cancelled, &mut |_| {})
+            .map_err(read_error)?;
+        Ok(TargetCapacity::Known(summary.capacity))
+    }
+
+    fn reread(
+        &self,
+        session_id: &str,
+        bytes: u64,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReferenceError> {
+        let session = self
+            .get(session_id)
+            .ok_or_else(|| unknown_session(session_id))?;
+        self.reader()
+            .read_range(&session, Some(bytes), cancelled, sink)
+            .map_err(read_error)
     }
 }
 
@@ -58,7 +111,7 @@ pub struct PrepareOptions<'a> {
     /// The session the message is for, when known.
     pub target: Option<&'a str>,
     pub max_references: usize,
-    pub max_reference_bytes: usize,
+    pub max_reference_bytes: BudgetSetting,
 }
 
 /// `{"type":"text","text":…}`
@@ -127,6 +180,8 @@ pub struct RetainedSource {
     pub label: String,
     pub retained: Retained,
     pub data_object: String,
+    /// What a second pass needs for the full snapshot (only when asked for).
+    pub plan: Option<FullSnapshotPlan>,
 }
 
 impl RetainedSource {
@@ -154,13 +209,40 @@ pub fn retain_snapshot(
     label: &str,
     budget: usize,
 ) -> Result<RetainedSource, ReferenceError> {
+    retain_source(snapshot, label, budget, false)
+}
+
+/// [`retain_snapshot`], keeping what a full snapshot needs when `plan`.
+fn retain_source(
+    snapshot: Snapshot,
+    label: &str,
+    budget: usize,
+    plan: bool,
+) -> Result<RetainedSource, ReferenceError> {
     let Snapshot {
         header,
         captured_through_seq,
         title,
         projection,
+        bytes,
         ..
     } = snapshot;
+    let plan = plan.then(|| {
+        let surface: Surface = projection.surface;
+        FullSnapshotPlan {
+            session_id: header.id.clone(),
+            label: label.to_string(),
+            cwd: header.cwd.clone(),
+            captured_through_seq,
+            surface,
+            checkpoint_text: projection
+                .messages
+                .first()
+                .filter(|m| m.checkpoint && Some(m.seq) == surface.last_checkpoint_seq)
+                .map(|m| m.text.clone()),
+            bytes,
+        }
+    });
     let meta = SourceMeta {
         session_id: &header.id,
         label,
@@ -177,6 +259,7 @@ pub fn retain_snapshot(
         label: label.to_string(),
         retained,
         data_object,
+        plan,
     })
 }
 
@@ -216,18 +299,29 @@ pub fn prepare_text(
     text: &str,
     options: PrepareOptions<'_>,
     source: &dyn SnapshotSource,
+    spill: Option<&dyn SpillStore>,
     cancelled: Cancelled<'_>,
 ) -> Result<Prepared, ReferenceError> {
     let parsed = mention::parse(text)?;
-    prepare(parsed.text, &parsed.references, options, source, cancelled)
+    prepare(
+        parsed.text,
+        &parsed.references,
+        options,
+        source,
+        spill,
+        cancelled,
+    )
 }
 
 /// Prepares the context of a message whose references are already parsed.
+/// `spill` stores the full snapshots of truncated sources (`None`: spilling
+/// is disabled).
 pub fn prepare(
     content: String,
     references: &[Reference],
     options: PrepareOptions<'_>,
     source: &dyn SnapshotSource,
+    spill: Option<&dyn SpillStore>,
     cancelled: Cancelled<'_>,
 ) -> Result<Prepared, ReferenceError> {
     let inputs = normalize(options.target, references, options.max_references)?;
@@ -241,7 +335,14 @@ pub fn prepare(
     if cancelled() {
         return Err(ReferenceError::cancelled());
     }
-    let budget = options.max_reference_bytes;
+    // The budget is settled before any source is read.
+    let Budget { bytes: budget, .. } = budget::settle(
+        options.max_reference_bytes,
+        options.max_references,
+        options.target,
+        source,
+        cancelled,
+    )?;
     // Read every source concurrently; each keeps only what its budget can.
     let read = |input: &Reference| {
         source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)
@@ -271,7 +372,44 @@ pub fn prepare(
     }
     let mut sources = Vec::with_capacity(snapshots.len());
     for (snapshot, input) in snapshots.into_iter().zip(&inputs) {
-        sources.push(retain_snapshot(snapshot, &input.label, budget)?);
+        sources.push(retain_source(
+            snapshot,
+            &input.label,
+            budget,
+            spill.is_some(),
+        )?);
+    }
+    // Every source fits: store the full snapshots of the truncated ones,
+    // then evict, then render.
+    let mut stored = Vec::new();
+    for source_retained in &mut sources {
+        let stats = source_retained.retained.stats;
+        if !stats.truncated() {
+            continue;
+        }
+        let full = match (spill, &source_retained.plan) {
+            (Some(spill), Some(plan)) => {
+                spill.store(&mut |out| full_snapshot::stream(plan, source, out, cancelled))
+            }
+            _ => FullSnapshot::Unavailable(SPILL_DISABLED.to_string()),
+        };
+        if let FullSnapshot::Stored { path, .. } = &full {
+            stored.push(path.clone());
+        }
+        render::append_omission(
+            &mut source_retained.data_object,
+            stats.omitted_messages,
+            stats.omitted_bytes,
+            &full,
+        );
+    }
+    if let (Some(spill), false) = (spill, stored.is_empty()) {
+        spill.evict(&stored);
+    }
+    // A cancelled request returns no context, even when a snapshot was
+    // stored after the cancellation (the spill directory is a cache).
+    if cancelled() {
+        return Err(ReferenceError::cancelled());
     }
     let text = render::render_context(sources.iter().map(|s| s.data_object.as_str()));
     let references = sources

@@ -100,12 +100,12 @@ pub fn read_log(
         }
         Ok(Flow::Continue)
     });
-    match walked {
-        Ok(_) => {}
+    let bytes = match walked {
+        Ok(bytes) => bytes,
         Err(LinesError::Io(e)) => return Err(fail(None, e.to_string())),
         Err(LinesError::Cancelled) => return Err(ReadError::Cancelled),
         Err(LinesError::Line((n, reason))) => return Err(fail(Some(n), reason)),
-    }
+    };
     let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
     Ok(ReadSummary {
         header,
@@ -113,6 +113,7 @@ pub fn read_log(
         title: cursor.title,
         capacity: cursor.capacity,
         skipped_lines: 0,
+        bytes,
     })
 }
 

@@ -179,7 +179,7 @@ pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<Comp
     let retained =
         retained_source(backend, &session, &data.label, "the completion preview").await?;
     let value = match retained {
-        Ok(source) => markdown::preview(&session, &source, data.same_workspace),
+        Ok((source, _)) => markdown::preview(&session, &source, data.same_workspace),
         Err(e) => format!(
             "**{}**\n\n{}",
             markdown::escape(&data.label),

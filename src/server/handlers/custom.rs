@@ -9,6 +9,7 @@ use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
 use super::blocking;
 use crate::proto::from_proto;
 use crate::reference::candidates::Target;
+use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
@@ -48,7 +49,10 @@ impl Backend {
         let text = self.document_text(&params.text_document.uri).await?;
         let view = self.sessions().await;
         let settings = self.settings();
-        let target = params.target_session_id.or(settings.target_session_id);
+        let target = params
+            .target_session_id
+            .or(settings.target_session_id.clone());
+        let spill = self.spill(&settings);
         let backend = self.clone();
         let prepared = blocking("prepare", move |cancelled| {
             let options = PrepareOptions {
@@ -60,7 +64,8 @@ impl Backend {
                 view: &view,
                 cache: &backend.cache,
             };
-            prepare_text(&text, options, &source, cancelled)
+            let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+            prepare_text(&text, options, &source, spill, cancelled)
         })
         .await?;
         let prepared = prepared.map_err(|e| error::request_failed(&e))?;

@@ -65,7 +65,7 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         session.header.cwd.is_some() && session.header.cwd == backend.target_cwd(&uri);
     let retained = retained_source(backend, &session, &label, "hover").await?;
     let value = match retained {
-        Ok(source) => markdown::hover(&session, &source, same_workspace),
+        Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
     };
     Ok(Some(markdown_hover(value, range)))

@@ -16,9 +16,11 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
 use super::backend::Backend;
+use super::cache::CachedSource;
 use super::error;
 use crate::model::Session;
 use crate::proto::position::Encoding;
+use crate::reference::budget::{self, Budget};
 use crate::reference::prepare::{retain_snapshot, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
 
@@ -91,20 +93,33 @@ pub async fn retained_source(
     session: &Session,
     label: &str,
     what: &str,
-) -> Result<std::result::Result<RetainedSource, ReferenceError>> {
-    let budget = backend.settings().limits.max_reference_bytes;
+) -> Result<std::result::Result<(RetainedSource, Budget), ReferenceError>> {
+    let settings = backend.settings();
     let backend = backend.clone();
     let (session, label) = (session.clone(), label.to_string());
     let view = backend.index.view();
     blocking(what, move |cancelled| {
+        let source = CachedSource {
+            view: &view,
+            cache: &backend.cache,
+        };
+        // The same budget `prepare` would settle, from the index.
+        let budget = budget::settle(
+            settings.limits.max_reference_bytes,
+            settings.limits.max_references,
+            settings.target_session_id.as_deref(),
+            &source,
+            cancelled,
+        )?;
         let reader = view
             .reader
             .as_deref()
             .ok_or_else(|| unknown_session(session.id()))?;
-        let snapshot = backend
-            .cache
-            .read(reader, &session, &label, Some(budget), cancelled)?;
-        retain_snapshot(snapshot, &label, budget)
+        let snapshot =
+            backend
+                .cache
+                .read(reader, &session, &label, Some(budget.bytes), cancelled)?;
+        retain_snapshot(snapshot, &label, budget.bytes).map(|s| (s, budget))
     })
     .await
 }
