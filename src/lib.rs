@@ -16,6 +16,7 @@
 
 pub mod cli;
 pub mod config;
+pub mod files;
 pub mod formats;
 pub mod model;
 pub mod proto;

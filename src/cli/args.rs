@@ -59,13 +59,25 @@ pub enum Command {
         /// Input file, or `-` for standard input (the default).
         file: Option<PathBuf>,
     },
+    /// List file and folder candidates for a file mention (`@path`).
+    Files {
+        /// The raw text typed after `@` (`"docs/des` is the quoted form).
+        #[arg(long, default_value = "")]
+        query: String,
+        /// At most this many candidates (default: 50).
+        #[arg(long, value_parser = digits)]
+        limit: Option<Digits>,
+        /// The folder to list under (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
+    },
     /// Report the diagnostics the language server would publish.
     Check {
         #[command(flatten)]
         store: StoreArgs,
-        /// Accepted for symmetry with `candidates`; ranking does not apply.
-        #[arg(long, hide = true)]
-        cwd: Option<String>,
+        /// Where relative file mentions are (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// Prompt or Markdown files.

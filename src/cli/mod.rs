@@ -135,14 +135,21 @@ fn run(command: Command) -> Result<i32, Failure> {
             let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
             print_ok(&prepare_text(&text, options, &store, spill, &|| false)?)
         }
+        Command::Files { query, limit, cwd } => {
+            let limit = limit.map_or(crate::reference::settings::DEFAULT_CANDIDATE_LIMIT, |d| d.0);
+            let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
+            let list = crate::files::candidates(Some(&cwd), &query, limit)?;
+            print_ok(&list.items)
+        }
         Command::Check {
             store,
             format,
             files,
-            ..
+            cwd,
         } => {
             let settings = settings::resolve(&store)?;
-            check::run(&settings, &files, format)
+            let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
+            check::run(&settings, &files, &cwd, format)
         }
     }
 }

@@ -142,6 +142,16 @@ pub fn diagnose(
     out
 }
 
+/// Session and file diagnostics of one document, ordered by range start,
+/// then severity (error first), then code.
+pub fn merge(mut sessions: Vec<Diagnostic>, files: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    sessions.extend(files);
+    sessions.sort_by(|a, b| {
+        (a.range.start, a.severity, a.code).cmp(&(b.range.start, b.severity, b.code))
+    });
+    sessions
+}
+
 fn uri_diagnostic(mention: &Mention<'_>, error: DecodeError) -> Diagnostic {
     let (message, canonical) = match error {
         DecodeError::Malformed => (

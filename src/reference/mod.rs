@@ -8,6 +8,7 @@ pub mod budget;
 pub mod candidates;
 pub mod diagnostics;
 pub mod error;
+pub mod file_mention;
 pub mod full_snapshot;
 pub mod json;
 pub mod mention;
