@@ -36,7 +36,12 @@ pub use backend::Backend;
 use handlers::custom;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 3] = [custom::PREPARE, custom::CANDIDATES, custom::STATUS];
+pub const CUSTOM_METHODS: [&str; 4] = [
+    custom::PREPARE,
+    custom::CANDIDATES,
+    custom::FILES,
+    custom::STATUS,
+];
 
 /// Runs the language server on stdin/stdout until `exit` or stdin EOF.
 /// Returns the process exit status (0 after `shutdown`, 1 without).
@@ -69,6 +74,7 @@ where
     let (service, socket) = LspService::build(|client| Backend::new(client, shut_down.clone()))
         .custom_method(custom::PREPARE, Backend::prepare)
         .custom_method(custom::CANDIDATES, Backend::candidates)
+        .custom_method(custom::FILES, Backend::files)
         .custom_method(custom::STATUS, Backend::status)
         .finish();
     let (service, exited) = exit::watch(service);

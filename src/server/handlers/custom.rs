@@ -17,6 +17,7 @@ use crate::server::error;
 
 pub const PREPARE: &str = "sessionReference/prepare";
 pub const CANDIDATES: &str = "sessionReference/candidates";
+pub const FILES: &str = "sessionReference/files";
 pub const STATUS: &str = "sessionReference/status";
 
 #[derive(Debug, Deserialize)]
@@ -87,6 +88,20 @@ impl Backend {
             .candidates(target, &query, settings.limits.candidate_limit)
             .map_err(|e| error::request_failed(&e))?;
         serde_json::to_value(found.items).map_err(|_| error::internal("serialising candidates"))
+    }
+
+    /// `sessionReference/files`: file candidates of the document's target
+    /// cwd (reference.md §7a), `candidateLimit` at most.
+    pub async fn files(&self, params: CandidatesParams) -> Result<Value> {
+        let cwd = self.target_cwd(&params.text_document.uri);
+        let limit = self.settings().limits.candidate_limit as u64;
+        let query = params.query.unwrap_or_default();
+        let list = blocking("file candidates", move |_| {
+            crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
+        })
+        .await?
+        .map_err(|e| error::request_failed(&e))?;
+        serde_json::to_value(list.items).map_err(|_| error::internal("serialising file candidates"))
     }
 
     /// `sessionReference/status`: the store, its session count, and whether

@@ -3,7 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{markdown, retained_source};
+use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
@@ -27,7 +27,15 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         .iter()
         .find(|m| m.span.start <= offset && offset < m.span.end)
     else {
-        return Ok(None);
+        // A file mention, perhaps: looked at off the async workers.
+        let cwd = backend.target_cwd(&uri);
+        let found = blocking("file hover", move |_| {
+            files::hover(&text, offset, cwd.as_deref().map(std::path::Path::new))
+        })
+        .await?;
+        return Ok(found.map(|(span, value)| {
+            markdown_hover(value, Some(position::range(&doc.rope, span, encoding)))
+        }));
     };
     let range = Some(position::range(&doc.rope, hovered.span.clone(), encoding));
     let id = match hovered.decode() {

@@ -5,6 +5,7 @@ pub mod code_action;
 pub mod completion;
 pub mod custom;
 pub mod diagnostics;
+pub mod files;
 pub mod hover;
 pub mod links;
 mod markdown;
