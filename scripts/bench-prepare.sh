@@ -31,6 +31,6 @@ for run in 1 2 3; do
     'BEGIN { printf "run %d (%s): %.0f MB in %.2f s wall (%.2f s CPU) = %.0f MB/s, peak RSS %.1f MiB\n", n, m, b/1e6, w, u+s, b/1e6/w, r/1024 }'
 done
 if [ "$mode" = spill ]; then
-  grep -o '"fullSnapshot":{[^}]*}' "$dir/out.json" | head -1
+  grep -o 'fullSnapshot[^}]*}' "$dir/out.json" | head -1
   ls -l "$spill_dir"
 fi
