@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tower_lsp::lsp_types::TextDocumentIdentifier;
 
+pub use crate::model::StoreStatus;
 use crate::reference::candidates::Candidate;
 use crate::reference::prepare::Prepared;
 
@@ -76,17 +77,6 @@ pub struct StatusResult {
     /// Whether the first index is still being built.
     pub indexing: bool,
     pub stores: Vec<StoreStatus>,
-}
-
-/// One store of the list.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoreStatus {
-    pub path: String,
-    pub format: String,
-    pub sessions: usize,
-    pub skipped_lines: u64,
-    pub errors: Vec<String>,
 }
 
 /// Every custom method, in the order the docs list them.

@@ -63,17 +63,7 @@ impl Backend {
     /// it is being indexed.
     pub async fn status(&self, _params: Params<lsp_ext::Status>) -> Answer<lsp_ext::Status> {
         let view = self.index.view();
-        let mut stores: Vec<StoreStatus> = view
-            .stores
-            .iter()
-            .map(|s| StoreStatus {
-                path: s.path.clone(),
-                format: s.format.clone(),
-                sessions: s.sessions,
-                skipped_lines: s.skipped_lines,
-                errors: s.errors.clone(),
-            })
-            .collect();
+        let mut stores = view.stores.clone();
         if stores.is_empty() {
             // Not indexed yet: the configured roots, nothing counted.
             stores = self
