@@ -18,7 +18,7 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use lsp_common::{file_uri, mention, TestClient};
+use lsp_common::{file_uri, TestClient};
 use serde_json::{json, Value};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 
@@ -234,6 +234,15 @@ fn env_usize(name: &str, default: usize) -> usize {
         .unwrap_or(default)
 }
 
+async fn hover(client: &mut Client, uri: &str) -> Value {
+    client
+        .call(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 3}}),
+        )
+        .await
+}
+
 async fn complete(client: &mut Client, uri: &str, line: usize, character: usize) -> Value {
     client
         .call(
@@ -317,39 +326,20 @@ async fn main() {
     );
 
     // Hover on a mention of a transcript, warm.
-    let target = first["items"][0]["data"]["sessionId"]
+    // The top candidate's own mention, as completion inserts it.
+    let text = first["items"][0]["textEdit"]["newText"]
         .as_str()
-        .map(String::from)
-        .or_else(|| {
-            first["items"][0]["textEdit"]["newText"]
-                .as_str()
-                .map(String::from)
-        })
-        .unwrap_or_default();
+        .unwrap_or_default()
+        .to_string();
     let hover_uri = file_uri("/home/u/proj7/hover.md");
-    let text = if target.starts_with("@[") {
-        target.clone()
-    } else {
-        mention(&target, "x")
-    };
     client.open(&hover_uri, &text).await;
-    let hover = |c: &mut Client| {
-        let uri = hover_uri.clone();
-        async move {
-            c.call(
-                "textDocument/hover",
-                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 3}}),
-            )
-            .await
-        }
-    };
     let cold_at = Instant::now();
-    let _ = hover(&mut client).await;
+    let _ = hover(&mut client, &hover_uri).await;
     let hover_cold = cold_at.elapsed();
     let mut warm = Vec::new();
     for _ in 0..50 {
         let at = Instant::now();
-        let _ = hover(&mut client).await;
+        let _ = hover(&mut client, &hover_uri).await;
         warm.push(at.elapsed());
     }
     let (h50, h95) = (percentile(&mut warm, 0.5), percentile(&mut warm, 0.95));
