@@ -222,8 +222,12 @@ impl Catalog {
         let header = state.session_header()?;
         let meta = state.scanner.as_ref().map(|s| s.meta()).unwrap_or_default();
         let full = state.full;
+        let mut header = header.clone();
+        if header.label.is_none() && full {
+            header.label = meta.parent.as_ref().and_then(|p| self.child_title(p));
+        }
         Some(Session {
-            header: header.clone(),
+            header,
             locator: Locator {
                 store: self.index,
                 format: state.format.map_or("", |f| f.name()),
@@ -234,6 +238,17 @@ impl Catalog {
             unreadable: meta.failure,
             skipped_lines: meta.skipped_lines,
         })
+    }
+
+    /// The display title the session `parent` gives its child `key`
+    /// (a sub-agent's Task description), when that session is here.
+    fn child_title(&self, (parent, key): &(String, String)) -> Option<String> {
+        let state = self.files.get(self.winners.get(parent)?)?;
+        let meta = state.scanner.as_ref()?.meta();
+        meta.child_titles
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, title)| title)
     }
 
     /// Every session, in relative-path order.
@@ -282,7 +297,7 @@ impl Catalog {
                 }),
                 HeaderState::Pending => notes.push(StoreNote::NotASession {
                     rel: rel_text,
-                    why: pending_reason(state.size).to_string(),
+                    why: pending_reason(state.size, state.consumed).to_string(),
                 }),
                 HeaderState::Session(header) => {
                     if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
@@ -299,12 +314,34 @@ impl Catalog {
     }
 }
 
-fn pending_reason(size: u64) -> &'static str {
+fn pending_reason(size: u64, consumed: u64) -> &'static str {
     if size == 0 {
         "empty file"
-    } else {
+    } else if consumed == 0 {
         "line 1 is not ended by a newline"
+    } else {
+        // Complete lines were read, and none made it a session (a Claude
+        // Code transcript with no `sessionId`, for instance).
+        "no complete line identifies a session"
     }
+}
+
+/// `time` as Unix epoch milliseconds (`None` before 1970).
+pub(crate) fn epoch_ms(time: SystemTime) -> Option<u64> {
+    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
+    u64::try_from(since.as_millis()).ok()
+}
+
+/// The scanner's header, dated by the file's modification time when the
+/// log records no creation time.
+fn scanned_header(scanner: &dyn Scanner, modified: Option<SystemTime>) -> HeaderState {
+    let mut header = scanner.header();
+    if let HeaderState::Session(h) = &mut header {
+        if scanner.meta().undated {
+            h.created_at = modified.and_then(epoch_ms).unwrap_or(0);
+        }
+    }
+    header
 }
 
 /// Refreshes many files, spread over the machine's cores: a first index
@@ -431,7 +468,7 @@ fn full_scan(
         (None, _) => {
             state.header = HeaderState::NotASession("not a log of any known format".into());
         }
-        (Some(s), _) => state.header = s.header(),
+        (Some(s), _) => state.header = scanned_header(s.as_ref(), modified),
     }
     state.format = format;
     state.scanner = scanner;
@@ -459,7 +496,7 @@ fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) ->
         })
     })
     .ok()?;
-    state.header = scanner.header();
+    state.header = scanned_header(scanner.as_ref(), modified);
     state.consumed += used;
     state.size = size;
     state.modified = modified;

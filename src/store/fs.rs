@@ -300,4 +300,9 @@ impl LogSource for FileLog<'_> {
         let size = limit.map_or(size, |l| l.min(size));
         Ok((Box::new(file), size))
     }
+
+    fn modified_ms(&self) -> Option<u64> {
+        let modified = std::fs::metadata(self.path).ok()?.modified().ok()?;
+        super::catalog::epoch_ms(modified)
+    }
 }
