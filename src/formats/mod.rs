@@ -74,6 +74,13 @@ pub enum HeaderState {
 /// Incremental metadata of one log: fed complete lines from line 1 on, it
 /// can resume after an append with only the new lines.
 pub trait Scanner: Send + Sync + fmt::Debug {
+    /// The log file's modification time (Unix epoch milliseconds), given
+    /// before the first line: a format whose logs may hold no parsable
+    /// creation time uses it as `createdAt` (agent-logs.md "Timestamps").
+    fn file_modified(&mut self, millis: u64) {
+        let _ = millis;
+    }
+
     /// Takes the next complete line, without its `\n` (a `\r` before it is
     /// already removed).
     fn line(&mut self, line: &[u8]);
@@ -105,10 +112,6 @@ pub struct ScanMeta {
     /// Why the log cannot be read (a strict format's bad line); its title
     /// and capacity are then unknown.
     pub failure: Option<String>,
-    /// The log records no creation time: the header's `created_at` is a
-    /// placeholder, and the store dates the session by the log's
-    /// modification time.
-    pub undated: bool,
     /// Display titles this log gives other logs' sessions, by the key
     /// those logs name in their `parent` (a Claude Code transcript titles
     /// its sub-agents by `agentId`).
@@ -122,8 +125,8 @@ pub struct ScanMeta {
 pub fn all() -> &'static [&'static dyn LogFormat] {
     // Hydra first: its header is the strictest test, and a Claude Code
     // line is recognised by much looser signs.
-    static ALL: [&dyn LogFormat; 2] = [&hydra::Hydra, &claude_code::ClaudeCode];
-    &ALL
+    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &claude_code::ClaudeCode];
+    ALL
 }
 
 /// The format called `name`.

@@ -326,24 +326,6 @@ fn pending_reason(size: u64, consumed: u64) -> &'static str {
     }
 }
 
-/// `time` as Unix epoch milliseconds (`None` before 1970).
-pub(crate) fn epoch_ms(time: SystemTime) -> Option<u64> {
-    let since = time.duration_since(std::time::UNIX_EPOCH).ok()?;
-    u64::try_from(since.as_millis()).ok()
-}
-
-/// The scanner's header, dated by the file's modification time when the
-/// log records no creation time.
-fn scanned_header(scanner: &dyn Scanner, modified: Option<SystemTime>) -> HeaderState {
-    let mut header = scanner.header();
-    if let HeaderState::Session(h) = &mut header {
-        if scanner.meta().undated {
-            h.created_at = modified.and_then(epoch_ms).unwrap_or(0);
-        }
-    }
-    header
-}
-
 /// Refreshes many files, spread over the machine's cores: a first index
 /// reads every log for its title, and the files are independent.
 fn refresh_all(
@@ -436,6 +418,9 @@ fn full_scan(
             return state;
         }
     };
+    let modified_millis = modified
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| u64::try_from(d.as_millis()).ok());
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
@@ -447,7 +432,11 @@ fn full_scan(
                     return Ok(Flow::Stop);
                 };
                 format = Some(picked);
-                scanner.insert(picked.scanner())
+                let scanner = scanner.insert(picked.scanner());
+                if let Some(millis) = modified_millis {
+                    scanner.file_modified(millis);
+                }
+                scanner
             }
         };
         scanner.line(line);
@@ -468,7 +457,7 @@ fn full_scan(
         (None, _) => {
             state.header = HeaderState::NotASession("not a log of any known format".into());
         }
-        (Some(s), _) => state.header = scanned_header(s.as_ref(), modified),
+        (Some(s), _) => state.header = s.header(),
     }
     state.format = format;
     state.scanner = scanner;
@@ -496,7 +485,7 @@ fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) ->
         })
     })
     .ok()?;
-    state.header = scanned_header(scanner.as_ref(), modified);
+    state.header = scanner.header();
     state.consumed += used;
     state.size = size;
     state.modified = modified;

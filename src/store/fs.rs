@@ -303,6 +303,7 @@ impl LogSource for FileLog<'_> {
 
     fn modified_ms(&self) -> Option<u64> {
         let modified = std::fs::metadata(self.path).ok()?.modified().ok()?;
-        super::catalog::epoch_ms(modified)
+        let since = modified.duration_since(UNIX_EPOCH).ok()?;
+        u64::try_from(since.as_millis()).ok()
     }
 }

@@ -30,6 +30,8 @@ pub struct Meta {
     agent_id: Option<String>,
     not_a_session: Option<String>,
     created_at: Option<u64>,
+    /// The file's modification time: `createdAt` when no line is dated.
+    pub file_modified: Option<u64>,
     cwd: Option<String>,
     custom_title: Option<String>,
     ai_title: Option<String>,
@@ -98,6 +100,14 @@ pub fn all_text<'a>(content: &Content<'a>) -> Cow<'a, str> {
 }
 
 impl Meta {
+    /// A fresh state whose `createdAt` falls back to `file_modified`.
+    pub fn dated_by(file_modified: Option<u64>) -> Self {
+        Self {
+            file_modified,
+            ..Self::default()
+        }
+    }
+
     /// Whether a line's texts are still needed (for the title's prompt):
     /// parsing without them skips their unescaping.
     pub fn wants_texts(&self) -> bool {
@@ -257,7 +267,7 @@ impl Meta {
             Some(id) => HeaderState::Session(SessionHeader {
                 version: 0,
                 id,
-                created_at: self.created_at.unwrap_or(0),
+                created_at: self.created_at.or(self.file_modified).unwrap_or(0),
                 cwd: self.cwd.clone(),
                 label: None,
             }),
@@ -283,7 +293,6 @@ impl Meta {
             capacity: None,
             skipped_lines: self.skipped,
             failure: self.failure.clone(),
-            undated: self.created_at.is_none(),
             child_titles: self.child_titles.clone(),
             parent: self.session_id.clone().zip(self.agent_id.clone()),
         }

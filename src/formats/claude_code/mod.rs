@@ -58,6 +58,10 @@ struct ClaudeScanner {
 }
 
 impl Scanner for ClaudeScanner {
+    fn file_modified(&mut self, millis: u64) {
+        self.meta.file_modified = Some(millis);
+    }
+
     fn line(&mut self, raw: &[u8]) {
         if !self.meta.is_done() {
             self.meta.raw_line(raw);

@@ -97,8 +97,9 @@ impl Tree {
         let mut flags = match l.kind {
             Kind::User => USER,
             Kind::Assistant => ASSISTANT,
-            Kind::System => 0,
-            // Titles, summaries, snapshots, …: never on a chain.
+            // Any line with a uuid may be a parent: `progress` and
+            // `attachment` lines sit inside chains.
+            _ if l.uuid.is_some() => 0,
             _ => return,
         };
         if l.is_sidechain {
@@ -207,7 +208,7 @@ pub fn read_log(
 
     // Pass 1: metadata and tree.
     let (mut reader, size) = log.open(None).map_err(|e| fail(None, e.to_string()))?;
-    let mut meta = Meta::default();
+    let mut meta = Meta::dated_by(log.modified_ms());
     let mut tree = Tree::default();
     let consumed = lines::for_each_line(&mut reader, size, cancelled, &mut |raw| {
         if let Some(parsed) = meta.raw_line(raw) {
@@ -220,14 +221,11 @@ pub fn read_log(
     })
     .map_err(walk_error)?;
     drop(reader);
-    let mut header = match meta.header() {
+    let header = match meta.header() {
         HeaderState::Session(h) => h,
         HeaderState::NotASession(why) => return Err(fail(None, format!("not a session: {why}"))),
         HeaderState::Pending => return Err(fail(None, "no line has a sessionId".into())),
     };
-    if meta.scan_meta().undated {
-        header.created_at = log.modified_ms().unwrap_or(0);
-    }
     let (plan, parts) = tree.plan(meta.is_sub_agent());
 
     // Pass 2: the planned lines, over the same bytes.
