@@ -66,7 +66,12 @@ fn generate(root: &Path) {
     }
 }
 
-async fn complete(client: &mut Client, uri: &str, line: usize, character: usize) -> (Duration, usize) {
+async fn complete(
+    client: &mut Client,
+    uri: &str,
+    line: usize,
+    character: usize,
+) -> (Duration, usize) {
     let at = Instant::now();
     let got = client
         .call(
@@ -111,7 +116,9 @@ async fn main() {
         .await;
     let uri = file_uri(&format!("{cwd}/prompt.md"));
     // One line per keystroke of a path typed into each folder.
-    let typed = ["", "a", "al", "alp", "alph", "alpha", "alpha0", "alpha01", "g", "ga", "gam"];
+    let typed = [
+        "", "a", "al", "alp", "alph", "alpha", "alpha0", "alpha01", "g", "ga", "gam",
+    ];
     let mut lines = Vec::new();
     for f in 0..FOLDERS {
         for t in typed {
@@ -128,7 +135,10 @@ async fn main() {
     let mut first_in_folder = Vec::new();
     for (line, text) in lines.iter().enumerate().take(FOLDERS * typed.len()) {
         let (took, items) = complete(&mut client, &uri, line, text.chars().count()).await;
-        assert!(items > 0 || text.ends_with("alpha01"), "no items for {text}");
+        assert!(
+            items > 0 || text.ends_with("alpha01"),
+            "no items for {text}"
+        );
         if line % typed.len() == 0 {
             first_in_folder.push(took);
         }
@@ -137,7 +147,11 @@ async fn main() {
     // Warm rounds: the same keystrokes again.
     for _ in 0..4 {
         for (line, text) in lines.iter().enumerate().take(FOLDERS * typed.len()) {
-            all.push(complete(&mut client, &uri, line, text.chars().count()).await.0);
+            all.push(
+                complete(&mut client, &uri, line, text.chars().count())
+                    .await
+                    .0,
+            );
         }
     }
     let n = all.len();
@@ -156,7 +170,9 @@ async fn main() {
         )
         .await;
     let huge_hover = at.elapsed();
-    assert!(hover["contents"]["value"].as_str().is_some_and(|v| v.contains("entries")));
+    assert!(hover["contents"]["value"]
+        .as_str()
+        .is_some_and(|v| v.contains("entries")));
 
     println!("| measure | result | target |");
     println!("|---|---|---|");

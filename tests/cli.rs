@@ -19,6 +19,9 @@ fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
         .env("XDG_CACHE_HOME", cache.path())
+        // The agents' default stores must not leak in from the machine.
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

@@ -177,6 +177,8 @@ pub struct RetainedSource {
     pub snapshot_header: SessionHeader,
     pub captured_through_seq: Option<u64>,
     pub title: Option<String>,
+    /// Lines the log's format could not understand and skipped.
+    pub skipped_lines: u64,
     pub label: String,
     pub retained: Retained,
     pub data_object: String,
@@ -225,6 +227,7 @@ fn retain_source(
         title,
         projection,
         bytes,
+        skipped_lines,
         ..
     } = snapshot;
     let plan = plan.then(|| {
@@ -256,6 +259,7 @@ fn retain_source(
         snapshot_header: header,
         captured_through_seq,
         title,
+        skipped_lines,
         label: label.to_string(),
         retained,
         data_object,

@@ -95,6 +95,7 @@ impl Scanner for HydraScanner {
                 .flatten(),
             skipped_lines: 0,
             failure: self.failure.clone(),
+            ..ScanMeta::default()
         }
     }
 
