@@ -6,6 +6,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod codex;
 pub mod hydra;
 pub mod lines;
 
@@ -102,8 +103,8 @@ pub struct ScanMeta {
 
 /// The formats this build knows, in detection order.
 pub fn all() -> &'static [&'static dyn LogFormat] {
-    static ALL: [&dyn LogFormat; 1] = [&hydra::Hydra];
-    &ALL
+    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &codex::Codex];
+    ALL
 }
 
 /// The format called `name`.
