@@ -769,18 +769,14 @@ impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
 }
 
 /// Any JSON value, read as `T` when it is an object.
+#[derive(Default)]
 enum Shape<T> {
     /// Absent or `null`.
+    #[default]
     Null,
     Map(T),
     Str,
     Other,
-}
-
-impl<T> Default for Shape<T> {
-    fn default() -> Self {
-        Shape::Null
-    }
 }
 
 impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shape<T> {
