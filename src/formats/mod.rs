@@ -68,6 +68,13 @@ pub enum HeaderState {
 /// Incremental metadata of one log: fed complete lines from line 1 on, it
 /// can resume after an append with only the new lines.
 pub trait Scanner: Send + Sync + fmt::Debug {
+    /// The log file's modification time (Unix epoch milliseconds), given
+    /// before the first line: a format whose logs may hold no parsable
+    /// creation time uses it as `createdAt` (agent-logs.md "Timestamps").
+    fn file_modified(&mut self, millis: u64) {
+        let _ = millis;
+    }
+
     /// Takes the next complete line, without its `\n` (a `\r` before it is
     /// already removed).
     fn line(&mut self, line: &[u8]);

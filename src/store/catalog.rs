@@ -399,6 +399,9 @@ fn full_scan(
             return state;
         }
     };
+    let modified_millis = modified
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| u64::try_from(d.as_millis()).ok());
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
@@ -410,7 +413,11 @@ fn full_scan(
                     return Ok(Flow::Stop);
                 };
                 format = Some(picked);
-                scanner.insert(picked.scanner())
+                let scanner = scanner.insert(picked.scanner());
+                if let Some(millis) = modified_millis {
+                    scanner.file_modified(millis);
+                }
+                scanner
             }
         };
         scanner.line(line);

@@ -46,6 +46,10 @@ pub struct CodexScanner {
 }
 
 impl Scanner for CodexScanner {
+    fn file_modified(&mut self, millis: u64) {
+        self.tracker.file_modified = Some(millis);
+    }
+
     fn line(&mut self, line: &[u8]) {
         self.tracker.line(line, &mut |_| {});
     }

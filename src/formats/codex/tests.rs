@@ -913,6 +913,33 @@ fn created_at_falls_back_to_the_line_timestamp() {
     let bytes = rollout(&[line("session_meta", r#"{"id":"t","cwd":7}"#)]);
     assert_eq!(header(&bytes).created_at, 1_767_225_600_000);
     assert_eq!(header(&bytes).cwd, None);
+    // No parsable timestamp at all: the file's modification time, which
+    // the index gives the scanner before line 1.
+    let bytes = rollout(&[r#"{"type":"session_meta","payload":{"id":"t","timestamp":5}}"#.into()]);
+    let mut scanner = CodexScanner::default();
+    scanner.file_modified(42);
+    scanner.line(&bytes[..bytes.len() - 1]);
+    assert!(matches!(scanner.header(), HeaderState::Session(h) if h.created_at == 42));
+}
+
+#[test]
+fn the_index_dates_a_rollout_without_timestamps_by_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout.jsonl");
+    std::fs::write(
+        &path,
+        "{\"type\":\"session_meta\",\"payload\":{\"id\":\"t\"}}\n",
+    )
+    .unwrap();
+    let modified = std::fs::metadata(&path)
+        .unwrap()
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let catalog = crate::store::Catalog::scan(dir.path());
+    assert_eq!(catalog.get("t").unwrap().header.created_at, modified);
 }
 
 #[test]

@@ -32,6 +32,9 @@ pub struct Tracker {
     /// Whether every line's events are wanted (a full read), or only as
     /// many as the title needs (the index).
     pub full: bool,
+    /// The file's modification time: `createdAt` when `session_meta` has
+    /// no parsable timestamp.
+    pub file_modified: Option<u64>,
 }
 
 impl Tracker {
@@ -62,7 +65,7 @@ impl Tracker {
         let parsed = line::parse_line(raw);
         if self.header.is_none() {
             self.header = Some(match parsed {
-                Ok(Line::Meta(meta)) => Ok(header_of(&meta)),
+                Ok(Line::Meta(meta)) => Ok(header_of(&meta, self.file_modified)),
                 Err(LineError::NotUtf8) => Err(format!("line {} is not valid UTF-8", self.lines)),
                 _ => Err(format!(
                     "line {} is not a Codex session_meta with an id",
@@ -118,13 +121,14 @@ impl Tracker {
 }
 
 /// The session a `session_meta` describes.
-fn header_of(meta: &Meta<'_>) -> SessionHeader {
+fn header_of(meta: &Meta<'_>, file_modified: Option<u64>) -> SessionHeader {
     let created_at = [&meta.timestamp, &meta.line_timestamp]
         .into_iter()
         .flatten()
         .find_map(|t| text::rfc3339_millis(t))
-        // No parsable timestamp: the index puts the file's modification
-        // time here (see `Scanner::file_modified`).
+        .or(file_modified)
+        // Only a full read knows no modification time; its header's
+        // `createdAt` is not used (the index's is).
         .unwrap_or(0);
     let label = meta
         .subagent
