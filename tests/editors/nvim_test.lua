@@ -16,22 +16,26 @@ local GLOBAL_DEADLINE_MS = tonumber(os.getenv("HYDRA_DEADLINE_MS") or "90000")
 
 local failed, passed = 0, 0
 local function out(line)
-  io.stdout:write(line .. "\n")
+  -- A newline first: headless Neovim prints mode messages with none.
+  io.stdout:write("\n" .. line .. "\n")
   io.stdout:flush()
 end
+local v = vim.version()
+local who = string.format("nvim %d.%d.%d%s", v.major, v.minor, v.patch,
+  os.getenv("HYDRA_NVIM_MODE") == "lsp-config" and " (vim.lsp.enable)" or "")
 local function check(name, ok, why)
   if ok then
     passed = passed + 1
-    out("PASS nvim: " .. name)
+    out("PASS " .. who .. ": " .. name)
   else
     failed = failed + 1
-    out("FAIL nvim: " .. name .. ": " .. tostring(why or "check failed"))
+    out("FAIL " .. who .. ": " .. name .. ": " .. tostring(why or "check failed"))
   end
   return ok
 end
 
 local function finish()
-  out(string.format("nvim test summary: passed=%d failed=%d", passed, failed))
+  out(string.format("%s test summary: passed=%d failed=%d", who, passed, failed))
   if failed > 0 then
     vim.cmd("cquit 1")
   else
@@ -134,7 +138,14 @@ local function main()
     return real_notify(msg, level, o)
   end
 
-  require("hydra_session").setup({ cmd = { server, "--stdio" }, settings = { store = store } })
+  if os.getenv("HYDRA_NVIM_MODE") == "lsp-config" then
+    -- Neovim 0.11+: the lsp/hydra_session.lua config, no plugin call.
+    vim.lsp.config("hydra_session", { cmd = { server, "--stdio" }, settings = { hydraSession = { store = store } } })
+    vim.lsp.enable("hydra_session")
+    out("# mode: vim.lsp.config + vim.lsp.enable, no setup()")
+  else
+    require("hydra_session").setup({ cmd = { server, "--stdio" }, settings = { store = store } })
+  end
 
   -- A prompt with a good, a malformed and an unknown mention.
   local path = tmp .. "/prompt.md"

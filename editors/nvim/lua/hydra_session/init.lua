@@ -451,7 +451,11 @@ function M.restart()
           table.insert(buffers, b)
         end
       end
-      client.stop()
+      if vim.fn.has("nvim-0.11") == 1 then
+        client:stop()
+      else
+        client.stop()
+      end
     end
   end
   clients_by_root = {}
@@ -464,8 +468,28 @@ function M.restart()
     return true
   end, 20)
   for _, b in ipairs(buffers) do
-    M.attach(b)
+    if config then
+      M.attach(b)
+    elseif vim.api.nvim_buf_is_valid(b) then
+      -- Started by vim.lsp.enable(): it attaches again on FileType.
+      vim.api.nvim_buf_call(b, function()
+        vim.cmd("doautocmd <nomodeline> FileType " .. vim.bo[b].filetype)
+      end)
+    end
   end
+end
+
+--- :HydraPrepare, :HydraMention, :HydraStatus, :HydraRestart.
+function M.define_commands()
+  vim.api.nvim_create_user_command("HydraPrepare", function()
+    M.prepare(0)
+  end, { desc = "Show the context this prompt's session mentions will carry" })
+  vim.api.nvim_create_user_command("HydraMention", function(args)
+    M.mention(args.args)
+  end, { nargs = "?", desc = "Pick a session and insert its mention" })
+  vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
+  vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
+
 end
 
 --- The configuration setup() was given (nil before setup()).
@@ -497,14 +521,7 @@ function M.setup(opts)
     end,
   })
 
-  vim.api.nvim_create_user_command("HydraPrepare", function()
-    M.prepare(0)
-  end, { desc = "Show the context this prompt's session mentions will carry" })
-  vim.api.nvim_create_user_command("HydraMention", function(args)
-    M.mention(args.args)
-  end, { nargs = "?", desc = "Pick a session and insert its mention" })
-  vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
-  vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
+  M.define_commands()
 
   -- Buffers already open when setup() runs.
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
