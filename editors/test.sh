@@ -194,5 +194,17 @@ ok = (ls["command"] == "hydra-session-lsp" and ls["args"] == ["--stdio"]
 print(("PASS" if ok else "FAIL") + " helix: languages.toml parses and wires hydra-session --stdio to markdown and prompt")
 PY
 
+# ---- 5. Helix for real, in tmux ---------------------------------------------
+line=$(installed hx || true)
+hx=${line#*=}
+if [ -z "$line" ] || [ ! -x "$hx" ]; then
+  fail "helix: install (see below)"
+  tail -n 20 "$work/install.log"
+else
+  echo "using $("$hx" --version) (Debian unstable)"
+  run_counted helix-tmux 120 python3 "$repo/tests/editors/helix_test.py" "$hx" "$server" "$store" \
+    ${HYDRA_SCREENS:+"$repo/docs/helix-screen.txt"}
+fi
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -123,14 +123,24 @@ EOF
 }
 
 # ---- Helix (Debian unstable) ----------------------------------------------
-HX_DEBS=(hx/unstable libc6/trixie libgcc-s1/trixie)
+# Debian's hx ships no grammar: Markdown's two are built, as `hx --grammar
+# build` would, from Debian's tree-sitter-markdown(-inline)-src.
+HX_DEBS=(hx/unstable libc6/trixie libgcc-s1/trixie
+  tree-sitter-markdown-src/unstable tree-sitter-markdown-inline-src/unstable)
 install_hx() {
-  apt_install patchelf tmux
+  apt_install patchelf tmux gcc
   local root="$cache/helix" stamp
   stamp="$root ${HX_DEBS[*]}"
   if [ "$(cat "$root/.stamp" 2>/dev/null)" != "$stamp" ]; then
     fetch_debs "$root" "${HX_DEBS[@]}"
-    relink "$root" "$root/usr/bin/hx"
+    relink "$root" "$root/usr/lib/hx/hx"
+    local g src
+    for g in markdown markdown_inline; do
+      src=$(echo "$root"/usr/src/tree-sitter/$g/*/parser/src)
+      log "building the $g grammar"
+      gcc -shared -fPIC -O1 -I "$src" "$src/parser.c" "$src/scanner.c" \
+        -o "$root/usr/lib/hx/runtime/grammars/$g.so"
+    done
     echo "$stamp" >"$root/.stamp"
   fi
   echo "hx=$root/usr/bin/hx"
