@@ -15,6 +15,10 @@
 )]
 
 pub mod cli;
+pub mod config;
+pub mod formats;
+pub mod model;
+pub mod proto;
 pub mod reference;
 pub mod server;
 pub mod store;
