@@ -160,8 +160,8 @@ async fn resolve_adds_a_markdown_preview() {
             "value": "**test-writer** — Tax rounding tests\n\n\
                 `/home/ana/shop` (same workspace) · 2025-11-29 07:06 UTC\n\n\
                 2 messages; 2 kept, 0 omitted — fits the budget\n\n\
-                - first: **user:** Write regression tests for per-cart tax rounding.\n\
-                - last: **assistant:** Added tests/tax\\_rounding.rs with 6 cases, including a 3-item cart at 7.25% tax.\n"
+                - first: **user:** `Write regression tests for per-cart tax rounding.`\n\
+                - last: **assistant:** `Added tests/tax_rounding.rs with 6 cases, including a 3-item cart at 7.25% tax.`\n"
         })
     );
 }
