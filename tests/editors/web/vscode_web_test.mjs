@@ -3,6 +3,9 @@
 //
 //   node24 tests/editors/web/vscode_web_test.mjs VSIX SERVER STORE [SCREENSHOT.png]
 //
+// With SCREENSHOT.png (editors/test.sh passes docs/vscode.png when
+// HYDRA_SCREENS=1), saves the completion menu there and the hover beside it
+// (docs/vscode-hover.png).
 // The server binary under test is the one bundled in the .vsix (it is not on
 // the PATH). Prints PASS/FAIL lines and "N passed, M failed"; exits 1 on a
 // failure. Every wait has a deadline; nothing sleeps to synchronise.
@@ -25,6 +28,7 @@ const NONCANONICAL = 'hydra-session:' + Buffer.from(' "checkout-tax"').toString(
 
 let passed = 0;
 let failed = 0;
+let page;
 function check(name, ok, why = '') {
   if (ok) {
     passed++;
@@ -32,6 +36,10 @@ function check(name, ok, why = '') {
   } else {
     failed++;
     console.log(`FAIL vscode: ${name}: ${String(why).slice(0, 1500)}`);
+    // HYDRA_DEBUG_SHOTS=DIR: a screenshot of each failure.
+    if (process.env.HYDRA_DEBUG_SHOTS && page) {
+      void page.screenshot({ path: path.join(process.env.HYDRA_DEBUG_SHOTS, `fail-${failed}.png`) }).catch(() => undefined);
+    }
   }
   return ok;
 }
@@ -119,7 +127,7 @@ const install = spawnSync(process.execPath, [entry, ...common, '--install-extens
   encoding: 'utf8',
   timeout: 120_000,
 });
-check('code-server installs the .vsix', install.status === 0 && /hydra-session/i.test(install.stdout + install.stderr),
+check('code-server installs the .vsix', install.status === 0 && /successfully installed/i.test(install.stdout + install.stderr),
   install.stdout + install.stderr);
 
 const port = await freePort();
@@ -174,9 +182,9 @@ try {
       '--disable-dev-shm-usage',
     ],
   });
-  const context = await browser.newContext({ viewport: { width: 1400, height: 860 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: `http://127.0.0.1:${port}` });
-  const page = await context.newPage();
+  page = await context.newPage();
   await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
   const workbench = await waitFor(async () => (await page.locator('.monaco-workbench').count()) > 0, 60_000);
   check('the workbench loads', workbench);
@@ -200,7 +208,11 @@ try {
     await waitFor(async () => (await text('.quick-input-list .monaco-list-row')).includes(name), 10_000);
     await page.keyboard.press('Enter');
     await waitFor(async () => (await text('.tabs-container .tab.active')).includes(name), 10_000);
-    await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+    // The editor shows this file's first line: then click into it.
+    const first = fs.readFileSync(path.join(ws, name), 'utf8').split('\n')[0];
+    const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+    await waitFor(async () => (await lines.innerText()).replace(/\u00a0/g, ' ').includes(first), 10_000);
+    await lines.click({ position: { x: 5, y: 5 } });
   };
   const gotoLine = async (spec) => {
     await page.keyboard.press('Control+G');
@@ -266,6 +278,9 @@ try {
   }, 15_000);
   check('hover shows what the mention carries', hover && /Checkout tax rounding/.test(hover) && /checkout-tax/.test(hover),
     await text('.monaco-hover'));
+  if (screenshot && hover) {
+    await page.screenshot({ path: screenshot.replace(/\.png$/, '-hover.png') });
+  }
   check('hover shows no backslash escapes', hover && !hover.includes('\\`') && !/\\[_*[\]]/.test(hover), hover);
   await page.keyboard.press('Escape');
 
@@ -329,7 +344,10 @@ try {
   check('with 3 sessions referenced, the picker marks the others as over maxReferences',
     marked && /deploy-2026-11-28[\s\S]*would exceed maxReferences/.test(marked), await text('.quick-input-list'));
   await page.keyboard.press('Escape');
-  await page.locator('.editor-group-container.active .monaco-editor textarea').first().focus();
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
   await page.keyboard.type('@', { delay: 20 });
   const overMenu = await waitFor(async () => {
     const rows = await page.locator('.suggest-widget .monaco-list-row').all();
