@@ -149,6 +149,21 @@ for v in nvim07 nvim010 nvim011; do
   if [ "$v" = nvim011 ]; then
     nvim_run nvim011-lsp-config "$bin" lsp-config
   fi
+  # nvim-cmp / blink.cmp (v1) with the plugin's sources, when a checkout of
+  # them is given: neither is in a package registry, so CI cannot fetch them.
+  if [ "$v" != nvim07 ]; then
+    for plugin in cmp blink; do
+      dir_var="HYDRA_$(echo "$plugin" | tr a-z A-Z)_DIR"
+      dir=${!dir_var:-}
+      [ -n "$dir" ] || continue
+      mkdir -p "$work/$v-$plugin"
+      HYDRA_PLUGIN=$plugin HYDRA_SERVER="$server" HYDRA_STORE="$store" HYDRA_TMP="$work/$v-$plugin" \
+        XDG_STATE_HOME="$work/$v-$plugin/state" XDG_DATA_HOME="$work/$v-$plugin/data" \
+        run_counted "$v-$plugin" 60 "$bin" --headless --clean -i NONE -n \
+        --cmd "set rtp^=$repo/editors/nvim" --cmd "set rtp^=$dir" \
+        -c "luafile $repo/tests/editors/nvim_cmp_test.lua"
+    done
+  fi
 done
 
 # ---- 2. the protocol from Node ---------------------------------------------

@@ -326,6 +326,37 @@ local function main()
   check("accepting the first item leaves exactly its mention", line == "Ask " .. first,
     "line is " .. vim.inspect(line) .. ", expected " .. vim.inspect("Ask " .. first))
 
+  -- A folder item (file mentions) carries editor.action.triggerSuggest:
+  -- accepting it asks the server again, as VS Code re-opens its menu.
+  local complete = require("hydra_session.complete")
+  local real_trigger = complete.trigger
+  local retriggered = false
+  complete.trigger = function()
+    retriggered = true
+  end
+  complete._state.items = {
+    { label = "docs/", kind = 19, textEdit = { newText = "@docs/" },
+      command = { title = "Suggest", command = "editor.action.triggerSuggest" } },
+  }
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Read @do" })
+  vim.api.nvim_win_set_cursor(0, { 5, 0 })
+  feed("A")
+  wait_for(3000, function()
+    return vim.fn.mode() == "i"
+  end)
+  vim.fn.complete(6, { { word = "@docs/", user_data = "hydra_session:1", equal = 1 } })
+  feed("<C-y>")
+  wait_for(3000, function()
+    return retriggered
+  end)
+  feed("<Esc>")
+  wait_for(3000, function()
+    return vim.fn.mode() == "n"
+  end)
+  complete.trigger = real_trigger
+  check("accepting a folder item (command editor.action.triggerSuggest) opens completion again", retriggered,
+    vim.inspect(vim.api.nvim_buf_get_lines(buf, 4, 5, false)))
+
   -- Hover on the valid mention (K): a floating window with the summary.
   vim.api.nvim_win_set_cursor(0, { 2, #"Pick up " + 4 })
   feed("K", "m")
@@ -339,6 +370,9 @@ local function main()
   end)
   check("hover shows the summary of the mentioned session",
     hover_text and hover_text:find("Checkout tax rounding", 1, true) and hover_text:find("checkout-tax", 1, true),
+    vim.inspect(hover_text))
+  check("hover shows no backslash escapes (turns are code spans)",
+    hover_text and hover_text:find("Cart::total", 1, true) and not hover_text:find("\\`", 1, true),
     vim.inspect(hover_text))
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_config(w).relative ~= "" then

@@ -42,6 +42,8 @@ local function request(client, method, params, handler, bufnr)
   end
   return client.request(method, params, handler, bufnr)
 end
+M.client_for = client_for
+M.request = request
 
 -- Byte length of the UTF-8 sequence that starts with byte b.
 local function seq_len(b)
@@ -174,6 +176,32 @@ local function items_of(result)
     return {}
   end
   return result.items or result
+end
+
+--- For the nvim-cmp and blink.cmp sources: asks the server at the cursor
+--- and calls back with (items, line, start, col) — the items in the
+--- server's order, the line, the byte column (0-based) where their edits
+--- start and the cursor's — or with nil when there are none.
+function M.request_items(bufnr, callback)
+  local client = client_for(bufnr)
+  if client == nil then
+    return callback(nil)
+  end
+  local row, col = unpack(vim.api.nvim_win_get_cursor(0))
+  local line = vim.api.nvim_get_current_line()
+  local enc = client.offset_encoding or "utf-16"
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = row - 1, character = M.char_index(line, col, enc) },
+  }
+  request(client, "textDocument/completion", params, function(err, result)
+    local items = err and {} or items_of(result)
+    local range = items[1] and edit_range(items[1])
+    if range == nil then
+      return callback(nil)
+    end
+    callback(items, line, M.byte_col(line, range.start.character, enc), col)
+  end, bufnr)
 end
 
 --- Asks the server for the items at the cursor and shows them.
