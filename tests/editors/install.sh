@@ -36,7 +36,7 @@ apt_install() { # PKG...: Debian packages not yet installed
     apt_updated=1
   fi
   log "apt-get install ${missing[*]}"
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >&2
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >&2
 }
 
 # ---- the private apt configuration ----------------------------------------
