@@ -123,7 +123,8 @@ try:
         lines = [l.rstrip() for l in s.splitlines()]
         while lines and not lines[-1]:
             lines.pop()
-        open(SCREEN_OUT, "w").write("\n".join(lines) + "\n")
+        text = re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+        open(SCREEN_OUT, "w").write(text + "\n")
     keys("Escape")
 
     # Completion: "@che" opens the menu by itself; pick Checkout tax rounding.
