@@ -13,7 +13,6 @@ return {
   cmd = { "hydra-session-lsp", "--stdio" },
   filetypes = { "markdown", "prompt" },
   root_markers = { ".git" },
-  settings = { hydraSession = {} },
   before_init = function(params, config)
     local s = type(config.settings) == "table" and config.settings.hydraSession or nil
     if type(s) ~= "table" or next(s) == nil then

@@ -80,6 +80,14 @@ function M.check()
     warn("no hydra_session client is running: open a Markdown or prompt file, then run :checkhealth hydra_session again")
   else
     local r = request_sync(running, "sessionReference/status", vim.empty_dict())
+    -- Give a first index a moment to finish, rather than report 0 sessions.
+    vim.wait(3000, function()
+      if r and type(r.result) == "table" and r.result.indexing then
+        r = request_sync(running, "sessionReference/status", vim.empty_dict())
+        return not (r and type(r.result) == "table" and r.result.indexing)
+      end
+      return true
+    end, 100)
     local status = r and r.result
     if type(status) ~= "table" then
       err("sessionReference/status failed: " .. vim.inspect(r and (r.err or r.error) or "no answer"))
