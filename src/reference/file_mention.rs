@@ -49,8 +49,13 @@ fn starts_mention(text: &str, at: usize) -> bool {
 /// Every possible file mention of `text`, in order; nothing inside a
 /// session mention counts.
 pub fn scan(text: &str) -> Vec<FileMention> {
+    // Session mentions, in order and disjoint: a binary search finds the
+    // one that could hold an offset.
     let sessions: Vec<Range<usize>> = mention::scan(text).into_iter().map(|m| m.span).collect();
-    let inside_session = |at: usize| sessions.iter().any(|s| s.start <= at && at < s.end);
+    let inside_session = |at: usize| {
+        let after = sessions.partition_point(|s| s.start <= at);
+        after > 0 && at < sessions[after - 1].end
+    };
     let mut out = Vec::new();
     let mut from = 0;
     while let Some(found) = text[from..].find('@') {

@@ -84,8 +84,9 @@ fn item(c: &FileCandidate, rank: usize, width: usize, range: Range) -> Completio
             CompletionItemKind::FILE
         }),
         detail: Some(if folder { "folder" } else { "file" }.to_string()),
-        // After every session item (their sortText is digits only).
-        sort_text: Some(format!("~{rank:0width$}")),
+        // After every session item (digits, or `~` and digits past
+        // maxReferences).
+        sort_text: Some(format!("~~{rank:0width$}")),
         filter_text: Some(inserted.clone()),
         text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(range, inserted))),
         // A folder goes on: completion re-opens inside it.
