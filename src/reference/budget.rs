@@ -4,9 +4,6 @@
 
 use std::fmt;
 
-use super::error::ReferenceError;
-use super::prepare::{Cancelled, SnapshotSource};
-
 /// The budget when `"auto"` finds no capacity.
 pub const DEFAULT_BUDGET: usize = 65_536;
 /// Bounds of an automatic budget.
@@ -108,31 +105,6 @@ impl Budget {
 pub fn auto_bytes(capacity: u64, max_references: usize) -> usize {
     let share = capacity / max_references.max(1) as u64;
     share.clamp(AUTO_MIN as u64, AUTO_MAX as u64) as usize
-}
-
-/// The budget of a message for `target` (reference.md §4a). A target
-/// whose log cannot be read fails (`READ_FAILED`): a lookup that fails is
-/// not a missing capacity.
-pub fn settle(
-    setting: BudgetSetting,
-    max_references: usize,
-    target: Option<&str>,
-    source: &dyn SnapshotSource,
-    cancelled: Cancelled<'_>,
-) -> Result<Budget, ReferenceError> {
-    let BudgetSetting::Fixed(bytes) = setting else {
-        let Some(target) = target else {
-            return Ok(Budget {
-                bytes: DEFAULT_BUDGET,
-                basis: BudgetBasis::NoTarget,
-            });
-        };
-        return Ok(from_capacity(
-            source.capacity(target, cancelled)?,
-            max_references,
-        ));
-    };
-    Ok(Budget::fixed(bytes))
 }
 
 /// The automatic budget for what the store knows of the target.

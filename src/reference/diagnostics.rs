@@ -4,11 +4,11 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::budget::{self, BudgetSetting};
+use super::budget::BudgetSetting;
 use super::error::{ErrorCode, ReferenceError};
 use super::json;
 use super::mention::{self, Mention};
-use super::prepare::{retain_snapshot, Cancelled, SnapshotSource};
+use super::prepare::{retain_snapshot, settle_budget, Cancelled, SnapshotSource};
 use super::uri::DecodeError;
 
 /// The informational code for a source that will be truncated.
@@ -100,7 +100,7 @@ pub fn diagnose(
     let settled = if ranked.is_empty() {
         Err(ReferenceError::cancelled())
     } else {
-        budget::settle(
+        settle_budget(
             options.max_reference_bytes,
             options.max_references,
             options.target,

@@ -6,10 +6,10 @@
 use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use super::prepare::{Cancelled, SnapshotSource};
 use super::projection::{Role, Surface};
 pub use super::render::FullSnapshot;
 use super::render::{self, SourceMeta};
+use super::source::{Cancelled, SnapshotSource};
 use crate::model::Event;
 
 /// The reason given when no spill directory is configured.

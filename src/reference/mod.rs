@@ -18,6 +18,7 @@ pub mod render;
 pub mod retention;
 pub mod settings;
 pub mod snapshot;
+pub mod source;
 pub mod uri;
 
 pub use error::{ErrorCode, ReferenceError};

@@ -19,8 +19,8 @@ use super::backend::Backend;
 use super::cache::CachedSource;
 use super::error;
 use crate::model::Session;
-use crate::reference::budget::{self, Budget};
-use crate::reference::prepare::{retain_snapshot, unknown_session, RetainedSource};
+use crate::reference::budget::Budget;
+use crate::reference::prepare::{retain_snapshot, settle_budget, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
 
 /// Sets the flag when dropped: tower-lsp cancels a request by dropping its
@@ -53,7 +53,7 @@ pub async fn retained_source(
             cache: &backend.cache,
         };
         // The same budget `prepare` would settle, from the index.
-        let budget = budget::settle(
+        let budget = settle_budget(
             settings.limits.max_reference_bytes,
             settings.limits.max_references,
             settings.target_session_id.as_deref(),
