@@ -50,7 +50,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
                     ));
                 }
             }
-            Format::Json => reports.push(FileReport {
+            Format::Json | Format::Mention => reports.push(FileReport {
                 file: name.clone(),
                 diagnostics: found
                     .iter()
@@ -61,7 +61,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
     }
     match format {
         Format::Text => print!("{lines}"),
-        Format::Json => super::print_json(&reports),
+        Format::Json | Format::Mention => super::print_json(&reports),
     }
     Ok(if any_error { FAILED } else { OK })
 }

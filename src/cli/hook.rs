@@ -1,0 +1,210 @@
+//! `hook claude-code`: a Claude Code `UserPromptSubmit` hook (server.md
+//! "Command line").
+//!
+//! Claude Code runs it on every prompt, with the hook's JSON object on
+//! stdin. Its stdout is exactly one of the documented JSON outputs, or
+//! nothing; every other word goes to stderr.
+
+use std::io::{Read, Write};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::args::StoreArgs;
+use super::settings::{self, Settings};
+use super::{FAILED, OK};
+use crate::reference::mention;
+use crate::reference::prepare::{normalize, prepare, PrepareOptions};
+use crate::reference::ReferenceError;
+use crate::store::Scan;
+
+/// The `~/.claude/settings.json` snippet that installs the hook.
+pub const CLAUDE_CODE_SETTINGS: &str = r#"{
+  "hooks": {
+    "UserPromptSubmit": [
+      {
+        "hooks": [
+          {
+            "type": "command",
+            "command": "hydra-session-lsp hook claude-code",
+            "timeout": 30
+          }
+        ]
+      }
+    ]
+  }
+}
+"#;
+
+const EVENT: &str = "UserPromptSubmit";
+
+/// What the hook read from stdin.
+#[derive(Debug, PartialEq, Eq)]
+struct HookInput {
+    prompt: String,
+    session_id: Option<String>,
+}
+
+/// What the hook answers.
+#[derive(Debug, PartialEq, Eq)]
+enum Outcome {
+    /// No references: nothing on stdout.
+    Nothing,
+    Context(String),
+    Block(String),
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextOutput<'a> {
+    hook_specific_output: HookSpecificOutput<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct HookSpecificOutput<'a> {
+    hook_event_name: &'static str,
+    additional_context: &'a str,
+}
+
+#[derive(Serialize)]
+struct BlockOutput<'a> {
+    decision: &'static str,
+    reason: &'a str,
+}
+
+/// Runs the hook: settings, then stdin, then the answer. Returns the exit
+/// status (1 only for a broken setting or input, which Claude Code shows
+/// without blocking the prompt).
+pub fn claude_code(args: &StoreArgs) -> i32 {
+    let settings = match settings::resolve(args) {
+        Ok(settings) => settings,
+        Err(e) => return fail(&format!("{}: {}", e.code.as_str(), e.message)),
+    };
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+        return fail(&format!("cannot read standard input: {e}"));
+    }
+    let input = match parse_input(&bytes) {
+        Ok(input) => input,
+        Err(message) => return fail(&message),
+    };
+    drop(bytes);
+    let written = match answer(&settings, &input) {
+        Outcome::Nothing => return OK,
+        Outcome::Context(context) => serde_json::to_string(&ContextOutput {
+            hook_specific_output: HookSpecificOutput {
+                hook_event_name: EVENT,
+                additional_context: &context,
+            },
+        }),
+        Outcome::Block(reason) => serde_json::to_string(&BlockOutput {
+            decision: "block",
+            reason: &reason,
+        }),
+    };
+    match written {
+        Ok(json) => {
+            let mut out = std::io::stdout().lock();
+            let _ = writeln!(out, "{json}");
+            let _ = out.flush();
+            OK
+        }
+        Err(e) => fail(&format!("cannot write the answer: {e}")),
+    }
+}
+
+fn fail(message: &str) -> i32 {
+    eprintln!("hydra-session-lsp hook claude-code: {message}");
+    FAILED
+}
+
+/// The hook's JSON object: `prompt` (a string) is required; `session_id`
+/// and `cwd` are strings when present; `hook_event_name`, when present,
+/// must be `UserPromptSubmit`; other fields are ignored.
+fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
+    let value: Value =
+        serde_json::from_slice(bytes).map_err(|e| format!("the input is not JSON: {e}"))?;
+    let Value::Object(mut object) = value else {
+        return Err("the input is not a JSON object".into());
+    };
+    let mut string = |key: &str| match object.remove(key) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(_) => Err(format!("the input's {key:?} is not a string")),
+    };
+    let prompt = string("prompt")?.ok_or("the input has no \"prompt\"")?;
+    let session_id = string("session_id")?;
+    // The target cwd: `prepare` ranks nothing and its result does not
+    // depend on it (file mentions never change it), so it is only checked.
+    string("cwd")?;
+    if let Some(event) = string("hook_event_name")? {
+        if event != EVENT {
+            return Err(format!(
+                "this hook answers {EVENT}, not {event:?} (see --print-config)"
+            ));
+        }
+    }
+    Ok(HookInput { prompt, session_id })
+}
+
+/// Parses first: a prompt without mentions never touches the stores.
+fn answer(settings: &Settings, input: &HookInput) -> Outcome {
+    // Every mention, bare or not, holds the scheme.
+    if memchr::memmem::find(input.prompt.as_bytes(), b"hydra-session:").is_none() {
+        return Outcome::Nothing;
+    }
+    match context(settings, input) {
+        Ok(Some(context)) => Outcome::Context(context),
+        Ok(None) => Outcome::Nothing,
+        Err(e) => Outcome::Block(e.message),
+    }
+}
+
+fn context(settings: &Settings, input: &HookInput) -> Result<Option<String>, ReferenceError> {
+    let parsed = mention::parse(&input.prompt)?;
+    let options = PrepareOptions {
+        target: input.session_id.as_deref().or(settings.self_id.as_deref()),
+        max_references: settings.limits.max_references,
+        max_reference_bytes: settings.limits.max_reference_bytes,
+    };
+    // Self references and too many sessions fail before any store is read.
+    if normalize(options.target, &parsed.references, options.max_references)?.is_empty() {
+        return Ok(None);
+    }
+    let store = settings.open_store(Scan::HeadersOnly);
+    let prepared = prepare(parsed.text, &parsed.references, options, &store, &|| false)?;
+    Ok(prepared.context_text())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn input_needs_an_object_with_a_prompt() {
+        assert!(parse_input(b"not json").is_err());
+        assert!(parse_input(b"[1]").is_err());
+        assert!(parse_input(b"{}").is_err());
+        assert!(parse_input(br#"{"prompt":3}"#).is_err());
+        assert!(parse_input(br#"{"prompt":"x","hook_event_name":"Stop"}"#).is_err());
+        assert_eq!(
+            parse_input(
+                br#"{"prompt":"x","session_id":"s","cwd":null,"permission_mode":"default"}"#
+            ),
+            Ok(HookInput {
+                prompt: "x".into(),
+                session_id: Some("s".into()),
+            })
+        );
+    }
+
+    #[test]
+    fn the_settings_snippet_is_json() {
+        let value: Value = serde_json::from_str(CLAUDE_CODE_SETTINGS).unwrap();
+        assert_eq!(
+            value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
+            "hydra-session-lsp hook claude-code"
+        );
+    }
+}
