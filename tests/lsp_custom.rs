@@ -178,9 +178,13 @@ async fn status_reports_the_store() {
         )
         .await;
     let got = client.call("sessionReference/status", json!({})).await;
+    let path = store.path().display().to_string();
+    // server.md: `stores` lists every store of the list (issue 8).
     assert_eq!(
         got,
-        json!({"store": store.path().display().to_string(), "sessions": 4, "indexing": false})
+        json!({"store": path, "sessions": 4, "indexing": false, "stores": [
+            {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
+        ]})
     );
 }
 

@@ -71,7 +71,8 @@ pub trait SessionReader: Send + Sync {
 }
 
 /// One store of the list, as `sessionReference/status` reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StoreStatus {
     pub path: String,
     pub format: String,

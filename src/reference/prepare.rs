@@ -150,6 +150,8 @@ pub struct RetainedSource {
     pub snapshot_header: SessionHeader,
     pub captured_through_seq: Option<u64>,
     pub title: Option<String>,
+    /// Lines the log's format could not understand and skipped.
+    pub skipped_lines: u64,
     pub label: String,
     pub retained: Retained,
     pub data_object: String,
@@ -185,6 +187,7 @@ pub fn retain_snapshot(
         captured_through_seq,
         title,
         projection,
+        skipped_lines,
         ..
     } = snapshot;
     let meta = SourceMeta {
@@ -200,6 +203,7 @@ pub fn retain_snapshot(
         snapshot_header: header,
         captured_through_seq,
         title,
+        skipped_lines,
         label: label.to_string(),
         retained,
         data_object,

@@ -1,50 +1,24 @@
 //! The custom requests (docs/lsp-extensions.md): `prepare`, `candidates`
 //! and `status` over the document's current text and the index.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
+use tower_lsp::lsp_types::Url;
 
 use super::blocking;
 use crate::proto::from_proto;
 use crate::reference::candidates::Target;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
+use crate::server::lsp_ext::{self, CustomRequest, StoreStatus};
+
+type Params<R> = <R as CustomRequest>::Params;
+type Answer<R> = Result<<R as CustomRequest>::Result>;
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
 use crate::server::error;
 
-pub const PREPARE: &str = "sessionReference/prepare";
-pub const CANDIDATES: &str = "sessionReference/candidates";
-pub const STATUS: &str = "sessionReference/status";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrepareParams {
-    pub text_document: TextDocumentIdentifier,
-    /// Overrides the `targetSessionId` setting for this call.
-    #[serde(default)]
-    pub target_session_id: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CandidatesParams {
-    pub text_document: TextDocumentIdentifier,
-    #[serde(default)]
-    pub query: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Status {
-    pub store: String,
-    pub sessions: usize,
-    pub indexing: bool,
-}
-
 impl Backend {
     /// `sessionReference/prepare`: the prepare result for the document.
-    pub async fn prepare(&self, params: PrepareParams) -> Result<Value> {
+    pub async fn prepare(&self, params: Params<lsp_ext::Prepare>) -> Answer<lsp_ext::Prepare> {
         let text = self.document_text(&params.text_document.uri).await?;
         let view = self.sessions().await;
         let settings = self.settings();
@@ -63,13 +37,14 @@ impl Backend {
             prepare_text(&text, options, &source, cancelled)
         })
         .await?;
-        let prepared = prepared.map_err(|e| error::request_failed(&e))?;
-        serde_json::to_value(prepared)
-            .map_err(|_| error::internal("serialising the prepare result"))
+        prepared.map_err(|e| error::request_failed(&e))
     }
 
     /// `sessionReference/candidates`: ranked candidates for a query.
-    pub async fn candidates(&self, params: CandidatesParams) -> Result<Value> {
+    pub async fn candidates(
+        &self,
+        params: Params<lsp_ext::Candidates>,
+    ) -> Answer<lsp_ext::Candidates> {
         let view = self.sessions().await;
         let settings = self.settings();
         let cwd = self.target_cwd(&params.text_document.uri);
@@ -81,16 +56,34 @@ impl Backend {
         let found = view
             .candidates(target, &query, settings.limits.candidate_limit)
             .map_err(|e| error::request_failed(&e))?;
-        serde_json::to_value(found.items).map_err(|_| error::internal("serialising candidates"))
+        Ok(found.items)
     }
 
     /// `sessionReference/status`: the store, its session count, and whether
     /// it is being indexed.
-    pub async fn status(&self, _params: Value) -> Result<Status> {
-        Ok(Status {
+    pub async fn status(&self, _params: Params<lsp_ext::Status>) -> Answer<lsp_ext::Status> {
+        let view = self.index.view();
+        let mut stores = view.stores.clone();
+        if stores.is_empty() {
+            // Not indexed yet: the configured roots, nothing counted.
+            stores = self
+                .index
+                .roots()
+                .into_iter()
+                .map(|path| StoreStatus {
+                    path,
+                    format: String::new(),
+                    sessions: 0,
+                    skipped_lines: 0,
+                    errors: Vec::new(),
+                })
+                .collect();
+        }
+        Ok(lsp_ext::StatusResult {
             store: self.index.roots().first().cloned().unwrap_or_default(),
-            sessions: self.index.view().sessions.len(),
+            sessions: view.sessions.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
+            stores,
         })
     }
 

@@ -33,6 +33,13 @@ pub fn hover(session: &Session, source: &RetainedSource, same_workspace: bool) -
     );
     let _ = writeln!(out, "- omitted bytes: {}", stats.omitted_bytes);
     let _ = writeln!(out, "- truncated: {}", yes_no(stats.truncated()));
+    match source.skipped_lines {
+        0 => {}
+        1 => out.push_str("- 1 line skipped (not understood)\n"),
+        n => {
+            let _ = writeln!(out, "- {n} lines skipped (not understood)");
+        }
+    }
     let turns = &source.retained.conversation;
     if !turns.is_empty() {
         let shown = turns.len().min(HOVER_TURNS);
