@@ -348,3 +348,75 @@ fn ten_thousand_sessions_are_too_many() {
         block("a message may reference at most 3 sessions")
     );
 }
+
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).expect("mkdir");
+    for entry in std::fs::read_dir(from).expect("read dir").flatten() {
+        let path = entry.path();
+        let target = to.join(entry.file_name());
+        if path.is_dir() {
+            copy_tree(&path, &target);
+        } else {
+            std::fs::copy(&path, &target).expect("copy");
+        }
+    }
+}
+
+/// Inside Claude Code, the sources come from Claude Code's own store
+/// (`~/.claude/projects`), a default store once the `claude-code` format
+/// is part of the build; until then this test has nothing to check.
+#[test]
+fn the_claude_code_store_supplies_sources_when_its_format_is_known() {
+    if hydra_session_lsp::formats::by_name("claude-code").is_none() {
+        eprintln!("skipped: this build has no claude-code log format");
+        return;
+    }
+    let home = tempfile::tempdir().expect("temp dir");
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/agents/claude-code/-tmp-private");
+    copy_tree(
+        &fixtures,
+        &home.path().join(".claude/projects/-tmp-private"),
+    );
+    let id = "4c2ddfdc-b619-4525-8d03-1950fb1b0257";
+    let mention = format!(
+        "@[hello files]({})",
+        hydra_session_lsp::reference::uri::encode(id)
+    );
+    let empty_hydra = home.path().join("hydra");
+    let env = [(
+        "HYDRA_SESSION_STORE",
+        empty_hydra.to_str().unwrap_or_default(),
+    )];
+    let output = run_in(
+        home.path(),
+        &["hook", "claude-code"],
+        &input(SESSION, &format!("Continue {mention}")),
+        &env,
+    );
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        context.contains(&format!("\"sessionId\":\"{id}\"")),
+        "{context}"
+    );
+    // The prompt's own Claude Code session cannot be cited.
+    let output = run_in(
+        home.path(),
+        &["hook", "claude-code"],
+        &input(id, &format!("Continue {mention}")),
+        &env,
+    );
+    assert_eq!(
+        stdout(&output),
+        block(&format!("session \"{id}\" cannot reference itself"))
+    );
+}
