@@ -127,26 +127,72 @@ fn a_mention_adds_the_context() {
     assert_eq!(stdout(&output), expected);
 }
 
+fn demo_prompt() -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/prompt.md"))
+        .expect("prompt")
+}
+
+/// With a budget given, the context is `prepare`'s, byte for byte.
 #[test]
-fn the_context_is_the_one_prepare_renders() {
-    let prompt =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/prompt.md"))
-            .expect("prompt");
-    let output = hook(&input(SESSION, &prompt));
-    let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+fn with_a_budget_the_context_is_the_one_prepare_renders() {
+    let prompt = demo_prompt();
     let home = tempfile::tempdir().expect("temp dir");
-    let prepared = run_in(
-        home.path(),
-        &["prepare", "--store", &demo_store()],
-        prompt.as_bytes(),
-        &[],
-    );
+    let store = demo_store();
+    let budget = ["--max-reference-bytes", "65536"];
+    let mut args = vec!["hook", "claude-code", "--store", &store];
+    args.extend(budget);
+    let output = run_in(home.path(), &args, &input(SESSION, &prompt), &[]);
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let mut args = vec!["prepare", "--store", &store];
+    args.extend(budget);
+    let prepared = run_in(home.path(), &args, prompt.as_bytes(), &[]);
     let prepared: Value = serde_json::from_slice(&prepared.stdout).expect("json");
     assert_eq!(
         answer["hookSpecificOutput"]["additionalContext"],
         prepared["additionalContext"]["content"][0]["text"]
     );
     assert_eq!(answer.as_object().map(|o| o.len()), Some(1));
+    // 66 KB: more than Claude Code keeps inline, which the hook says on stderr.
+    assert!(String::from_utf8_lossy(&output.stderr).contains("Claude Code keeps 10000 inline"));
+}
+
+/// Claude Code keeps at most 10,000 characters of a hook's context inline
+/// (more is saved to a file, and the model sees a 2 KB preview — hooks
+/// reference, "Hook output"): by default the sources share that room.
+#[test]
+fn by_default_the_context_stays_within_claude_codes_inline_limit() {
+    let output = hook(&input(SESSION, &demo_prompt()));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(
+        output.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        context.encode_utf16().count() <= 10_000,
+        "{}",
+        context.len()
+    );
+    assert!(context.starts_with("## Referenced sessions\n"));
+    for id in [
+        "checkout-tax",
+        "checkout-tax.test-writer",
+        "inventory-refactor",
+    ] {
+        assert!(
+            context.contains(&format!("{{\"sessionId\":\"{id}\"")),
+            "{id}"
+        );
+    }
+    // The small sessions whole, the long one cut to its budget (its
+    // oldest messages go first).
+    assert!(context.contains("Added tests/tax_rounding.rs with 6 cases"));
+    assert!(context.contains("Step 60. Moved"));
+    assert!(!context.contains("Step 20. Moved"));
 }
 
 #[test]

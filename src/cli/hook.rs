@@ -38,6 +38,28 @@ pub const CLAUDE_CODE_SETTINGS: &str = r#"{
 
 const EVENT: &str = "UserPromptSubmit";
 
+/// Claude Code keeps a hook's `additionalContext` in the model's context
+/// up to this many characters; a longer one is saved to a file and the
+/// model sees a 2 KB preview and the path instead (hooks reference: hook
+/// output injected into context "is capped at 10,000 characters").
+pub const CLAUDE_CODE_INLINE_CHARS: usize = 10_000;
+
+/// Room kept per source for what a truncated source gets outside its
+/// budget (reference.md §5a: `omitted` and the `fullSnapshot` locator
+/// with its path).
+const OUTSIDE_BUDGET: usize = 400;
+
+/// The per-source budget (bytes of a data object) under which the whole
+/// context of `sources` sources stays inline in Claude Code. Bytes bound
+/// characters: a UTF-8 byte count is never below the UTF-16 length that
+/// Claude Code measures.
+pub fn inline_budget(sources: usize) -> usize {
+    let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
+    let sources = sources.max(1);
+    let room = CLAUDE_CODE_INLINE_CHARS.saturating_sub(frame + sources - 1) / sources;
+    room.saturating_sub(OUTSIDE_BUDGET).max(1)
+}
+
 /// What the hook read from stdin.
 #[derive(Debug, PartialEq, Eq)]
 struct HookInput {
@@ -90,7 +112,9 @@ pub fn claude_code(args: &StoreArgs) -> i32 {
         Err(message) => return fail(&message),
     };
     drop(bytes);
-    let written = match answer(&settings, &input) {
+    // Unless a budget is given, the context is sized to stay inline.
+    let fixed_budget = args.max_reference_bytes.is_some();
+    let written = match answer(&settings, &input, fixed_budget) {
         Outcome::Nothing => return OK,
         Outcome::Context(context) => serde_json::to_string(&ContextOutput {
             hook_specific_output: HookSpecificOutput {
@@ -149,32 +173,50 @@ fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
 }
 
 /// Parses first: a prompt without mentions never touches the stores.
-fn answer(settings: &Settings, input: &HookInput) -> Outcome {
+fn answer(settings: &Settings, input: &HookInput, fixed_budget: bool) -> Outcome {
     // Every mention, bare or not, holds the scheme.
     if memchr::memmem::find(input.prompt.as_bytes(), b"hydra-session:").is_none() {
         return Outcome::Nothing;
     }
-    match context(settings, input) {
+    match context(settings, input, fixed_budget) {
         Ok(Some(context)) => Outcome::Context(context),
         Ok(None) => Outcome::Nothing,
         Err(e) => Outcome::Block(e.message),
     }
 }
 
-fn context(settings: &Settings, input: &HookInput) -> Result<Option<String>, ReferenceError> {
+fn context(
+    settings: &Settings,
+    input: &HookInput,
+    fixed_budget: bool,
+) -> Result<Option<String>, ReferenceError> {
     let parsed = mention::parse(&input.prompt)?;
-    let options = PrepareOptions {
+    let mut options = PrepareOptions {
         target: input.session_id.as_deref().or(settings.self_id.as_deref()),
         max_references: settings.limits.max_references,
         max_reference_bytes: settings.limits.max_reference_bytes,
     };
     // Self references and too many sessions fail before any store is read.
-    if normalize(options.target, &parsed.references, options.max_references)?.is_empty() {
+    let sources = normalize(options.target, &parsed.references, options.max_references)?.len();
+    if sources == 0 {
         return Ok(None);
+    }
+    if !fixed_budget {
+        options.max_reference_bytes = inline_budget(sources);
     }
     let store = settings.open_store(Scan::HeadersOnly);
     let prepared = prepare(parsed.text, &parsed.references, options, &store, &|| false)?;
-    Ok(prepared.context_text())
+    let context = prepared.context_text();
+    if let Some(text) = &context {
+        let length = text.encode_utf16().count();
+        if length > CLAUDE_CODE_INLINE_CHARS {
+            eprintln!(
+                "hydra-session-lsp hook claude-code: warning: the context has {length} characters; \
+                 Claude Code keeps {CLAUDE_CODE_INLINE_CHARS} inline and shows the model a preview of the rest"
+            );
+        }
+    }
+    Ok(context)
 }
 
 #[cfg(test)]
@@ -197,6 +239,17 @@ mod tests {
                 session_id: Some("s".into()),
             })
         );
+    }
+
+    #[test]
+    fn the_inline_budget_leaves_room_for_the_frame_and_every_source() {
+        let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
+        for sources in 1..=3 {
+            let budget = inline_budget(sources);
+            let worst = frame + sources * (budget + OUTSIDE_BUDGET) + sources - 1;
+            assert!(worst <= CLAUDE_CODE_INLINE_CHARS, "{sources}: {worst}");
+            assert!(budget > 2_000, "{sources}: {budget}");
+        }
     }
 
     #[test]
