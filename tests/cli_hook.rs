@@ -9,7 +9,9 @@
 //! `{"hookSpecificOutput":{"hookEventName":"UserPromptSubmit","additionalContext":…}}`
 //! adds context, `{"decision":"block","reason":…}` blocks the prompt and
 //! shows the reason; a non-blocking error is any other exit but 2, with
-//! stderr shown to the person.
+//! stderr shown to the person. The same page ("Hook output") caps context
+//! injected by a hook at 10,000 characters (more is saved to a file and the
+//! model gets a preview), as measured in anthropics/claude-code#91614.
 
 use std::io::Write;
 use std::path::Path;
@@ -97,6 +99,27 @@ fn stdout(output: &Output) -> &str {
 
 fn block(reason: &str) -> String {
     format!("{}\n", json!({"decision": "block", "reason": reason}))
+}
+
+/// The recorded inputs of tests/fixtures/claude-code-hook and their exact
+/// outputs on the demo store.
+#[test]
+fn recorded_inputs_give_their_recorded_outputs() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/claude-code-hook");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).expect("fixtures").flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "json") {
+            continue;
+        }
+        let stdin = std::fs::read(&path).expect("input");
+        let want = std::fs::read_to_string(path.with_extension("out")).expect("output");
+        let output = hook(&stdin);
+        assert_eq!(output.status.code(), Some(0), "{}", path.display());
+        assert_eq!(stdout(&output), want, "{}", path.display());
+        seen += 1;
+    }
+    assert_eq!(seen, 4);
 }
 
 #[test]
