@@ -222,8 +222,12 @@ impl Catalog {
         let header = state.session_header()?;
         let meta = state.scanner.as_ref().map(|s| s.meta()).unwrap_or_default();
         let full = state.full;
+        let mut header = header.clone();
+        if header.label.is_none() && full {
+            header.label = meta.parent.as_ref().and_then(|p| self.child_title(p));
+        }
         Some(Session {
-            header: header.clone(),
+            header,
             locator: Locator {
                 store: self.index,
                 format: state.format.map_or("", |f| f.name()),
@@ -234,6 +238,17 @@ impl Catalog {
             unreadable: meta.failure,
             skipped_lines: meta.skipped_lines,
         })
+    }
+
+    /// The display title the session `parent` gives its child `key`
+    /// (a sub-agent's Task description), when that session is here.
+    fn child_title(&self, (parent, key): &(String, String)) -> Option<String> {
+        let state = self.files.get(self.winners.get(parent)?)?;
+        let meta = state.scanner.as_ref()?.meta();
+        meta.child_titles
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, title)| title)
     }
 
     /// Every session, in relative-path order.
@@ -282,7 +297,7 @@ impl Catalog {
                 }),
                 HeaderState::Pending => notes.push(StoreNote::NotASession {
                     rel: rel_text,
-                    why: pending_reason(state.size).to_string(),
+                    why: pending_reason(state.size, state.consumed).to_string(),
                 }),
                 HeaderState::Session(header) => {
                     if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
@@ -299,11 +314,15 @@ impl Catalog {
     }
 }
 
-fn pending_reason(size: u64) -> &'static str {
+fn pending_reason(size: u64, consumed: u64) -> &'static str {
     if size == 0 {
         "empty file"
-    } else {
+    } else if consumed == 0 {
         "line 1 is not ended by a newline"
+    } else {
+        // Complete lines were read, and none made it a session (a Claude
+        // Code transcript with no `sessionId`, for instance).
+        "no complete line identifies a session"
     }
 }
 
@@ -399,6 +418,9 @@ fn full_scan(
             return state;
         }
     };
+    let modified_millis = modified
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| u64::try_from(d.as_millis()).ok());
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
@@ -410,7 +432,11 @@ fn full_scan(
                     return Ok(Flow::Stop);
                 };
                 format = Some(picked);
-                scanner.insert(picked.scanner())
+                let scanner = scanner.insert(picked.scanner());
+                if let Some(millis) = modified_millis {
+                    scanner.file_modified(millis);
+                }
+                scanner
             }
         };
         scanner.line(line);

@@ -317,6 +317,12 @@ impl LogSource for FileLog<'_> {
         let size = limit.map_or(size, |l| l.min(size));
         Ok((Box::new(file), size))
     }
+
+    fn modified_ms(&self) -> Option<u64> {
+        let modified = std::fs::metadata(self.path).ok()?.modified().ok()?;
+        let since = modified.duration_since(UNIX_EPOCH).ok()?;
+        u64::try_from(since.as_millis()).ok()
+    }
 }
 
 #[cfg(test)]

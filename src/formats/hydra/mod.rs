@@ -85,6 +85,7 @@ impl Scanner for HydraScanner {
             capacity: None,
             skipped_lines: 0,
             failure: self.failure.clone(),
+            ..ScanMeta::default()
         }
     }
 
