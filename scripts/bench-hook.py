@@ -9,6 +9,10 @@ the wall time from spawn to exit, as seen by the caller.
 
     cargo build --release
     python3 scripts/bench-hook.py [RUNS]      # default 200
+
+The default stores are those of a fresh home: the demo store as the hydra
+store, and ~/.claude/projects holding 1,000 copies of a real 17 KB Claude
+Code transcript, each under its own sessionId.
 """
 
 import base64
@@ -62,16 +66,39 @@ def measure(name, args, stdin, env, runs):
     )
 
 
+CLAUDE_FIXTURE = os.path.join(
+    ROOT, "tests", "fixtures", "agents", "claude-code", "-tmp-private",
+    "4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl",
+)
+FIXTURE_ID = "4c2ddfdc-b619-4525-8d03-1950fb1b0257"
+
+
+def claude_projects(root, sessions, projects=50):
+    """A ~/.claude/projects tree of `sessions` transcripts (a real 17 KB
+    transcript from the fixtures, each under its own sessionId)."""
+    text = open(CLAUDE_FIXTURE, encoding="utf-8").read()
+    ids = []
+    for i in range(sessions):
+        sid = f"00000000-0000-4000-8000-{i:012d}"
+        folder = os.path.join(root, f"-home-ana-project-{i % projects}")
+        os.makedirs(folder, exist_ok=True)
+        with open(os.path.join(folder, sid + ".jsonl"), "w", encoding="utf-8") as f:
+            f.write(text.replace(FIXTURE_ID, sid))
+        ids.append(sid)
+    return ids
+
+
 def main():
     if not os.path.exists(BIN):
         sys.exit("build first: cargo build --release")
     home = tempfile.mkdtemp()
-    env = {k: v for k, v in os.environ.items() if k not in ("HYDRA_SESSION_STORE", "HYDRA_HOME")}
+    env = {k: v for k, v in os.environ.items() if k not in ("HYDRA_SESSION_STORE", "HYDRA_HOME", "CLAUDE_CONFIG_DIR", "CODEX_HOME")}
     # Default stores, as installed: a home with a hydra store (the demo
-    # store) and an empty Claude Code projects folder.
+    # store) and a Claude Code projects folder of 1,000 transcripts (read
+    # when this build knows the claude-code format).
     env["HOME"] = home
     env["HYDRA_SESSION_STORE"] = STORE
-    os.makedirs(os.path.join(home, ".claude", "projects"))
+    claude_ids = claude_projects(os.path.join(home, ".claude", "projects"), 1000)
     hook = ["hook", "claude-code"]
     typical = "Refactor the checkout module so that tax is rounded once per cart, and add tests."
     mention = f"Reuse the cases of @[test-writer]({uri('checkout-tax.test-writer')}) for the 3-item cart."
@@ -82,6 +109,8 @@ def main():
     measure("no mention (typical prompt)", hook, hook_input(typical), env, RUNS)
     measure("no mention, 10 MB prompt", hook, hook_input(big), env, max(5, RUNS // 20))
     measure("one mention (demo store)", hook, hook_input(mention), env, RUNS)
+    cc_mention = f"Continue from @[hello files]({uri(claude_ids[500])})."
+    measure("one mention of a Claude Code session (1,000 transcripts)", hook, hook_input(cc_mention), env, max(5, RUNS // 4))
     measure("10,000 distinct sessions (TOO_MANY)", hook, hook_input(many), env, max(5, RUNS // 10))
     measure("baseline: `true`-like (`--version`)", ["--version"], b"", env, RUNS)
 
