@@ -372,6 +372,35 @@ fn print_config_prints_the_settings_snippet() {
 }
 "#
     );
+    // The settings given with it are in the command, store paths absolute.
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    let output = command
+        .args([
+            "hook",
+            "claude-code",
+            "--store",
+            "my sessions",
+            "--format",
+            "hydra",
+            "--store",
+            "/srv/agents",
+            "--max-references",
+            "2",
+            "--print-config",
+        ])
+        .current_dir(home.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("runs");
+    assert_eq!(output.status.code(), Some(0));
+    let value: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(
+        value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
+        format!(
+            "hydra-session-lsp hook claude-code --store '{}/my sessions' --format hydra --store /srv/agents --max-references 2",
+            home.path().display()
+        )
+    );
 }
 
 /// Claude Code's default command timeout is 60 s; these answer in well

@@ -18,23 +18,62 @@ use crate::reference::prepare::{normalize, prepare, PrepareOptions};
 use crate::reference::ReferenceError;
 use crate::store::Scan;
 
-/// The `~/.claude/settings.json` snippet that installs the hook.
-pub const CLAUDE_CODE_SETTINGS: &str = r#"{
-  "hooks": {
+/// The `~/.claude/settings.json` snippet that installs the hook running
+/// `command`.
+fn settings_snippet(command: &str) -> String {
+    let command = serde_json::to_string(command).unwrap_or_default();
+    format!(
+        r#"{{
+  "hooks": {{
     "UserPromptSubmit": [
-      {
+      {{
         "hooks": [
-          {
+          {{
             "type": "command",
-            "command": "hydra-session-lsp hook claude-code",
+            "command": {command},
             "timeout": 30
-          }
+          }}
         ]
-      }
+      }}
     ]
-  }
+  }}
+}}
+"#
+    )
 }
-"#;
+
+/// `--print-config`: the snippet whose command repeats the settings given
+/// with it (store paths made absolute: Claude Code runs the hook in the
+/// project's folder).
+pub fn print_config(args: &StoreArgs) -> String {
+    let mut command = String::from("hydra-session-lsp hook claude-code");
+    let base = crate::config::paths::current_dir();
+    for (i, store) in args.store.iter().enumerate() {
+        let path = crate::config::paths::resolve(store, &base);
+        command.push_str(" --store ");
+        command.push_str(&shell_word(&path.to_string_lossy()));
+        if let Some(Some(format)) = args.store_formats.get(i) {
+            command.push_str(" --format ");
+            command.push_str(&shell_word(format));
+        }
+    }
+    if let Some(n) = args.max_references {
+        command.push_str(&format!(" --max-references {}", n.0));
+    }
+    if let Some(n) = args.max_reference_bytes {
+        command.push_str(&format!(" --max-reference-bytes {}", n.0));
+    }
+    settings_snippet(&command)
+}
+
+/// `word` as one word for `sh -c` (Claude Code runs the command in a shell).
+fn shell_word(word: &str) -> String {
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=@%+,-".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        return word.to_string();
+    }
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
 
 const EVENT: &str = "UserPromptSubmit";
 
@@ -254,10 +293,22 @@ mod tests {
 
     #[test]
     fn the_settings_snippet_is_json() {
-        let value: Value = serde_json::from_str(CLAUDE_CODE_SETTINGS).unwrap();
+        let text = settings_snippet("a \"quoted\" 'command'");
+        let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
-            "hydra-session-lsp hook claude-code"
+            "a \"quoted\" 'command'"
         );
+    }
+
+    #[test]
+    fn shell_words_are_quoted_when_needed() {
+        assert_eq!(
+            shell_word("/home/ana/.hydra/sessions"),
+            "/home/ana/.hydra/sessions"
+        );
+        assert_eq!(shell_word("/My Sessions/it's"), r"'/My Sessions/it'\''s'");
+        assert_eq!(shell_word(""), "''");
+        assert_eq!(shell_word("$HOME"), "'$HOME'");
     }
 }

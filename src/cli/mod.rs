@@ -164,7 +164,7 @@ fn run(command: Command) -> Result<i32, Failure> {
             print_config,
         }) => {
             if print_config {
-                print_text(hook::CLAUDE_CODE_SETTINGS);
+                print_text(&hook::print_config(&store));
                 return Ok(OK);
             }
             Ok(hook::claude_code(&store))
