@@ -7,6 +7,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod claude_code;
+pub mod codex;
 pub mod hydra;
 pub mod lines;
 
@@ -123,9 +124,10 @@ pub struct ScanMeta {
 
 /// The formats this build knows, in detection order.
 pub fn all() -> &'static [&'static dyn LogFormat] {
-    // Hydra first: its header is the strictest test, and a Claude Code
-    // line is recognised by much looser signs.
-    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &claude_code::ClaudeCode];
+    // Hydra first: its header is the strictest test. Codex next: its
+    // rollouts start with a `session_meta` line. Claude Code last: a line
+    // is recognised by much looser signs.
+    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &codex::Codex, &claude_code::ClaudeCode];
     ALL
 }
 

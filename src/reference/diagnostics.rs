@@ -12,6 +12,8 @@ use super::uri::DecodeError;
 
 /// The informational code for a source that will be truncated.
 pub const TRUNCATED: &str = "SESSION_REFERENCE_TRUNCATED";
+/// The warning code for a mention whose label holds a line break.
+pub const SUSPICIOUS_LABEL: &str = "SESSION_REFERENCE_SUSPICIOUS_LABEL";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -63,6 +65,9 @@ pub fn diagnose(
     let mut ranked: Vec<(String, String, Vec<Range<usize>>)> = Vec::new();
     let mut rank_of: HashMap<String, usize> = HashMap::new();
     for mention in mention::scan(text) {
+        if let Some(found) = suspicious_label(&mention) {
+            out.push(found);
+        }
         let id = match mention.decode() {
             Ok(id) => id,
             Err(error) => {
@@ -116,8 +121,27 @@ pub fn diagnose(
             }
         }
     }
-    out.sort_by_key(|d| (d.range.start, d.range.end));
+    // server.md: by range start, then severity (error first), then code.
+    out.sort_by_key(|d| (d.range.start, d.severity, d.code));
     out
+}
+
+/// A `@[…](…)` mention (valid URI or not) whose label holds an ECMAScript
+/// line terminator: usually a broken edit, the label having swallowed the
+/// text up to a later mention.
+fn suspicious_label(mention: &Mention<'_>) -> Option<Diagnostic> {
+    let label = mention.raw_label?;
+    label
+        .contains(['\n', '\r', '\u{2028}', '\u{2029}'])
+        .then(|| Diagnostic {
+            range: mention.span.clone(),
+            severity: Severity::Warning,
+            code: SUSPICIOUS_LABEL,
+            message: "the label of this mention spans lines: probably a broken edit \
+                      (its text runs up to a later mention)"
+                .to_string(),
+            canonical: None,
+        })
 }
 
 fn uri_diagnostic(mention: &Mention<'_>, error: DecodeError) -> Diagnostic {
@@ -180,5 +204,119 @@ fn source_finding(
                 )
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::error::ReferenceError;
+    use crate::reference::snapshot::Snapshot;
+
+    /// A store that knows no session.
+    struct Empty;
+
+    impl SnapshotSource for Empty {
+        fn snapshot(
+            &self,
+            session_id: &str,
+            _label: &str,
+            _budget: Option<usize>,
+            _cancelled: Cancelled<'_>,
+        ) -> Result<Snapshot, ReferenceError> {
+            Err(ReferenceError::new(
+                ErrorCode::ReadFailed,
+                format!("session {session_id:?} not found"),
+            ))
+        }
+    }
+
+    fn run(text: &str) -> Vec<Diagnostic> {
+        run_for(text, None)
+    }
+
+    fn run_for(text: &str, target: Option<&str>) -> Vec<Diagnostic> {
+        let options = DiagnosticOptions {
+            target,
+            max_references: 3,
+            max_reference_bytes: 65_536,
+        };
+        diagnose(text, options, &Empty, &|| false)
+    }
+
+    fn codes(found: &[Diagnostic]) -> Vec<(Range<usize>, Severity, &'static str)> {
+        found
+            .iter()
+            .map(|d| (d.range.clone(), d.severity, d.code))
+            .collect()
+    }
+
+    const URI: &str = "hydra-session:ImNoZWNrb3V0LXRheCI";
+
+    #[test]
+    fn a_label_with_a_line_break_is_suspicious_valid_uri_or_not() {
+        for brk in ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"] {
+            let text = format!("Ask @[Checkout{brk}more @[x]({URI}) end");
+            let start = "Ask ".len();
+            let end = text.find(" end").unwrap_or(text.len());
+            let found = run(&text);
+            assert_eq!(
+                codes(&found),
+                vec![
+                    (
+                        start..end,
+                        Severity::Warning,
+                        "SESSION_REFERENCE_READ_FAILED"
+                    ),
+                    (start..end, Severity::Warning, SUSPICIOUS_LABEL),
+                ],
+                "{brk:?}"
+            );
+        }
+        // An invalid URI: its error (on the URI) comes after the warning
+        // (on the whole mention, which starts earlier).
+        let text = "@[a\nb](hydra-session:not*base64)";
+        let found = run(text);
+        assert_eq!(
+            codes(&found),
+            vec![
+                (0..text.len(), Severity::Warning, SUSPICIOUS_LABEL),
+                (
+                    "@[a\nb](".len()..text.len() - 1,
+                    Severity::Error,
+                    "SESSION_REFERENCE_INVALID_REFERENCE"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn plain_labels_and_bare_uris_are_not_suspicious() {
+        let text = format!("@[Checkout tax]({URI}) and {URI}\nnext line @[a\\]b]({URI})");
+        assert!(run(&text).iter().all(|d| d.code != SUSPICIOUS_LABEL));
+    }
+
+    #[test]
+    fn same_start_orders_errors_first_then_by_code() {
+        // A self reference (Error) whose label also spans lines (Warning).
+        let text = format!("@[a{}b]({URI}) @[c]({URI})", '\u{2028}');
+        let first = text.find(" @[c]").unwrap_or(0);
+        let found = run_for(&text, Some("checkout-tax"));
+        assert_eq!(
+            codes(&found),
+            vec![
+                (
+                    0..first,
+                    Severity::Error,
+                    "SESSION_REFERENCE_SELF_REFERENCE"
+                ),
+                (0..first, Severity::Warning, SUSPICIOUS_LABEL),
+                (
+                    first + 1..text.len(),
+                    Severity::Error,
+                    "SESSION_REFERENCE_SELF_REFERENCE"
+                ),
+            ]
+        );
     }
 }

@@ -12,7 +12,7 @@ use tower_lsp::lsp_types::*;
 use super::{markdown, retained_source};
 use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
-use crate::reference::mention::is_ecma_whitespace;
+use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::server::backend::Backend;
 use crate::server::error;
 
@@ -70,11 +70,21 @@ pub async fn completion(
     let range = position::range(&doc.rope, at..cursor, encoding);
     let now = now_ms();
     let width = found.items.len().to_string().len();
+    // At maxReferences, only a session already referenced can be added.
+    let max = settings.limits.max_references;
+    let referenced = referenced_sessions(&doc.rope.to_string(), target.session_id);
+    let full = referenced.len() >= max;
     let items = found
         .items
         .iter()
         .enumerate()
-        .map(|(rank, c)| item(c, rank, width, range, now))
+        .map(|(rank, c)| {
+            let mut it = item(c, rank, width, range, now);
+            if full && !referenced.contains(&c.session_id) {
+                over_limit(&mut it, max);
+            }
+            it
+        })
         .collect();
     tracing::trace!(
         "completion of {query:?}: {} items in {:?}",
@@ -131,6 +141,32 @@ fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> Com
         ),
         ..CompletionItem::default()
     }
+}
+
+/// The distinct sessions `text` references with valid mentions, leaving
+/// out its own session (server.md: the ranking of references).
+fn referenced_sessions(text: &str, own: Option<&str>) -> Vec<String> {
+    let mut ids: Vec<String> = Vec::new();
+    for id in mention::scan(text)
+        .into_iter()
+        .filter_map(|m| m.decode().ok())
+    {
+        if Some(id.as_str()) != own && !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    ids
+}
+
+/// Marks an item whose session would be one more than `max` references:
+/// struck through, said in its detail, and sorted after the others.
+fn over_limit(item: &mut CompletionItem, max: usize) {
+    item.tags = Some(vec![CompletionItemTag::DEPRECATED]);
+    item.detail = Some(format!(
+        "would exceed maxReferences ({max}) · {}",
+        item.detail.as_deref().unwrap_or_default()
+    ));
+    item.sort_text = item.sort_text.as_ref().map(|s| format!("~{s}"));
 }
 
 fn detail(c: &Candidate, now: u64) -> String {

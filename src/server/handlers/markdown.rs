@@ -112,7 +112,12 @@ fn turn_line(turn: &Turn) -> String {
     if flat.chars().nth(TURN_CHARS).is_some() {
         cut.push('…');
     }
-    format!("**{}:** {}", turn.role.as_str(), escape(&cut))
+    // A code span, fenced longer than any run of backticks in the text:
+    // every client shows it as written, with no visible backslashes.
+    if cut.trim().is_empty() {
+        return format!("**{}:**", turn.role.as_str());
+    }
+    format!("**{}:** {}", turn.role.as_str(), code(&cut))
 }
 
 fn yes_no(b: bool) -> &'static str {
