@@ -452,6 +452,38 @@ fn a_split_message_on_a_side_branch_is_whole() {
 }
 
 #[test]
+fn held_text_is_bounded() {
+    // A split message whose parts are 5 MiB of other messages apart: the
+    // first part is emitted when the buffer is full, the second on its own.
+    let big = "x".repeat(5 << 20);
+    let log = user("u1", None, "go")
+        + &assistant("a1", Some("u1"), "m1", "part one")
+        + &user("u2", Some("a1"), &big)
+        + &assistant("a2", Some("u2"), "m1", "part two");
+    let (_, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        roles(&items),
+        [(1, "user"), (2, "assistant"), (3, "user"), (4, "assistant")]
+    );
+    assert_eq!(items[1].2, "part one");
+    assert_eq!(items[3].2, "part two");
+    // Under the cap they are one message, placed first.
+    let log = user("u1", None, "go")
+        + &assistant("a1", Some("u1"), "m1", "part one")
+        + &user("u2", Some("a1"), "between")
+        + &assistant("a2", Some("u2"), "m1", "part two");
+    let (_, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        texts(&items),
+        [
+            ("user", "go"),
+            ("assistant", "part one\npart two"),
+            ("user", "between")
+        ]
+    );
+}
+
+#[test]
 fn compaction_shadows_the_branch_before_it() {
     let boundary = serde_json::json!({"parentUuid": null, "logicalParentUuid": "a1", "sessionId": SID,
         "type": "system", "subtype": "compact_boundary", "uuid": "b1",
