@@ -715,3 +715,44 @@ fn wrong_types_never_panic() {
     assert_eq!(summary.header.id, "s1");
     let _ = scan(log.as_bytes()).meta();
 }
+
+proptest::proptest! {
+    /// Transcripts assembled from real-looking pieces, cut anywhere: the
+    /// read never fails but on bad UTF-8, never panics, and hands out
+    /// strictly increasing `seq`s, each a line number.
+    #[test]
+    fn any_transcript_reads_in_order(
+        picks in proptest::collection::vec((0usize..12, 0usize..6, 0usize..6, 0usize..3), 0..40),
+        cut in 0usize..4000,
+    ) {
+        let ids = ["a", "b", "c", "d", "e", "f"];
+        let mut log = String::new();
+        for (kind, me, parent, msg) in picks {
+            let (me, parent, msg) = (ids[me], ids[parent], ["m1", "m2", "m3"][msg]);
+            log.push_str(&match kind {
+                0 => user(me, Some(parent), "hello"),
+                1 => user(me, None, "<command-name>/x</command-name>"),
+                2 => assistant(me, Some(parent), msg, "reply"),
+                3 => assistant(me, None, msg, ""),
+                4 => format!("{{\"type\":\"system\",\"subtype\":\"compact_boundary\",\"uuid\":\"{me}\",\"logicalParentUuid\":\"{parent}\",\"sessionId\":\"s1\"}}\n"),
+                5 => format!("{{\"type\":\"user\",\"isCompactSummary\":true,\"uuid\":\"{me}\",\"parentUuid\":\"{parent}\",\"sessionId\":\"s1\",\"message\":{{\"content\":\"sum\"}}}}\n"),
+                6 => format!("{{\"type\":\"assistant\",\"isSidechain\":true,\"uuid\":\"{me}\",\"parentUuid\":\"{parent}\",\"sessionId\":\"s1\",\"message\":{{\"id\":\"{msg}\",\"content\":[{{\"type\":\"text\",\"text\":\"side\"}}]}}}}\n"),
+                7 => "{\"type\":\"summary\",\"summary\":\"x\"}\n".to_string(),
+                8 => "not json\n".to_string(),
+                9 => format!("{{\"type\":\"progress\",\"uuid\":\"{me}\",\"parentUuid\":\"{parent}\"}}\n"),
+                10 => "\n".to_string(),
+                _ => format!("{{\"type\":\"custom-title\",\"customTitle\":\"{me}\"}}\n"),
+            });
+        }
+        let cut = log.char_indices().map(|(i, _)| i).find(|&i| i >= cut).unwrap_or(log.len());
+        let bytes = &log.as_bytes()[..cut];
+        let lines = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+        if let Ok((summary, items)) = read_bytes(bytes) {
+            proptest::prop_assert_eq!(summary.captured_through_seq, Some(lines).filter(|&n| n > 0));
+            let seqs: Vec<u64> = items.iter().map(|i| i.0).collect();
+            proptest::prop_assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{:?}", seqs);
+            proptest::prop_assert!(seqs.iter().all(|&s| s >= 1 && s <= lines));
+        }
+        let _ = scan(bytes).meta();
+    }
+}
