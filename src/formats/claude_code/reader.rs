@@ -303,13 +303,12 @@ pub fn read_log(
     .map_err(walk_error)?;
     reorder.finish(sink);
 
-    let scanned = meta.scan_meta();
     Ok(ReadSummary {
         header,
         captured_through_seq: (meta.lines > 0).then_some(meta.lines),
-        title: scanned.title,
+        title: meta.title(),
         capacity: None,
-        skipped_lines: scanned.skipped_lines,
+        skipped_lines: meta.skipped,
     })
 }
 
