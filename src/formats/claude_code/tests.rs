@@ -756,3 +756,53 @@ proptest::proptest! {
         let _ = scan(bytes).meta();
     }
 }
+
+#[test]
+fn appended_lines_update_titles_and_display_titles() {
+    let dir = tempfile::tempdir().unwrap();
+    let parent = dir.path().join("s1.jsonl");
+    let child = dir.path().join("agent-b1.jsonl");
+    std::fs::write(&parent, user("u1", None, "first prompt")).unwrap();
+    let sub = serde_json::json!({"parentUuid": null, "isSidechain": true, "sessionId": SID,
+        "agentId": "b1", "type": "user", "uuid": "c1", "message": {"content": "do it"}});
+    std::fs::write(&child, sub.to_string() + "\n").unwrap();
+    let mut catalog = Catalog::scan(dir.path());
+    let get = |c: &Catalog, id: &str| c.get(id).map(|s| (s.title, s.header.label));
+    assert_eq!(
+        get(&catalog, "s1"),
+        Some((Some("first prompt".into()), None))
+    );
+    assert_eq!(get(&catalog, "s1/b1"), Some((Some("do it".into()), None)));
+    let append = |text: String| {
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&parent)
+            .unwrap();
+        std::io::Write::write_all(&mut file, text.as_bytes()).unwrap();
+    };
+    append(
+        serde_json::json!({"type": "ai-title", "aiTitle": "Named", "sessionId": SID}).to_string()
+            + "\n"
+            + &serde_json::json!({"parentUuid": "u1", "sessionId": SID, "type": "assistant", "uuid": "a1",
+                "message": {"id": "m1", "content": [{"type": "tool_use", "id": "t1", "name": "Task",
+                "input": {"description": "Look around", "prompt": "do it"}}]}})
+            .to_string()
+            + "\n",
+    );
+    assert!(catalog.refresh_path(&parent));
+    assert_eq!(get(&catalog, "s1"), Some((Some("Named".into()), None)));
+    // No result yet: the Task call is not tied to an agent.
+    assert_eq!(get(&catalog, "s1/b1"), Some((Some("do it".into()), None)));
+    append(
+        serde_json::json!({"parentUuid": "a1", "sessionId": SID, "type": "user", "uuid": "r1",
+            "message": {"content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]},
+            "toolUseResult": {"status": "completed", "agentId": "b1"}})
+        .to_string()
+            + "\n",
+    );
+    assert!(catalog.refresh_path(&parent));
+    assert_eq!(
+        get(&catalog, "s1/b1"),
+        Some((Some("do it".into()), Some("Look around".into())))
+    );
+}
