@@ -31,6 +31,9 @@ const REORDER_CAP: usize = 4 << 20;
 const USER: u8 = 1;
 const ASSISTANT: u8 = 2;
 const SIDECHAIN: u8 = 4;
+/// A chain line with nothing to project (tool results, `isMeta`, lines
+/// without text): pass 2 need not parse it.
+const SILENT: u8 = 8;
 
 /// "None" for a `u32` index.
 const NONE: u32 = u32::MAX;
@@ -74,12 +77,21 @@ struct Tree {
     last_main: Option<u32>,
 }
 
-/// What pass 2 projects: line numbers in file order, each with the split
-/// message it belongs to (an index of `parts`, or `NONE`), and per split
-/// message its number of lines.
+/// What pass 2 projects: lines in file order, and per split message its
+/// number of planned lines.
 struct Plan {
-    lines: Vec<(u32, u32)>,
+    lines: Vec<Planned>,
     parts: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Planned {
+    line: u32,
+    /// The split message it belongs to (an index of `parts`), or `NONE`.
+    group: u32,
+    /// Whether it has text to parse; a silent part only places and
+    /// completes its message.
+    parse: bool,
 }
 
 impl Tree {
@@ -103,6 +115,14 @@ impl Tree {
         }
         if l.is_sidechain {
             flags |= SIDECHAIN;
+        }
+        let silent = match l.kind {
+            Kind::User if l.is_compact_summary => false,
+            Kind::User => l.is_meta || !l.has_text(),
+            _ => !l.has_text(),
+        };
+        if silent {
+            flags |= SILENT;
         }
         // Crossing a compaction: the boundary's logical parent is the last
         // line before it.
@@ -200,6 +220,12 @@ impl Tree {
             if excluded(i) || flag(i) & (USER | ASSISTANT) == 0 {
                 continue;
             }
+            // A silent line is planned only as a part of a message, which
+            // it may place (a thinking line before the text).
+            let silent = flag(i) & SILENT != 0;
+            if silent && msg.is_none() {
+                continue;
+            }
             let live_part = msg.is_some_and(|id| live.binary_search(&id).is_ok());
             if is_on(i) || live_part {
                 let Ok(pos) = u32::try_from(lines.len()) else {
@@ -208,13 +234,18 @@ impl Tree {
                 if let Some(id) = msg {
                     keyed.push((id, pos));
                 }
-                lines.push((line, NONE));
+                lines.push(Planned {
+                    line,
+                    group: NONE,
+                    parse: !silent,
+                });
             }
         }
         drop((on, live, self));
         // Lines sharing a message id form a split message.
         keyed.sort_unstable();
         let mut parts = Vec::new();
+
         for run in keyed.chunk_by(|a, b| a.0 == b.0) {
             let (Ok(count), Ok(group)) = (u32::try_from(run.len()), u32::try_from(parts.len()))
             else {
@@ -226,7 +257,7 @@ impl Tree {
             parts.push(count);
             for &(_, pos) in run {
                 if let Some(slot) = lines.get_mut(pos as usize) {
-                    slot.1 = group;
+                    slot.group = group;
                 }
             }
         }
@@ -284,13 +315,20 @@ pub fn read_log(
     let mut line_no = 0u64;
     lines::for_each_line(&mut reader, consumed, cancelled, &mut |raw| {
         line_no += 1;
-        let Some(&(want, group)) = next.peek() else {
+        let Some(&planned) = next.peek() else {
             return Ok(Flow::Stop);
         };
-        if u64::from(want) != line_no {
+        if u64::from(planned.line) != line_no {
             return Ok(Flow::Continue);
         }
         next.next();
+        let group = planned.group;
+        if !planned.parse {
+            if group != NONE {
+                reorder.assistant(line_no, group, Cow::Borrowed(""), sink);
+            }
+            return Ok(Flow::Continue);
+        }
         let text =
             simdutf8::basic::from_utf8(raw).map_err(|_| (line_no, "invalid UTF-8".to_string()))?;
         // The bytes parsed in pass 1; a line that no longer parses was
