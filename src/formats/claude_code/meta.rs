@@ -293,9 +293,21 @@ impl Meta {
             capacity: None,
             skipped_lines: self.skipped,
             failure: self.failure.clone(),
-            child_titles: self.child_titles.clone(),
-            parent: self.session_id.clone().zip(self.agent_id.clone()),
         }
+    }
+
+    /// `(sessionId, agentId)` of a sub-agent transcript.
+    pub fn parent(&self) -> Option<(String, String)> {
+        self.session_id.clone().zip(self.agent_id.clone())
+    }
+
+    /// The display title of the sub-agent `agent_id`, from the Task call
+    /// whose result named it.
+    pub fn child_title(&self, agent_id: &str) -> Option<String> {
+        self.child_titles
+            .iter()
+            .find(|(a, _)| a == agent_id)
+            .map(|(_, title)| title.clone())
     }
 
     /// Whether later lines can change nothing.

@@ -85,7 +85,6 @@ impl Scanner for HydraScanner {
             capacity: None,
             skipped_lines: 0,
             failure: self.failure.clone(),
-            ..ScanMeta::default()
         }
     }
 
