@@ -35,6 +35,10 @@ fn run_case(case: &Value) -> Result<(), String> {
         .args(&args)
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
+        // The default store list adds the agents' stores that exist: keep
+        // this machine's own Codex and Claude Code sessions out.
+        .env("CODEX_HOME", "/nonexistent/codex-home")
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent/claude-config")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
