@@ -955,3 +955,44 @@ fn payload_before_type_is_read_the_same() {
     assert_eq!(surface(&bytes), [u("hi")]);
     assert_eq!(scan(&bytes).meta().capacity, Some(5));
 }
+
+#[test]
+fn the_index_reads_only_appended_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout.jsonl");
+    std::fs::write(&path, rollout(&[meta("grow"), user_event("first prompt")])).unwrap();
+    let mut catalog = crate::store::Catalog::scan(dir.path());
+    let session = catalog.get("grow").unwrap();
+    assert_eq!(session.title.as_deref(), Some("first prompt"));
+    assert_eq!(session.locator.format, "codex");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    // A rename, a capacity, a line that is not understood, and half a line.
+    std::io::Write::write_all(
+        &mut file,
+        &rollout(&[
+            event("thread_name_updated", r#","thread_name":"Renamed""#),
+            event("task_started", r#","model_context_window":4096"#),
+            "{oops".into(),
+        ]),
+    )
+    .unwrap();
+    std::io::Write::write_all(&mut file, br#"{"type":"event_msg","#).unwrap();
+    assert!(catalog.refresh_path(&path));
+    let session = catalog.get("grow").unwrap();
+    assert_eq!(session.title.as_deref(), Some("Renamed"));
+    assert_eq!(session.capacity, Some(4096));
+    assert_eq!(session.skipped_lines, 1);
+    // The half line, once finished, is read from where the index stopped.
+    std::io::Write::write_all(
+        &mut file,
+        b"\"payload\":{\"type\":\"thread_name_updated\",\"thread_name\":\"Again\"}}\n",
+    )
+    .unwrap();
+    catalog.refresh_path(&path);
+    let session = catalog.get("grow").unwrap();
+    assert_eq!(session.title.as_deref(), Some("Again"));
+    assert_eq!(session.skipped_lines, 1);
+}
