@@ -996,3 +996,68 @@ fn the_index_reads_only_appended_lines() {
     assert_eq!(session.title.as_deref(), Some("Again"));
     assert_eq!(session.skipped_lines, 1);
 }
+
+/// Lines a generated rollout is made of: every kind, good and bad.
+fn line_pool() -> Vec<String> {
+    vec![
+        user("hello"),
+        user("  spaced   out  "),
+        user("S"),
+        assistant("answer"),
+        line(
+            "response_item",
+            &message("developer", "input_text", &["dev"]),
+        ),
+        line("response_item", &message("user", "input_text", &[ENV])),
+        line("response_item", r#"{"type":"function_call","name":"x"}"#),
+        user_event("typed"),
+        user_event("S"),
+        agent_event("said"),
+        event("thread_name_updated", r#","thread_name":"Named""#),
+        event("thread_name_updated", r#","thread_name":" ""#),
+        event("token_count", r#","info":null"#),
+        event("token_count", r#","info":{"model_context_window":100}"#),
+        event("task_started", r#","model_context_window":200"#),
+        compacted("S", Some(&[message("user", "input_text", &["S"])])),
+        compacted(
+            "",
+            Some(&[
+                message("user", "input_text", &["kept"]),
+                r#"{"type":"compaction"}"#.into(),
+            ]),
+        ),
+        compacted("", None),
+        meta("again"),
+        String::new(),
+        "garbage".into(),
+        line("event_msg", r#"{"type":"user_message","message":1}"#),
+    ]
+}
+
+proptest::proptest! {
+    #[test]
+    fn index_and_read_agree_on_any_rollout(
+        picks in proptest::collection::vec(0usize..22, 0..40),
+        split in 0usize..40,
+    ) {
+        let pool = line_pool();
+        let mut lines = vec![meta("p")];
+        lines.extend(picks.iter().map(|&i| pool[i].clone()));
+        let bytes = rollout(&lines);
+        let r = read(&bytes);
+        let summary = r.summary.unwrap();
+        proptest::prop_assert!(r.entries.windows(2).all(|w| w[0].0 < w[1].0));
+        proptest::prop_assert_eq!(summary.captured_through_seq, Some(lines.len() as u64));
+        let whole = scan(&bytes).meta();
+        proptest::prop_assert_eq!(&whole.title, &summary.title);
+        proptest::prop_assert_eq!(whole.capacity, summary.capacity);
+        proptest::prop_assert_eq!(whole.skipped_lines, summary.skipped_lines);
+        // Fed in two parts, as after an append.
+        let split = split.min(lines.len());
+        let mut scanner = scan(&rollout(&lines[..split.max(1)]));
+        for l in &lines[split.max(1)..] {
+            scanner.line(l.as_bytes());
+        }
+        proptest::prop_assert_eq!(scanner.meta(), whole);
+    }
+}
