@@ -27,7 +27,8 @@ async fn initialize_negotiates_utf8_and_lists_every_capability() {
                 "documentLinkProvider": {"resolveProvider": false},
                 "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
                 "experimental": {"sessionReference": {"methods": [
-                    "sessionReference/prepare", "sessionReference/candidates", "sessionReference/status"
+                    "sessionReference/prepare", "sessionReference/candidates",
+                    "sessionReference/files", "sessionReference/status"
                 ]}}
             },
             "serverInfo": {"name": "hydra-session-lsp", "version": env!("CARGO_PKG_VERSION")}
@@ -80,9 +81,13 @@ async fn malformed_json_and_unknown_methods_get_errors_not_a_crash() {
     let uri = file_uri("/home/ana/shop/p.md");
     assert_eq!(count(&mut client, &uri).await, Some(4));
     let status = client.call("sessionReference/status", json!({})).await;
+    let path = store.path().display().to_string();
+    // server.md: `stores` lists every store of the list (issue 8).
     assert_eq!(
         status,
-        json!({"store": store.path().display().to_string(), "sessions": 4, "indexing": false})
+        json!({"store": path, "sessions": 4, "indexing": false, "stores": [
+            {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
+        ]})
     );
 }
 

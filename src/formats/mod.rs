@@ -6,6 +6,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod claude_code;
 pub mod codex;
 pub mod hydra;
 pub mod lines;
@@ -53,6 +54,12 @@ pub trait LogSource {
     /// Opens the log from the start; `limit` caps the bytes read (the size
     /// a first open saw), `None` reads what is there now.
     fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)>;
+
+    /// The log's modification time, Unix epoch milliseconds, when known: a
+    /// format whose log records no creation time dates it by this.
+    fn modified_ms(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Whether a scanner has decided what a log is.
@@ -106,11 +113,21 @@ pub struct ScanMeta {
     /// Why the log cannot be read (a strict format's bad line); its title
     /// and capacity are then unknown.
     pub failure: Option<String>,
+    /// Display titles this log gives other logs' sessions, by the key
+    /// those logs name in their `parent` (a Claude Code transcript titles
+    /// its sub-agents by `agentId`).
+    pub child_titles: Vec<(String, String)>,
+    /// `(parent session id, key)`: this session's display title is the
+    /// parent's `child_titles` entry for `key`, when the parent is found.
+    pub parent: Option<(String, String)>,
 }
 
 /// The formats this build knows, in detection order.
 pub fn all() -> &'static [&'static dyn LogFormat] {
-    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &codex::Codex];
+    // Hydra first: its header is the strictest test. Codex next: its
+    // rollouts start with a `session_meta` line. Claude Code last: a line
+    // is recognised by much looser signs.
+    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &codex::Codex, &claude_code::ClaudeCode];
     ALL
 }
 

@@ -12,11 +12,14 @@
 
 mod backend;
 mod cache;
+mod capabilities;
 mod error;
 mod exit;
 mod handlers;
 mod index;
+mod lifecycle;
 pub mod logging;
+pub mod lsp_ext;
 mod search;
 pub mod settings;
 mod state;
@@ -33,10 +36,10 @@ use tower_lsp::lsp_types::*;
 use tower_lsp::{LanguageServer, LspService, Server};
 
 pub use backend::Backend;
-use handlers::custom;
+use lsp_ext::CustomRequest;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 3] = [custom::PREPARE, custom::CANDIDATES, custom::STATUS];
+pub const CUSTOM_METHODS: [&str; 4] = lsp_ext::METHODS;
 
 /// Runs the language server on stdin/stdout until `exit` or stdin EOF.
 /// Returns the process exit status (0 after `shutdown`, 1 without).
@@ -67,9 +70,10 @@ where
 {
     let shut_down = Arc::new(AtomicBool::new(false));
     let (service, socket) = LspService::build(|client| Backend::new(client, shut_down.clone()))
-        .custom_method(custom::PREPARE, Backend::prepare)
-        .custom_method(custom::CANDIDATES, Backend::candidates)
-        .custom_method(custom::STATUS, Backend::status)
+        .custom_method(lsp_ext::Prepare::METHOD, Backend::prepare)
+        .custom_method(lsp_ext::Candidates::METHOD, Backend::candidates)
+        .custom_method(lsp_ext::Files::METHOD, Backend::files)
+        .custom_method(lsp_ext::Status::METHOD, Backend::status)
         .finish();
     let (service, exited) = exit::watch(service);
     // Our framing sits between the pipes and tower-lsp (see `transport`).

@@ -1,7 +1,7 @@
 //! [`FsStore`]: the store list on the local file system, one [`Catalog`]
 //! per root, behind the model's [`SessionStore`] trait.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::{Path, PathBuf};
@@ -194,7 +194,24 @@ impl SessionStore for FsStore {
     }
 
     fn notes(&self) -> Vec<StoreNote> {
-        self.catalogs.iter().flat_map(Catalog::notes).collect()
+        let mut notes: Vec<StoreNote> = self.catalogs.iter().flat_map(Catalog::notes).collect();
+        // An id held by two stores: the first store of the list wins.
+        let mut winners: HashMap<String, usize> = HashMap::new();
+        for (i, catalog) in self.catalogs.iter().enumerate() {
+            for session in catalog.sessions() {
+                match winners.get(session.id()) {
+                    Some(&w) => notes.push(StoreNote::Duplicate {
+                        rel: format!("{}/{}", catalog.root().display(), session.locator.display()),
+                        id: session.header.id.clone(),
+                        winner: self.catalogs[w].root().display().to_string(),
+                    }),
+                    None => {
+                        winners.insert(session.header.id.clone(), i);
+                    }
+                }
+            }
+        }
+        notes
     }
 }
 
@@ -213,9 +230,10 @@ impl FsReader {
 }
 
 impl SessionReader for FsReader {
-    fn read(
+    fn read_range(
         &self,
         session: &Session,
+        limit: Option<u64>,
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
@@ -232,6 +250,7 @@ impl SessionReader for FsReader {
         let log = FileLog {
             path: &path,
             name: &name,
+            limit,
         };
         let summary = format.read(&log, cancelled, sink)?;
         if summary.header.id != session.header.id {
@@ -287,6 +306,8 @@ fn name_path(name: &[u8]) -> PathBuf {
 struct FileLog<'a> {
     path: &'a Path,
     name: &'a str,
+    /// Never read past this many bytes.
+    limit: Option<u64>,
 }
 
 impl LogSource for FileLog<'_> {
@@ -297,7 +318,66 @@ impl LogSource for FileLog<'_> {
     fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
         let file = File::open(self.path)?;
         let size = file.metadata()?.len();
-        let size = limit.map_or(size, |l| l.min(size));
+        let size = limit.into_iter().chain(self.limit).fold(size, u64::min);
         Ok((Box::new(file), size))
+    }
+
+    fn modified_ms(&self) -> Option<u64> {
+        let modified = std::fs::metadata(self.path).ok()?.modified().ok()?;
+        let since = modified.duration_since(UNIX_EPOCH).ok()?;
+        u64::try_from(since.as_millis()).ok()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(dir: &Path, name: &str, id: &str, created_at: u64) {
+        let header =
+            format!("{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at}}}\n");
+        std::fs::write(dir.join(name), header).unwrap();
+    }
+
+    #[test]
+    fn the_first_store_of_the_list_wins_an_id() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        log(a.path(), "x.jsonl", "shared", 1);
+        log(b.path(), "y.jsonl", "shared", 2);
+        log(b.path(), "z.jsonl", "only-b", 3);
+        let specs = [StoreSpec::auto(a.path()), StoreSpec::auto(b.path())];
+        let store = FsStore::open(&specs, Scan::Full);
+        assert_eq!(store.get("shared").map(|s| s.header.created_at), Some(1));
+        let ids: Vec<String> = store.sessions().into_iter().map(|s| s.header.id).collect();
+        assert_eq!(ids, ["shared", "only-b"]);
+        assert!(store
+            .notes()
+            .iter()
+            .any(|n| matches!(n, StoreNote::Duplicate { id, .. } if id == "shared")));
+        let status = store.status();
+        assert_eq!(status.len(), 2);
+        assert_eq!((status[0].sessions, status[1].sessions), (1, 2));
+        assert_eq!(status[1].format, "auto");
+    }
+
+    #[test]
+    fn a_session_is_read_through_its_store_and_linked_to_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        log(dir.path(), "s.jsonl", "s", 1);
+        let store = FsStore::scan(dir.path());
+        let session = store.get("s").unwrap();
+        let reader = store.reader();
+        let summary = reader.read(&session, &|| false, &mut |_| {}).unwrap();
+        assert_eq!(summary.header.id, "s");
+        assert!(reader.link_target(&session).unwrap().ends_with("/s.jsonl"));
+        let before = reader.version(&session).unwrap();
+        std::fs::write(
+            dir.path().join("s.jsonl"),
+            "{\"type\":\"session\",\"id\":\"t\",\"createdAt\":1}\n",
+        )
+        .unwrap();
+        assert_ne!(reader.version(&session), Some(before));
+        // The file now holds another session: the read says so.
+        assert!(reader.read(&session, &|| false, &mut |_| {}).is_err());
     }
 }

@@ -66,6 +66,8 @@ pub fn read_log(
         title: tracker.titles.title(),
         capacity: tracker.capacity,
         skipped_lines: tracker.skipped,
+        // Both walks stop at `size`: a read limited to it reads the same.
+        bytes: size,
     })
 }
 

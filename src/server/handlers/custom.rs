@@ -1,54 +1,32 @@
 //! The custom requests (docs/lsp-extensions.md): `prepare`, `candidates`
 //! and `status` over the document's current text and the index.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
+use tower_lsp::lsp_types::Url;
 
 use super::blocking;
 use crate::proto::from_proto;
 use crate::reference::candidates::Target;
+use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
+use crate::server::lsp_ext::{self, CustomRequest, StoreStatus};
+
+type Params<R> = <R as CustomRequest>::Params;
+type Answer<R> = Result<<R as CustomRequest>::Result>;
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
 use crate::server::error;
 
-pub const PREPARE: &str = "sessionReference/prepare";
-pub const CANDIDATES: &str = "sessionReference/candidates";
-pub const STATUS: &str = "sessionReference/status";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrepareParams {
-    pub text_document: TextDocumentIdentifier,
-    /// Overrides the `targetSessionId` setting for this call.
-    #[serde(default)]
-    pub target_session_id: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CandidatesParams {
-    pub text_document: TextDocumentIdentifier,
-    #[serde(default)]
-    pub query: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Status {
-    pub store: String,
-    pub sessions: usize,
-    pub indexing: bool,
-}
-
 impl Backend {
     /// `sessionReference/prepare`: the prepare result for the document.
-    pub async fn prepare(&self, params: PrepareParams) -> Result<Value> {
+    pub async fn prepare(&self, params: Params<lsp_ext::Prepare>) -> Answer<lsp_ext::Prepare> {
         let text = self.document_text(&params.text_document.uri).await?;
         let view = self.sessions().await;
         let settings = self.settings();
-        let target = params.target_session_id.or(settings.target_session_id);
+        let target = params
+            .target_session_id
+            .or(settings.target_session_id.clone());
+        let spill = self.spill(&settings);
         let backend = self.clone();
         let prepared = blocking("prepare", move |cancelled| {
             let options = PrepareOptions {
@@ -60,16 +38,24 @@ impl Backend {
                 view: &view,
                 cache: &backend.cache,
             };
-            prepare_text(&text, options, &source, cancelled)
+            let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+            prepare_text(&text, options, &source, spill, cancelled)
         })
         .await?;
         let prepared = prepared.map_err(|e| error::request_failed(&e))?;
-        serde_json::to_value(prepared)
-            .map_err(|_| error::internal("serialising the prepare result"))
+        Ok(match params.format {
+            lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared),
+            lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text {
+                text: prepared.text_form(),
+            },
+        })
     }
 
     /// `sessionReference/candidates`: ranked candidates for a query.
-    pub async fn candidates(&self, params: CandidatesParams) -> Result<Value> {
+    pub async fn candidates(
+        &self,
+        params: Params<lsp_ext::Candidates>,
+    ) -> Answer<lsp_ext::Candidates> {
         let view = self.sessions().await;
         let settings = self.settings();
         let cwd = self.target_cwd(&params.text_document.uri);
@@ -81,16 +67,48 @@ impl Backend {
         let found = view
             .candidates(target, &query, settings.limits.candidate_limit)
             .map_err(|e| error::request_failed(&e))?;
-        serde_json::to_value(found.items).map_err(|_| error::internal("serialising candidates"))
+        Ok(found.items)
+    }
+
+    /// `sessionReference/files`: file candidates of the document's target
+    /// cwd (reference.md §7a), `candidateLimit` at most.
+    pub async fn files(&self, params: Params<lsp_ext::Files>) -> Answer<lsp_ext::Files> {
+        let cwd = self.target_cwd(&params.text_document.uri);
+        let limit = self.settings().limits.candidate_limit as u64;
+        let query = params.query.unwrap_or_default();
+        let list = blocking("file candidates", move |_| {
+            crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
+        })
+        .await?
+        .map_err(|e| error::request_failed(&e))?;
+        Ok(list.items)
     }
 
     /// `sessionReference/status`: the store, its session count, and whether
     /// it is being indexed.
-    pub async fn status(&self, _params: Value) -> Result<Status> {
-        Ok(Status {
+    pub async fn status(&self, _params: Params<lsp_ext::Status>) -> Answer<lsp_ext::Status> {
+        let view = self.index.view();
+        let mut stores = view.stores.clone();
+        if stores.is_empty() {
+            // Not indexed yet: the configured roots, nothing counted.
+            stores = self
+                .index
+                .roots()
+                .into_iter()
+                .map(|path| StoreStatus {
+                    path,
+                    format: String::new(),
+                    sessions: 0,
+                    skipped_lines: 0,
+                    errors: Vec::new(),
+                })
+                .collect();
+        }
+        Ok(lsp_ext::StatusResult {
             store: self.index.roots().first().cloned().unwrap_or_default(),
-            sessions: self.index.view().sessions.len(),
+            sessions: view.sessions.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
+            stores,
         })
     }
 

@@ -5,6 +5,7 @@ pub mod code_action;
 pub mod completion;
 pub mod custom;
 pub mod diagnostics;
+pub mod files;
 pub mod hover;
 pub mod links;
 mod markdown;
@@ -13,64 +14,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::*;
 
 use super::backend::Backend;
+use super::cache::CachedSource;
 use super::error;
 use crate::model::Session;
-use crate::proto::position::Encoding;
-use crate::reference::prepare::{retain_snapshot, unknown_session, RetainedSource};
+use crate::reference::budget::Budget;
+use crate::reference::prepare::{retain_snapshot, settle_budget, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
-
-/// What the server offers, for the negotiated encoding.
-pub fn capabilities(encoding: Encoding) -> InitializeResult {
-    let position_encoding = match encoding {
-        Encoding::Utf8 => PositionEncodingKind::UTF8,
-        Encoding::Utf16 => PositionEncodingKind::UTF16,
-    };
-    let experimental =
-        serde_json::json!({ "sessionReference": { "methods": super::CUSTOM_METHODS } });
-    InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(position_encoding),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(
-                TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    ..TextDocumentSyncOptions::default()
-                },
-            )),
-            completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec!["@".to_string()]),
-                resolve_provider: Some(true),
-                ..CompletionOptions::default()
-            }),
-            hover_provider: Some(HoverProviderCapability::Simple(true)),
-            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
-                resolve_provider: Some(false),
-                ..CodeActionOptions::default()
-            })),
-            document_link_provider: Some(DocumentLinkOptions {
-                resolve_provider: Some(false),
-                work_done_progress_options: WorkDoneProgressOptions::default(),
-            }),
-            workspace: Some(WorkspaceServerCapabilities {
-                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
-                    supported: Some(true),
-                    change_notifications: Some(OneOf::Left(true)),
-                }),
-                file_operations: None,
-            }),
-            experimental: Some(experimental),
-            ..ServerCapabilities::default()
-        },
-        server_info: Some(ServerInfo {
-            name: env!("CARGO_PKG_NAME").to_string(),
-            version: Some(env!("CARGO_PKG_VERSION").to_string()),
-        }),
-    }
-}
 
 /// Sets the flag when dropped: tower-lsp cancels a request by dropping its
 /// future, and this is how the blocking work behind it hears of it.
@@ -91,20 +42,33 @@ pub async fn retained_source(
     session: &Session,
     label: &str,
     what: &str,
-) -> Result<std::result::Result<RetainedSource, ReferenceError>> {
-    let budget = backend.settings().limits.max_reference_bytes;
+) -> Result<std::result::Result<(RetainedSource, Budget), ReferenceError>> {
+    let settings = backend.settings();
     let backend = backend.clone();
     let (session, label) = (session.clone(), label.to_string());
     let view = backend.index.view();
     blocking(what, move |cancelled| {
+        let source = CachedSource {
+            view: &view,
+            cache: &backend.cache,
+        };
+        // The same budget `prepare` would settle, from the index.
+        let budget = settle_budget(
+            settings.limits.max_reference_bytes,
+            settings.limits.max_references,
+            settings.target_session_id.as_deref(),
+            &source,
+            cancelled,
+        )?;
         let reader = view
             .reader
             .as_deref()
             .ok_or_else(|| unknown_session(session.id()))?;
-        let snapshot = backend
-            .cache
-            .read(reader, &session, &label, Some(budget), cancelled)?;
-        retain_snapshot(snapshot, &label, budget)
+        let snapshot =
+            backend
+                .cache
+                .read(reader, &session, &label, Some(budget.bytes), cancelled)?;
+        retain_snapshot(snapshot, &label, budget.bytes).map(|s| (s, budget))
     })
     .await
 }
