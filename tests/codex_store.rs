@@ -284,3 +284,48 @@ fn invalid_utf8_fails_the_read_of_a_listed_session() {
         }})
     );
 }
+
+#[test]
+fn a_truncated_codex_source_spills_its_full_snapshot() {
+    let store = fixtures();
+    let spill = tempfile::tempdir().expect("temp dir");
+    let id = "019e1625-789d-76c0-80ab-3724b5ddb799";
+    let prompt = format!("See @[x]({})\n", uri(id));
+    let output = run(
+        &[
+            "prepare",
+            "--store",
+            store.to_str().expect("UTF-8 path"),
+            "--max-reference-bytes",
+            "1000",
+            "--spill-dir",
+            spill.path().to_str().expect("UTF-8 path"),
+        ],
+        prompt.as_bytes(),
+    );
+    let reference = &stdout_json(&output)["additionalContext"]["source"]["references"][0];
+    assert_eq!(reference["capturedThroughSeq"], 77);
+    assert_eq!(reference["originalMessages"], 6);
+    assert_eq!(reference["retainedMessages"], 4);
+    assert_eq!(reference["truncated"], true);
+    // The second pass reads the same lines (both of the format's passes
+    // stop where the first read did): the whole surface, 6 messages.
+    let files: Vec<_> = std::fs::read_dir(spill.path())
+        .expect("spill dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let full: Value =
+        serde_json::from_slice(&std::fs::read(&files[0]).expect("spill")).expect("JSON");
+    assert_eq!(full["capturedThroughSeq"], 77);
+    let conversation = full["conversation"].as_array().expect("a list");
+    assert_eq!(conversation.len(), 6);
+    assert_eq!(
+        conversation[0],
+        json!({"role": "user", "text": "show tools"})
+    );
+    assert_eq!(
+        conversation[2],
+        json!({"role": "user", "text": "let's update the defailt context compart to 90 in env var"})
+    );
+}

@@ -639,6 +639,8 @@ fn unfinished_last_line_is_ignored() {
     let r = read(&bytes);
     let summary = r.summary.unwrap();
     assert_eq!(summary.captured_through_seq, Some(2));
+    let complete = rollout(&[meta("u"), user("done")]).len() as u64;
+    assert_eq!(summary.bytes, complete);
     assert_eq!(summary.skipped_lines, 0);
     assert_eq!(surface(&bytes), [u("done")]);
     assert_eq!(scan(&bytes).meta().failure, None);
