@@ -84,7 +84,7 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
             return None;
         }
     }
-    let (mut entries, cut) = read_entries(&dir, prefix)?;
+    let (mut entries, cut) = read_entries(&dir, prefix, MAX_ENTRIES)?;
     entries.sort();
     let rules = ignore_rules::Rules::for_folder(cwd, folder);
     let mut items = Vec::new();
@@ -109,14 +109,18 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
 
 /// The entries of `dir` whose name starts with `prefix` (case-insensitive),
 /// by kind and name; whether the walk was cut short.
-fn read_entries(dir: &Path, prefix: &str) -> Option<(Vec<(FileKind, String)>, bool)> {
+fn read_entries(
+    dir: &Path,
+    prefix: &str,
+    max_entries: usize,
+) -> Option<(Vec<(FileKind, String)>, bool)> {
     let started = Instant::now();
     let hidden_ok = prefix.starts_with('.');
     let prefix_lower = prefix.to_lowercase();
     let mut out = Vec::new();
     let mut cut = false;
     for (seen, entry) in fs::read_dir(dir).ok()?.enumerate() {
-        if seen >= MAX_ENTRIES || (seen % 256 == 255 && started.elapsed() > MAX_WALK) {
+        if seen >= max_entries || (seen % 256 == 255 && started.elapsed() > MAX_WALK) {
             cut = true;
             break;
         }
