@@ -193,17 +193,33 @@ fn exists(path: &Path) -> bool {
 pub fn mentions(text: &str, cwd: Option<&Path>) -> Vec<(FileMention, Option<PathBuf>)> {
     file_mention::scan(text)
         .into_iter()
-        .filter_map(|m| {
-            let resolved = resolve(cwd, &m.path);
-            let found = resolved.as_deref().is_some_and(exists);
-            let counts = m.quoted
-                || found
-                || m.first_segment()
-                    .and_then(|first| resolve(cwd, first))
-                    .is_some_and(|p| exists(&p));
-            counts.then(|| (m, resolved.filter(|_| found)))
-        })
+        .filter_map(|m| check(m, cwd))
         .collect()
+}
+
+/// The file mention of `text` that holds `offset`, if it counts (only that
+/// one is looked up).
+pub fn mention_at(
+    text: &str,
+    offset: usize,
+    cwd: Option<&Path>,
+) -> Option<(FileMention, Option<PathBuf>)> {
+    let m = file_mention::scan(text)
+        .into_iter()
+        .find(|m| m.span.start <= offset && offset < m.span.end)?;
+    check(m, cwd)
+}
+
+/// Whether a possible mention counts, and where its path is when it exists.
+fn check(m: FileMention, cwd: Option<&Path>) -> Option<(FileMention, Option<PathBuf>)> {
+    let resolved = resolve(cwd, &m.path);
+    let found = resolved.as_deref().is_some_and(exists);
+    let counts = m.quoted
+        || found
+        || m.first_segment()
+            .and_then(|first| resolve(cwd, first))
+            .is_some_and(|p| exists(&p));
+    counts.then(|| (m, resolved.filter(|_| found)))
 }
 
 /// `FILE_REFERENCE_NOT_FOUND` for every file mention whose path does not
