@@ -5,12 +5,13 @@
 //! and nothing reads more of a file than it shows.
 
 mod ignore_rules;
+mod listing;
 
 use std::fs;
 use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
@@ -84,13 +85,24 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
             return None;
         }
     }
-    let (mut entries, cut) = read_entries(&dir, prefix, MAX_ENTRIES)?;
-    entries.sort();
+    let listing = listing::listing(&dir, MAX_ENTRIES, MAX_WALK)?;
+    let mut entries = matching(&listing, prefix);
+    // Only the first entries are shown: order those, and the rest only if
+    // ignored entries leave too few.
+    let head = (limit * 2 + 64).min(entries.len());
+    if head < entries.len() {
+        entries.select_nth_unstable(head);
+    }
+    entries[..head].sort_unstable();
     let rules = ignore_rules::Rules::for_folder(cwd, folder);
     let mut items = Vec::new();
-    let mut incomplete = cut;
-    for (kind, name) in entries {
-        let ignored = rules.is_ignored(&dir.join(&name), kind == FileKind::Directory);
+    let mut incomplete = listing.cut;
+    for i in 0..entries.len() {
+        if i == head {
+            entries[head..].sort_unstable();
+        }
+        let (kind, name) = entries[i];
+        let ignored = rules.is_ignored(&dir.join(name), kind == FileKind::Directory);
         if ignored {
             continue;
         }
@@ -107,54 +119,21 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
     Some(FileList { items, incomplete })
 }
 
-/// The entries of `dir` whose name starts with `prefix` (case-insensitive),
-/// by kind and name; whether the walk was cut short.
-fn read_entries(
-    dir: &Path,
-    prefix: &str,
-    max_entries: usize,
-) -> Option<(Vec<(FileKind, String)>, bool)> {
-    let started = Instant::now();
+/// The entries of a listing a name prefix selects (case-insensitive):
+/// hidden ones only for a prefix starting with `.`, `.git` never.
+fn matching<'l>(listing: &'l listing::Listing, prefix: &str) -> Vec<(FileKind, &'l str)> {
     let hidden_ok = prefix.starts_with('.');
     let prefix_lower = prefix.to_lowercase();
-    let mut out = Vec::new();
-    let mut cut = false;
-    for (seen, entry) in fs::read_dir(dir).ok()?.enumerate() {
-        if seen >= max_entries || (seen % 256 == 255 && started.elapsed() > MAX_WALK) {
-            cut = true;
-            break;
-        }
-        let Ok(entry) = entry else { continue };
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        if name == ".git"
-            || (name.starts_with('.') && !hidden_ok)
-            || name.contains(['\n', '\r', '\u{2028}', '\u{2029}'])
-            || !starts_with_lower(&name, prefix, &prefix_lower)
-        {
-            continue;
-        }
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let kind = if file_type.is_dir() {
-            FileKind::Directory
-        } else if file_type.is_file() {
-            FileKind::File
-        } else if file_type.is_symlink() {
-            // Listed by what it points to; broken or looping: left out.
-            match fs::metadata(entry.path()) {
-                Ok(m) if m.is_dir() => FileKind::Directory,
-                Ok(m) if m.is_file() => FileKind::File,
-                _ => continue,
-            }
-        } else {
-            continue;
-        };
-        out.push((kind, name));
-    }
-    Some((out, cut))
+    listing
+        .entries
+        .iter()
+        .filter(|(_, name)| {
+            name != ".git"
+                && (hidden_ok || !name.starts_with('.'))
+                && starts_with_lower(name, prefix, &prefix_lower)
+        })
+        .map(|(kind, name)| (*kind, name.as_str()))
+        .collect()
 }
 
 /// `name` starts with `prefix`, both lower-cased (reference.md §7).
@@ -354,18 +333,8 @@ fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path, path: &Path)
                 .collect()
         })
         .unwrap_or_default();
-    let started = Instant::now();
-    let mut entries = 0;
-    let mut more = false;
-    if let Ok(dir) = fs::read_dir(path) {
-        for _ in dir {
-            entries += 1;
-            if entries >= MAX_ENTRIES || (entries % 256 == 0 && started.elapsed() > MAX_WALK) {
-                more = true;
-                break;
-            }
-        }
-    }
+    let (entries, more) = listing::listing(path, MAX_ENTRIES, MAX_WALK)
+        .map_or((0, false), |l| (l.entries.len(), l.cut));
     Content::Folder {
         entries,
         more,

@@ -1,5 +1,7 @@
 use std::fs;
 
+use std::time::Instant;
+
 use super::*;
 
 fn paths(cwd: &Path, query: &str) -> Vec<String> {
@@ -183,12 +185,12 @@ fn a_huge_folder_is_cut_and_said_so() {
     for i in 0..600 {
         fs::write(dir.path().join(format!("e{i:04}")), b"").unwrap();
     }
-    let (entries, cut) = read_entries(dir.path(), "", 500).unwrap();
-    assert!(cut);
-    assert_eq!(entries.len(), 500);
-    let (entries, cut) = read_entries(dir.path(), "e059", 10_000).unwrap();
-    assert!(!cut);
-    assert_eq!(entries.len(), 10);
+    let cut = listing::read(dir.path(), 500, MAX_WALK).unwrap();
+    assert!(cut.cut);
+    assert_eq!(cut.entries.len(), 500);
+    let whole = listing::read(dir.path(), 10_000, MAX_WALK).unwrap();
+    assert!(!whole.cut);
+    assert_eq!(matching(&whole, "E059").len(), 10);
 }
 
 #[cfg(unix)]
@@ -213,4 +215,20 @@ fn a_ten_gigabyte_file_and_a_link_loop_are_never_read() {
     assert_eq!(found, vec!["@\"loop\""]);
     assert!(paths(dir.path(), "").iter().all(|p| p == "big.bin"));
     assert!(started.elapsed() < Duration::from_millis(50));
+}
+
+#[test]
+fn a_changed_folder_is_listed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("one"), b"").unwrap();
+    // Old enough for its listing to be kept.
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    fs::File::open(dir.path())
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    assert_eq!(paths(dir.path(), ""), vec!["one"]);
+    assert_eq!(paths(dir.path(), ""), vec!["one"]);
+    fs::write(dir.path().join("two"), b"").unwrap();
+    assert_eq!(paths(dir.path(), ""), vec!["one", "two"]);
 }
