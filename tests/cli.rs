@@ -307,3 +307,27 @@ fn check_warns_about_file_mentions_of_missing_paths_under_cwd() {
     );
     assert!(stdout.contains("p.md:1:20: "), "{stdout}");
 }
+
+#[test]
+fn parse_and_prepare_leave_file_mentions_as_they_are() {
+    let text = "look at @src/cart.rs and @\"docs/design notes.md\":12 please";
+    let parsed = run(&["parse", "-"], text.as_bytes(), &[]);
+    assert_eq!(json(&parsed)["text"], text);
+    assert_eq!(json(&parsed)["references"], serde_json::json!([]));
+    let store = demo_store();
+    let prepared = run(
+        &[
+            "prepare",
+            "--no-spill",
+            "--store",
+            store.to_str().unwrap(),
+            "-",
+        ],
+        text.as_bytes(),
+        &[],
+    );
+    assert_eq!(
+        json(&prepared),
+        serde_json::json!({"content": [{"type": "text", "text": text}]})
+    );
+}
