@@ -21,13 +21,19 @@ use crate::reference::diagnostics::{Diagnostic, Severity};
 use crate::reference::file_mention::{self, FileMention};
 use crate::reference::ReferenceError;
 
+/// Compiles the Git ignore rules of a workspace's top folder ahead of the
+/// first keystroke (the server calls it once per workspace folder).
+pub fn warm(cwd: &Path) {
+    let _ = ignore_rules::Rules::for_folder(cwd, "");
+}
+
 /// The diagnostic code of a file mention whose path does not exist.
 pub const NOT_FOUND: &str = "FILE_REFERENCE_NOT_FOUND";
 
 /// At most this many entries of one folder are looked at…
 const MAX_ENTRIES: usize = 100_000;
 /// …and for at most this long.
-const MAX_WALK: Duration = Duration::from_millis(30);
+const MAX_WALK: Duration = Duration::from_millis(20);
 /// Hover shows text files up to this size…
 const MAX_PREVIEW_BYTES: u64 = 1 << 20;
 /// …and this many lines or folder entries.
@@ -53,6 +59,10 @@ pub struct FileCandidate {
 pub struct FileList {
     pub items: Vec<FileCandidate>,
     pub incomplete: bool,
+    /// Entries of the folder listed (all of them, hidden ones included),
+    /// and whether its walk stopped at a bound.
+    pub folder_entries: usize,
+    pub folder_cut: bool,
 }
 
 /// The file candidates of `query` (the raw text after `@`) inside `cwd`
@@ -116,7 +126,12 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
         }
         items.push(FileCandidate { path, kind });
     }
-    Some(FileList { items, incomplete })
+    Some(FileList {
+        items,
+        incomplete,
+        folder_entries: listing.entries.len(),
+        folder_cut: listing.cut,
+    })
 }
 
 /// The entries of a listing a name prefix selects (case-insensitive):
@@ -272,7 +287,7 @@ pub fn info(m: &FileMention, cwd: Option<&Path>) -> Option<FileInfo> {
         (None, _) => Content::Hidden("outside the workspace"),
         (Some(_), "file") if meta.len() > MAX_PREVIEW_BYTES => Content::Hidden("larger than 1 MiB"),
         (Some(_), "file") => text_content(&path),
-        (Some((cwd_real, real)), "folder") => folder_content(cwd, &cwd_real, &real, &path),
+        (Some((cwd_real, real)), "folder") => folder_content(cwd, &cwd_real, &real),
         _ => Content::Hidden("not a regular file"),
     };
     Some(FileInfo {
@@ -312,7 +327,7 @@ fn text_content(path: &Path) -> Content {
     }
 }
 
-fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path, path: &Path) -> Content {
+fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path) -> Content {
     let Ok(rel) = real.strip_prefix(cwd_real) else {
         return Content::Hidden("outside the workspace");
     };
@@ -324,21 +339,18 @@ fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path, path: &Path)
     } else {
         format!("{rel}/")
     };
-    let first = cwd
-        .and_then(|cwd| list(cwd, &folder, "", PREVIEW_LINES))
-        .map(|l| {
-            l.items
-                .into_iter()
-                .map(|c| c.path[folder.len()..].to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    let (entries, more) = listing::listing(path, MAX_ENTRIES, MAX_WALK)
-        .map_or((0, false), |l| (l.entries.len(), l.cut));
+    // One listing gives both the first names and the count.
+    let Some(list) = cwd.and_then(|cwd| list(cwd, &folder, "", PREVIEW_LINES)) else {
+        return Content::Hidden("unreadable");
+    };
     Content::Folder {
-        entries,
-        more,
-        first,
+        entries: list.folder_entries,
+        more: list.folder_cut,
+        first: list
+            .items
+            .into_iter()
+            .map(|c| c.path[folder.len()..].to_string())
+            .collect(),
     }
 }
 
