@@ -2,7 +2,7 @@
 
 use std::borrow::Cow;
 
-use hydra_session_lsp::reference::mention::{format, parse};
+use hydra_session_lsp::reference::mention::{format, is_ecma_whitespace, parse, scan};
 use hydra_session_lsp::reference::projection::{Dropped, Message, Projection, Projector, Role};
 use hydra_session_lsp::reference::render::write_data_object;
 use hydra_session_lsp::reference::retention::{retain, truncate, Retained, SourceMeta};
@@ -144,8 +144,82 @@ fn messages_strategy() -> impl Strategy<Value = Vec<Message>> {
     })
 }
 
+/// The mention regex of reference.md §2 applied literally, left to right,
+/// trying each start anew (quadratic; the scanner must agree with it).
+fn naive_scan(text: &str) -> Vec<(usize, usize)> {
+    let terminator = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+    let markdown = |at: usize| -> Option<usize> {
+        let rest = text[at..].strip_prefix("@[")?;
+        let mut chars = rest.char_indices();
+        let label_end = loop {
+            match chars.next()? {
+                (i, ']') => break i,
+                (_, '\\') => match chars.next() {
+                    Some((_, c)) if !terminator(c) => {}
+                    _ => return None,
+                },
+                _ => {}
+            }
+        };
+        let uri = rest[label_end..].strip_prefix("](")?;
+        uri.strip_prefix("hydra-session:")?;
+        let (i, c) = uri
+            .char_indices()
+            .find(|&(_, c)| c == ')' || is_ecma_whitespace(c))?;
+        (c == ')').then(|| text.len() - uri.len() + i + 1)
+    };
+    let bare = |at: usize| -> Option<usize> {
+        let payload = text[at..].strip_prefix("hydra-session:")?;
+        let n = payload
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
+            .count();
+        (n > 0).then(|| at + "hydra-session:".len() + n)
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        match markdown(at).or_else(|| bare(at)) {
+            Some(end) => {
+                out.push((at, end));
+                at = end;
+            }
+            None => at += text[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out
+}
+
+/// Text made of the pieces of mentions, so that near misses are common.
+fn mention_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            Just("@[".to_string()),
+            Just("](".to_string()),
+            Just("hydra-session:".to_string()),
+            Just(")".to_string()),
+            Just("]".to_string()),
+            Just("\\".to_string()),
+            Just(" ".to_string()),
+            Just("\n".to_string()),
+            Just("\u{3000}".to_string()),
+            Just("ImEi".to_string()),
+            Just("é".to_string()),
+            "[a-z@()]{1,3}",
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn scanner_matches_the_naive_regex(text in mention_soup()) {
+        let found: Vec<(usize, usize)> = scan(&text).iter().map(|m| (m.span.start, m.span.end)).collect();
+        prop_assert_eq!(found, naive_scan(&text));
+    }
 
     #[test]
     fn uri_round_trips(id in any::<String>()) {

@@ -3,7 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{markdown, retained_source};
+use super::{blocking, markdown, retained_source};
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
 use crate::reference::uri::DecodeError;
@@ -16,25 +16,28 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         return Ok(None);
     };
     let encoding = backend.encoding();
-    let offset = position::offset(
-        &doc.rope,
-        params.text_document_position_params.position,
-        encoding,
-    );
-    let text = doc.rope.to_string();
-    let mentions = mention::scan(&text);
-    let Some(hovered) = mentions
-        .iter()
-        .find(|m| m.span.start <= offset && offset < m.span.end)
+    let position = params.text_document_position_params.position;
+    // The scan is linear, but a document may be megabytes: it runs off the
+    // async workers and stops when the request is cancelled.
+    let found = blocking("hover", move |cancelled| {
+        find_hovered(&doc.rope, position, encoding, cancelled)
+    })
+    .await?;
+    let Some(Hovered {
+        range,
+        uri: hovered_uri,
+        decoded,
+        label,
+    }) = found
     else {
         return Ok(None);
     };
-    let range = Some(position::range(&doc.rope, hovered.span.clone(), encoding));
-    let id = match hovered.decode() {
+    let range = Some(range);
+    let id = match decoded {
         Ok(id) => id,
         Err(DecodeError::Malformed) => {
             return Ok(Some(markdown_hover(
-                format!("Invalid session reference URI {}", code(hovered.uri)),
+                format!("Invalid session reference URI {}", code(&hovered_uri)),
                 range,
             )))
         }
@@ -50,8 +53,6 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
             return Ok(Some(markdown_hover(value, range)));
         }
     };
-    // Like `prepare`: the label of the id's first mention.
-    let label = first_label(&mentions, &id);
     let view = backend.sessions().await;
     let Some(session) = view.get(&id).cloned() else {
         let value = format!(
@@ -69,6 +70,43 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
     };
     Ok(Some(markdown_hover(value, range)))
+}
+
+/// The mention under the cursor, decoded, with the label `prepare` would
+/// give its session.
+struct Hovered {
+    range: Range,
+    uri: String,
+    decoded: std::result::Result<String, DecodeError>,
+    /// The label of the id's first mention, like `prepare` (valid ids only).
+    label: String,
+}
+
+/// Finds the mention at `position`; `None` when there is none or the
+/// request was cancelled.
+fn find_hovered(
+    rope: &ropey::Rope,
+    position: Position,
+    encoding: position::Encoding,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Option<Hovered> {
+    let offset = position::offset(rope, position, encoding);
+    let text = rope.to_string();
+    let mentions = mention::scan_cancellable(&text, cancelled).ok()?;
+    let hovered = mentions
+        .iter()
+        .find(|m| m.span.start <= offset && offset < m.span.end)?;
+    let decoded = hovered.decode();
+    let label = match &decoded {
+        Ok(id) => first_label(&mentions, id),
+        Err(_) => String::new(),
+    };
+    Some(Hovered {
+        range: position::range(rope, hovered.span.clone(), encoding),
+        uri: hovered.uri.to_string(),
+        decoded,
+        label,
+    })
 }
 
 /// The label of the first valid mention of `id` (the id for a bare URI).

@@ -3,6 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
+use super::blocking;
 use crate::reference::mention;
 use crate::server::backend::Backend;
 use crate::server::position;
@@ -15,11 +16,21 @@ pub async fn document_link(
         return Ok(None);
     };
     let encoding = backend.encoding();
-    let text = doc.rope.to_string();
-    let mentions: Vec<_> = mention::scan(&text)
-        .into_iter()
-        .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
-        .collect();
+    let rope = doc.rope.clone();
+    // Off the async workers, and stopped by a cancel (see `blocking`).
+    let mentions = blocking("document links", move |cancelled| {
+        let text = rope.to_string();
+        mention::scan_cancellable(&text, cancelled).map(|found| {
+            found
+                .into_iter()
+                .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
+                .collect::<Vec<_>>()
+        })
+    })
+    .await?;
+    let Ok(mentions) = mentions else {
+        return Ok(None);
+    };
     if mentions.is_empty() {
         return Ok(Some(Vec::new()));
     }
