@@ -144,6 +144,69 @@ fn messages_strategy() -> impl Strategy<Value = Vec<Message>> {
     })
 }
 
+/// Mostly checkpoints, some long: step 2 then has many survivors to cut.
+fn checkpoint_heavy_strategy() -> impl Strategy<Value = Vec<Message>> {
+    prop::collection::vec((prop::bool::weighted(0.8), tricky_text(), 0usize..4), 0..40).prop_map(
+        |raw| {
+            raw.into_iter()
+                .enumerate()
+                .filter(|(_, (_, text, _))| !text.is_empty())
+                .map(|(i, (checkpoint, text, repeat))| Message {
+                    seq: i as u64 + 1,
+                    role: Role::User,
+                    checkpoint,
+                    text: text.repeat(1 + repeat * 5),
+                })
+                .collect()
+        },
+    )
+}
+
+/// Issue 10 item 5: 200,000 checkpoints that shadow nothing took 89 s to
+/// `prepare` (step 2 looked for the longest message in a linear scan per
+/// cut). A hang guard; the figures are in the `core` bench.
+#[test]
+fn retention_of_200k_unshadowed_checkpoints_is_not_quadratic() {
+    let messages: Vec<Message> = (0..200_000u64)
+        .map(|i| Message {
+            seq: i + 1,
+            role: Role::User,
+            checkpoint: true,
+            text: format!("summary {i}: rounding is per cart now"),
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let projection = Projection {
+        messages,
+        dropped: Dropped::default(),
+        compacted: true,
+    };
+    // Every checkpoint is kept and cut to nothing, and that still does not fit.
+    assert!(retain(&meta("L"), projection, 65_536).is_err());
+    // A fitting case: a few long checkpoints among many short ones.
+    let messages: Vec<Message> = (0..20_000u64)
+        .map(|i| Message {
+            seq: i + 1,
+            role: Role::User,
+            checkpoint: true,
+            text: if i % 1000 == 0 {
+                "x".repeat(5_000)
+            } else {
+                "s".to_string()
+            },
+        })
+        .collect();
+    let projection = Projection {
+        messages,
+        dropped: Dropped::default(),
+        compacted: true,
+    };
+    let retained = retain(&meta("L"), projection, 600_000).expect("fits");
+    assert!(data_object("L", &retained).len() <= 600_000);
+    assert!(retained.stats.omitted_bytes > 0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
 /// The mention regex of reference.md §2 applied literally, left to right,
 /// trying each start anew (quadratic; the scanner must agree with it).
 fn naive_scan(text: &str) -> Vec<(usize, usize)> {
@@ -269,6 +332,24 @@ proptest! {
                 let parsed: Value = serde_json::from_str(&object).expect("the data object is JSON");
                 prop_assert!(parsed["conversation"].is_array());
                 prop_assert!(!object.contains('<'));
+                let ours: Vec<String> = retained.conversation.iter().map(|t| t.text.clone()).collect();
+                prop_assert_eq!(ours, texts);
+                prop_assert_eq!(retained.stats.omitted_messages, omitted_messages);
+                prop_assert_eq!(retained.stats.omitted_bytes, omitted_bytes);
+            }
+            (Err(_), None) => {}
+            (ours, naive) => prop_assert!(false, "ours {:?} vs naive {:?}", ours.map(|r| r.stats), naive),
+        }
+    }
+
+    #[test]
+    fn retention_with_many_checkpoints_matches_the_naive_definition(messages in checkpoint_heavy_strategy(), budget in 60usize..3000) {
+        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: true };
+        let ours = retain(&meta("L"), projection, budget);
+        let naive = naive_retain(&messages, budget);
+        match (ours, naive) {
+            (Ok(retained), Some((texts, omitted_messages, omitted_bytes))) => {
+                prop_assert!(data_object("L", &retained).len() <= budget);
                 let ours: Vec<String> = retained.conversation.iter().map(|t| t.text.clone()).collect();
                 prop_assert_eq!(ours, texts);
                 prop_assert_eq!(retained.stats.omitted_messages, omitted_messages);
