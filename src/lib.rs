@@ -5,6 +5,7 @@
 //!   `prepare`, candidates and diagnostics — pure and LSP-free.
 //! - [`store`]: the read-only session store.
 //! - [`cli`]: the command line over the core.
+//! - [`document`]: bounded reads of prompt documents for both faces.
 //! - [`server`]: the language server; LSP types live only there.
 
 // No input may panic the tool: bad logs, documents and requests become
@@ -15,6 +16,7 @@
 )]
 
 pub mod cli;
+pub mod document;
 pub mod reference;
 pub mod server;
 pub mod store;

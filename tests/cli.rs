@@ -264,3 +264,37 @@ fn the_demo_prompt_prepares() {
     assert!(context.starts_with("## Referenced sessions\n"));
     assert!(context.ends_with("\n</referenced-sessions>"));
 }
+
+/// Issue 10 item 7: `prepare /dev/zero` grew without end; inputs are now
+/// regular files (or standard input) of at most 64 MiB.
+#[test]
+fn inputs_that_are_not_regular_files_or_too_large_fail_at_once() {
+    let store = demo_store();
+    let store = store.to_str().unwrap_or_default();
+    let big = tempfile::NamedTempFile::new().expect("temp file");
+    big.as_file()
+        .set_len((64 << 20) + 1)
+        .expect("a sparse file over the limit");
+    let big = big.path().to_str().unwrap_or_default().to_string();
+    for (args, says) in [
+        (
+            &["prepare", "--store", store, "/dev/zero"][..],
+            "not a regular file",
+        ),
+        (&["parse", "/dev/zero"], "not a regular file"),
+        (
+            &["check", "--store", store, "/dev/zero"],
+            "not a regular file",
+        ),
+        (&["parse", "/"], "not a regular file"),
+        (
+            &["prepare", "--store", store, &big],
+            "over the 64 MiB limit",
+        ),
+    ] {
+        let output = run(args, b"", &[]);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}

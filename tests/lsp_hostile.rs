@@ -66,3 +66,25 @@ async fn a_document_of_unclosed_mentions_does_not_stall_the_server() {
     client.shutdown_and_exit().await;
     assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
 }
+
+/// Issue 10 item 7: `sessionReference/prepare` of a document that is not
+/// open followed `file:///dev/zero` and grew to gigabytes.
+#[tokio::test]
+async fn prepare_of_an_unopened_device_fails_at_once() {
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    client.start(store.path(), "/home/ana/shop").await;
+    for uri in ["file:///dev/zero", "file:///"] {
+        let response = client
+            .request(
+                "sessionReference/prepare",
+                json!({"textDocument": {"uri": uri}}),
+            )
+            .await;
+        assert_eq!(response["error"]["code"], -32602, "{response}");
+        let message = response["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("not a regular file"), "{message}");
+    }
+    client.shutdown_and_exit().await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}

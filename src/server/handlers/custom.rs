@@ -104,7 +104,9 @@ impl Backend {
                 "{uri} is not open and not a file: URI"
             )));
         };
-        let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(path)).await;
+        // Regular files only, up to the document limit: `file:///dev/zero`
+        // fails at once.
+        let read = tokio::task::spawn_blocking(move || crate::document::read_file(&path)).await;
         match read {
             Ok(Ok(text)) => Ok(text),
             Ok(Err(e)) => Err(error::invalid_params(format!(
