@@ -88,3 +88,252 @@ async fn prepare_of_an_unopened_device_fails_at_once() {
     client.shutdown_and_exit().await;
     assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
 }
+
+/// Initialises a client that says it answers `workspace/configuration`.
+async fn start_pulling(client: &mut ProcessClient, store: &std::path::Path) {
+    client
+        .initialize(json!({
+            "processId": null,
+            "capabilities": {"workspace": {"configuration": true}},
+            "workspaceFolders": [{"uri": file_uri("/home/ana/shop"), "name": "shop"}],
+            "initializationOptions": {"hydraSession": {"store": store}},
+        }))
+        .await;
+}
+
+/// Issue 10 item 3: 33 `workspace/configuration` requests left unanswered
+/// held every concurrency slot; `status`, `exit` and EOF were ignored.
+#[tokio::test]
+async fn unanswered_configuration_pulls_hold_nothing_back() {
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    client.answer_requests = false;
+    start_pulling(&mut client, store.path()).await;
+    for _ in 0..40 {
+        client
+            .notify(
+                "workspace/didChangeConfiguration",
+                json!({"settings": null}),
+            )
+            .await;
+    }
+    // `status` never waits (for the index either).
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["store"], json!(store.path().display().to_string()));
+    // Work still goes through too.
+    let candidates = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri("/home/ana/shop/p.md")}}),
+        )
+        .await;
+    assert_eq!(candidates.as_array().map(Vec::len), Some(4));
+    client.notify("exit", Value::Null).await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(1));
+}
+
+/// Issue 10 item 3: one unanswered server request kept the process alive
+/// after stdin closed.
+#[tokio::test]
+async fn end_of_input_ends_the_process_despite_an_unanswered_pull() {
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    client.answer_requests = false;
+    start_pulling(&mut client, store.path()).await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": null}),
+        )
+        .await;
+    client
+        .wait_for("the configuration pull", |m| {
+            m["method"] == "workspace/configuration"
+        })
+        .await;
+    drop(client);
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(1));
+}
+
+/// Issue 10 item 4: a `Content-Length` too small, or none at all, left the
+/// server deaf to every later message.
+#[tokio::test]
+async fn bad_framing_costs_one_message_only() {
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    client.start(store.path(), "/home/ana/shop").await;
+    let body = r#"{"jsonrpc":"2.0","id":900,"method":"sessionReference/status","params":{}}"#;
+    // Too small: the rest of the body runs into the next header.
+    client
+        .send_raw(format!("Content-Length: 10\r\n\r\n{body}").as_bytes())
+        .await;
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["store"], json!(store.path().display().to_string()));
+    let parse = client
+        .wait_for("the parse error of the short frame", |m| {
+            m["error"]["code"] == -32700
+        })
+        .await;
+    assert_eq!(parse["id"], Value::Null);
+    // No Content-Length at all: an error, then the next message is read.
+    client
+        .send_raw(format!("Content-Type: application/json\r\n\r\n{body}").as_bytes())
+        .await;
+    client
+        .wait_for("the error for the missing length", |m| {
+            m["error"]["code"] == -32700
+        })
+        .await;
+    let candidates = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri("/home/ana/shop/p.md")}}),
+        )
+        .await;
+    assert_eq!(candidates.as_array().map(Vec::len), Some(4));
+    // A well-formed hover after all that is served too.
+    let uri = file_uri("/home/ana/shop/p.md");
+    client.open(&uri, "hello").await;
+    let hover = client
+        .request(
+            "textDocument/hover",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+        )
+        .await;
+    assert_eq!(hover["result"], Value::Null, "{hover}");
+    client.shutdown_and_exit().await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}
+
+/// Issue 10 item 12: Eglot and LSP4IJ send `shutdown` with `"params":
+/// null`; it got −32602 and the exit status was then 1.
+#[tokio::test]
+async fn shutdown_with_null_params_is_accepted() {
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    client.start(store.path(), "/home/ana/shop").await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": 77, "method": "shutdown", "params": null}))
+        .await;
+    let response = client.response(77).await;
+    assert_eq!(response["result"], Value::Null, "{response}");
+    assert!(response.get("error").is_none(), "{response}");
+    // After shutdown, requests are refused and `exit` gives 0.
+    let refused = client.request("sessionReference/status", json!({})).await;
+    assert_eq!(refused["error"]["code"], -32600, "{refused}");
+    client
+        .send(&json!({"jsonrpc": "2.0", "method": "exit", "params": null}))
+        .await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}
+
+/// Resident memory of process `pid`, in bytes.
+fn rss(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .map_or(0, |kb| kb * 1024)
+}
+
+/// One message from the server's stdout.
+async fn read_message(reader: &mut tokio::io::BufReader<ChildStdout>) -> Option<Value> {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line).await.ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(value) = line.strip_prefix("Content-Length:") {
+            length = value.trim().parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    reader.read_exact(&mut body).await.ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+/// Issue 10 item 8: 10,000 pipelined `prepare`s from a client that did not
+/// read pushed the server to 685 MB (the outgoing queue was unbounded).
+/// Now input is not read while output is not drained: memory stays near
+/// its start while nobody reads, and every request is still answered.
+#[tokio::test]
+async fn a_client_that_does_not_read_cannot_make_the_server_grow() {
+    const REQUESTS: usize = 3000;
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    let pid = child.id().expect("pid");
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri("/home/ana/shop/prompt.md");
+    let prompt = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/prompt.md"),
+    )
+    .expect("demo prompt");
+    client.open(&uri, &prompt).await;
+    let params = json!({"textDocument": {"uri": uri}});
+    let one = client
+        .call("sessionReference/prepare", params.clone())
+        .await;
+    let answer_bytes = one.to_string().len();
+    assert!(
+        answer_bytes > 50_000,
+        "each answer is large: {answer_bytes}"
+    );
+    let start_rss = rss(pid);
+    let (mut reader, mut writer) = client.into_parts();
+    let sender = tokio::spawn(async move {
+        use tokio::io::AsyncWriteExt;
+        for id in 0..REQUESTS {
+            let body = json!({"jsonrpc": "2.0", "id": 10_000 + id, "method": "sessionReference/prepare", "params": params}).to_string();
+            let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
+            if writer.write_all(framed.as_bytes()).await.is_err() {
+                return None;
+            }
+        }
+        Some(writer)
+    });
+    // While nobody reads: watch memory for a while (a measurement window,
+    // not a synchronisation: the sender stays blocked by design).
+    let mut peak = start_rss;
+    let window = tokio::time::Instant::now() + Duration::from_secs(4);
+    while tokio::time::Instant::now() < window && !sender.is_finished() {
+        peak = peak.max(rss(pid));
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    // Unbounded, the answers read so far would be queued: REQUESTS × ~70 KB.
+    let unbounded = (REQUESTS * answer_bytes) as u64;
+    // Now read every answer.
+    let mut answered = 0;
+    while answered < REQUESTS {
+        let message = tokio::time::timeout(PATIENCE, read_message(&mut reader))
+            .await
+            .expect("answers keep coming")
+            .expect("the server is still there");
+        if message.get("method").is_none() && message["id"].as_u64().is_some_and(|id| id >= 10_000)
+        {
+            assert!(message.get("result").is_some(), "{message}");
+            answered += 1;
+        }
+        if answered % 100 == 0 {
+            peak = peak.max(rss(pid));
+        }
+    }
+    let writer = sender
+        .await
+        .expect("sender")
+        .expect("every request written");
+    let grown = peak.saturating_sub(start_rss);
+    eprintln!("start {start_rss} B, peak {peak} B, answers pending {unbounded} B");
+    assert!(
+        grown < unbounded / 4,
+        "grew by {grown} bytes while {unbounded} bytes of answers were pending"
+    );
+    drop(writer);
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(1));
+}

@@ -23,6 +23,9 @@ use super::state::Documents;
 use super::workspace::Workspace;
 use super::{handlers, logging};
 
+/// How long a `workspace/configuration` pull waits for the client.
+const PULL_PATIENCE: Duration = Duration::from_secs(10);
+
 /// The shortest time between two diagnostics refreshes caused by the store.
 const STORE_REFRESH: Duration = Duration::from_millis(500);
 
@@ -52,7 +55,13 @@ pub struct Shared {
     index_events: Mutex<Option<mpsc::UnboundedReceiver<IndexEvent>>>,
     /// Why `initializationOptions` were rejected, shown once initialized.
     rejected_options: Mutex<Option<String>>,
+    /// `initialize` has been handled.
+    initialized: AtomicBool,
     shut_down: Arc<AtomicBool>,
+    /// A `workspace/configuration` pull is waiting for the client's answer.
+    pulling: AtomicBool,
+    /// Another pull was asked for while one was waiting.
+    pull_again: AtomicBool,
 }
 
 impl Deref for Backend {
@@ -77,7 +86,10 @@ impl Backend {
             flags: RwLock::default(),
             index_events: Mutex::new(Some(index_events)),
             rejected_options: Mutex::new(None),
+            initialized: AtomicBool::new(false),
             shut_down,
+            pulling: AtomicBool::new(false),
+            pull_again: AtomicBool::new(false),
         }))
     }
 
@@ -96,7 +108,7 @@ impl Backend {
             .and_then(|w| w.target_cwd(document))
     }
 
-    fn store_path(&self) -> PathBuf {
+    pub fn store_path(&self) -> PathBuf {
         let first = self.workspace.read().ok().and_then(|w| w.first_folder());
         settings::store_path(self.settings().store.as_deref(), first.as_deref())
     }
@@ -163,6 +175,7 @@ impl Backend {
                 }
             }
         }
+        self.initialized.store(true, Ordering::SeqCst);
         handlers::capabilities(encoding)
     }
 
@@ -293,23 +306,63 @@ impl Backend {
     }
 
     pub async fn on_did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let mut update = params.settings;
+        let update = params.settings;
         let can_pull = self.flags.read().map(|f| f.configuration).unwrap_or(false);
         if update.is_null() && can_pull {
-            let item = ConfigurationItem {
-                scope_uri: None,
-                section: Some(SECTION.to_string()),
-            };
-            match self.client.configuration(vec![item]).await {
-                Ok(mut values) if !values.is_empty() => update = values.swap_remove(0),
-                Ok(_) => return,
-                Err(e) => {
-                    tracing::warn!("cannot pull the {SECTION} settings: {e}");
-                    return;
+            // Never wait for the client inside a handler: a client that does
+            // not answer would hold one of tower-lsp's slots per pull.
+            self.pull_configuration();
+            return;
+        }
+        self.apply_settings_or_warn(&update).await;
+    }
+
+    /// Pulls section `hydraSession` in the background: one pull at a time
+    /// (asks made meanwhile are folded into one more pull), each given up
+    /// after [`PULL_PATIENCE`].
+    fn pull_configuration(&self) {
+        if self.pulling.swap(true, Ordering::SeqCst) {
+            self.pull_again.store(true, Ordering::SeqCst);
+            return;
+        }
+        let backend = self.clone();
+        tokio::spawn(async move {
+            loop {
+                backend.pull_again.store(false, Ordering::SeqCst);
+                let item = ConfigurationItem {
+                    scope_uri: None,
+                    section: Some(SECTION.to_string()),
+                };
+                let pulled =
+                    tokio::time::timeout(PULL_PATIENCE, backend.client.configuration(vec![item]))
+                        .await;
+                match pulled {
+                    Ok(Ok(mut values)) if !values.is_empty() => {
+                        let update = values.swap_remove(0);
+                        backend.apply_settings_or_warn(&update).await;
+                    }
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => tracing::warn!("cannot pull the {SECTION} settings: {e}"),
+                    Err(_) => tracing::warn!(
+                        "the client did not answer workspace/configuration within {PULL_PATIENCE:?}"
+                    ),
+                }
+                if !backend.pull_again.load(Ordering::SeqCst) {
+                    backend.pulling.store(false, Ordering::SeqCst);
+                    // An ask that came after the check but before the flag
+                    // was cleared started no pull of its own: take it now.
+                    if !backend.pull_again.load(Ordering::SeqCst)
+                        || backend.pulling.swap(true, Ordering::SeqCst)
+                    {
+                        return;
+                    }
                 }
             }
-        }
-        if let Err(message) = self.apply_settings(&update) {
+        });
+    }
+
+    async fn apply_settings_or_warn(&self, update: &Value) {
+        if let Err(message) = self.apply_settings(update) {
             self.client
                 .show_message(MessageType::WARNING, message)
                 .await;
@@ -350,5 +403,23 @@ impl Backend {
                 workspace.add(&folder.uri);
             }
         }
+    }
+}
+
+impl super::transport::Control for Backend {
+    fn initialized(&self) -> bool {
+        self.initialized.load(Ordering::SeqCst)
+    }
+
+    fn shut_down(&self) -> bool {
+        self.shut_down.load(Ordering::SeqCst)
+    }
+
+    fn shutdown(&self) {
+        self.on_shutdown();
+    }
+
+    fn status(&self) -> Value {
+        serde_json::to_value(self.status_now()).unwrap_or(Value::Null)
     }
 }

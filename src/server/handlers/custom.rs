@@ -85,12 +85,24 @@ impl Backend {
 
     /// `sessionReference/status`: the store, its session count, and whether
     /// it is being indexed.
+    /// (Served by the transport once initialized; this route answers before.)
     pub async fn status(&self, _params: Value) -> Result<Status> {
-        Ok(Status {
-            store: self.index.root().display().to_string(),
+        Ok(self.status_now())
+    }
+
+    /// The status, at once (it never waits for the index).
+    pub fn status_now(&self) -> Status {
+        // Before indexing starts, the store it will index.
+        let store = if self.index.is_started() {
+            self.index.root().to_path_buf()
+        } else {
+            self.store_path()
+        };
+        Status {
+            store: store.display().to_string(),
             sessions: self.index.view().sessions.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
-        })
+        }
     }
 
     /// The open document's text, else the file's when the URI is a readable
