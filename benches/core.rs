@@ -7,11 +7,12 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
+use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::reference::candidates::{candidates, Target};
 use hydra_session_lsp::reference::mention;
 use hydra_session_lsp::reference::projection::{Dropped, Message, Projection, Role};
 use hydra_session_lsp::reference::retention::{retain, SourceMeta};
-use hydra_session_lsp::store::Catalog;
+use hydra_session_lsp::store::FsStore;
 
 fn projection(messages: usize) -> Projection {
     let messages = (0..messages)
@@ -120,7 +121,7 @@ fn bench_candidates(c: &mut Criterion) {
         // The CLI path: scan headers and titles, then rank.
         group.bench_function(format!("scan + rank, {count} sessions"), |b| {
             b.iter(|| {
-                let catalog = Catalog::scan(dir.path());
+                let catalog = FsStore::scan(dir.path());
                 black_box(candidates(
                     &catalog.sessions(),
                     Target {
@@ -133,7 +134,7 @@ fn bench_candidates(c: &mut Criterion) {
             })
         });
         // The server path: the index is in memory; rank with a query.
-        let sessions = Catalog::scan(dir.path()).sessions();
+        let sessions = FsStore::scan(dir.path()).sessions();
         group.bench_function(
             format!("rank in memory, {count} sessions, query \"ses\""),
             |b| {

@@ -5,7 +5,6 @@
 //!   `prepare`, candidates and diagnostics — pure and LSP-free.
 //! - [`store`]: the read-only session store.
 //! - [`cli`]: the command line over the core.
-//! - [`document`]: bounded reads of prompt documents for both faces.
 //! - [`server`]: the language server; LSP types live only there.
 
 // No input may panic the tool: bad logs, documents and requests become
@@ -16,7 +15,10 @@
 )]
 
 pub mod cli;
-pub mod document;
+pub mod config;
+pub mod formats;
+pub mod model;
+pub mod proto;
 pub mod reference;
 pub mod server;
 pub mod store;

@@ -1,3 +1,9 @@
+use hydra_session_lsp::{cli, server};
+
 fn main() {
-    std::process::exit(hydra_session_lsp::cli::main());
+    let status = match cli::main() {
+        cli::Invocation::Server => server::run_stdio(),
+        cli::Invocation::Done(status) => status,
+    };
+    std::process::exit(status);
 }

@@ -4,11 +4,12 @@
 use std::fs;
 use std::path::Path;
 
+use hydra_session_lsp::formats::hydra::line::{parse_event, parse_header};
+use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::reference::diagnostics::{diagnose, DiagnosticOptions};
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
 use hydra_session_lsp::reference::{mention, uri, ErrorCode};
-use hydra_session_lsp::store::line::{parse_event, parse_header};
-use hydra_session_lsp::store::Catalog;
+use hydra_session_lsp::store::FsStore;
 use proptest::prelude::*;
 
 const HEADER: &str = r#"{"type":"session","version":1,"id":"s","createdAt":1,"cwd":"/w"}"#;
@@ -23,7 +24,7 @@ fn options() -> PrepareOptions<'static> {
 }
 
 fn prepare_in(store: &Path) -> Result<String, hydra_session_lsp::reference::ReferenceError> {
-    let catalog = Catalog::scan(store);
+    let catalog = FsStore::scan(store);
     let text = format!("see {}", mention::format("s", None));
     prepare_text(&text, options(), &catalog, &|| false)
         .map(|p| serde_json::to_string(&p).unwrap_or_default())
@@ -107,7 +108,7 @@ fn files_that_are_not_sessions_are_skipped() {
     ] {
         fs::write(dir.path().join(name), bytes).expect("write");
     }
-    let catalog = Catalog::scan(dir.path());
+    let catalog = FsStore::scan(dir.path());
     assert!(catalog.is_empty());
     assert_eq!(catalog.notes().len(), 4);
 }
@@ -140,7 +141,7 @@ proptest! {
     #[test]
     fn random_documents_never_panic(text in any::<String>(), bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let lossy = String::from_utf8_lossy(&bytes).into_owned();
-        let catalog = Catalog::scan(Path::new("/nonexistent-store"));
+        let catalog = FsStore::scan(Path::new("/nonexistent-store"));
         let diagnostic_options = DiagnosticOptions { target: Some("s"), max_references: 3, max_reference_bytes: 100 };
         for doc in [text.as_str(), lossy.as_str(), &format!("@[{text}](hydra-session:{lossy})")] {
             let _ = mention::parse(doc);

@@ -16,6 +16,9 @@ fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
         .args(args)
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
+        // The agents' default stores must not leak in from the machine.
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());

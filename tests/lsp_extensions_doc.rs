@@ -20,6 +20,32 @@ fn every_custom_method_is_documented_and_nothing_else() {
     assert_eq!(documented, routed);
 }
 
+/// The page records the hash of the file that defines the requests' types,
+/// so a change of shape forces a change of the page (rust-analyzer's way).
+#[test]
+fn the_documented_shapes_are_those_of_lsp_ext() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let doc = std::fs::read_to_string(format!("{root}/docs/lsp-extensions.md")).expect("doc");
+    let source = std::fs::read_to_string(format!("{root}/src/server/lsp_ext.rs")).expect("lsp_ext");
+    let hash = fnv1a(source.replace("\r\n", "\n").as_bytes());
+    let recorded = doc
+        .lines()
+        .find_map(|l| l.strip_prefix("<!-- lsp_ext.rs hash: "))
+        .and_then(|l| l.strip_suffix(" -->"))
+        .expect("the doc records the hash of lsp_ext.rs");
+    assert_eq!(
+        recorded,
+        format!("{hash:016x}"),
+        "src/server/lsp_ext.rs changed: update docs/lsp-extensions.md, then its hash"
+    );
+}
+
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
 mod lsp_common;
 
 /// And every listed method is really routed (not MethodNotFound).

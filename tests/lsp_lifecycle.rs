@@ -80,9 +80,13 @@ async fn malformed_json_and_unknown_methods_get_errors_not_a_crash() {
     let uri = file_uri("/home/ana/shop/p.md");
     assert_eq!(count(&mut client, &uri).await, Some(4));
     let status = client.call("sessionReference/status", json!({})).await;
+    let path = store.path().display().to_string();
+    // server.md: `stores` lists every store of the list (issue 8).
     assert_eq!(
         status,
-        json!({"store": store.path().display().to_string(), "sessions": 4, "indexing": false})
+        json!({"store": path, "sessions": 4, "indexing": false, "stores": [
+            {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
+        ]})
     );
 }
 

@@ -11,15 +11,25 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 type ProcessClient = TestClient<ChildStdout, ChildStdin>;
 
-fn spawn(args: &[&str], store: &std::path::Path) -> (ProcessClient, Child) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .args(args)
+/// The server binary with `store` as its environment's store.
+fn server(store: &std::ffi::OsStr) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    command
         .env("HYDRA_SESSION_STORE", store)
-        .env("RUST_LOG", "debug")
+        // The agents' default stores must not leak in from the machine.
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
+        .kill_on_drop(true);
+    command
+}
+
+fn spawn(args: &[&str], store: &std::path::Path) -> (ProcessClient, Child) {
+    let mut child = server(store.as_os_str())
+        .args(args)
+        .env("RUST_LOG", "debug")
         .spawn()
         .expect("spawn the server");
     let stdin = child.stdin.take().expect("stdin");
@@ -132,4 +142,51 @@ async fn garbage_on_stdin_is_answered_and_the_session_goes_on() {
     );
     client.shutdown_and_exit().await;
     assert_eq!(status(&mut child).await, Some(0));
+}
+
+/// One rule for both faces: a relative `$HYDRA_SESSION_STORE` is under the
+/// process's current directory, for the CLI and for the server alike (the
+/// server does not resolve it against its workspace folder).
+#[tokio::test]
+async fn a_relative_store_from_the_environment_is_resolved_alike() {
+    let store = demo_store();
+    let parent = store.path().parent().expect("parent");
+    let name = store.path().file_name().expect("name");
+    let mut child = server(name)
+        .current_dir(parent)
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn the server");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut client: ProcessClient = TestClient::new(stdout, stdin);
+    client
+        .initialize(json!({
+            "processId": null,
+            "capabilities": {},
+            "workspaceFolders": [{"uri": file_uri("/elsewhere"), "name": "w"}],
+        }))
+        .await;
+    let uri = file_uri("/elsewhere/p.md");
+    let _ = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let served = client.call("sessionReference/status", json!({})).await;
+    client.shutdown_and_exit().await;
+
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        .args(["candidates", "--cwd", "/elsewhere"])
+        .env("HYDRA_SESSION_STORE", name)
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .current_dir(parent)
+        .output()
+        .expect("cli runs");
+    let listed: Value = serde_json::from_slice(&cli.stdout).expect("JSON");
+    assert_eq!(served["store"], store.path().display().to_string());
+    assert_eq!(served["sessions"], 4);
+    assert_eq!(listed.as_array().map(Vec::len), Some(4));
 }

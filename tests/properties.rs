@@ -2,12 +2,13 @@
 
 use std::borrow::Cow;
 
+use hydra_session_lsp::formats::hydra::line::{Event, EventBody, SourceKind};
+use hydra_session_lsp::formats::hydra::reader::to_entry;
 use hydra_session_lsp::reference::mention::{format, is_ecma_whitespace, parse, scan};
 use hydra_session_lsp::reference::projection::{Dropped, Message, Projection, Projector, Role};
 use hydra_session_lsp::reference::render::write_data_object;
 use hydra_session_lsp::reference::retention::{retain, truncate, Retained, SourceMeta};
 use hydra_session_lsp::reference::uri::{decode, encode};
-use hydra_session_lsp::store::line::{Event, EventBody, SourceKind};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -383,8 +384,8 @@ proptest! {
         let mut streaming = Projector::new(Some(fixed), budget);
         let mut full = Projector::new(None, usize::MAX);
         for event in &events {
-            streaming.push(event);
-            full.push(event);
+            streaming.push(to_entry(event.clone()));
+            full.push(to_entry(event.clone()));
         }
         let (streaming, full) = (streaming.finish(), full.finish());
         prop_assert_eq!(streaming.original_messages(), full.original_messages());

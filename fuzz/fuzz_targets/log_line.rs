@@ -3,8 +3,8 @@
 #![no_main]
 
 use hydra_session_lsp::reference::projection::Projector;
-use hydra_session_lsp::store::line::{parse_event, parse_header};
-use hydra_session_lsp::store::log::EventCursor;
+use hydra_session_lsp::formats::hydra::line::{parse_event, parse_header};
+use hydra_session_lsp::formats::hydra::reader::{to_entry, EventCursor};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,7 +14,7 @@ fuzz_target!(|data: &[u8]| {
     let mut projector = Projector::new(Some(40), 300);
     for line in data.split(|&b| b == b'\n') {
         match cursor.accept(line) {
-            Ok(Some(event)) => projector.push(&event),
+            Ok(Some(event)) => projector.push(to_entry(event)),
             Ok(None) => {}
             Err(_) => break,
         }

@@ -89,9 +89,11 @@ pub enum Format {
 /// Store and limit settings shared by the store-reading commands.
 #[derive(Debug, Args)]
 pub struct StoreArgs {
-    /// Session store (default: $HYDRA_SESSION_STORE, else $HYDRA_HOME/sessions, else ~/.hydra/sessions).
+    /// Session store; repeat for a list (default: $HYDRA_SESSION_STORE, else
+    /// $HYDRA_HOME/sessions, else ~/.hydra/sessions, plus the Claude Code and
+    /// Codex stores that exist).
     #[arg(long)]
-    pub store: Option<PathBuf>,
+    pub store: Vec<PathBuf>,
     /// The message's own session: never offered, never referenced.
     #[arg(long = "self", value_name = "ID")]
     pub self_id: Option<String>,

@@ -9,9 +9,10 @@ use tower_lsp::lsp_types;
 use super::args::Format;
 use super::settings::Settings;
 use super::{input, Failure, FAILED, OK};
+use crate::proto::position::{self, Encoding};
+use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, DiagnosticOptions, Severity};
-use crate::server::position::{self, Encoding};
-use crate::server::to_proto;
+use crate::store::Scan;
 
 #[derive(Serialize)]
 struct FileReport {
@@ -24,7 +25,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
         .iter()
         .map(|f| input::read_text(Some(f)).map(|t| (f.display().to_string(), t)))
         .collect::<Result<Vec<_>, _>>()?;
-    let catalog = settings.open_catalog(false);
+    let store = settings.open_store(Scan::HeadersOnly);
     let options = DiagnosticOptions {
         target: settings.self_id.as_deref(),
         max_references: settings.limits.max_references,
@@ -34,7 +35,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
     let mut reports = Vec::new();
     let mut lines = String::new();
     for (name, text) in &texts {
-        let found = diagnose(text, options, &catalog, &|| false);
+        let found = diagnose(text, options, &store, &|| false);
         any_error |= found.iter().any(|d| d.severity == Severity::Error);
         let rope = Rope::from_str(text);
         match format {

@@ -1,12 +1,12 @@
 //! Reading the text a command works on: a regular file or standard input,
-//! at most [`MAX_DOCUMENT_BYTES`] (see [`crate::document`]).
+//! at most [`MAX_DOCUMENT_BYTES`] (see [`crate::config::document`]).
 
 use std::path::Path;
 
 use super::Failure;
 #[cfg(doc)]
-use crate::document::MAX_DOCUMENT_BYTES;
-use crate::document::{self, DocumentError};
+use crate::config::document::MAX_DOCUMENT_BYTES;
+use crate::config::document::{self, DocumentError};
 
 /// Reads `file` (or standard input for `None` or `-`) as UTF-8.
 pub fn read_text(file: Option<&Path>) -> Result<String, Failure> {

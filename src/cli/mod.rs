@@ -10,9 +10,11 @@ use std::io::Write;
 use clap::Parser;
 use serde::Serialize;
 
+use crate::model::SessionStore;
 use crate::reference::candidates::{self, Target};
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::reference::{mention, uri, ReferenceError};
+use crate::store::Scan;
 use args::{Cli, Command, UriCommand};
 
 /// Exit statuses.
@@ -33,18 +35,31 @@ impl From<ReferenceError> for Failure {
     }
 }
 
-/// Runs the command line; returns the exit status.
-pub fn main() -> i32 {
+/// What the process was asked to do.
+pub enum Invocation {
+    /// Run the language server (no subcommand, `--stdio` or `lsp`).
+    Server,
+    /// A subcommand, already run: its exit status.
+    Done(i32),
+}
+
+/// Parses the command line and runs a subcommand; the server is the
+/// caller's to start (the CLI does not depend on it).
+pub fn main() -> Invocation {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { USAGE } else { OK };
+            return Invocation::Done(if e.use_stderr() { USAGE } else { OK });
         }
     };
-    let Some(command) = cli.command else {
-        return crate::server::run_stdio();
-    };
+    match cli.command {
+        None | Some(Command::Lsp) => Invocation::Server,
+        Some(command) => Invocation::Done(run_command(command)),
+    }
+}
+
+fn run_command(command: Command) -> i32 {
     match run(command) {
         Ok(status) => status,
         Err(Failure::Usage(message)) => {
@@ -60,7 +75,7 @@ pub fn main() -> i32 {
 
 fn run(command: Command) -> Result<i32, Failure> {
     match command {
-        Command::Lsp => Ok(crate::server::run_stdio()),
+        Command::Lsp => Ok(OK),
         Command::Uri(UriCommand::Encode { id }) => print_ok(&uri::encode(&id)),
         Command::Uri(UriCommand::Decode { uri: text }) => print_ok(&uri::decode_reference(&text)?),
         Command::Parse { file } => {
@@ -87,10 +102,10 @@ fn run(command: Command) -> Result<i32, Failure> {
             let settings = settings::resolve(&store)?;
             let limit = limit.map_or(settings.limits.candidate_limit as u64, |d| d.0);
             candidates::check_limit(limit)?;
-            let catalog = settings.open_catalog(true);
+            let store = settings.open_store(Scan::Full);
             let target_cwd = match cwd {
                 Some(cwd) => Some(cwd),
-                None => match settings.self_id.as_deref().and_then(|id| catalog.get(id)) {
+                None => match settings.self_id.as_deref().and_then(|id| store.get(id)) {
                     Some(session) => session.header.cwd,
                     None => std::env::current_dir()
                         .ok()
@@ -101,19 +116,19 @@ fn run(command: Command) -> Result<i32, Failure> {
                 session_id: settings.self_id.as_deref(),
                 cwd: target_cwd.as_deref(),
             };
-            let list = candidates::candidates(&catalog.sessions(), target, &query, limit)?;
+            let list = candidates::candidates(&store.sessions(), target, &query, limit)?;
             print_ok(&list.items)
         }
         Command::Prepare { store, file, .. } => {
             let settings = settings::resolve(&store)?;
             let text = input::read_text(file.as_deref())?;
-            let catalog = settings.open_catalog(false);
+            let store = settings.open_store(Scan::HeadersOnly);
             let options = PrepareOptions {
                 target: settings.self_id.as_deref(),
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            print_ok(&prepare_text(&text, options, &catalog, &|| false)?)
+            print_ok(&prepare_text(&text, options, &store, &|| false)?)
         }
         Command::Check {
             store,

@@ -1,35 +1,29 @@
-//! Settings of one CLI call: the store and the limits, validated before
+//! Settings of one CLI call: the stores and the limits, validated before
 //! any input is read.
 
-use std::path::{Path, PathBuf};
-
 use super::args::StoreArgs;
+use crate::config::{self, paths, StoreEntry};
+use crate::model::SessionStore;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
-use crate::store::Catalog;
+use crate::store::{FsStore, Scan, StoreSpec};
 
 pub struct Settings {
-    pub store: PathBuf,
+    pub stores: Vec<StoreSpec>,
     pub self_id: Option<String>,
     pub limits: Limits,
 }
 
 impl Settings {
-    /// Scans the store, reporting skipped files and duplicates on stderr.
-    /// Titles cost a read of every log: only `candidates` needs them.
-    pub fn open_catalog(&self, titles: bool) -> Catalog {
-        let catalog = if titles {
-            Catalog::scan(&self.store)
-        } else {
-            Catalog::scan_headers(&self.store)
-        };
-        for note in catalog.notes() {
-            eprintln!(
-                "hydra-session-lsp: warning: {}: {note}",
-                self.store.display()
-            );
+    /// Indexes the stores, reporting skipped files and duplicates on
+    /// stderr. Titles cost a read of every log: only `candidates` needs
+    /// them.
+    pub fn open_store(&self, scan: Scan) -> FsStore {
+        let store = FsStore::open(&self.stores, scan);
+        for note in store.notes() {
+            eprintln!("hydra-session-lsp: warning: {note}");
         }
-        catalog
+        store
     }
 }
 
@@ -41,53 +35,15 @@ pub fn resolve(args: &StoreArgs) -> Result<Settings, ReferenceError> {
     if let Some(n) = args.max_reference_bytes {
         limits.max_reference_bytes = check_limit("maxReferenceBytes", n.0)?;
     }
-    let cwd = std::env::current_dir().unwrap_or_default();
-    let store = match &args.store {
-        Some(path) => resolve_path(path, &cwd),
-        None => default_store(&cwd),
-    };
+    let configured: Vec<StoreEntry> = args
+        .store
+        .iter()
+        .map(|p| StoreEntry::new(p.to_string_lossy().into_owned()))
+        .collect();
+    let stores = config::resolve_stores(&configured, &paths::current_dir())?;
     Ok(Settings {
-        store,
+        stores,
         self_id: args.self_id.clone(),
         limits,
     })
-}
-
-/// `HYDRA_SESSION_STORE`, else `$HYDRA_HOME/sessions`, else `~/.hydra/sessions`.
-pub fn default_store(cwd: &Path) -> PathBuf {
-    let from_env = |name: &str| {
-        std::env::var_os(name)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
-    if let Some(store) = from_env("HYDRA_SESSION_STORE") {
-        return resolve_path(&store, cwd);
-    }
-    if let Some(home) = from_env("HYDRA_HOME") {
-        return resolve_path(&home.join("sessions"), cwd);
-    }
-    home_dir()
-        .unwrap_or_default()
-        .join(".hydra")
-        .join("sessions")
-}
-
-/// `~/` is the home directory; a relative path is under `base`.
-pub fn resolve_path(path: &Path, base: &Path) -> PathBuf {
-    if let Ok(rest) = path.strip_prefix("~") {
-        if let Some(home) = home_dir() {
-            return home.join(rest);
-        }
-    }
-    if path.is_absolute() {
-        path.to_path_buf()
-    } else {
-        base.join(path)
-    }
-}
-
-fn home_dir() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from)
 }

@@ -4,8 +4,8 @@ use serde::Serialize;
 
 use super::error::{ErrorCode, ReferenceError};
 use super::mention;
-use crate::store::line::MAX_SAFE_INTEGER;
-use crate::store::Session;
+use crate::model::Session;
+use crate::model::MAX_SAFE_INTEGER;
 
 /// One session offered for a mention.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

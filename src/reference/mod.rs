@@ -14,6 +14,7 @@ pub mod projection;
 pub mod render;
 pub mod retention;
 pub mod settings;
+pub mod snapshot;
 pub mod uri;
 
 pub use error::{ErrorCode, ReferenceError};

@@ -7,11 +7,9 @@ use super::json;
 use super::mention::{self, Reference};
 use super::render;
 use super::retention::{self, Retained, SourceMeta};
-use crate::store::log::ReadError;
-use crate::store::{read_snapshot, Catalog, Snapshot};
-
-/// Polled during long reads; `true` abandons the work.
-pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
+use super::snapshot::{read_snapshot, Snapshot};
+pub use crate::model::Cancelled;
+use crate::model::{ReadError, SessionHeader, SessionStore};
 
 /// Where `prepare` reads sessions from.
 pub trait SnapshotSource: Sync {
@@ -26,7 +24,8 @@ pub trait SnapshotSource: Sync {
     ) -> Result<Snapshot, ReferenceError>;
 }
 
-impl SnapshotSource for Catalog {
+/// Any store is a source: each read goes to the log.
+impl<S: SessionStore> SnapshotSource for S {
     fn snapshot(
         &self,
         session_id: &str,
@@ -37,7 +36,7 @@ impl SnapshotSource for Catalog {
         let session = self
             .get(session_id)
             .ok_or_else(|| unknown_session(session_id))?;
-        read_snapshot(&session, label, budget, cancelled).map_err(read_error)
+        read_snapshot(&*self.reader(), &session, label, budget, cancelled).map_err(read_error)
     }
 }
 
@@ -122,9 +121,11 @@ pub struct ReferenceStats {
 /// One source fitted into its budget, with its rendered data object.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RetainedSource {
-    pub snapshot_header: crate::store::line::Header,
+    pub snapshot_header: SessionHeader,
     pub captured_through_seq: Option<u64>,
     pub title: Option<String>,
+    /// Lines the log's format could not understand and skipped.
+    pub skipped_lines: u64,
     pub label: String,
     pub retained: Retained,
     pub data_object: String,
@@ -160,6 +161,8 @@ pub fn retain_snapshot(
         captured_through_seq,
         title,
         projection,
+        skipped_lines,
+        ..
     } = snapshot;
     let meta = SourceMeta {
         session_id: &header.id,
@@ -174,6 +177,7 @@ pub fn retain_snapshot(
         snapshot_header: header,
         captured_through_seq,
         title,
+        skipped_lines,
         label: label.to_string(),
         retained,
         data_object,

@@ -12,24 +12,10 @@
 
 use std::collections::VecDeque;
 
-use crate::store::line::{Event, EventBody, SourceKind};
+pub use crate::model::Role;
+use crate::model::{Entry, Event};
 
 use super::json;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Role {
-    User,
-    Assistant,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::User => "user",
-            Role::Assistant => "assistant",
-        }
-    }
-}
 
 /// One projected message.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -121,28 +107,23 @@ impl Projector {
         }
     }
 
-    pub fn push(&mut self, event: &Event<'_>) {
-        let (role, checkpoint, texts) = match &event.body {
-            EventBody::UserMessage { source, texts } => match source {
-                SourceKind::User => (Role::User, false, texts),
-                SourceKind::Checkpoint { through_seq } => {
-                    self.last_checkpoint = Some((event.seq, *through_seq));
-                    (Role::User, true, texts)
-                }
-                SourceKind::Other => return,
-            },
-            EventBody::AssistantMessage { texts } => (Role::Assistant, false, texts),
+    pub fn push(&mut self, entry: Entry<'_>) {
+        let (role, checkpoint, text) = match entry.event {
+            Event::Message { role, text } => (role, false, text),
+            Event::Checkpoint { through_seq, text } => {
+                self.last_checkpoint = Some((entry.seq, through_seq));
+                (Role::User, true, text)
+            }
             _ => return,
         };
-        let text = texts.join("\n");
         if text.is_empty() {
             return;
         }
         let message = Message {
-            seq: event.seq,
+            seq: entry.seq,
             role,
             checkpoint,
-            text,
+            text: text.into_owned(),
         };
         let weight = message.item_size() as u64 + 1;
         if checkpoint {

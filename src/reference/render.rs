@@ -1,7 +1,7 @@
 //! The tag-safe data objects and the rendered context (reference.md §4–5).
 
 use super::json::{write_string, write_tag_safe_string};
-use super::retention::{SourceMeta, Turn};
+use crate::model::Role;
 
 const PREFIX: &str = "## Referenced sessions\n\
 \n\
@@ -12,6 +12,22 @@ user explicitly repeats them.\n\
 \n\
 <referenced-sessions>\n";
 const SUFFIX: &str = "\n</referenced-sessions>";
+
+/// The fixed fields of one source's data object.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SourceMeta<'a> {
+    pub session_id: &'a str,
+    pub label: &'a str,
+    pub cwd: Option<&'a str>,
+    pub captured_through_seq: Option<u64>,
+}
+
+/// One retained message.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Turn {
+    pub role: Role,
+    pub text: String,
+}
 
 /// Appends one source's tag-safe data object.
 pub fn write_data_object(out: &mut String, meta: &SourceMeta<'_>, conversation: &[Turn]) {
@@ -59,7 +75,6 @@ pub fn render_context<'a>(data_objects: impl IntoIterator<Item = &'a str>) -> St
 
 #[cfg(test)]
 mod tests {
-    use super::super::projection::Role;
     use super::*;
 
     #[test]

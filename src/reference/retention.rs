@@ -16,21 +16,7 @@ use super::projection::{item_size, Dropped, Message, Projection, Role};
 
 pub const DEFAULT_MAX_REFERENCE_BYTES: usize = 65_536;
 
-/// The fixed fields of one source's data object.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SourceMeta<'a> {
-    pub session_id: &'a str,
-    pub label: &'a str,
-    pub cwd: Option<&'a str>,
-    pub captured_through_seq: Option<u64>,
-}
-
-/// One retained message.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Turn {
-    pub role: Role,
-    pub text: String,
-}
+pub use super::render::{SourceMeta, Turn};
 
 /// Retention statistics of one source (reference.md §4).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]

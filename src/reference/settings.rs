@@ -2,7 +2,7 @@
 
 use super::error::ReferenceError;
 use super::retention::DEFAULT_MAX_REFERENCE_BYTES;
-use crate::store::line::MAX_SAFE_INTEGER;
+use crate::model::MAX_SAFE_INTEGER;
 
 /// Hard maximum of distinct sources in one message.
 pub const MAX_REFERENCES: u64 = 3;

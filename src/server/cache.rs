@@ -1,15 +1,14 @@
-//! Session snapshots read through a cache keyed by path, size and
-//! modification time: hover, completion previews and diagnostics read a
-//! log once while it is unchanged. Completion never reads logs at all.
+//! Session snapshots read through a cache keyed by the store's version of
+//! each log: hover, completion previews and diagnostics read a log once
+//! while it is unchanged. Completion never reads logs at all.
 
 use std::collections::{HashMap, VecDeque};
-use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
-use std::time::SystemTime;
 
+use crate::model::{Session, SessionReader, Version};
 use crate::reference::prepare::{read_error, unknown_session, Cancelled, SnapshotSource};
+use crate::reference::snapshot::{read_snapshot, Snapshot};
 use crate::reference::ReferenceError;
-use crate::store::{read_snapshot, Session, Snapshot};
 
 use super::index::View;
 
@@ -19,9 +18,7 @@ const CAPACITY: usize = 64;
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 struct Key {
-    path: PathBuf,
-    size: u64,
-    modified: Option<SystemTime>,
+    version: Version,
     /// The projector's early forgetting depends on the label and budget.
     label: String,
     budget: Option<usize>,
@@ -61,25 +58,25 @@ impl SnapshotCache {
     /// Reads `session` through the cache.
     pub fn read(
         &self,
+        reader: &dyn SessionReader,
         session: &Session,
         label: &str,
         budget: Option<usize>,
         cancelled: Cancelled<'_>,
     ) -> Result<Snapshot, ReferenceError> {
-        let meta = std::fs::metadata(&session.path)
-            .map_err(|e| ReferenceError::read_failed(format!("{}: {e}", session.rel)))?;
-        let key = Key {
-            path: session.path.clone(),
-            size: meta.len(),
-            modified: meta.modified().ok(),
+        let key = reader.version(session).map(|version| Key {
+            version,
             label: label.to_string(),
             budget,
-        };
-        if let Some(hit) = self.get(&key) {
+        });
+        if let Some(hit) = key.as_ref().and_then(|k| self.get(k)) {
             return Ok((*hit).clone());
         }
-        let snapshot = read_snapshot(session, label, budget, cancelled).map_err(read_error)?;
-        self.put(key, Arc::new(snapshot.clone()));
+        let snapshot =
+            read_snapshot(reader, session, label, budget, cancelled).map_err(read_error)?;
+        if let Some(key) = key {
+            self.put(key, Arc::new(snapshot.clone()));
+        }
         Ok(snapshot)
     }
 }
@@ -103,6 +100,11 @@ impl SnapshotSource for CachedSource<'_> {
             .view
             .get(session_id)
             .ok_or_else(|| unknown_session(session_id))?;
-        self.cache.read(session, label, budget, cancelled)
+        let reader = self
+            .view
+            .reader
+            .as_deref()
+            .ok_or_else(|| unknown_session(session_id))?;
+        self.cache.read(reader, session, label, budget, cancelled)
     }
 }

@@ -1,43 +1,53 @@
-//! The session index in memory: the core [`Catalog`], kept fresh by a
-//! file watcher, published as an immutable [`View`] that handlers read
+//! The session index in memory: a [`SessionStore`], kept fresh by its own
+//! change reports, published as an immutable [`View`] that handlers read
 //! without locks held across work (completion reads no log per keystroke).
 //!
-//! A watcher event on a log refreshes that one path (the catalog reads only
-//! the appended lines); a directory event, an overflow or the root coming
-//! and going rescans, which reuses every unchanged file.
+//! Change reports come in bursts (a log being written, a folder moved):
+//! the index waits for a short quiet time, then applies them all at once on
+//! the blocking pool.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
-use notify::event::{AccessKind, AccessMode, ModifyKind};
-use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::search::Search;
+use crate::model::{Session, SessionReader, SessionStore, StoreStatus};
 use crate::reference::candidates::{candidates, Candidates, Target};
 use crate::reference::ReferenceError;
-use crate::store::{Catalog, Session};
 
-/// Quiet time that ends a burst of file events.
+/// Quiet time that ends a burst of change reports.
 const BURST_QUIET: Duration = Duration::from_millis(25);
-/// A steady stream of events is still applied this often.
+/// A steady stream of changes is still applied this often.
 const BURST_MAX: Duration = Duration::from_millis(200);
 
 /// An immutable snapshot of the store's sessions.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct View {
     pub sessions: Vec<Session>,
     by_id: HashMap<String, usize>,
     search: Search,
+    /// Reads the logs of these sessions.
+    pub reader: Option<Arc<dyn SessionReader>>,
+    /// Each store of the list, as last updated.
+    pub stores: Vec<StoreStatus>,
+}
+
+impl std::fmt::Debug for View {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("View")
+            .field("sessions", &self.sessions.len())
+            .field("stores", &self.stores)
+            .finish()
+    }
 }
 
 impl View {
-    fn new(catalog: &Catalog) -> Self {
-        let sessions = catalog.sessions();
+    fn new(store: &dyn SessionStore) -> Self {
+        let sessions = store.sessions();
         let by_id = sessions
             .iter()
             .enumerate()
@@ -48,6 +58,8 @@ impl View {
             sessions,
             by_id,
             search,
+            reader: Some(store.reader()),
+            stores: store.status(),
         }
     }
 
@@ -78,14 +90,14 @@ pub enum IndexEvent {
 
 pub struct Index {
     view: RwLock<Arc<View>>,
-    root: RwLock<PathBuf>,
-    /// The catalog between updates; taken out while a blocking task works on it.
-    catalog: Mutex<Option<Catalog>>,
+    /// Where the current store list is, for messages.
+    roots: RwLock<Vec<String>>,
+    /// The store between updates; taken out while a blocking task works on it.
+    store: Mutex<Option<Box<dyn SessionStore>>>,
     /// Bumped by every (re)start: work of an older store is dropped.
     generation: AtomicU64,
     indexing: AtomicBool,
     ready: watch::Sender<bool>,
-    watcher: Mutex<Option<RecommendedWatcher>>,
     reported: Mutex<HashSet<String>>,
     events: mpsc::UnboundedSender<IndexEvent>,
 }
@@ -95,12 +107,11 @@ impl Index {
         let (events, receiver) = mpsc::unbounded_channel();
         let index = Index {
             view: RwLock::default(),
-            root: RwLock::default(),
-            catalog: Mutex::new(None),
+            roots: RwLock::default(),
+            store: Mutex::new(None),
             generation: AtomicU64::new(0),
             indexing: AtomicBool::new(false),
             ready: watch::Sender::new(false),
-            watcher: Mutex::new(None),
             reported: Mutex::default(),
             events,
         };
@@ -112,8 +123,9 @@ impl Index {
         self.view.read().map(|v| v.clone()).unwrap_or_default()
     }
 
-    pub fn root(&self) -> PathBuf {
-        self.root.read().map(|r| r.clone()).unwrap_or_default()
+    /// The roots of the store list, for messages.
+    pub fn roots(&self) -> Vec<String> {
+        self.roots.read().map(|r| r.clone()).unwrap_or_default()
     }
 
     pub fn is_indexing(&self) -> bool {
@@ -130,50 +142,43 @@ impl Index {
         let _ = ready.wait_for(|r| *r).await;
     }
 
-    /// Indexes `root` (in a blocking task) and watches it from now on,
-    /// replacing any store indexed before.
-    pub fn start(self: &Arc<Self>, root: PathBuf) {
-        let root = absolute(root);
+    /// Indexes `store` (in a blocking task) and follows its changes from
+    /// now on, replacing any store indexed before. `roots` names it.
+    pub fn start(self: &Arc<Self>, mut store: Box<dyn SessionStore>, roots: Vec<String>) {
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         self.indexing.store(true, Ordering::SeqCst);
-        if let Ok(mut r) = self.root.write() {
-            r.clone_from(&root);
+        if let Ok(mut r) = self.roots.write() {
+            *r = roots;
         }
         if let Ok(mut reported) = self.reported.lock() {
             reported.clear();
         }
-        // Watch before scanning, so nothing written during the scan is lost:
-        // its events wait in the channel and are applied after the scan.
-        let (sender, receiver) = mpsc::unbounded_channel();
-        let watcher = make_watcher(sender, &root);
-        if let Ok(mut slot) = self.watcher.lock() {
-            *slot = watcher;
-        }
+        // Watch before the first scan, so nothing written during the scan
+        // is lost: it is applied by the next update.
+        let (wake, woken) = mpsc::unbounded_channel();
+        store.watch(Arc::new(move || {
+            let _ = wake.send(());
+        }));
         let this = self.clone();
         tokio::spawn(async move {
-            let scan_root = root.clone();
             let scanned = tokio::task::spawn_blocking(move || {
-                let catalog = Catalog::scan(&scan_root);
-                let view = View::new(&catalog);
-                (catalog, view)
+                store.update();
+                let view = View::new(&*store);
+                (store, view)
             })
             .await;
-            let Ok((catalog, view)) = scanned else {
+            let Ok((store, view)) = scanned else {
                 tracing::error!("indexing the session store stopped unexpectedly");
                 return;
             };
             if !this.is_current(generation) {
                 return;
             }
-            tracing::debug!(
-                "indexed {} sessions in {}",
-                view.sessions.len(),
-                root.display()
-            );
-            this.install(catalog, view);
+            tracing::debug!("indexed {} sessions", view.sessions.len());
+            this.install(store, view);
             this.indexing.store(false, Ordering::SeqCst);
             this.ready.send_replace(true);
-            this.pump(receiver, generation, root).await;
+            this.pump(woken, generation).await;
         });
     }
 
@@ -181,13 +186,13 @@ impl Index {
         self.generation.load(Ordering::SeqCst) == generation
     }
 
-    fn install(&self, catalog: Catalog, view: View) {
-        let notes: Vec<String> = catalog.notes().iter().map(ToString::to_string).collect();
+    fn install(&self, store: Box<dyn SessionStore>, view: View) {
+        let notes: Vec<String> = store.notes().iter().map(ToString::to_string).collect();
         if let Ok(mut slot) = self.view.write() {
             *slot = Arc::new(view);
         }
-        if let Ok(mut slot) = self.catalog.lock() {
-            *slot = Some(catalog);
+        if let Ok(mut slot) = self.store.lock() {
+            *slot = Some(store);
         }
         let fresh: Vec<String> = match self.reported.lock() {
             Ok(mut reported) => notes
@@ -202,21 +207,14 @@ impl Index {
         let _ = self.events.send(IndexEvent::Changed);
     }
 
-    /// Applies file events in bursts until the store is replaced.
-    async fn pump(
-        self: Arc<Self>,
-        mut receiver: mpsc::UnboundedReceiver<notify::Result<Event>>,
-        generation: u64,
-        root: PathBuf,
-    ) {
-        while let Some(first) = receiver.recv().await {
-            let mut batch = Batch::default();
-            batch.add(first, &root);
+    /// Applies change reports in bursts until the store is replaced.
+    async fn pump(self: Arc<Self>, mut woken: mpsc::UnboundedReceiver<()>, generation: u64) {
+        while woken.recv().await.is_some() {
             let deadline = Instant::now() + BURST_MAX;
             let mut open = true;
             while Instant::now() < deadline {
-                match tokio::time::timeout(BURST_QUIET, receiver.recv()).await {
-                    Ok(Some(event)) => batch.add(event, &root),
+                match tokio::time::timeout(BURST_QUIET, woken.recv()).await {
+                    Ok(Some(())) => {}
                     Ok(None) => {
                         open = false;
                         break;
@@ -227,46 +225,24 @@ impl Index {
             if !self.is_current(generation) {
                 return;
             }
-            if !batch.is_empty() {
-                self.apply(batch, generation, &root).await;
-            }
+            self.apply(generation).await;
             if !open {
                 return;
             }
         }
     }
 
-    async fn apply(self: &Arc<Self>, batch: Batch, generation: u64, root: &Path) {
-        let Some(mut catalog) = self.catalog.lock().ok().and_then(|mut c| c.take()) else {
+    async fn apply(self: &Arc<Self>, generation: u64) {
+        let Some(mut store) = self.store.lock().ok().and_then(|mut c| c.take()) else {
             return;
         };
-        if batch.rearm {
-            if let Ok(mut watcher) = self.watcher.lock() {
-                if let Some(watcher) = watcher.as_mut() {
-                    arm(watcher, root);
-                }
-            }
-        }
-        tracing::debug!(
-            "store events: {} paths, rescan {}",
-            batch.paths.len(),
-            batch.rescan
-        );
         let worked = tokio::task::spawn_blocking(move || {
-            let changed = if batch.rescan {
-                catalog.rescan();
-                true
-            } else {
-                batch
-                    .paths
-                    .iter()
-                    .fold(false, |changed, path| catalog.refresh_path(path) | changed)
-            };
-            let view = changed.then(|| View::new(&catalog));
-            (catalog, view)
+            let changed = store.update();
+            let view = changed.then(|| View::new(&*store));
+            (store, view)
         })
         .await;
-        let Ok((catalog, view)) = worked else {
+        let Ok((store, view)) = worked else {
             tracing::error!("updating the session index stopped unexpectedly");
             return;
         };
@@ -274,111 +250,12 @@ impl Index {
             return;
         }
         match view {
-            Some(view) => self.install(catalog, view),
+            Some(view) => self.install(store, view),
             None => {
-                if let Ok(mut slot) = self.catalog.lock() {
-                    *slot = Some(catalog);
+                if let Ok(mut slot) = self.store.lock() {
+                    *slot = Some(store);
                 }
             }
         }
     }
-}
-
-/// The paths a burst of events touched, and whether it needs a rescan.
-#[derive(Debug, Default)]
-struct Batch {
-    paths: BTreeSet<PathBuf>,
-    rescan: bool,
-    /// The root itself came or went: watch it again.
-    rearm: bool,
-}
-
-impl Batch {
-    fn is_empty(&self) -> bool {
-        self.paths.is_empty() && !self.rescan
-    }
-
-    fn add(&mut self, event: notify::Result<Event>, root: &Path) {
-        let Ok(event) = event else {
-            self.rescan = true;
-            return;
-        };
-        if event.need_rescan() {
-            self.rescan = true;
-        }
-        let structural = matches!(
-            event.kind,
-            EventKind::Create(_)
-                | EventKind::Remove(_)
-                | EventKind::Modify(ModifyKind::Name(_))
-                | EventKind::Any
-                | EventKind::Other
-        );
-        // Reads are events too (our own reads of logs and directories
-        // among them): only a finished write matters.
-        let relevant = match event.kind {
-            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
-            EventKind::Access(_) => false,
-            _ => true,
-        };
-        if !relevant {
-            return;
-        }
-        for path in event.paths {
-            if path == root {
-                if structural {
-                    self.rescan = true;
-                    self.rearm = true;
-                }
-            } else if !path.starts_with(root) {
-                // A sibling of the root, seen through the parent's watch.
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
-                self.paths.insert(path);
-            } else if structural {
-                // A directory came, went or moved: what it held is unknown.
-                self.rescan = true;
-            }
-        }
-    }
-}
-
-fn make_watcher(
-    sender: mpsc::UnboundedSender<notify::Result<Event>>,
-    root: &Path,
-) -> Option<RecommendedWatcher> {
-    let handler = move |event: notify::Result<Event>| {
-        let _ = sender.send(event);
-    };
-    match notify::recommended_watcher(handler) {
-        Ok(mut watcher) => {
-            arm(&mut watcher, root);
-            Some(watcher)
-        }
-        Err(e) => {
-            tracing::warn!("cannot watch the session store: {e}; changes show after a restart");
-            None
-        }
-    }
-}
-
-/// Watches the root recursively, and its parent (not recursively) so the
-/// root's creation or removal is seen too.
-fn arm(watcher: &mut RecommendedWatcher, root: &Path) {
-    if let Some(parent) = root.parent().filter(|p| p.is_dir()) {
-        let _ = watcher.watch(parent, RecursiveMode::NonRecursive);
-    }
-    if root.is_dir() {
-        if let Err(e) = watcher.watch(root, RecursiveMode::Recursive) {
-            tracing::warn!("cannot watch {}: {e}", root.display());
-        }
-    }
-}
-
-fn absolute(path: PathBuf) -> PathBuf {
-    if path.is_absolute() {
-        return path;
-    }
-    std::env::current_dir()
-        .map(|cwd| cwd.join(&path))
-        .unwrap_or(path)
 }

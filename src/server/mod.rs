@@ -12,16 +12,16 @@
 
 mod backend;
 mod cache;
+mod capabilities;
 mod error;
-mod from_proto;
 mod handlers;
 mod index;
+mod lifecycle;
 pub mod logging;
-pub mod position;
+pub mod lsp_ext;
 mod search;
 pub mod settings;
 mod state;
-pub mod to_proto;
 pub mod transport;
 mod workspace;
 
@@ -35,10 +35,10 @@ use tower_lsp::lsp_types::*;
 use tower_lsp::{LanguageServer, LspService, Server};
 
 pub use backend::Backend;
-use handlers::custom;
+use lsp_ext::CustomRequest;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 3] = [custom::PREPARE, custom::CANDIDATES, custom::STATUS];
+pub const CUSTOM_METHODS: [&str; 3] = lsp_ext::METHODS;
 
 /// How long work already received may go on after the end of input.
 const EOF_GRACE: Duration = Duration::from_secs(2);
@@ -80,9 +80,9 @@ where
         built = Some(backend.clone());
         backend
     })
-    .custom_method(custom::PREPARE, Backend::prepare)
-    .custom_method(custom::CANDIDATES, Backend::candidates)
-    .custom_method(custom::STATUS, Backend::status)
+    .custom_method(lsp_ext::Prepare::METHOD, Backend::prepare)
+    .custom_method(lsp_ext::Candidates::METHOD, Backend::candidates)
+    .custom_method(lsp_ext::Status::METHOD, Backend::status)
     .finish();
     let Some(backend) = built else {
         return 1;

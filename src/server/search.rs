@@ -8,8 +8,8 @@
 //! subset, so the result and `incomplete` are exactly what it would give on
 //! the whole store, at a fraction of the cost.
 
+use crate::model::Session;
 use crate::reference::candidates::Target;
-use crate::store::Session;
 
 /// Joins the fields of a key; a query holding it is checked field by field.
 const SEPARATOR: &str = "\0";
@@ -108,8 +108,8 @@ impl Search {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::{Locator, SessionHeader as Header};
     use crate::reference::candidates::candidates;
-    use crate::store::line::Header;
 
     fn session(
         id: &str,
@@ -126,9 +126,15 @@ mod tests {
                 cwd: cwd.map(String::from),
                 label: label.map(String::from),
             },
-            path: format!("/s/{id}.jsonl").into(),
-            rel: format!("{id}.jsonl"),
+            locator: Locator {
+                store: 0,
+                format: "hydra",
+                name: format!("{id}.jsonl").into_bytes().into(),
+            },
             title: title.map(String::from),
+            capacity: None,
+            unreadable: None,
+            skipped_lines: 0,
         }
     }
 

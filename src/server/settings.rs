@@ -2,10 +2,10 @@
 //! `initializationOptions` or `workspace/didChangeConfiguration`, flat or
 //! under `hydraSession`, validated as a whole before any is applied.
 
-use std::path::{Path, PathBuf};
-
 use serde_json::{Map, Value};
 
+use crate::config::stores::format_choice;
+use crate::config::StoreEntry;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
 
@@ -16,8 +16,9 @@ const LOG_LEVELS: [&str; 5] = ["error", "warn", "info", "debug", "trace"];
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Settings {
-    /// The `store` setting as given (resolved by [`store_path`]).
-    pub store: Option<String>,
+    /// The `store` setting as given (resolved by `config::resolve_stores`);
+    /// empty means the default stores.
+    pub store: Vec<StoreEntry>,
     pub target_session_id: Option<String>,
     pub limits: Limits,
     pub log_level: Option<String>,
@@ -34,7 +35,7 @@ impl Settings {
         let mut next = self.clone();
         for (key, value) in keys {
             match key.as_str() {
-                "store" => next.store = optional_string(key, value)?,
+                "store" => next.store = store_entries(value)?,
                 "targetSessionId" => next.target_session_id = optional_string(key, value)?,
                 "maxReferences" => {
                     next.limits.max_references =
@@ -122,40 +123,36 @@ fn log_level(value: &Value) -> Result<Option<String>, ReferenceError> {
     }
 }
 
-/// The store directory: the `store` setting (`~/` under the home directory,
-/// a relative path against the first workspace folder), else
-/// `HYDRA_SESSION_STORE`, else `$HYDRA_HOME/sessions`, else
-/// `~/.hydra/sessions`.
-pub fn store_path(setting: Option<&str>, first_folder: Option<&Path>) -> PathBuf {
-    let home = || {
-        std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(PathBuf::from)
+/// The `store` setting: a path, or a list of paths and `{"path","format"}`
+/// objects; `null` or `""` is the default.
+fn store_entries(value: &Value) -> Result<Vec<StoreEntry>, ReferenceError> {
+    let entry = |item: &Value| -> Result<Option<StoreEntry>, ReferenceError> {
+        match item {
+            Value::String(s) if s.is_empty() => Ok(None),
+            Value::String(s) => Ok(Some(StoreEntry::new(s.clone()))),
+            Value::Object(map) => {
+                let path = match map.get("path") {
+                    Some(Value::String(p)) if !p.is_empty() => p.clone(),
+                    _ => return Err(invalid("a store's path must be a non-empty string")),
+                };
+                let format = match map.get("format") {
+                    None | Some(Value::Null) => None,
+                    Some(Value::String(f)) => {
+                        format_choice(Some(f))?;
+                        Some(f.clone())
+                    }
+                    Some(_) => return Err(invalid("a store's format must be a string")),
+                };
+                Ok(Some(StoreEntry { path, format }))
+            }
+            _ => Err(invalid("store must be a path or a list of stores")),
+        }
     };
-    if let Some(store) = setting {
-        if store == "~" {
-            return home().unwrap_or_else(|| PathBuf::from(store));
-        }
-        if let Some(rest) = store.strip_prefix("~/") {
-            if let Some(home) = home() {
-                return home.join(rest);
-            }
-        }
-        let path = PathBuf::from(store);
-        if path.is_relative() {
-            if let Some(folder) = first_folder {
-                return folder.join(path);
-            }
-        }
-        return path;
+    match value {
+        Value::Null => Ok(Vec::new()),
+        Value::Array(items) => items.iter().filter_map(|i| entry(i).transpose()).collect(),
+        other => Ok(entry(other)?.into_iter().collect()),
     }
-    if let Some(store) = std::env::var_os("HYDRA_SESSION_STORE").filter(|s| !s.is_empty()) {
-        return PathBuf::from(store);
-    }
-    if let Some(hydra) = std::env::var_os("HYDRA_HOME").filter(|s| !s.is_empty()) {
-        return PathBuf::from(hydra).join("sessions");
-    }
-    home().unwrap_or_default().join(".hydra").join("sessions")
 }
 
 #[cfg(test)]
@@ -173,7 +170,7 @@ mod tests {
             .unwrap();
         assert_eq!(s.limits.max_references, 2);
         assert_eq!(s.limits.candidate_limit, 7);
-        assert_eq!(s.store.as_deref(), Some("/s"));
+        assert_eq!(s.store, vec![StoreEntry::new("/s")]);
     }
 
     #[test]
@@ -211,18 +208,24 @@ mod tests {
     }
 
     #[test]
-    fn store_paths() {
-        let folder = Path::new("/w");
+    fn stores_are_a_path_or_a_list() {
+        let s = Settings::default()
+            .updated(&json!({"store": ["/a", {"path": "/b", "format": "hydra"}]}))
+            .unwrap();
         assert_eq!(
-            store_path(Some("/abs"), Some(folder)),
-            PathBuf::from("/abs")
+            s.store,
+            vec![
+                StoreEntry::new("/a"),
+                StoreEntry {
+                    path: "/b".into(),
+                    format: Some("hydra".into())
+                }
+            ]
         );
-        assert_eq!(
-            store_path(Some("rel/s"), Some(folder)),
-            PathBuf::from("/w/rel/s")
-        );
-        if let Some(home) = std::env::var_os("HOME") {
-            assert_eq!(store_path(Some("~/x"), None), PathBuf::from(home).join("x"));
-        }
+        assert!(Settings::default()
+            .updated(&json!({"store": [{"path": "/b", "format": "nope"}]}))
+            .is_err());
+        let s = s.updated(&json!({"store": ""})).unwrap();
+        assert!(s.store.is_empty());
     }
 }

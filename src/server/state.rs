@@ -10,7 +10,7 @@ use dashmap::DashMap;
 use ropey::Rope;
 use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
-use super::position::{self, Encoding};
+use crate::proto::position::{self, Encoding};
 
 #[derive(Debug)]
 struct Document {

@@ -59,6 +59,8 @@ const MAX_HEADER_LINE: usize = 4096;
 
 const CONTENT_LENGTH: &[u8] = b"content-length:";
 
+const STATUS: &str = <super::lsp_ext::Status as super::lsp_ext::CustomRequest>::METHOD;
+
 // ---------------------------------------------------------------------------
 // Output
 
@@ -438,7 +440,7 @@ where
                 control.shutdown();
                 outbox.send(result_frame(id, Value::Null)).await;
             }
-            (Some(super::handlers::custom::STATUS), Some(id)) if control.initialized() => {
+            (Some(method), Some(id)) if method == STATUS && control.initialized() => {
                 outbox.send(result_frame(id, control.status())).await;
             }
             (_, id) => {

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use tower_lsp::lsp_types::{Url, WorkspaceFolder};
 
-use super::from_proto;
+use crate::proto::from_proto;
 
 #[derive(Debug, Clone, Default)]
 pub struct Workspace {

@@ -1,86 +1,82 @@
-//! The store's sessions: headers, titles and the winner of each id.
+//! The sessions of one store root: headers, titles and the winner of each id.
 //!
 //! One catalog serves the CLI (scan once) and the server (kept fresh file by
-//! file). Per log it remembers the size and modification time it saw and
-//! how far it parsed, so a grown log costs only its new lines and an
-//! unchanged one costs a `stat`.
+//! file). Per log it remembers the size and modification time it saw, the
+//! format's scanner and how far it fed it, so a grown log costs only its new
+//! lines and an unchanged one costs a `stat`.
 
 use std::collections::{BTreeMap, HashMap};
 use std::fs::{self, File};
-use std::io::{Read, Seek, SeekFrom};
+use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::discover::{self, LogFile};
-use super::line::Header;
-use super::log::{self, EventCursor, NotASession};
+use crate::formats::lines::{self, Flow};
+use crate::formats::{self, HeaderState, LogFormat, Scanner};
+use crate::model::{Locator, Session, SessionHeader, StoreNote};
 
-/// A session of the store (the winner for its id).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Session {
-    pub header: Header,
-    pub path: PathBuf,
-    /// Path relative to the store root, for messages.
-    pub rel: String,
-    /// The latest non-empty title; `None` when there is none or the log
-    /// cannot be read.
-    pub title: Option<String>,
+/// Which format a store's logs are in.
+#[derive(Debug, Clone, Copy)]
+pub enum FormatChoice {
+    /// Decided per file from its first line.
+    Auto,
+    Fixed(&'static dyn LogFormat),
 }
 
-impl Session {
-    /// `title ?? id`: the candidate label.
-    pub fn label(&self) -> &str {
-        self.title.as_deref().unwrap_or(&self.header.id)
-    }
-}
-
-/// Something worth telling the user about the store (never fatal).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum StoreNote {
-    Missing,
-    Unreadable(String),
-    NotASession {
-        rel: String,
-        why: String,
-    },
-    Duplicate {
-        rel: String,
-        id: String,
-        winner: String,
-    },
-}
-
-impl std::fmt::Display for StoreNote {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl FormatChoice {
+    pub fn name(self) -> &'static str {
         match self {
-            StoreNote::Missing => f.write_str("the session store does not exist; it is empty"),
-            StoreNote::Unreadable(e) => write!(f, "the session store cannot be read: {e}"),
-            StoreNote::NotASession { rel, why } => {
-                write!(f, "{rel}: skipped, not a session: {why}")
-            }
-            StoreNote::Duplicate { rel, id, winner } => {
-                write!(f, "{rel}: duplicate session id {id:?}, {winner} wins")
-            }
+            FormatChoice::Auto => "auto",
+            FormatChoice::Fixed(f) => f.name(),
+        }
+    }
+
+    fn is_log_name(self, rel: &[u8]) -> bool {
+        match self {
+            FormatChoice::Auto => formats::all().iter().any(|f| f.is_log_name(rel)),
+            FormatChoice::Fixed(f) => f.is_log_name(rel),
+        }
+    }
+
+    fn pick(self, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
+        match self {
+            FormatChoice::Auto => formats::detect(first_line),
+            FormatChoice::Fixed(f) => Some(f),
         }
     }
 }
 
+impl PartialEq for FormatChoice {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for FormatChoice {}
+
+/// What the catalog knows of one file.
 #[derive(Debug, Clone)]
 struct FileState {
     path: PathBuf,
     size: u64,
     modified: Option<SystemTime>,
-    header: Result<Header, NotASession>,
-    /// Title scan: the cursor after the last complete line, and the bytes
-    /// consumed; `None` once a line failed (the log is unreadable).
-    scan: Option<(EventCursor, u64)>,
+    format: Option<&'static dyn LogFormat>,
+    /// The format's scanner, fed every complete line up to `consumed`.
+    scanner: Option<Box<dyn Scanner>>,
+    consumed: u64,
+    header: HeaderState,
+    /// Whether the scanner saw every line (not only up to the header).
+    full: bool,
 }
 
 impl FileState {
-    fn title(&self) -> Option<String> {
-        self.scan
-            .as_ref()
-            .and_then(|(cursor, _)| cursor.title.clone())
+    fn session_header(&self) -> Option<&SessionHeader> {
+        match &self.header {
+            HeaderState::Session(h) => Some(h),
+            _ => None,
+        }
     }
 }
 
@@ -88,12 +84,15 @@ impl FileState {
 #[derive(Debug, Clone)]
 pub struct Catalog {
     root: PathBuf,
+    /// This store's position in the store list (for [`Locator`]s).
+    index: usize,
+    format: FormatChoice,
     files: BTreeMap<Vec<u8>, FileState>,
     /// id → relative path of the winning log.
     winners: HashMap<String, Vec<u8>>,
     missing: bool,
     unreadable: Option<String>,
-    /// Whether titles are kept (a full scan of every log); `prepare` and
+    /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
 }
@@ -101,34 +100,46 @@ pub struct Catalog {
 impl Catalog {
     /// Scans `root` fully: headers and titles.
     pub fn scan(root: &Path) -> Self {
-        Self::scan_with(root, true)
+        Self::scan_with(root, 0, FormatChoice::Auto, true)
     }
 
     /// Scans only the headers below `root` (titles stay `None`).
     pub fn scan_headers(root: &Path) -> Self {
-        Self::scan_with(root, false)
+        Self::scan_with(root, 0, FormatChoice::Auto, false)
     }
 
-    fn scan_with(root: &Path, titles: bool) -> Self {
-        let mut catalog = Catalog {
+    /// Scans `root`, store number `index` of a list, in `format`.
+    pub fn scan_with(root: &Path, index: usize, format: FormatChoice, titles: bool) -> Self {
+        let mut catalog = Self::empty(root, index, format, titles);
+        catalog.rescan();
+        catalog
+    }
+
+    /// A catalog of `root` that has not been scanned yet.
+    pub fn empty(root: &Path, index: usize, format: FormatChoice, titles: bool) -> Self {
+        Catalog {
             root: root.to_path_buf(),
+            index,
+            format,
             files: BTreeMap::new(),
             winners: HashMap::new(),
             missing: false,
             unreadable: None,
             titles,
-        };
-        catalog.rescan();
-        catalog
+        }
     }
 
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    pub fn format(&self) -> FormatChoice {
+        self.format
+    }
+
     /// Walks the root again, reusing what is unchanged.
     pub fn rescan(&mut self) {
-        let found = match discover::find_logs(&self.root) {
+        let found = match discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel)) {
             Ok(found) => {
                 self.unreadable = None;
                 found
@@ -147,7 +158,7 @@ impl Catalog {
                 (rel, path, previous)
             })
             .collect();
-        self.files = refresh_all(work, self.titles);
+        self.files = refresh_all(work, self.format, self.titles);
         self.elect();
     }
 
@@ -157,12 +168,15 @@ impl Catalog {
         let Some(rel) = discover::relative_log_path(&self.root, path) else {
             return false;
         };
+        if !self.format.is_log_name(&rel) {
+            return false;
+        }
         let previous = self.files.remove(&rel);
         let before = previous.as_ref().map(|s| (s.size, s.modified));
         // Only regular files count; a symbolic link is not followed.
         let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
         let state = if is_file {
-            refresh_state(path.to_path_buf(), previous, self.titles)
+            refresh_state(path.to_path_buf(), previous, self.format, self.titles)
         } else {
             None
         };
@@ -180,7 +194,7 @@ impl Catalog {
     fn elect(&mut self) {
         self.winners.clear();
         for (rel, state) in &self.files {
-            if let Ok(header) = &state.header {
+            if let Some(header) = state.session_header() {
                 self.winners
                     .entry(header.id.clone())
                     .or_insert_with(|| rel.clone());
@@ -205,12 +219,20 @@ impl Catalog {
 
     fn session_at(&self, rel: &[u8]) -> Option<Session> {
         let state = self.files.get(rel)?;
-        let header = state.header.as_ref().ok()?;
+        let header = state.session_header()?;
+        let meta = state.scanner.as_ref().map(|s| s.meta()).unwrap_or_default();
+        let full = state.full;
         Some(Session {
             header: header.clone(),
-            path: state.path.clone(),
-            rel: String::from_utf8_lossy(rel).into_owned(),
-            title: state.title(),
+            locator: Locator {
+                store: self.index,
+                format: state.format.map_or("", |f| f.name()),
+                name: Arc::from(rel),
+            },
+            title: meta.title.filter(|_| full),
+            capacity: meta.capacity.filter(|_| full),
+            unreadable: meta.failure,
+            skipped_lines: meta.skipped_lines,
         })
     }
 
@@ -220,31 +242,49 @@ impl Catalog {
             .iter()
             .filter(|(rel, state)| {
                 state
-                    .header
-                    .as_ref()
-                    .is_ok_and(|h| self.winners.get(&h.id).is_some_and(|w| w == *rel))
+                    .session_header()
+                    .is_some_and(|h| self.winners.get(&h.id).is_some_and(|w| w == *rel))
             })
             .filter_map(|(rel, _)| self.session_at(rel))
             .collect()
     }
 
+    /// Lines skipped over every session of this store.
+    pub fn skipped_lines(&self) -> u64 {
+        self.files
+            .values()
+            .filter_map(|s| s.scanner.as_ref())
+            .map(|s| s.meta().skipped_lines)
+            .sum()
+    }
+
     /// What to report about the store: missing, skipped files, duplicates.
     pub fn notes(&self) -> Vec<StoreNote> {
         let mut notes = Vec::new();
+        let store = self.root.display().to_string();
         if self.missing {
-            notes.push(StoreNote::Missing);
+            notes.push(StoreNote::Missing {
+                store: store.clone(),
+            });
         }
         if let Some(e) = &self.unreadable {
-            notes.push(StoreNote::Unreadable(e.clone()));
+            notes.push(StoreNote::Unreadable {
+                store,
+                error: e.clone(),
+            });
         }
         for (rel, state) in &self.files {
             let rel_text = String::from_utf8_lossy(rel).into_owned();
             match &state.header {
-                Err(why) => notes.push(StoreNote::NotASession {
+                HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
                     rel: rel_text,
-                    why: why.to_string(),
+                    why: why.clone(),
                 }),
-                Ok(header) => {
+                HeaderState::Pending => notes.push(StoreNote::NotASession {
+                    rel: rel_text,
+                    why: pending_reason(state.size).to_string(),
+                }),
+                HeaderState::Session(header) => {
                     if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
                         notes.push(StoreNote::Duplicate {
                             rel: rel_text,
@@ -259,10 +299,19 @@ impl Catalog {
     }
 }
 
+fn pending_reason(size: u64) -> &'static str {
+    if size == 0 {
+        "empty file"
+    } else {
+        "line 1 is not ended by a newline"
+    }
+}
+
 /// Refreshes many files, spread over the machine's cores: a first index
 /// reads every log for its title, and the files are independent.
 fn refresh_all(
     work: Vec<(Vec<u8>, PathBuf, Option<FileState>)>,
+    format: FormatChoice,
     titles: bool,
 ) -> BTreeMap<Vec<u8>, FileState> {
     const MIN_PER_THREAD: usize = 64;
@@ -274,7 +323,7 @@ fn refresh_all(
         chunk
             .into_iter()
             .filter_map(|(rel, path, previous)| {
-                refresh_state(path, previous, titles).map(|s| (rel, s))
+                refresh_state(path, previous, format, titles).map(|s| (rel, s))
             })
             .collect()
     };
@@ -302,58 +351,119 @@ fn refresh_all(
 }
 
 /// Brings one file's state up to date, parsing only what it needs.
-fn refresh_state(path: PathBuf, previous: Option<FileState>, titles: bool) -> Option<FileState> {
+fn refresh_state(
+    path: PathBuf,
+    previous: Option<FileState>,
+    format: FormatChoice,
+    titles: bool,
+) -> Option<FileState> {
     let meta = fs::metadata(&path).ok()?;
     let (size, modified) = (meta.len(), meta.modified().ok());
     if let Some(prev) = previous {
         if prev.size == size && prev.modified == modified {
             return Some(prev);
         }
-        if size > prev.size && prev.header.is_ok() {
-            if let Some((mut cursor, consumed)) = prev.scan.clone() {
-                let scan = append_scan(&path, &mut cursor, consumed, size).map(|c| (cursor, c));
-                return Some(FileState {
-                    path,
-                    size,
-                    modified,
-                    header: prev.header,
-                    scan,
-                });
+        if size > prev.size && prev.full {
+            if let Some(grown) = append_scan(prev.clone(), size, modified) {
+                return Some(grown);
             }
         }
     }
-    let (header, scan) = if titles {
-        full_scan(&path)
-    } else {
-        (log::read_header(&path).map(|(h, _)| h), None)
-    };
-    Some(FileState {
+    Some(full_scan(path, size, modified, format, titles))
+}
+
+/// Scans a log from its first line: its format, header and (with `titles`)
+/// every line's metadata.
+fn full_scan(
+    path: PathBuf,
+    size: u64,
+    modified: Option<SystemTime>,
+    choice: FormatChoice,
+    titles: bool,
+) -> FileState {
+    let mut state = FileState {
         path,
         size,
         modified,
-        header,
-        scan,
-    })
-}
-
-/// Reads the header and scans every event line for the title. Only a log
-/// that fails is read again, for its header alone: a bad event line leaves
-/// a session without a title, a bad header leaves no session.
-fn full_scan(path: &Path) -> (Result<Header, NotASession>, Option<(EventCursor, u64)>) {
-    match log::read_log(path, "", &|| false, &mut |_| {}) {
-        Ok(read) => (Ok(read.header), Some((read.cursor, read.consumed))),
-        Err(_) => (log::read_header(path).map(|(header, _)| header), None),
+        format: None,
+        scanner: None,
+        consumed: 0,
+        header: HeaderState::Pending,
+        full: titles,
+    };
+    let mut file = match File::open(&state.path) {
+        Ok(file) => file,
+        Err(e) => {
+            state.header = HeaderState::NotASession(format!("cannot read: {e}"));
+            state.full = false;
+            return state;
+        }
+    };
+    let never = || false;
+    let mut scanner: Option<Box<dyn Scanner>> = None;
+    let mut format = None;
+    let walked = lines::for_each_line::<()>(&mut file, size, &never, &mut |line| {
+        let scanner = match &mut scanner {
+            Some(s) => s,
+            None => {
+                let Some(picked) = choice.pick(line) else {
+                    return Ok(Flow::Stop);
+                };
+                format = Some(picked);
+                scanner.insert(picked.scanner())
+            }
+        };
+        scanner.line(line);
+        let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
+        Ok(if done { Flow::Stop } else { Flow::Continue })
+    });
+    let consumed = match walked {
+        Ok(consumed) => consumed,
+        Err(lines::LinesError::Io(e)) => {
+            state.header = HeaderState::NotASession(format!("cannot read: {e}"));
+            state.full = false;
+            return state;
+        }
+        Err(_) => 0,
+    };
+    match (&scanner, consumed) {
+        (None, 0) => {}
+        (None, _) => {
+            state.header = HeaderState::NotASession("not a log of any known format".into());
+        }
+        (Some(s), _) => state.header = s.header(),
     }
+    state.format = format;
+    state.scanner = scanner;
+    state.consumed = consumed;
+    state
 }
 
-/// Parses the complete lines appended after `consumed`.
-fn append_scan(path: &Path, cursor: &mut EventCursor, consumed: u64, size: u64) -> Option<u64> {
-    let mut file = File::open(path).ok()?;
-    file.seek(SeekFrom::Start(consumed)).ok()?;
-    let mut bytes = Vec::with_capacity((size - consumed) as usize);
-    file.take(size - consumed).read_to_end(&mut bytes).ok()?;
-    let used = log::resume(cursor, &bytes).ok()?;
-    Some(consumed + used)
+/// Feeds the scanner the complete lines appended after `consumed`.
+fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) -> Option<FileState> {
+    let scanner = state.scanner.as_mut()?;
+    if scanner.is_done() {
+        state.size = size;
+        state.modified = modified;
+        return Some(state);
+    }
+    let mut file = File::open(&state.path).ok()?;
+    file.seek(SeekFrom::Start(state.consumed)).ok()?;
+    let never = || false;
+    let used = lines::for_each_line::<()>(&mut file, size - state.consumed, &never, &mut |line| {
+        scanner.line(line);
+        Ok(if scanner.is_done() {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    })
+    .ok()?;
+    state.header = scanner.header();
+    state.consumed += used;
+    state.size = size;
+    state.modified = modified;
+    Some(state)
 }
 
 #[cfg(test)]
@@ -366,11 +476,11 @@ mod tests {
 
     #[test]
     fn same_id_the_first_relative_path_wins() {
-        let Ok(dir) = tempfile::tempdir() else { return };
+        let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        fs::create_dir(root.join("a")).expect("mkdir");
-        fs::write(root.join("a/b.jsonl"), header("dup", 1)).expect("write");
-        fs::write(root.join("a-b.jsonl"), header("dup", 2)).expect("write");
+        fs::create_dir(root.join("a")).unwrap();
+        fs::write(root.join("a/b.jsonl"), header("dup", 1)).unwrap();
+        fs::write(root.join("a-b.jsonl"), header("dup", 2)).unwrap();
         let catalog = Catalog::scan(root);
         // `a-b.jsonl` sorts before `a/b.jsonl` ('-' < '/').
         assert_eq!(catalog.get("dup").map(|s| s.header.created_at), Some(2));
@@ -383,48 +493,54 @@ mod tests {
     #[test]
     fn symbolic_links_below_the_root_are_not_followed() {
         use std::os::unix::fs::symlink;
-        let Ok(outside) = tempfile::tempdir() else {
-            return;
-        };
-        let Ok(store) = tempfile::tempdir() else {
-            return;
-        };
-        fs::write(outside.path().join("x.jsonl"), header("outside", 1)).expect("write");
+        let outside = tempfile::tempdir().unwrap();
+        let store = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("x.jsonl"), header("outside", 1)).unwrap();
         symlink(
             outside.path().join("x.jsonl"),
             store.path().join("link.jsonl"),
         )
-        .expect("link file");
-        symlink(outside.path(), store.path().join("linked-dir")).expect("link dir");
+        .unwrap();
+        symlink(outside.path(), store.path().join("linked-dir")).unwrap();
         assert!(Catalog::scan(store.path()).is_empty());
         // The root itself may be a link.
-        let Ok(parent) = tempfile::tempdir() else {
-            return;
-        };
-        symlink(outside.path(), parent.path().join("root")).expect("link root");
+        let parent = tempfile::tempdir().unwrap();
+        symlink(outside.path(), parent.path().join("root")).unwrap();
         assert_eq!(Catalog::scan(&parent.path().join("root")).len(), 1);
     }
 
     #[test]
     fn a_grown_log_is_parsed_from_where_it_stopped() {
-        let Ok(dir) = tempfile::tempdir() else { return };
+        let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
         let title = |seq: u64, t: &str| {
             format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
         };
-        fs::write(&path, header("s", 1) + &title(1, "One")).expect("write");
+        fs::write(&path, header("s", 1) + &title(1, "One")).unwrap();
         let mut catalog = Catalog::scan(dir.path());
         assert_eq!(catalog.get("s").and_then(|s| s.title), Some("One".into()));
-        let mut file = fs::OpenOptions::new()
-            .append(true)
-            .open(&path)
-            .expect("open");
-        std::io::Write::write_all(&mut file, title(2, "Two").as_bytes()).expect("append");
+        let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+        std::io::Write::write_all(&mut file, title(2, "Two").as_bytes()).unwrap();
         assert!(catalog.refresh_path(&path));
         assert_eq!(catalog.get("s").and_then(|s| s.title), Some("Two".into()));
         // A bad appended line leaves the session without a title.
-        std::io::Write::write_all(&mut file, b"{\"seq\":2,\"type\":\"x\"}\n").expect("append");
+        std::io::Write::write_all(&mut file, b"{\"seq\":2,\"type\":\"x\"}\n").unwrap();
         catalog.refresh_path(&path);
-        assert_eq!(catalog.get("s").and_then(|s| s.title), None);
+        let session = catalog.get("s").unwrap();
+        assert_eq!(session.title, None);
+        assert!(session.unreadable.is_some());
+    }
+
+    #[test]
+    fn a_header_completed_later_makes_a_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let line = header("late", 1);
+        fs::write(&path, &line[..10]).unwrap();
+        let mut catalog = Catalog::scan(dir.path());
+        assert!(catalog.is_empty());
+        fs::write(&path, &line).unwrap();
+        assert!(catalog.refresh_path(&path));
+        assert_eq!(catalog.len(), 1);
     }
 }

@@ -20,10 +20,11 @@ impl LogFile {
     }
 }
 
-/// Every regular `*.jsonl` file below `root`, sorted by relative path bytes.
-/// Symbolic links below the root are never followed (the root itself may
-/// be one). A missing root is an empty store (`Ok(None)`).
-pub fn find_logs(root: &Path) -> io::Result<Option<Vec<LogFile>>> {
+/// Every regular file below `root` whose relative path `is_log` accepts,
+/// sorted by relative path bytes. Symbolic links below the root are never
+/// followed (the root itself may be one). A missing root is an empty store
+/// (`Ok(None)`).
+pub fn find_logs(root: &Path, is_log: &dyn Fn(&[u8]) -> bool) -> io::Result<Option<Vec<LogFile>>> {
     let top = match fs::read_dir(root) {
         Ok(dir) => dir,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
@@ -48,7 +49,7 @@ pub fn find_logs(root: &Path) -> io::Result<Option<Vec<LogFile>>> {
                 if let Ok(sub) = fs::read_dir(entry.path()) {
                     pending.push((rel, sub));
                 }
-            } else if kind.is_file() && rel.ends_with(b".jsonl") {
+            } else if kind.is_file() && is_log(&rel) {
                 found.push(LogFile {
                     rel,
                     path: entry.path(),
@@ -60,8 +61,7 @@ pub fn find_logs(root: &Path) -> io::Result<Option<Vec<LogFile>>> {
     Ok(Some(found))
 }
 
-/// The relative path of `path` below `root`, as `find_logs` would name it,
-/// when it names a candidate log.
+/// The relative path of `path` below `root`, as `find_logs` would name it.
 pub fn relative_log_path(root: &Path, path: &Path) -> Option<Vec<u8>> {
     let rel = path.strip_prefix(root).ok()?;
     let mut out = Vec::new();
@@ -76,7 +76,7 @@ pub fn relative_log_path(root: &Path, path: &Path) -> Option<Vec<u8>> {
             _ => return None,
         }
     }
-    out.ends_with(b".jsonl").then_some(out)
+    Some(out)
 }
 
 #[cfg(unix)]

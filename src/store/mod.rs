@@ -1,15 +1,15 @@
-//! The session store: finding logs, reading them as they are, and keeping
-//! an index of their headers and titles. Read-only: nothing here writes to
-//! a store, and no session id is ever turned into a path.
+//! The file-system session store: finding logs below each store root,
+//! keeping an index of their headers and titles, watching for changes, and
+//! reading one session through its format. Read-only: nothing here writes
+//! to a store, and no session id is ever turned into a path.
 
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod catalog;
 pub mod discover;
-pub mod line;
-pub mod log;
-pub mod snapshot;
+pub mod fs;
+pub mod watch;
 
-pub use catalog::{Catalog, Session, StoreNote};
-pub use snapshot::{read_snapshot, Snapshot};
+pub use catalog::{Catalog, FormatChoice};
+pub use fs::{FsStore, Scan, StoreSpec};

@@ -8,9 +8,9 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
 use super::blocking;
+use crate::proto::{position, to_proto};
 use crate::reference::mention;
 use crate::server::backend::Backend;
-use crate::server::{position, to_proto};
 
 pub async fn code_action(
     backend: &Backend,

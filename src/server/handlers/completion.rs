@@ -10,11 +10,11 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
 use super::{markdown, retained_source};
+use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::is_ecma_whitespace;
 use crate::server::backend::Backend;
 use crate::server::error;
-use crate::server::position;
 
 /// Characters that may come right before the `@` of a mention (besides
 /// white space and the start of the line).

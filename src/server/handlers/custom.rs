@@ -1,49 +1,24 @@
 //! The custom requests (docs/lsp-extensions.md): `prepare`, `candidates`
 //! and `status` over the document's current text and the index.
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::{TextDocumentIdentifier, Url};
+use tower_lsp::lsp_types::Url;
 
 use super::blocking;
+use crate::proto::from_proto;
 use crate::reference::candidates::Target;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
+use crate::server::lsp_ext::{self, CustomRequest, StoreStatus};
+
+type Params<R> = <R as CustomRequest>::Params;
+type Answer<R> = Result<<R as CustomRequest>::Result>;
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
-use crate::server::{error, from_proto};
-
-pub const PREPARE: &str = "sessionReference/prepare";
-pub const CANDIDATES: &str = "sessionReference/candidates";
-pub const STATUS: &str = "sessionReference/status";
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PrepareParams {
-    pub text_document: TextDocumentIdentifier,
-    /// Overrides the `targetSessionId` setting for this call.
-    #[serde(default)]
-    pub target_session_id: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CandidatesParams {
-    pub text_document: TextDocumentIdentifier,
-    #[serde(default)]
-    pub query: Option<String>,
-}
-
-#[derive(Debug, Serialize)]
-pub struct Status {
-    pub store: String,
-    pub sessions: usize,
-    pub indexing: bool,
-}
+use crate::server::error;
 
 impl Backend {
     /// `sessionReference/prepare`: the prepare result for the document.
-    pub async fn prepare(&self, params: PrepareParams) -> Result<Value> {
+    pub async fn prepare(&self, params: Params<lsp_ext::Prepare>) -> Answer<lsp_ext::Prepare> {
         let text = self.document_text(&params.text_document.uri).await?;
         let view = self.sessions().await;
         let settings = self.settings();
@@ -62,13 +37,14 @@ impl Backend {
             prepare_text(&text, options, &source, cancelled)
         })
         .await?;
-        let prepared = prepared.map_err(|e| error::request_failed(&e))?;
-        serde_json::to_value(prepared)
-            .map_err(|_| error::internal("serialising the prepare result"))
+        prepared.map_err(|e| error::request_failed(&e))
     }
 
     /// `sessionReference/candidates`: ranked candidates for a query.
-    pub async fn candidates(&self, params: CandidatesParams) -> Result<Value> {
+    pub async fn candidates(
+        &self,
+        params: Params<lsp_ext::Candidates>,
+    ) -> Answer<lsp_ext::Candidates> {
         let view = self.sessions().await;
         let settings = self.settings();
         let cwd = self.target_cwd(&params.text_document.uri);
@@ -80,28 +56,45 @@ impl Backend {
         let found = view
             .candidates(target, &query, settings.limits.candidate_limit)
             .map_err(|e| error::request_failed(&e))?;
-        serde_json::to_value(found.items).map_err(|_| error::internal("serialising candidates"))
+        Ok(found.items)
     }
 
     /// `sessionReference/status`: the store, its session count, and whether
     /// it is being indexed.
     /// (Served by the transport once initialized; this route answers before.)
-    pub async fn status(&self, _params: Value) -> Result<Status> {
+    pub async fn status(&self, _params: Params<lsp_ext::Status>) -> Answer<lsp_ext::Status> {
         Ok(self.status_now())
     }
 
-    /// The status, at once (it never waits for the index).
-    pub fn status_now(&self) -> Status {
-        // Before indexing starts, the store it will index.
-        let store = if self.index.is_started() {
-            self.index.root().to_path_buf()
+    /// The status, at once: it never waits (for the index either).
+    pub fn status_now(&self) -> lsp_ext::StatusResult {
+        let view = self.index.view();
+        // Before indexing starts, the stores it will index.
+        let roots = if self.index.is_started() {
+            self.index.roots()
         } else {
-            self.store_path()
+            self.configured_roots()
         };
-        Status {
-            store: store.display().to_string(),
-            sessions: self.index.view().sessions.len(),
+        let mut stores = view.stores.clone();
+        if stores.is_empty() {
+            // Not indexed yet: the configured roots, nothing counted.
+            stores = roots
+                .iter()
+                .cloned()
+                .map(|path| StoreStatus {
+                    path,
+                    format: String::new(),
+                    sessions: 0,
+                    skipped_lines: 0,
+                    errors: Vec::new(),
+                })
+                .collect();
+        }
+        lsp_ext::StatusResult {
+            store: roots.first().cloned().unwrap_or_default(),
+            sessions: view.sessions.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
+            stores,
         }
     }
 
@@ -118,7 +111,8 @@ impl Backend {
         };
         // Regular files only, up to the document limit: `file:///dev/zero`
         // fails at once.
-        let read = tokio::task::spawn_blocking(move || crate::document::read_file(&path)).await;
+        let read =
+            tokio::task::spawn_blocking(move || crate::config::document::read_file(&path)).await;
         match read {
             Ok(Ok(text)) => Ok(text),
             Ok(Err(e)) => Err(error::invalid_params(format!(

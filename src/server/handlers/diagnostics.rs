@@ -5,10 +5,10 @@ use std::time::Duration;
 
 use tower_lsp::lsp_types::{self as lsp, Url};
 
+use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, DiagnosticOptions};
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
-use crate::server::to_proto;
 
 /// How long typing must pause before diagnostics are computed.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);

@@ -4,11 +4,11 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
 use super::{blocking, markdown, retained_source};
+use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
 use crate::reference::uri::DecodeError;
 use crate::server::backend::Backend;
-use crate::server::position;
 
 pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hover>> {
     let uri = params.text_document_position_params.text_document.uri;

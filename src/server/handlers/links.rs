@@ -4,9 +4,9 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
 use super::blocking;
+use crate::proto::position;
 use crate::reference::mention;
 use crate::server::backend::Backend;
-use crate::server::position;
 
 pub async fn document_link(
     backend: &Backend,
@@ -39,11 +39,14 @@ pub async fn document_link(
         .into_iter()
         .filter_map(|(span, id)| {
             let session = view.get(&id)?;
-            let target = Url::from_file_path(&session.path).ok()?;
+            let target = view.reader.as_ref()?.link_target(session)?;
             Some(DocumentLink {
                 range: position::range(&doc.rope, span, encoding),
-                target: Some(target),
-                tooltip: Some(format!("Open the session log {}", session.rel)),
+                target: Url::parse(&target).ok(),
+                tooltip: Some(format!(
+                    "Open the session log {}",
+                    session.locator.display()
+                )),
                 data: None,
             })
         })

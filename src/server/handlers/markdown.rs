@@ -3,9 +3,9 @@
 
 use std::fmt::Write;
 
+use crate::model::Session;
 use crate::reference::prepare::RetainedSource;
 use crate::reference::retention::Turn;
-use crate::store::Session;
 
 /// Turns shown in a hover, newest last.
 const HOVER_TURNS: usize = 3;
@@ -33,6 +33,13 @@ pub fn hover(session: &Session, source: &RetainedSource, same_workspace: bool) -
     );
     let _ = writeln!(out, "- omitted bytes: {}", stats.omitted_bytes);
     let _ = writeln!(out, "- truncated: {}", yes_no(stats.truncated()));
+    match source.skipped_lines {
+        0 => {}
+        1 => out.push_str("- 1 line skipped (not understood)\n"),
+        n => {
+            let _ = writeln!(out, "- {n} lines skipped (not understood)");
+        }
+    }
     let turns = &source.retained.conversation;
     if !turns.is_empty() {
         let shown = turns.len().min(HOVER_TURNS);

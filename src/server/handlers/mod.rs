@@ -13,64 +13,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::*;
 
 use super::backend::Backend;
 use super::error;
-use super::position::Encoding;
-use crate::reference::prepare::{retain_snapshot, RetainedSource};
+use crate::model::Session;
+use crate::reference::prepare::{retain_snapshot, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
-use crate::store::Session;
-
-/// What the server offers, for the negotiated encoding.
-pub fn capabilities(encoding: Encoding) -> InitializeResult {
-    let position_encoding = match encoding {
-        Encoding::Utf8 => PositionEncodingKind::UTF8,
-        Encoding::Utf16 => PositionEncodingKind::UTF16,
-    };
-    let experimental =
-        serde_json::json!({ "sessionReference": { "methods": super::CUSTOM_METHODS } });
-    InitializeResult {
-        capabilities: ServerCapabilities {
-            position_encoding: Some(position_encoding),
-            text_document_sync: Some(TextDocumentSyncCapability::Options(
-                TextDocumentSyncOptions {
-                    open_close: Some(true),
-                    change: Some(TextDocumentSyncKind::INCREMENTAL),
-                    ..TextDocumentSyncOptions::default()
-                },
-            )),
-            completion_provider: Some(CompletionOptions {
-                trigger_characters: Some(vec!["@".to_string()]),
-                resolve_provider: Some(true),
-                ..CompletionOptions::default()
-            }),
-            hover_provider: Some(HoverProviderCapability::Simple(true)),
-            code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
-                code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
-                resolve_provider: Some(false),
-                ..CodeActionOptions::default()
-            })),
-            document_link_provider: Some(DocumentLinkOptions {
-                resolve_provider: Some(false),
-                work_done_progress_options: WorkDoneProgressOptions::default(),
-            }),
-            workspace: Some(WorkspaceServerCapabilities {
-                workspace_folders: Some(WorkspaceFoldersServerCapabilities {
-                    supported: Some(true),
-                    change_notifications: Some(OneOf::Left(true)),
-                }),
-                file_operations: None,
-            }),
-            experimental: Some(experimental),
-            ..ServerCapabilities::default()
-        },
-        server_info: Some(ServerInfo {
-            name: env!("CARGO_PKG_NAME").to_string(),
-            version: Some(env!("CARGO_PKG_VERSION").to_string()),
-        }),
-    }
-}
 
 /// Sets the flag when dropped: tower-lsp cancels a request by dropping its
 /// future, and this is how the blocking work behind it hears of it.
@@ -93,12 +41,17 @@ pub async fn retained_source(
     what: &str,
 ) -> Result<std::result::Result<RetainedSource, ReferenceError>> {
     let budget = backend.settings().limits.max_reference_bytes;
-    let reader = backend.clone();
+    let backend = backend.clone();
     let (session, label) = (session.clone(), label.to_string());
+    let view = backend.index.view();
     blocking(what, move |cancelled| {
-        let snapshot = reader
+        let reader = view
+            .reader
+            .as_deref()
+            .ok_or_else(|| unknown_session(session.id()))?;
+        let snapshot = backend
             .cache
-            .read(&session, &label, Some(budget), cancelled)?;
+            .read(reader, &session, &label, Some(budget), cancelled)?;
         retain_snapshot(snapshot, &label, budget)
     })
     .await

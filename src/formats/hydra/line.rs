@@ -15,22 +15,15 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-/// Largest integer the contract accepts (2^53 − 1).
-pub const MAX_SAFE_INTEGER: u64 = (1 << 53) - 1;
+use crate::model::SessionHeader;
+
+pub use crate::model::MAX_SAFE_INTEGER;
 
 /// The marker that makes a `compaction` source a compact checkpoint.
 pub const COMPACTION_MARKER: &str = "@hydraharness/harness-compaction";
 
 /// A session log's first line.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Header {
-    pub version: u64,
-    pub id: String,
-    pub created_at: u64,
-    pub cwd: Option<String>,
-    /// The durable creation label of a subagent (non-empty when present).
-    pub label: Option<String>,
-}
+pub type Header = SessionHeader;
 
 /// Who wrote a `user/message`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

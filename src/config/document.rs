@@ -1,4 +1,5 @@
-//! Reading a prompt document from a file or a pipe, bounded.
+//! Reading a prompt document from a file or a pipe, bounded: one rule for
+//! both faces.
 //!
 //! Both faces read documents the user names: the CLI's `parse`, `prepare`
 //! and `check` inputs, and the server's `sessionReference/prepare` for a

@@ -1,0 +1,141 @@
+//! Reading one hydra log as it is at one moment (session-log.md "Lines").
+
+use std::borrow::Cow;
+
+use super::line::{self, EventBody, Header, LineError, SourceKind};
+use crate::formats::lines::{self, Flow, LinesError};
+use crate::formats::LogSource;
+use crate::model::{Cancelled, Entry, Event, LogError, ReadError, ReadSummary, Role};
+
+/// Validation state carried from line to line; resumable, so an index can
+/// parse only what was appended since its last read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EventCursor {
+    /// Lines consumed so far (line 1 is the header).
+    pub line: u64,
+    /// The seq of the last event line: the log's `capturedThroughSeq`.
+    pub last_seq: Option<u64>,
+    /// The latest non-empty `session/title`.
+    pub title: Option<String>,
+}
+
+impl Default for EventCursor {
+    fn default() -> Self {
+        Self::after_header()
+    }
+}
+
+impl EventCursor {
+    pub fn after_header() -> Self {
+        Self {
+            line: 1,
+            last_seq: None,
+            title: None,
+        }
+    }
+
+    /// Accepts one complete line (without its line end).
+    pub fn accept<'l>(
+        &mut self,
+        raw: &'l [u8],
+    ) -> Result<Option<line::Event<'l>>, (u64, LineError)> {
+        self.line += 1;
+        if raw.is_empty() {
+            return Ok(None);
+        }
+        let event = line::parse_event(raw).map_err(|e| (self.line, e))?;
+        if self.last_seq.is_some_and(|last| event.seq <= last) {
+            return Err((self.line, LineError::SeqNotIncreasing));
+        }
+        self.last_seq = Some(event.seq);
+        if let EventBody::Title(title) = &event.body {
+            if !title.is_empty() {
+                self.title = Some(title.to_string());
+            }
+        }
+        Ok(Some(event))
+    }
+}
+
+/// Reads a whole log as it is now, handing each event to `sink`.
+pub fn read_log(
+    log: &dyn LogSource,
+    cancelled: Cancelled<'_>,
+    sink: &mut dyn FnMut(Entry<'_>),
+) -> Result<ReadSummary, ReadError> {
+    let fail = |line: Option<u64>, reason: String| {
+        ReadError::Log(LogError {
+            file: log.name().to_string(),
+            line,
+            reason,
+        })
+    };
+    let (mut reader, size) = log.open(None).map_err(|e| fail(None, e.to_string()))?;
+    let mut header: Option<Header> = None;
+    let mut cursor = EventCursor::after_header();
+    let walked = lines::for_each_line(&mut reader, size, cancelled, &mut |raw| {
+        match &header {
+            None => {
+                let h = line::parse_header(raw)
+                    .map_err(|e| (1, format!("not a session header ({e})")))?;
+                header = Some(h);
+            }
+            Some(_) => {
+                if let Some(event) = cursor.accept(raw).map_err(|(n, e)| (n, e.to_string()))? {
+                    sink(to_entry(event));
+                }
+            }
+        }
+        Ok(Flow::Continue)
+    });
+    match walked {
+        Ok(_) => {}
+        Err(LinesError::Io(e)) => return Err(fail(None, e.to_string())),
+        Err(LinesError::Cancelled) => return Err(ReadError::Cancelled),
+        Err(LinesError::Line((n, reason))) => return Err(fail(Some(n), reason)),
+    }
+    let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
+    Ok(ReadSummary {
+        header,
+        captured_through_seq: cursor.last_seq,
+        title: cursor.title,
+        capacity: None,
+        skipped_lines: 0,
+    })
+}
+
+/// The format-neutral meaning of a hydra event.
+pub fn to_entry(event: line::Event<'_>) -> Entry<'_> {
+    let event_kind = match event.body {
+        EventBody::UserMessage { source, texts } => match source {
+            SourceKind::User => Event::Message {
+                role: Role::User,
+                text: join(texts),
+            },
+            SourceKind::Checkpoint { through_seq } => Event::Checkpoint {
+                through_seq,
+                text: join(texts),
+            },
+            SourceKind::Other => Event::Other,
+        },
+        EventBody::AssistantMessage { texts } => Event::Message {
+            role: Role::Assistant,
+            text: join(texts),
+        },
+        EventBody::Title(title) => Event::Title(title),
+        EventBody::ToolResult | EventBody::Other => Event::Other,
+    };
+    Entry {
+        seq: event.seq,
+        event: event_kind,
+    }
+}
+
+/// Text blocks joined with `"\n"`; one block is passed on without a copy.
+fn join(mut texts: Vec<Cow<'_, str>>) -> Cow<'_, str> {
+    match texts.len() {
+        0 => Cow::Borrowed(""),
+        1 => texts.swap_remove(0),
+        _ => Cow::Owned(texts.join("\n")),
+    }
+}

@@ -1,0 +1,117 @@
+//! Log formats: one module per format behind [`LogFormat`], so adding a
+//! format is adding a module. A format recognises its files from their
+//! first line, scans their metadata incrementally, and streams their
+//! events into the format-neutral model.
+
+// The core never prints: stdout is the protocol channel of the server.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod hydra;
+pub mod lines;
+
+use std::fmt;
+use std::io::{self, Read};
+
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
+
+/// One log format.
+pub trait LogFormat: Send + Sync + fmt::Debug {
+    /// The name used in settings and status (`hydra`, `claude-code`, `codex`).
+    fn name(&self) -> &'static str;
+
+    /// Whether a file with this name (relative to its store, `/`-separated)
+    /// may hold a session of this format.
+    fn is_log_name(&self, rel: &[u8]) -> bool {
+        rel.ends_with(b".jsonl")
+    }
+
+    /// Whether a log whose first complete line is `line` (without its line
+    /// end) is of this format.
+    fn recognizes(&self, line: &[u8]) -> bool;
+
+    /// A metadata scanner for one log, fed its lines from the start.
+    fn scanner(&self) -> Box<dyn Scanner>;
+
+    /// Reads the whole log as it is now, handing its events to `sink` in
+    /// order. Memory must not grow with the log.
+    fn read(
+        &self,
+        log: &dyn LogSource,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError>;
+}
+
+/// The bytes of one log, as a format reads them. A format may open it more
+/// than once (a second pass reads the same bytes: `open` gives the size to
+/// stop at, which the first open fixes).
+pub trait LogSource {
+    /// The log's name for messages (relative to its store).
+    fn name(&self) -> &str;
+
+    /// Opens the log from the start; `limit` caps the bytes read (the size
+    /// a first open saw), `None` reads what is there now.
+    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)>;
+}
+
+/// Whether a scanner has decided what a log is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum HeaderState {
+    /// Not yet: more lines are needed.
+    Pending,
+    Session(SessionHeader),
+    /// The log is not a session (and never will be, whatever is appended).
+    NotASession(String),
+}
+
+/// Incremental metadata of one log: fed complete lines from line 1 on, it
+/// can resume after an append with only the new lines.
+pub trait Scanner: Send + Sync + fmt::Debug {
+    /// Takes the next complete line, without its `\n` (a `\r` before it is
+    /// already removed).
+    fn line(&mut self, line: &[u8]);
+
+    /// What the log is, as far as the lines seen tell.
+    fn header(&self) -> HeaderState;
+
+    /// Metadata gathered so far.
+    fn meta(&self) -> ScanMeta;
+
+    /// Whether later lines can change nothing (a failed or non-session log).
+    fn is_done(&self) -> bool;
+
+    fn clone_box(&self) -> Box<dyn Scanner>;
+}
+
+impl Clone for Box<dyn Scanner> {
+    fn clone(&self) -> Self {
+        self.clone_box()
+    }
+}
+
+/// What a scan knows besides the header.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ScanMeta {
+    pub title: Option<String>,
+    pub capacity: Option<u64>,
+    pub skipped_lines: u64,
+    /// Why the log cannot be read (a strict format's bad line); its title
+    /// and capacity are then unknown.
+    pub failure: Option<String>,
+}
+
+/// The formats this build knows, in detection order.
+pub fn all() -> &'static [&'static dyn LogFormat] {
+    static ALL: [&dyn LogFormat; 1] = [&hydra::Hydra];
+    &ALL
+}
+
+/// The format called `name`.
+pub fn by_name(name: &str) -> Option<&'static dyn LogFormat> {
+    all().iter().copied().find(|f| f.name() == name)
+}
+
+/// The format whose files start with `line`, if any.
+pub fn detect(line: &[u8]) -> Option<&'static dyn LogFormat> {
+    all().iter().copied().find(|f| f.recognizes(line))
+}

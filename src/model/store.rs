@@ -1,0 +1,122 @@
+//! The store trait: where sessions come from. The file system is one
+//! implementation; a remote store would be another, behind the same calls.
+
+use std::fmt;
+use std::sync::Arc;
+
+use super::event::Entry;
+use super::read::{ReadError, ReadSummary};
+use super::session::Session;
+
+/// Polled during long reads; `true` abandons the work.
+pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// Identifies one state of a session's log: equal versions read the same
+/// events. Caches key on it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Version(pub Vec<u8>);
+
+/// Called (from any thread) when a store has changes waiting for
+/// [`SessionStore::update`].
+pub type Wake = Arc<dyn Fn() + Send + Sync>;
+
+/// A read-only source of sessions: an index that can be brought up to
+/// date, and a reader of the logs it lists.
+pub trait SessionStore: Send + Sync {
+    /// Every session (the winner of each id), in store order.
+    fn sessions(&self) -> Vec<Session>;
+
+    /// The session with this id.
+    fn get(&self, id: &str) -> Option<Session>;
+
+    /// A reader of this store's logs, cheap to share with other threads
+    /// while the index goes on changing.
+    fn reader(&self) -> Arc<dyn SessionReader>;
+
+    /// Starts reporting changes: `wake` is called when [`Self::update`]
+    /// has something to apply. A store that cannot watch never calls it.
+    fn watch(&mut self, wake: Wake) {
+        let _ = wake;
+    }
+
+    /// Applies the changes seen since the last call (or rescans when the
+    /// store cannot tell); whether the sessions changed.
+    fn update(&mut self) -> bool;
+
+    /// What each store of the list holds, for `sessionReference/status`.
+    fn status(&self) -> Vec<StoreStatus>;
+
+    /// Things worth telling the user (skipped files, duplicates, …).
+    fn notes(&self) -> Vec<StoreNote>;
+}
+
+/// Reads the logs of the sessions a [`SessionStore`] lists.
+pub trait SessionReader: Send + Sync {
+    /// Reads `session` as it is now, handing each event to `sink` in log
+    /// order. Fails when the log cannot be read or no longer holds that
+    /// session.
+    fn read(
+        &self,
+        session: &Session,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError>;
+
+    /// The current version of `session`'s log, for caches; `None` when it
+    /// cannot be known (then nothing is cached).
+    fn version(&self, session: &Session) -> Option<Version>;
+
+    /// Where an editor can open `session`'s log (a URI), if anywhere.
+    fn link_target(&self, session: &Session) -> Option<String>;
+}
+
+/// One store of the list, as `sessionReference/status` reports it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreStatus {
+    pub path: String,
+    pub format: String,
+    pub sessions: usize,
+    pub skipped_lines: u64,
+    pub errors: Vec<String>,
+}
+
+/// Something worth telling the user about a store (never fatal).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StoreNote {
+    Missing {
+        store: String,
+    },
+    Unreadable {
+        store: String,
+        error: String,
+    },
+    NotASession {
+        rel: String,
+        why: String,
+    },
+    Duplicate {
+        rel: String,
+        id: String,
+        winner: String,
+    },
+}
+
+impl fmt::Display for StoreNote {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            StoreNote::Missing { store } => {
+                write!(f, "the session store {store} does not exist; it is empty")
+            }
+            StoreNote::Unreadable { store, error } => {
+                write!(f, "the session store {store} cannot be read: {error}")
+            }
+            StoreNote::NotASession { rel, why } => {
+                write!(f, "{rel}: skipped, not a session: {why}")
+            }
+            StoreNote::Duplicate { rel, id, winner } => {
+                write!(f, "{rel}: duplicate session id {id:?}, {winner} wins")
+            }
+        }
+    }
+}

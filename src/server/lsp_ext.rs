@@ -1,0 +1,83 @@
+//! The custom requests, one type each, as rust-analyzer's and taplo's
+//! `lsp_ext` do: the method name, its params and its result in one place.
+//! docs/lsp-extensions.md documents them and records a hash of this file,
+//! so changing a shape without the doc fails a test.
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use tower_lsp::lsp_types::TextDocumentIdentifier;
+
+pub use crate::model::StoreStatus;
+use crate::reference::candidates::Candidate;
+use crate::reference::prepare::Prepared;
+
+/// A custom request.
+pub trait CustomRequest {
+    const METHOD: &'static str;
+    type Params: DeserializeOwned;
+    type Result: Serialize;
+}
+
+/// `sessionReference/prepare`: the prepare result for a document's text.
+pub enum Prepare {}
+
+impl CustomRequest for Prepare {
+    const METHOD: &'static str = "sessionReference/prepare";
+    type Params = PrepareParams;
+    type Result = Prepared;
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PrepareParams {
+    pub text_document: TextDocumentIdentifier,
+    /// Overrides the `targetSessionId` setting for this call.
+    #[serde(default)]
+    pub target_session_id: Option<String>,
+}
+
+/// `sessionReference/candidates`: ranked session candidates for a query.
+pub enum Candidates {}
+
+impl CustomRequest for Candidates {
+    const METHOD: &'static str = "sessionReference/candidates";
+    type Params = CandidatesParams;
+    type Result = Vec<Candidate>;
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CandidatesParams {
+    pub text_document: TextDocumentIdentifier,
+    #[serde(default)]
+    pub query: Option<String>,
+}
+
+/// `sessionReference/status`: the stores and whether they are indexed yet.
+/// It never waits for the index.
+pub enum Status {}
+
+impl CustomRequest for Status {
+    const METHOD: &'static str = "sessionReference/status";
+    type Params = StatusParams;
+    type Result = StatusResult;
+}
+
+/// `{}`: no parameters.
+#[derive(Debug, Default, Deserialize)]
+pub struct StatusParams {}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusResult {
+    /// The first store's path.
+    pub store: String,
+    /// Sessions over every store (distinct ids).
+    pub sessions: usize,
+    /// Whether the first index is still being built.
+    pub indexing: bool,
+    pub stores: Vec<StoreStatus>,
+}
+
+/// Every custom method, in the order the docs list them.
+pub const METHODS: [&str; 3] = [Prepare::METHOD, Candidates::METHOD, Status::METHOD];

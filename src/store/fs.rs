@@ -1,0 +1,373 @@
+//! [`FsStore`]: the store list on the local file system, one [`Catalog`]
+//! per root, behind the model's [`SessionStore`] trait.
+
+use std::collections::{HashMap, HashSet};
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use std::time::UNIX_EPOCH;
+
+use super::catalog::{Catalog, FormatChoice};
+use super::watch::{Pending, RootWatcher};
+use crate::formats::{self, LogSource};
+use crate::model::{
+    Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionReader,
+    SessionStore, StoreNote, StoreStatus, Version, Wake,
+};
+
+/// One store of the list: a root directory and the format of its logs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoreSpec {
+    pub path: PathBuf,
+    pub format: FormatChoice,
+}
+
+impl StoreSpec {
+    pub fn auto(path: impl Into<PathBuf>) -> Self {
+        Self {
+            path: path.into(),
+            format: FormatChoice::Auto,
+        }
+    }
+}
+
+/// How much of each log an index reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Scan {
+    /// Every line: titles, capacity, skipped lines (completion, hover).
+    Full,
+    /// Only up to each log's header (`prepare`, `check`).
+    HeadersOnly,
+}
+
+/// The sessions of a list of store roots. Ids are unique across the list:
+/// the first store that holds an id wins.
+#[derive(Debug)]
+pub struct FsStore {
+    catalogs: Vec<Catalog>,
+    reader: Arc<FsReader>,
+    /// Per catalog: changes the watcher saw since the last update.
+    pending: Vec<Arc<Mutex<Pending>>>,
+    watchers: Vec<Option<RootWatcher>>,
+}
+
+impl FsStore {
+    /// Indexes every store of `specs` now.
+    pub fn open(specs: &[StoreSpec], scan: Scan) -> Self {
+        let mut store = Self::unscanned(specs, scan);
+        store.update();
+        store
+    }
+
+    /// An index of `specs` that scans on its first [`SessionStore::update`]
+    /// (so a watcher can be started before the scan, and nothing written
+    /// during the scan is lost).
+    pub fn unscanned(specs: &[StoreSpec], scan: Scan) -> Self {
+        let catalogs: Vec<Catalog> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| Catalog::empty(&spec.path, i, spec.format, scan == Scan::Full))
+            .collect();
+        let pending = catalogs
+            .iter()
+            .map(|_| {
+                Arc::new(Mutex::new(Pending {
+                    rescan: true,
+                    ..Pending::default()
+                }))
+            })
+            .collect();
+        let watchers = catalogs.iter().map(|_| None).collect();
+        FsStore {
+            catalogs,
+            reader: Arc::new(FsReader {
+                roots: specs.iter().map(|s| s.path.clone()).collect(),
+            }),
+            pending,
+            watchers,
+        }
+    }
+
+    /// Indexes one store, format decided per file (tests, tools).
+    pub fn scan(root: &Path) -> Self {
+        Self::open(&[StoreSpec::auto(root)], Scan::Full)
+    }
+
+    /// Number of sessions (distinct ids across the list).
+    pub fn len(&self) -> usize {
+        self.sessions().len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.catalogs.iter().all(Catalog::is_empty)
+    }
+
+    pub fn catalogs(&self) -> &[Catalog] {
+        &self.catalogs
+    }
+
+    /// The roots of the list, in order.
+    pub fn roots(&self) -> &[PathBuf] {
+        &self.reader.roots
+    }
+}
+
+impl SessionStore for FsStore {
+    fn sessions(&self) -> Vec<Session> {
+        if let [only] = &self.catalogs[..] {
+            return only.sessions();
+        }
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for catalog in &self.catalogs {
+            for session in catalog.sessions() {
+                if seen.insert(session.header.id.clone()) {
+                    out.push(session);
+                }
+            }
+        }
+        out
+    }
+
+    fn get(&self, id: &str) -> Option<Session> {
+        self.catalogs.iter().find_map(|c| c.get(id))
+    }
+
+    fn reader(&self) -> Arc<dyn SessionReader> {
+        self.reader.clone()
+    }
+
+    fn watch(&mut self, wake: Wake) {
+        for (i, catalog) in self.catalogs.iter().enumerate() {
+            let watcher = RootWatcher::start(catalog.root(), self.pending[i].clone(), wake.clone());
+            if let Some(slot) = self.watchers.get_mut(i) {
+                *slot = watcher;
+            }
+        }
+    }
+
+    fn update(&mut self) -> bool {
+        let mut changed = false;
+        for (i, catalog) in self.catalogs.iter_mut().enumerate() {
+            let pending = match self.pending[i].lock() {
+                Ok(mut p) => std::mem::take(&mut *p),
+                Err(_) => Pending {
+                    rescan: true,
+                    ..Pending::default()
+                },
+            };
+            if pending.rearm {
+                if let Some(Some(watcher)) = self.watchers.get_mut(i) {
+                    watcher.arm();
+                }
+            }
+            if pending.rescan {
+                catalog.rescan();
+                changed = true;
+            } else {
+                for path in &pending.paths {
+                    changed |= catalog.refresh_path(path);
+                }
+            }
+        }
+        changed
+    }
+
+    fn status(&self) -> Vec<StoreStatus> {
+        self.catalogs
+            .iter()
+            .map(|c| StoreStatus {
+                path: c.root().display().to_string(),
+                format: c.format().name().to_string(),
+                sessions: c.len(),
+                skipped_lines: c.skipped_lines(),
+                errors: c
+                    .notes()
+                    .iter()
+                    .filter(|n| matches!(n, StoreNote::Unreadable { .. }))
+                    .map(ToString::to_string)
+                    .collect(),
+            })
+            .collect()
+    }
+
+    fn notes(&self) -> Vec<StoreNote> {
+        let mut notes: Vec<StoreNote> = self.catalogs.iter().flat_map(Catalog::notes).collect();
+        // An id held by two stores: the first store of the list wins.
+        let mut winners: HashMap<String, usize> = HashMap::new();
+        for (i, catalog) in self.catalogs.iter().enumerate() {
+            for session in catalog.sessions() {
+                match winners.get(session.id()) {
+                    Some(&w) => notes.push(StoreNote::Duplicate {
+                        rel: format!("{}/{}", catalog.root().display(), session.locator.display()),
+                        id: session.header.id.clone(),
+                        winner: self.catalogs[w].root().display().to_string(),
+                    }),
+                    None => {
+                        winners.insert(session.header.id.clone(), i);
+                    }
+                }
+            }
+        }
+        notes
+    }
+}
+
+/// Reads the logs of an [`FsStore`]: a session's file is its store's root
+/// joined with its name, never anything derived from its id.
+#[derive(Debug)]
+pub struct FsReader {
+    roots: Vec<PathBuf>,
+}
+
+impl FsReader {
+    fn path_of(&self, locator: &Locator) -> Option<PathBuf> {
+        let root = self.roots.get(locator.store)?;
+        Some(root.join(name_path(&locator.name)))
+    }
+}
+
+impl SessionReader for FsReader {
+    fn read(
+        &self,
+        session: &Session,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError> {
+        let name = session.locator.display();
+        let gone = || {
+            ReadError::Log(LogError {
+                file: name.clone(),
+                line: None,
+                reason: "the log is no longer in the store".into(),
+            })
+        };
+        let path = self.path_of(&session.locator).ok_or_else(gone)?;
+        let format = formats::by_name(session.locator.format).ok_or_else(gone)?;
+        let log = FileLog {
+            path: &path,
+            name: &name,
+        };
+        let summary = format.read(&log, cancelled, sink)?;
+        if summary.header.id != session.header.id {
+            // The file was replaced by another session since it was indexed.
+            return Err(ReadError::Log(LogError {
+                file: name,
+                line: Some(1),
+                reason: format!("now holds session {:?}", summary.header.id),
+            }));
+        }
+        Ok(summary)
+    }
+
+    fn version(&self, session: &Session) -> Option<Version> {
+        let meta = std::fs::metadata(self.path_of(&session.locator)?).ok()?;
+        let mut key = Vec::with_capacity(64);
+        key.extend_from_slice(&(session.locator.store as u64).to_le_bytes());
+        key.extend_from_slice(&meta.len().to_le_bytes());
+        if let Ok(since) = meta
+            .modified()
+            .and_then(|m| m.duration_since(UNIX_EPOCH).map_err(io::Error::other))
+        {
+            key.extend_from_slice(&since.as_nanos().to_le_bytes());
+        }
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            key.extend_from_slice(&meta.ino().to_le_bytes());
+            key.extend_from_slice(&meta.dev().to_le_bytes());
+        }
+        key.extend_from_slice(&session.locator.name);
+        Some(Version(key))
+    }
+
+    fn link_target(&self, session: &Session) -> Option<String> {
+        let path = self.path_of(&session.locator)?;
+        url::Url::from_file_path(path).ok().map(String::from)
+    }
+}
+
+#[cfg(unix)]
+fn name_path(name: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(name))
+}
+
+#[cfg(not(unix))]
+fn name_path(name: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(name).into_owned())
+}
+
+/// One log file, as a format reads it.
+struct FileLog<'a> {
+    path: &'a Path,
+    name: &'a str,
+}
+
+impl LogSource for FileLog<'_> {
+    fn name(&self) -> &str {
+        self.name
+    }
+
+    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
+        let file = File::open(self.path)?;
+        let size = file.metadata()?.len();
+        let size = limit.map_or(size, |l| l.min(size));
+        Ok((Box::new(file), size))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn log(dir: &Path, name: &str, id: &str, created_at: u64) {
+        let header =
+            format!("{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at}}}\n");
+        std::fs::write(dir.join(name), header).unwrap();
+    }
+
+    #[test]
+    fn the_first_store_of_the_list_wins_an_id() {
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        log(a.path(), "x.jsonl", "shared", 1);
+        log(b.path(), "y.jsonl", "shared", 2);
+        log(b.path(), "z.jsonl", "only-b", 3);
+        let specs = [StoreSpec::auto(a.path()), StoreSpec::auto(b.path())];
+        let store = FsStore::open(&specs, Scan::Full);
+        assert_eq!(store.get("shared").map(|s| s.header.created_at), Some(1));
+        let ids: Vec<String> = store.sessions().into_iter().map(|s| s.header.id).collect();
+        assert_eq!(ids, ["shared", "only-b"]);
+        assert!(store
+            .notes()
+            .iter()
+            .any(|n| matches!(n, StoreNote::Duplicate { id, .. } if id == "shared")));
+        let status = store.status();
+        assert_eq!(status.len(), 2);
+        assert_eq!((status[0].sessions, status[1].sessions), (1, 2));
+        assert_eq!(status[1].format, "auto");
+    }
+
+    #[test]
+    fn a_session_is_read_through_its_store_and_linked_to_its_file() {
+        let dir = tempfile::tempdir().unwrap();
+        log(dir.path(), "s.jsonl", "s", 1);
+        let store = FsStore::scan(dir.path());
+        let session = store.get("s").unwrap();
+        let reader = store.reader();
+        let summary = reader.read(&session, &|| false, &mut |_| {}).unwrap();
+        assert_eq!(summary.header.id, "s");
+        assert!(reader.link_target(&session).unwrap().ends_with("/s.jsonl"));
+        let before = reader.version(&session).unwrap();
+        std::fs::write(
+            dir.path().join("s.jsonl"),
+            "{\"type\":\"session\",\"id\":\"t\",\"createdAt\":1}\n",
+        )
+        .unwrap();
+        assert_ne!(reader.version(&session), Some(before));
+        // The file now holds another session: the read says so.
+        assert!(reader.read(&session, &|| false, &mut |_| {}).is_err());
+    }
+}

@@ -1,0 +1,133 @@
+//! Watching a store root for changes: file events are gathered into a
+//! [`Pending`] set that the store applies on its next update.
+//!
+//! A log event refreshes that one path (the catalog reads only the appended
+//! lines); a directory event, an overflow or the root coming and going
+//! rescans, which reuses every unchanged file.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use notify::event::{AccessKind, AccessMode, ModifyKind};
+use notify::{Event, EventKind, RecommendedWatcher, RecursiveMode, Watcher};
+
+use crate::model::Wake;
+
+/// The changes seen under one root since the last update.
+#[derive(Debug, Default)]
+pub struct Pending {
+    pub paths: BTreeSet<PathBuf>,
+    pub rescan: bool,
+    /// The root itself came or went: watch it again.
+    pub rearm: bool,
+}
+
+impl Pending {
+    pub fn is_empty(&self) -> bool {
+        self.paths.is_empty() && !self.rescan
+    }
+
+    fn add(&mut self, event: notify::Result<Event>, root: &Path) {
+        let Ok(event) = event else {
+            self.rescan = true;
+            return;
+        };
+        if event.need_rescan() {
+            self.rescan = true;
+        }
+        let structural = matches!(
+            event.kind,
+            EventKind::Create(_)
+                | EventKind::Remove(_)
+                | EventKind::Modify(ModifyKind::Name(_))
+                | EventKind::Any
+                | EventKind::Other
+        );
+        // Reads are events too (our own reads of logs and directories
+        // among them): only a finished write matters.
+        let relevant = match event.kind {
+            EventKind::Access(AccessKind::Close(AccessMode::Write)) => true,
+            EventKind::Access(_) => false,
+            _ => true,
+        };
+        if !relevant {
+            return;
+        }
+        for path in event.paths {
+            if path == root {
+                if structural {
+                    self.rescan = true;
+                    self.rearm = true;
+                }
+            } else if !path.starts_with(root) {
+                // A sibling of the root, seen through the parent's watch.
+            } else if path.extension().is_some_and(|e| e == "jsonl") {
+                self.paths.insert(path);
+            } else if structural {
+                // A directory came, went or moved: what it held is unknown.
+                self.rescan = true;
+            }
+        }
+    }
+}
+
+/// A watcher of one root feeding `pending` and calling `wake`.
+pub struct RootWatcher {
+    watcher: RecommendedWatcher,
+    root: PathBuf,
+}
+
+impl std::fmt::Debug for RootWatcher {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("RootWatcher")
+            .field("root", &self.root)
+            .finish()
+    }
+}
+
+impl RootWatcher {
+    pub fn start(root: &Path, pending: Arc<Mutex<Pending>>, wake: Wake) -> Option<Self> {
+        let handler_root = root.to_path_buf();
+        let handler = move |event: notify::Result<Event>| {
+            // Wake only when this event left something to apply.
+            let relevant = match pending.lock() {
+                Ok(mut p) => {
+                    p.add(event, &handler_root);
+                    p.rearm || !p.is_empty()
+                }
+                Err(_) => false,
+            };
+            if relevant {
+                wake();
+            }
+        };
+        match notify::recommended_watcher(handler) {
+            Ok(watcher) => {
+                let mut this = RootWatcher {
+                    watcher,
+                    root: root.to_path_buf(),
+                };
+                this.arm();
+                Some(this)
+            }
+            Err(e) => {
+                tracing::warn!("cannot watch the session store: {e}; changes show after a restart");
+                None
+            }
+        }
+    }
+
+    /// Watches the root recursively, and its parent (not recursively) so
+    /// the root's creation or removal is seen too.
+    pub fn arm(&mut self) {
+        if let Some(parent) = self.root.parent().filter(|p| p.is_dir()) {
+            let _ = self.watcher.watch(parent, RecursiveMode::NonRecursive);
+        }
+        if self.root.is_dir() {
+            if let Err(e) = self.watcher.watch(&self.root, RecursiveMode::Recursive) {
+                tracing::warn!("cannot watch {}: {e}", self.root.display());
+            }
+        }
+    }
+}

@@ -1,0 +1,238 @@
+//! The module graph has no cycle, and the layers depend only downwards:
+//! `model` at the bottom; `formats` and `reference` on `model` alone;
+//! `store` on `model` and `formats`; the faces (`cli`, `server`) on the
+//! core but never on each other. Read from the sources, so a new `use`
+//! that breaks the layering fails here.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+/// Module path (`server::handlers::hover`) → the modules it names.
+fn graph() -> BTreeMap<String, BTreeSet<String>> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    collect(&src, &mut files);
+    let modules: BTreeMap<String, String> = files
+        .iter()
+        .filter_map(|path| {
+            let rel = path
+                .strip_prefix(&src)
+                .ok()?
+                .to_str()?
+                .strip_suffix(".rs")?;
+            let name = rel.strip_suffix("/mod").unwrap_or(rel).replace('/', "::");
+            if name == "lib" || name == "main" {
+                return None;
+            }
+            Some((name, std::fs::read_to_string(path).ok()?))
+        })
+        .collect();
+    let known: BTreeSet<&str> = modules.keys().map(String::as_str).collect();
+    let mut graph = BTreeMap::new();
+    for (name, text) in &modules {
+        let mut targets = BTreeSet::new();
+        for path in paths(code_of(text)) {
+            let Some(target) = resolve(&path, name, &known) else {
+                continue;
+            };
+            if target != *name {
+                targets.insert(target);
+            }
+        }
+        graph.insert(name.clone(), targets);
+    }
+    graph
+}
+
+fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("read src").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            collect(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The file without its unit tests and without its `mod` declarations and
+/// re-exports of its own children (structure, not dependence).
+fn code_of(text: &str) -> String {
+    let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+    code.lines()
+        .filter(|l| {
+            let l = l.trim_start();
+            !(l.starts_with("pub mod ")
+                || l.starts_with("mod ")
+                || l.starts_with("pub(crate) mod "))
+        })
+        .filter(|l| !l.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Every `crate::…`, `super::…` and `self::…` path, with one level of
+/// `{a, b}` groups expanded.
+fn paths(code: String) -> Vec<String> {
+    let mut out = Vec::new();
+    let bytes = code.as_bytes();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(i) = code[from..].find(start) {
+            let at = from + i;
+            from = at + start.len();
+            if at > 0 && (bytes[at - 1].is_ascii_alphanumeric() || bytes[at - 1] == b'_') {
+                continue;
+            }
+            let mut end = at;
+            while end < bytes.len()
+                && (bytes[end].is_ascii_alphanumeric() || b"_:".contains(&bytes[end]))
+            {
+                end += 1;
+            }
+            let head = code[at..end].trim_end_matches(':').to_string();
+            if code[end..].starts_with('{') {
+                let close = code[end..].find('}').map_or(code.len(), |c| end + c);
+                for item in code[end + 1..close].split(',') {
+                    let item = item.trim().split("::").next().unwrap_or("").trim();
+                    let item = item.split_whitespace().next().unwrap_or("");
+                    if !item.is_empty() && item != "self" {
+                        out.push(format!("{head}::{item}"));
+                    } else {
+                        out.push(head.clone());
+                    }
+                }
+            } else {
+                out.push(head);
+            }
+        }
+    }
+    out
+}
+
+/// The longest known module a path names, from module `here`.
+/// `super` of `a::b` is `a` whether `b` is a file or a folder module.
+fn resolve(path: &str, here: &str, known: &BTreeSet<&str>) -> Option<String> {
+    let mut parts: Vec<&str> = path.split("::").collect();
+    let mut base: Vec<&str> = if here.is_empty() {
+        Vec::new()
+    } else {
+        here.split("::").collect()
+    };
+    match parts.first().copied() {
+        Some("crate") => {
+            base.clear();
+            parts.remove(0);
+        }
+        Some("self") => {
+            parts.remove(0);
+        }
+        _ => {
+            while parts.first() == Some(&"super") {
+                base.pop();
+                parts.remove(0);
+            }
+        }
+    }
+    let full: Vec<&str> = base.into_iter().chain(parts).collect();
+    (1..=full.len())
+        .rev()
+        .map(|n| full[..n].join("::"))
+        .find(|m| known.contains(m.as_str()))
+}
+
+fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>> {
+    fn visit(
+        node: &str,
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        state: &mut BTreeMap<String, u8>,
+        stack: &mut Vec<String>,
+    ) -> Option<Vec<String>> {
+        state.insert(node.to_string(), 1);
+        stack.push(node.to_string());
+        for next in graph.get(node).into_iter().flatten() {
+            match state.get(next.as_str()).copied().unwrap_or(0) {
+                1 => {
+                    let from = stack.iter().position(|n| n == next).unwrap_or(0);
+                    let mut cycle = stack[from..].to_vec();
+                    cycle.push(next.clone());
+                    return Some(cycle);
+                }
+                0 => {
+                    if let Some(c) = visit(next, graph, state, stack) {
+                        return Some(c);
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+        state.insert(node.to_string(), 2);
+        None
+    }
+    let mut state = BTreeMap::new();
+    for node in graph.keys() {
+        if state.get(node.as_str()).copied().unwrap_or(0) == 0 {
+            let mut stack = Vec::new();
+            if let Some(c) = visit(node, graph, &mut state, &mut stack) {
+                return Some(c);
+            }
+        }
+    }
+    None
+}
+
+fn top(module: &str) -> &str {
+    module.split("::").next().unwrap_or(module)
+}
+
+#[test]
+fn no_module_depends_on_itself_through_others() {
+    let graph = graph();
+    if let Some(cycle) = find_cycle(&graph) {
+        panic!("module cycle: {}", cycle.join(" -> "));
+    }
+}
+
+#[test]
+fn layers_depend_only_downwards() {
+    let allowed: BTreeMap<&str, &[&str]> = BTreeMap::from([
+        ("model", &[][..]),
+        ("formats", &["model"][..]),
+        ("reference", &["model"][..]),
+        ("store", &["model", "formats"][..]),
+        ("config", &["model", "formats", "store", "reference"][..]),
+        ("proto", &["model", "reference"][..]),
+        (
+            "cli",
+            &["model", "formats", "store", "reference", "config", "proto"][..],
+        ),
+        (
+            "server",
+            &["model", "formats", "store", "reference", "config", "proto"][..],
+        ),
+    ]);
+    let mut wrong = Vec::new();
+    for (module, targets) in graph() {
+        for target in targets {
+            let (from, to) = (top(&module), top(&target));
+            if from == to {
+                continue;
+            }
+            let ok = allowed.get(from).is_some_and(|a| a.contains(&to));
+            if !ok {
+                wrong.push(format!("{module} -> {target}"));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "layering broken:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn the_graph_is_read() {
+    // Guards the reader itself: known edges are seen.
+    let graph = graph();
+    assert!(graph["reference::prepare"].contains("reference::snapshot"));
+    assert!(graph["store::catalog"].contains("formats"));
+    assert!(graph["server::handlers::hover"].contains("server::backend"));
+}
