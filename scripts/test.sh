@@ -3,11 +3,20 @@
 # property), then the editor integrations against the built server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Never end without saying why.
+trap 'echo "scripts/test.sh: failed (status $?) at line $LINENO: $BASH_COMMAND" >&2' ERR
 
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
 cargo test
 cargo build --quiet
-if [ -f editors/test.sh ]; then
-  bash editors/test.sh "$PWD/target/debug/hydra-session-lsp"
+# Wherever cargo builds (CARGO_TARGET_DIR, a cargo config): ask it.
+server=$(bash scripts/server-path.sh debug)
+if [ ! -x "$server" ]; then
+  echo "scripts/test.sh: the server was built but is not at $server" >&2
+  exit 1
 fi
+if [ -f editors/test.sh ]; then
+  bash editors/test.sh "$server"
+fi
+echo "scripts/test.sh: all passed"

@@ -27,5 +27,34 @@ fn the_release_build_is_stripped_and_profiling_keeps_symbols() {
         "{profiling:?}"
     );
     assert!(profiling.contains(&"debug=1".to_string()), "{profiling:?}");
-    assert!(profiling.contains(&"strip=false".to_string()), "{profiling:?}");
+    assert!(
+        profiling.contains(&"strip=false".to_string()),
+        "{profiling:?}"
+    );
+}
+
+/// Issue 10 item 17: with `CARGO_TARGET_DIR` set, `scripts/test.sh` looked
+/// for the server under ./target and exited 1 without a word. The path now
+/// comes from cargo.
+#[test]
+fn the_test_script_asks_cargo_where_the_server_is() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let output = std::process::Command::new("bash")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/server-path.sh"
+        ))
+        .env("CARGO_TARGET_DIR", dir.path())
+        .output()
+        .expect("bash runs");
+    assert!(output.status.success(), "{output:?}");
+    let path = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        path.trim(),
+        format!("{}/debug/hydra-session-lsp", dir.path().display())
+    );
+    let script = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/test.sh"))
+        .expect("test.sh");
+    assert!(script.contains("scripts/server-path.sh"));
+    assert!(script.contains("trap "), "failures are reported");
 }
