@@ -301,3 +301,35 @@ fn inputs_that_are_not_regular_files_or_too_large_fail_at_once() {
         assert!(stderr.contains(says), "{args:?}: {stderr}");
     }
 }
+
+/// Issue 10 item 14: with no arguments in a terminal, the server waited in
+/// silence. It now says on stderr what it is and points to `--help`; with
+/// a pipe (an editor), it says nothing. `script` gives the binary a
+/// terminal.
+#[test]
+fn no_arguments_in_a_terminal_points_to_help() {
+    let bin = env!("CARGO_BIN_EXE_hydra-session-lsp");
+    let Ok(output) = Command::new("timeout")
+        .args(["20", "script", "-qec", bin, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("skipped: `timeout` or `script` (util-linux) is not installed");
+        return;
+    };
+    if output.status.code() == Some(127) {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains("a language server"), "{shown}");
+    assert!(shown.contains("--help"), "{shown}");
+    assert_eq!(
+        shown.lines().filter(|l| !l.trim().is_empty()).count(),
+        1,
+        "{shown}"
+    );
+    let piped = run(&[], b"", &[]);
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(!stderr.contains("a language server"), "{stderr}");
+}

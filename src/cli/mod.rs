@@ -5,7 +5,7 @@ mod check;
 mod input;
 mod settings;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use clap::Parser;
 use serde::Serialize;
@@ -54,6 +54,15 @@ pub fn main() -> Invocation {
         }
     };
     match cli.command {
+        None if !cli.stdio && std::io::stdin().is_terminal() => {
+            // Run by hand in a terminal: say what this is rather than wait
+            // in silence (on stderr; stdout is the protocol channel).
+            eprintln!(
+                "hydra-session-lsp: a language server, waiting for LSP messages on stdin \
+                 (see `hydra-session-lsp --help` for the command line)"
+            );
+            Invocation::Server
+        }
         None | Some(Command::Lsp) => Invocation::Server,
         Some(command) => Invocation::Done(run_command(command)),
     }
