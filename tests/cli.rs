@@ -333,3 +333,49 @@ fn no_arguments_in_a_terminal_points_to_help() {
     let stderr = String::from_utf8_lossy(&piped.stderr);
     assert!(!stderr.contains("a language server"), "{stderr}");
 }
+
+/// Issue 10 item 13: `check` exited 0 with a mistyped or empty `--store`
+/// (unknown sessions are warnings). `--deny warnings` fails on warnings,
+/// and an empty store is noted on stderr.
+#[test]
+fn check_deny_warnings_and_an_empty_store_note() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let prompt = dir.path().join("prompt.md");
+    std::fs::write(
+        &prompt,
+        "and @[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)\n",
+    )
+    .expect("write");
+    let prompt = prompt.to_str().unwrap_or_default();
+    let empty = dir.path().join("empty-store");
+    std::fs::create_dir(&empty).expect("mkdir");
+    let empty = empty.to_str().unwrap_or_default();
+    let plain = run(&["check", "--store", empty, prompt], b"", &[]);
+    assert_eq!(plain.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&plain.stdout);
+    assert!(
+        stdout.contains("warning[SESSION_REFERENCE_READ_FAILED]"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&plain.stderr);
+    assert!(stderr.contains("the store holds no session"), "{stderr}");
+    for deny in [&["--deny", "warnings"][..], &["-D", "warnings"]] {
+        let mut args = vec!["check", "--store", empty];
+        args.extend_from_slice(deny);
+        args.push(prompt);
+        let denied = run(&args, b"", &[]);
+        assert_eq!(denied.status.code(), Some(1), "{deny:?}");
+    }
+    // A store with the session: no warning, no note, 0 even with --deny.
+    let store = demo_store();
+    let store = store.to_str().unwrap_or_default();
+    let good = run(
+        &["check", "--store", store, "--deny", "warnings", prompt],
+        b"",
+        &[],
+    );
+    assert_eq!(good.status.code(), Some(0), "{good:?}");
+    assert!(!String::from_utf8_lossy(&good.stderr).contains("no session"));
+    let bogus = run(&["check", "--deny", "errors", prompt], b"", &[]);
+    assert_eq!(bogus.status.code(), Some(2));
+}

@@ -66,6 +66,10 @@ pub enum Command {
         cwd: Option<String>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
+        /// `--deny warnings`: exit 1 on warnings too (for CI: an unknown
+        /// session, a mistyped --store), as clippy's `-D warnings`.
+        #[arg(long, short = 'D', value_enum, value_name = "LEVEL")]
+        deny: Option<Deny>,
         /// Prompt or Markdown files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -78,6 +82,12 @@ pub enum UriCommand {
     Encode { id: String },
     /// The session id of a canonical URI.
     Decode { uri: String },
+}
+
+/// The least severe diagnostic that fails `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    Warnings,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]

@@ -142,11 +142,12 @@ fn run(command: Command) -> Result<i32, Failure> {
         Command::Check {
             store,
             format,
+            deny,
             files,
             ..
         } => {
             let settings = settings::resolve(&store)?;
-            check::run(&settings, &files, format)
+            check::run(&settings, &files, format, deny)
         }
     }
 }
