@@ -379,3 +379,24 @@ fn check_deny_warnings_and_an_empty_store_note() {
     let bogus = run(&["check", "--deny", "errors", prompt], b"", &[]);
     assert_eq!(bogus.status.code(), Some(2));
 }
+
+/// Issue 10 item 16: `candidates --limit -1` gave clap's "unexpected
+/// argument '-1'"; it now names the flag and what a limit is.
+#[test]
+fn a_negative_limit_is_named_as_such() {
+    for (flag, value) in [
+        ("--limit", "-1"),
+        ("--max-references", "-3"),
+        ("--max-reference-bytes", "-10"),
+    ] {
+        let output = run(&["candidates", flag, value], b"", &[]);
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!("invalid value '{value}' for '{flag}")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("positive whole number"), "{stderr}");
+        assert!(!stderr.contains("unexpected argument"), "{stderr}");
+    }
+}

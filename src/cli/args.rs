@@ -41,7 +41,7 @@ pub enum Command {
         #[arg(long, default_value = "")]
         query: String,
         /// At most this many candidates (default: 50).
-        #[arg(long, value_parser = digits)]
+        #[arg(long, value_parser = digits, allow_negative_numbers = true)]
         limit: Option<Digits>,
         /// The cwd to rank by (default: --self's cwd, else the current directory).
         #[arg(long)]
@@ -108,10 +108,10 @@ pub struct StoreArgs {
     #[arg(long = "self", value_name = "ID")]
     pub self_id: Option<String>,
     /// Most distinct sessions one message may reference (1..=3, default 3).
-    #[arg(long, value_parser = digits)]
+    #[arg(long, value_parser = digits, allow_negative_numbers = true)]
     pub max_references: Option<Digits>,
     /// Byte budget of one source's data object (default 65536).
-    #[arg(long, value_parser = digits)]
+    #[arg(long, value_parser = digits, allow_negative_numbers = true)]
     pub max_reference_bytes: Option<Digits>,
 }
 
@@ -121,6 +121,12 @@ pub struct StoreArgs {
 pub struct Digits(pub u64);
 
 fn digits(text: &str) -> Result<Digits, String> {
+    if text.starts_with('-') {
+        return Err(
+            "expected a positive whole number (decimal digits); negative numbers are not limits"
+                .into(),
+        );
+    }
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err("expected decimal digits".into());
     }
