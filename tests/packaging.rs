@@ -58,3 +58,51 @@ fn the_test_script_asks_cargo_where_the_server_is() {
     assert!(script.contains("scripts/server-path.sh"));
     assert!(script.contains("trap "), "failures are reported");
 }
+
+/// Issue 10 item 16: the README and `docs/` linked to `../shared/spec/…`,
+/// which a user of the repository does not have. The contract is in
+/// `docs/spec/`, and every relative link of the README and `docs/` names a
+/// file of the repository.
+#[test]
+fn documentation_links_stay_inside_the_repository() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut pages = vec![root.join("README.md")];
+    for dir in ["docs", "docs/spec"] {
+        for entry in std::fs::read_dir(root.join(dir)).expect("docs").flatten() {
+            if entry.path().extension().is_some_and(|e| e == "md") {
+                pages.push(entry.path());
+            }
+        }
+    }
+    assert!(root.join("docs/spec/reference.md").is_file());
+    assert!(root.join("docs/spec/server.md").is_file());
+    for page in pages {
+        let text = std::fs::read_to_string(&page).expect("page");
+        assert!(
+            !text.contains("../shared"),
+            "{} links outside",
+            page.display()
+        );
+        // Markdown links `](target)` that are relative paths.
+        for target in text
+            .split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split(')').next())
+        {
+            let path = target.split('#').next().unwrap_or("");
+            let looks_like_a_path = !path.is_empty()
+                && path
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"./_-".contains(&b));
+            if !looks_like_a_path {
+                continue;
+            }
+            let resolved = page.parent().expect("dir").join(path);
+            assert!(
+                resolved.exists(),
+                "{}: broken link {target}",
+                page.display()
+            );
+        }
+    }
+}
