@@ -400,3 +400,35 @@ fn a_negative_limit_is_named_as_such() {
         assert!(!stderr.contains("unexpected argument"), "{stderr}");
     }
 }
+
+/// Issue 10 item 9: with one folder per session and `ulimit -n` 256, the
+/// walk kept every folder open and lost sessions in silence (3,000
+/// folders: 1,018 found). It now holds one folder open at a time.
+#[test]
+fn a_store_of_many_folders_is_walked_with_few_descriptors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let count = 600;
+    for i in 0..count {
+        let folder = dir.path().join(format!("2026-11-{i:04}"));
+        std::fs::create_dir(&folder).expect("mkdir");
+        let header = format!(
+            r#"{{"type":"session","version":1,"id":"s{i}","createdAt":{},"cwd":"/w"}}"#,
+            1_700_000_000_000u64 + i as u64
+        );
+        std::fs::write(folder.join("log.jsonl"), format!("{header}\n")).expect("write");
+    }
+    let store = dir.path().to_str().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_hydra-session-lsp");
+    let output = Command::new("bash")
+        .args([
+            "-c",
+            &format!("ulimit -n 64 && exec \"$0\" candidates --store \"$1\" --limit {count}"),
+            bin,
+            store,
+        ])
+        .output()
+        .expect("bash runs");
+    assert!(output.status.success(), "{output:?}");
+    let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(found.as_array().map(Vec::len), Some(count));
+}

@@ -92,6 +92,8 @@ pub struct Catalog {
     winners: HashMap<String, Vec<u8>>,
     missing: bool,
     unreadable: Option<String>,
+    /// Folders below the root that could not be read (`rel: error`).
+    folder_errors: Vec<String>,
     /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
@@ -125,6 +127,7 @@ impl Catalog {
             winners: HashMap::new(),
             missing: false,
             unreadable: None,
+            folder_errors: Vec::new(),
             titles,
         }
     }
@@ -146,12 +149,14 @@ impl Catalog {
             }
             Err(e) => {
                 self.unreadable = Some(e.to_string());
-                Some(Vec::new())
+                Some(discover::Walk::default())
             }
         };
         self.missing = found.is_none();
+        let found = found.unwrap_or_default();
+        self.folder_errors = found.errors;
         let work: Vec<_> = found
-            .unwrap_or_default()
+            .logs
             .into_iter()
             .map(|LogFile { rel, path }| {
                 let previous = self.files.remove(&rel);
@@ -269,8 +274,14 @@ impl Catalog {
         }
         if let Some(e) = &self.unreadable {
             notes.push(StoreNote::Unreadable {
-                store,
+                store: store.clone(),
                 error: e.clone(),
+            });
+        }
+        for error in &self.folder_errors {
+            notes.push(StoreNote::FolderUnreadable {
+                store: store.clone(),
+                error: error.clone(),
             });
         }
         for (rel, state) in &self.files {
