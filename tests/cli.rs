@@ -432,3 +432,36 @@ fn a_store_of_many_folders_is_walked_with_few_descriptors() {
     let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(found.as_array().map(Vec::len), Some(count));
 }
+
+/// Issue 10 item 6: a log region without a newline was read whole into
+/// memory by the title scan (a 2 GB sparse `.jsonl` peaked at 2 GB). Under
+/// a 300 MB address-space limit, a 600 MB sparse log now scans; before,
+/// the allocation failed and the process aborted.
+#[test]
+fn a_sparse_log_is_scanned_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("s.jsonl");
+    std::fs::write(
+        &log,
+        "{\"type\":\"session\",\"version\":1,\"id\":\"sparse\",\"createdAt\":1,\"cwd\":\"/w\"}\n",
+    )
+    .expect("write");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&log)
+        .expect("open");
+    file.set_len(600 << 20).expect("sparse");
+    let store = dir.path().to_str().unwrap_or_default();
+    let output = Command::new("bash")
+        .args([
+            "-c",
+            "ulimit -v 300000 && exec \"$0\" candidates --store \"$1\"",
+            env!("CARGO_BIN_EXE_hydra-session-lsp"),
+            store,
+        ])
+        .output()
+        .expect("bash runs");
+    assert!(output.status.success(), "{output:?}");
+    let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(found[0]["sessionId"], "sparse");
+}

@@ -337,3 +337,94 @@ async fn a_client_that_does_not_read_cannot_make_the_server_grow() {
     drop(writer);
     assert_eq!(exit_status(&mut child, PATIENCE).await, Some(1));
 }
+
+/// The server under an address-space limit (`ulimit -v`, in KiB), so an
+/// allocation for a huge input fails instead of swapping.
+fn spawn_limited(store: &std::path::Path, vm_kib: u64) -> (ProcessClient, Child) {
+    let mut child = Command::new("bash")
+        .args([
+            "-c",
+            &format!("ulimit -v {vm_kib} && exec \"$0\""),
+            env!("CARGO_BIN_EXE_hydra-session-lsp"),
+        ])
+        .env("HYDRA_SESSION_STORE", store)
+        // Few malloc arenas: the address space stays near what is used.
+        .env("MALLOC_ARENA_MAX", "2")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn the server");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    (TestClient::new(stdout, stdin), child)
+}
+
+/// The titles the server offers, polled until `want` is among them.
+async fn until_title(client: &mut ProcessClient, want: &str) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(60);
+    loop {
+        let found = client
+            .call(
+                "sessionReference/candidates",
+                json!({"textDocument": {"uri": file_uri("/home/ana/shop/p.md")}}),
+            )
+            .await;
+        let titles: Vec<String> = found
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c["label"].as_str().map(String::from))
+            .collect();
+        if titles.iter().any(|t| t == want) {
+            return;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "no title {want:?} in time: {titles:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Issue 10 item 1: a watched log that grew by 100 GB at once aborted the
+/// server ("memory allocation of 107374182292 bytes failed"); smaller
+/// growths cost memory equal to the growth. Under a 600 MB address-space
+/// limit, a 700 MB growth without a newline is now read through in bounded
+/// chunks, and later appends are still followed.
+#[tokio::test]
+async fn a_huge_growth_of_a_watched_log_is_read_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("s.jsonl");
+    LogBuilder::new("grower", 1_764_400_009_000, Some("/home/ana/shop"))
+        .user("hi")
+        .title("One")
+        .write(&path);
+    let (mut client, mut child) = spawn_limited(dir.path(), 600_000);
+    client.start(dir.path(), "/home/ana/shop").await;
+    until_title(&mut client, "One").await;
+    let size = std::fs::metadata(&path).expect("log").len();
+    let file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .expect("open");
+    file.set_len(size + (700 << 20)).expect("grow");
+    // The zeros and this line are one over-long line: skipped.
+    let mut file = file;
+    use std::io::Write;
+    writeln!(
+        file,
+        r#"{{"seq":3,"type":"session/title","data":{{"title":"Hidden"}}}}"#
+    )
+    .expect("append");
+    writeln!(
+        file,
+        r#"{{"seq":4,"type":"session/title","data":{{"title":"Three"}}}}"#
+    )
+    .expect("append");
+    drop(file);
+    until_title(&mut client, "Three").await;
+    client.shutdown_and_exit().await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}

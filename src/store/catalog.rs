@@ -13,9 +13,13 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::discover::{self, LogFile};
-use crate::formats::lines::{self, Flow};
+use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, Scanner};
 use crate::model::{Locator, Session, SessionHeader, StoreNote};
+
+/// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
+/// stands in for one): no title or header is that long.
+const SCAN_LINES: LongLines = LongLines::Skip(lines::MAX_SCAN_LINE);
 
 /// Which format a store's logs are in.
 #[derive(Debug, Clone, Copy)]
@@ -413,21 +417,24 @@ fn full_scan(
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
-    let walked = lines::for_each_line::<()>(&mut file, size, &never, &mut |line| {
-        let scanner = match &mut scanner {
-            Some(s) => s,
-            None => {
-                let Some(picked) = choice.pick(line) else {
-                    return Ok(Flow::Stop);
-                };
-                format = Some(picked);
-                scanner.insert(picked.scanner())
-            }
-        };
-        scanner.line(line);
-        let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
-        Ok(if done { Flow::Stop } else { Flow::Continue })
-    });
+    // Bounded lines: a region without a newline (a sparse or half-written
+    // file) is read through, never into memory.
+    let walked =
+        lines::for_each_line_bounded::<()>(&mut file, size, SCAN_LINES, &never, &mut |line| {
+            let scanner = match &mut scanner {
+                Some(s) => s,
+                None => {
+                    let Some(picked) = choice.pick(line) else {
+                        return Ok(Flow::Stop);
+                    };
+                    format = Some(picked);
+                    scanner.insert(picked.scanner())
+                }
+            };
+            scanner.line(line);
+            let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
+            Ok(if done { Flow::Stop } else { Flow::Continue })
+        });
     let consumed = match walked {
         Ok(consumed) => consumed,
         Err(lines::LinesError::Io(e)) => {
@@ -461,15 +468,18 @@ fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) ->
     let mut file = File::open(&state.path).ok()?;
     file.seek(SeekFrom::Start(state.consumed)).ok()?;
     let never = || false;
-    let used = lines::for_each_line::<()>(&mut file, size - state.consumed, &never, &mut |line| {
-        scanner.line(line);
-        Ok(if scanner.is_done() {
-            Flow::Stop
-        } else {
-            Flow::Continue
+    // Only the growth is read, in bounded chunks (never reserved whole).
+    let growth = size - state.consumed;
+    let used =
+        lines::for_each_line_bounded::<()>(&mut file, growth, SCAN_LINES, &never, &mut |line| {
+            scanner.line(line);
+            Ok(if scanner.is_done() {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
         })
-    })
-    .ok()?;
+        .ok()?;
     state.header = scanner.header();
     state.consumed += used;
     state.size = size;

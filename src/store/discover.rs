@@ -30,6 +30,9 @@ pub struct Walk {
     pub errors: Vec<String>,
 }
 
+/// One directory's entries: names and kinds.
+pub type Entries = Vec<(std::ffi::OsString, EntryKind)>;
+
 /// The kind of one directory entry (symbolic links are `Other`: never
 /// followed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -53,7 +56,7 @@ pub fn find_logs(root: &Path, is_log: &dyn Fn(&[u8]) -> bool) -> io::Result<Opti
 
 /// One directory's entries: names and kinds; the directory is closed on
 /// return.
-pub fn list_dir(dir: &Path) -> io::Result<Vec<(std::ffi::OsString, EntryKind)>> {
+pub fn list_dir(dir: &Path) -> io::Result<Entries> {
     let mut out = Vec::new();
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
@@ -71,7 +74,7 @@ pub fn list_dir(dir: &Path) -> io::Result<Vec<(std::ffi::OsString, EntryKind)>> 
 pub fn find_logs_with(
     root: &Path,
     is_log: &dyn Fn(&[u8]) -> bool,
-    list: &dyn Fn(&Path) -> io::Result<Vec<(std::ffi::OsString, EntryKind)>>,
+    list: &dyn Fn(&Path) -> io::Result<Entries>,
 ) -> io::Result<Option<Walk>> {
     let top = match list(root) {
         Ok(entries) => entries,
