@@ -428,3 +428,62 @@ async fn a_huge_growth_of_a_watched_log_is_read_in_bounded_memory() {
     client.shutdown_and_exit().await;
     assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
 }
+
+/// Issue 10 item 10: a log replaced by an atomic rename (how many tools
+/// write files) kept its old id, and the new session never showed until a
+/// restart.
+#[tokio::test]
+async fn a_log_replaced_by_a_rename_shows_its_new_session() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("s.jsonl");
+    LogBuilder::new("before", 1_764_400_009_000, Some("/home/ana/shop"))
+        .user("hi")
+        .title("Before")
+        .write(&path);
+    let (mut client, mut child) = spawn(dir.path());
+    client.start(dir.path(), "/home/ana/shop").await;
+    until_title(&mut client, "Before").await;
+    let fresh = dir.path().join("s.jsonl.tmp");
+    LogBuilder::new("after", 1_764_400_010_000, Some("/home/ana/shop"))
+        .user("a longer first message, so that the new file is larger")
+        .assistant("and an answer")
+        .title("After")
+        .write(&fresh);
+    std::fs::rename(&fresh, &path).expect("rename");
+    until_title(&mut client, "After").await;
+    let found = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri("/home/ana/shop/p.md")}}),
+        )
+        .await;
+    assert_eq!(found.as_array().map(Vec::len), Some(1), "{found}");
+    assert_eq!(found[0]["sessionId"], "after");
+    client.shutdown_and_exit().await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}
+
+/// Issue 10 item 11: a store created after the server started was never
+/// seen when its parent did not exist either (the first run, before
+/// `~/.hydra` exists).
+#[tokio::test]
+async fn a_store_whose_parents_appear_later_is_seen() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = home.path().join(".hydra").join("sessions");
+    let (mut client, mut child) = spawn(&store);
+    client.start(&store, "/home/ana/shop").await;
+    let empty = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri("/home/ana/shop/p.md")}}),
+        )
+        .await;
+    assert_eq!(empty, json!([]));
+    LogBuilder::new("first-run", 1_764_400_009_000, Some("/home/ana/shop"))
+        .user("hi")
+        .title("First run")
+        .write(&store.join("2026").join("s.jsonl"));
+    until_title(&mut client, "First run").await;
+    client.shutdown_and_exit().await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}
