@@ -34,6 +34,7 @@ fn projection(messages: usize) -> Projection {
         messages,
         dropped: Dropped::default(),
         compacted: true,
+        ..Projection::default()
     }
 }
 
@@ -83,6 +84,7 @@ fn checkpoints(count: usize) -> Projection {
         messages,
         dropped: Dropped::default(),
         compacted: true,
+        ..Projection::default()
     }
 }
 

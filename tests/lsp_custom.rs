@@ -3,6 +3,7 @@
 mod lsp_common;
 
 use hydra_session_lsp::model::SessionStore;
+use hydra_session_lsp::reference::budget::BudgetSetting;
 use hydra_session_lsp::reference::candidates::{candidates, Target};
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
 use hydra_session_lsp::store::FsStore;
@@ -22,9 +23,9 @@ fn core_prepare(store: &std::path::Path, text: &str, target: Option<&str>) -> Va
     let options = PrepareOptions {
         target,
         max_references: 3,
-        max_reference_bytes: 65536,
+        max_reference_bytes: BudgetSetting::Auto,
     };
-    let prepared = prepare_text(text, options, &catalog, &|| false).expect("prepares");
+    let prepared = prepare_text(text, options, &catalog, None, &|| false).expect("prepares");
     serde_json::to_value(prepared).expect("json")
 }
 

@@ -181,6 +181,7 @@ fn retention_of_200k_unshadowed_checkpoints_is_not_quadratic() {
         messages,
         dropped: Dropped::default(),
         compacted: true,
+        ..Projection::default()
     };
     // Every checkpoint is kept and cut to nothing, and that still does not fit.
     assert!(retain(&meta("L"), projection, 65_536).is_err());
@@ -201,6 +202,7 @@ fn retention_of_200k_unshadowed_checkpoints_is_not_quadratic() {
         messages,
         dropped: Dropped::default(),
         compacted: true,
+        ..Projection::default()
     };
     let retained = retain(&meta("L"), projection, 600_000).expect("fits");
     assert!(data_object("L", &retained).len() <= 600_000);
@@ -323,7 +325,7 @@ proptest! {
 
     #[test]
     fn retention_fits_and_matches_the_naive_definition(messages in messages_strategy(), budget in 60usize..1500) {
-        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: false };
+        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: false, ..Projection::default() };
         let ours = retain(&meta("L"), projection, budget);
         let naive = naive_retain(&messages, budget);
         match (ours, naive) {
@@ -345,7 +347,7 @@ proptest! {
 
     #[test]
     fn retention_with_many_checkpoints_matches_the_naive_definition(messages in checkpoint_heavy_strategy(), budget in 60usize..3000) {
-        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: true };
+        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: true, ..Projection::default() };
         let ours = retain(&meta("L"), projection, budget);
         let naive = naive_retain(&messages, budget);
         match (ours, naive) {

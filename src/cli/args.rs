@@ -54,16 +54,30 @@ pub enum Command {
         /// Accepted for symmetry with `candidates`; ranking does not apply.
         #[arg(long, hide = true)]
         cwd: Option<String>,
+        #[command(flatten)]
+        spill: SpillArgs,
         /// Input file, or `-` for standard input (the default).
         file: Option<PathBuf>,
+    },
+    /// List file and folder candidates for a file mention (`@path`).
+    Files {
+        /// The raw text typed after `@` (`"docs/des` is the quoted form).
+        #[arg(long, default_value = "")]
+        query: String,
+        /// At most this many candidates (default: 50).
+        #[arg(long, value_parser = digits, allow_negative_numbers = true)]
+        limit: Option<Digits>,
+        /// The folder to list under (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
     },
     /// Report the diagnostics the language server would publish.
     Check {
         #[command(flatten)]
         store: StoreArgs,
-        /// Accepted for symmetry with `candidates`; ranking does not apply.
-        #[arg(long, hide = true)]
-        cwd: Option<String>,
+        /// Where relative file mentions are (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
         #[arg(long, value_enum, default_value_t = Format::Text)]
         format: Format,
         /// `--deny warnings`: exit 1 on warnings too (for CI: an unknown
@@ -110,9 +124,44 @@ pub struct StoreArgs {
     /// Most distinct sessions one message may reference (1..=3, default 3).
     #[arg(long, value_parser = digits, allow_negative_numbers = true)]
     pub max_references: Option<Digits>,
-    /// Byte budget of one source's data object (default 65536).
-    #[arg(long, value_parser = digits, allow_negative_numbers = true)]
-    pub max_reference_bytes: Option<Digits>,
+    /// Byte budget of one source's data object, or `auto` (the default:
+    /// from the model capacity --self's log records, else 65536).
+    #[arg(long, value_parser = budget, value_name = "N|auto", allow_negative_numbers = true)]
+    pub max_reference_bytes: Option<Budget>,
+}
+
+/// Where `prepare` stores the full snapshots of truncated sources.
+#[derive(Debug, Args)]
+pub struct SpillArgs {
+    /// Spill directory (default: $XDG_CACHE_HOME/hydra-session/snapshots,
+    /// else ~/.cache/hydra-session/snapshots).
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
+    /// Store no full snapshots (wins over --spill-dir).
+    #[arg(long)]
+    pub no_spill: bool,
+    /// Size cap of the spill directory in bytes (default 268435456).
+    #[arg(long, value_parser = digits, value_name = "N", allow_negative_numbers = true)]
+    pub spill_max_bytes: Option<Digits>,
+}
+
+/// `--max-reference-bytes`: decimal digits or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    Auto,
+    Bytes(Digits),
+}
+
+fn budget(text: &str) -> Result<Budget, String> {
+    if text == "auto" {
+        return Ok(Budget::Auto);
+    }
+    if text.starts_with('-') {
+        return digits(text).map(Budget::Bytes);
+    }
+    digits(text)
+        .map(Budget::Bytes)
+        .map_err(|_| "expected decimal digits or `auto`".into())
 }
 
 /// A limit written as decimal digits; its range is checked later, as a

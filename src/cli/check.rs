@@ -1,6 +1,6 @@
 //! `check`: the server's diagnostics over files, for the shell and CI.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ropey::Rope;
 use serde::Serialize;
@@ -11,7 +11,7 @@ use super::settings::Settings;
 use super::{input, Failure, FAILED, OK};
 use crate::proto::position::{self, Encoding};
 use crate::proto::to_proto;
-use crate::reference::diagnostics::{diagnose, DiagnosticOptions, Severity};
+use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions, Severity};
 use crate::store::Scan;
 
 #[derive(Serialize)]
@@ -23,6 +23,7 @@ struct FileReport {
 pub fn run(
     settings: &Settings,
     files: &[PathBuf],
+    cwd: &Path,
     format: Format,
     deny: Option<Deny>,
 ) -> Result<i32, Failure> {
@@ -58,7 +59,10 @@ pub fn run(
     let mut reports = Vec::new();
     let mut lines = String::new();
     for (name, text) in &texts {
-        let found = diagnose(text, options, &store, &|| false);
+        let found = merge(
+            diagnose(text, options, &store, &|| false),
+            crate::files::diagnostics(text, Some(cwd)),
+        );
         any_error |= found.iter().any(|d| d.severity <= failing);
         let rope = Rope::from_str(text);
         match format {

@@ -12,6 +12,7 @@ use serde::Serialize;
 
 use crate::model::SessionStore;
 use crate::reference::candidates::{self, Target};
+use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::reference::{mention, uri, ReferenceError};
 use crate::store::Scan;
@@ -128,8 +129,11 @@ fn run(command: Command) -> Result<i32, Failure> {
             let list = candidates::candidates(&store.sessions(), target, &query, limit)?;
             print_ok(&list.items)
         }
-        Command::Prepare { store, file, .. } => {
+        Command::Prepare {
+            store, file, spill, ..
+        } => {
             let settings = settings::resolve(&store)?;
+            let spill = settings::resolve_spill(&spill)?;
             let text = input::read_text(file.as_deref())?;
             let store = settings.open_store(Scan::HeadersOnly);
             let options = PrepareOptions {
@@ -137,17 +141,25 @@ fn run(command: Command) -> Result<i32, Failure> {
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            print_ok(&prepare_text(&text, options, &store, &|| false)?)
+            let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+            print_ok(&prepare_text(&text, options, &store, spill, &|| false)?)
+        }
+        Command::Files { query, limit, cwd } => {
+            let limit = limit.map_or(crate::reference::settings::DEFAULT_CANDIDATE_LIMIT, |d| d.0);
+            let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
+            let list = crate::files::candidates(Some(&cwd), &query, limit)?;
+            print_ok(&list.items)
         }
         Command::Check {
             store,
             format,
             deny,
             files,
-            ..
+            cwd,
         } => {
             let settings = settings::resolve(&store)?;
-            check::run(&settings, &files, format, deny)
+            let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
+            check::run(&settings, &files, &cwd, format, deny)
         }
     }
 }

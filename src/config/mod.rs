@@ -7,6 +7,7 @@
 
 pub mod document;
 pub mod paths;
+pub mod spill;
 pub mod stores;
 
 pub use stores::{default_stores, resolve_stores, StoreEntry};

@@ -7,6 +7,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tower_lsp::lsp_types::TextDocumentIdentifier;
 
+use crate::files::FileCandidate;
 pub use crate::model::StoreStatus;
 use crate::reference::candidates::Candidate;
 use crate::reference::prepare::Prepared;
@@ -53,6 +54,16 @@ pub struct CandidatesParams {
     pub query: Option<String>,
 }
 
+/// `sessionReference/files`: file candidates of the document's target cwd
+/// (reference.md §7a).
+pub enum Files {}
+
+impl CustomRequest for Files {
+    const METHOD: &'static str = "sessionReference/files";
+    type Params = CandidatesParams;
+    type Result = Vec<FileCandidate>;
+}
+
 /// `sessionReference/status`: the stores and whether they are indexed yet.
 /// It never waits for the index.
 pub enum Status {}
@@ -80,4 +91,9 @@ pub struct StatusResult {
 }
 
 /// Every custom method, in the order the docs list them.
-pub const METHODS: [&str; 3] = [Prepare::METHOD, Candidates::METHOD, Status::METHOD];
+pub const METHODS: [&str; 4] = [
+    Prepare::METHOD,
+    Candidates::METHOD,
+    Files::METHOD,
+    Status::METHOD,
+];

@@ -315,7 +315,10 @@ const vscode = {
       return { name, lines, append: (s) => lines.push(s), appendLine: (s) => lines.push(s + '\n'), clear() {}, show() {}, hide() {}, replace() {}, dispose() {} };
     },
     createStatusBarItem(id) {
-      const item = { id, text: '', tooltip: '', command: undefined, visible: false, show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
+      const item = { id, tooltip: '', command: undefined, visible: false, history: [], show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
+      // Every text the item ever showed, in order.
+      let text = '';
+      Object.defineProperty(item, 'text', { get: () => text, set: (v) => { text = v; item.history.push(v); }, enumerable: true });
       statusItems.push(item);
       return item;
     },
@@ -458,6 +461,14 @@ async function main() {
     } catch (e) {
       throw new Error(`${e.message}; status is ${show(status)}`);
     }
+  });
+
+  await test('until the first index is done the status bar says "indexing…", never "0 sessions"', async () => {
+    console.log(`# status bar texts: ${JSON.stringify(status.history)}`);
+    const wrong = status.history.filter((t) => /Hydra: 0 sessions/.test(t));
+    if (wrong.length > 0) throw new Error(`status showed ${JSON.stringify(status.history)}`);
+    const seen = status.history.filter((t) => /indexing/.test(t));
+    if (seen.some((t) => !/Hydra: indexing…/.test(t))) throw new Error(`status showed ${JSON.stringify(status.history)}`);
   });
 
   if (!running) {

@@ -3,7 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{blocking, markdown, retained_source};
+use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
@@ -17,20 +17,22 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
     };
     let encoding = backend.encoding();
     let position = params.text_document_position_params.position;
+    let cwd = backend.target_cwd(&uri);
     // The scan is linear, but a document may be megabytes: it runs off the
     // async workers and stops when the request is cancelled.
     let found = blocking("hover", move |cancelled| {
-        find_hovered(&doc.rope, position, encoding, cancelled)
+        find_hovered(&doc.rope, position, encoding, cwd.as_deref(), cancelled)
     })
     .await?;
-    let Some(Hovered {
+    let Hovered {
         range,
         uri: hovered_uri,
         decoded,
         label,
-    }) = found
-    else {
-        return Ok(None);
+    } = match found {
+        Found::Mention(hovered) => hovered,
+        Found::File(hover) => return Ok(hover),
+        Found::Nothing => return Ok(None),
     };
     let range = Some(range);
     let id = match decoded {
@@ -66,10 +68,19 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         session.header.cwd.is_some() && session.header.cwd == backend.target_cwd(&uri);
     let retained = retained_source(backend, &session, &label, "hover").await?;
     let value = match retained {
-        Ok(source) => markdown::hover(&session, &source, same_workspace),
+        Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
     };
     Ok(Some(markdown_hover(value, range)))
+}
+
+/// What is under the cursor.
+enum Found {
+    Mention(Hovered),
+    /// A file mention's hover (or none).
+    File(Option<Hover>),
+    /// Nothing, or the request was cancelled.
+    Nothing,
 }
 
 /// The mention under the cursor, decoded, with the label `prepare` would
@@ -82,26 +93,35 @@ struct Hovered {
     label: String,
 }
 
-/// Finds the mention at `position`; `None` when there is none or the
-/// request was cancelled.
+/// Finds the session mention at `position`, else the file mention there.
 fn find_hovered(
     rope: &ropey::Rope,
     position: Position,
     encoding: position::Encoding,
+    cwd: Option<&str>,
     cancelled: &(dyn Fn() -> bool + Sync),
-) -> Option<Hovered> {
+) -> Found {
     let offset = position::offset(rope, position, encoding);
     let text = rope.to_string();
-    let mentions = mention::scan_cancellable(&text, cancelled).ok()?;
-    let hovered = mentions
+    let Ok(mentions) = mention::scan_cancellable(&text, cancelled) else {
+        return Found::Nothing;
+    };
+    let Some(hovered) = mentions
         .iter()
-        .find(|m| m.span.start <= offset && offset < m.span.end)?;
+        .find(|m| m.span.start <= offset && offset < m.span.end)
+    else {
+        // A file mention, perhaps.
+        let found = files::hover(&text, offset, cwd.map(std::path::Path::new));
+        return Found::File(found.map(|(span, value)| {
+            markdown_hover(value, Some(position::range(rope, span, encoding)))
+        }));
+    };
     let decoded = hovered.decode();
     let label = match &decoded {
         Ok(id) => first_label(&mentions, id),
         Err(_) => String::new(),
     };
-    Some(Hovered {
+    Found::Mention(Hovered {
         range: position::range(rope, hovered.span.clone(), encoding),
         uri: hovered.uri.to_string(),
         decoded,

@@ -3,7 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::blocking;
+use super::{blocking, files};
 use crate::proto::position;
 use crate::reference::mention;
 use crate::server::backend::Backend;
@@ -16,26 +16,34 @@ pub async fn document_link(
         return Ok(None);
     };
     let encoding = backend.encoding();
+    let cwd = backend.target_cwd(&params.text_document.uri);
     let rope = doc.rope.clone();
-    // Off the async workers, and stopped by a cancel (see `blocking`).
-    let mentions = blocking("document links", move |cancelled| {
+    // Off the async workers, and the scan stops on a cancel (see `blocking`).
+    let found = blocking("document links", move |cancelled| {
         let text = rope.to_string();
-        mention::scan_cancellable(&text, cancelled).map(|found| {
+        let mentions = mention::scan_cancellable(&text, cancelled).map(|found| {
             found
                 .into_iter()
                 .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
                 .collect::<Vec<_>>()
-        })
+        });
+        let file_links = files::links(
+            &rope,
+            &text,
+            cwd.as_deref().map(std::path::Path::new),
+            encoding,
+        );
+        (mentions, file_links)
     })
     .await?;
-    let Ok(mentions) = mentions else {
+    let (Ok(mentions), mut file_links) = found else {
         return Ok(None);
     };
     if mentions.is_empty() {
-        return Ok(Some(Vec::new()));
+        return Ok(Some(file_links));
     }
     let view = backend.sessions().await;
-    let links = mentions
+    let mut links: Vec<DocumentLink> = mentions
         .into_iter()
         .filter_map(|(span, id)| {
             let session = view.get(&id)?;
@@ -51,5 +59,7 @@ pub async fn document_link(
             })
         })
         .collect();
+    links.append(&mut file_links);
+    links.sort_by_key(|l| (l.range.start.line, l.range.start.character));
     Ok(Some(links))
 }
