@@ -58,6 +58,44 @@ async fn prepare_is_the_core_result_for_the_current_text() {
 }
 
 #[tokio::test]
+async fn prepare_text_format_is_the_cli_text_form() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri(DOC);
+    client.open(&uri, &prompt()).await;
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}, "format": "text"}),
+        )
+        .await;
+    let core = core_prepare(store.path(), &prompt(), None);
+    let context = core["additionalContext"]["content"][0]["text"]
+        .as_str()
+        .expect("context");
+    let readable = core["content"][0]["text"].as_str().expect("text");
+    let text = format!("{context}\n\n{}\n", readable.trim_end_matches('\n'));
+    assert_eq!(got, json!({ "text": text }));
+    let plain = file_uri("/home/ana/shop/plain.md");
+    client.open(&plain, "No mentions here.\n\n").await;
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": plain}, "format": "text"}),
+        )
+        .await;
+    assert_eq!(got, json!({"text": "No mentions here.\n"}));
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": plain}, "format": "json"}),
+        )
+        .await;
+    assert_eq!(got["content"][0]["text"], "No mentions here.\n\n");
+}
+
+#[tokio::test]
 async fn prepare_reads_an_unopened_file_and_refuses_what_it_cannot_read() {
     let store = demo_store();
     let (mut client, _server) = in_process();

@@ -77,7 +77,7 @@ pub fn run(
                     ));
                 }
             }
-            Format::Json => reports.push(FileReport {
+            Format::Json | Format::Mention => reports.push(FileReport {
                 file: name.clone(),
                 diagnostics: found
                     .iter()
@@ -88,7 +88,7 @@ pub fn run(
     }
     match format {
         Format::Text => print!("{lines}"),
-        Format::Json => super::print_json(&reports),
+        Format::Json | Format::Mention => super::print_json(&reports),
     }
     Ok(if any_error { FAILED } else { OK })
 }

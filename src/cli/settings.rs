@@ -1,7 +1,7 @@
 //! Settings of one CLI call: the stores and the limits, validated before
 //! any input is read.
 
-use super::args::{Budget, SpillArgs, StoreArgs};
+use super::args::{Budget, Format, SpillArgs, StoreArgs};
 use crate::config::spill::{self, SpillDir};
 use crate::config::{self, paths, StoreEntry};
 use crate::model::SessionStore;
@@ -15,6 +15,8 @@ pub struct Settings {
     pub stores: Vec<StoreSpec>,
     pub self_id: Option<String>,
     pub limits: Limits,
+    /// The output format asked for, if any.
+    pub output: Option<Format>,
 }
 
 impl Settings {
@@ -45,13 +47,18 @@ pub fn resolve(args: &StoreArgs) -> Result<Settings, ReferenceError> {
     let configured: Vec<StoreEntry> = args
         .store
         .iter()
-        .map(|p| StoreEntry::new(p.to_string_lossy().into_owned()))
+        .enumerate()
+        .map(|(i, p)| StoreEntry {
+            path: p.to_string_lossy().into_owned(),
+            format: args.store_formats.get(i).cloned().flatten(),
+        })
         .collect();
     let stores = config::resolve_stores(&configured, &paths::current_dir())?;
     Ok(Settings {
         stores,
         self_id: args.self_id.clone(),
         limits,
+        output: args.output,
     })
 }
 

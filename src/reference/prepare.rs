@@ -45,6 +45,32 @@ pub struct Prepared {
     pub additional_context: Option<AdditionalContext>,
 }
 
+impl Prepared {
+    /// The rendered context, when the message has references.
+    pub fn context_text(&self) -> Option<String> {
+        self.additional_context
+            .as_ref()
+            .map(|c| c.content.iter().map(|b| b.text.as_str()).collect())
+    }
+
+    /// The message as an agent reading plain text receives it (server.md
+    /// "Command line", `prepare --format text`): the rendered context, a
+    /// blank line, then the readable text; or the readable text alone;
+    /// always ending in exactly one `\n`.
+    pub fn text_form(&self) -> String {
+        let mut out = self.context_text().unwrap_or_default();
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        for block in &self.content {
+            out.push_str(&block.text);
+        }
+        out.truncate(out.trim_end_matches(['\n', '\r']).len());
+        out.push('\n');
+        out
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct AdditionalContext {
     pub role: &'static str,
@@ -342,4 +368,34 @@ pub fn prepare(
             content: vec![TextBlock::new(text)],
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prepared(text: &str, context: Option<&str>) -> Prepared {
+        Prepared {
+            content: vec![TextBlock::new(text.into())],
+            additional_context: context.map(|c| AdditionalContext {
+                role: "user",
+                source: ContextSource {
+                    kind: "session-reference",
+                    form: "recall",
+                    version: 1,
+                    references: Vec::new(),
+                },
+                content: vec![TextBlock::new(c.into())],
+            }),
+        }
+    }
+
+    #[test]
+    fn text_form_is_context_blank_line_text_and_one_newline() {
+        assert_eq!(prepared("hi", None).text_form(), "hi\n");
+        assert_eq!(prepared("hi\n\n\r\n", None).text_form(), "hi\n");
+        assert_eq!(prepared("", None).text_form(), "\n");
+        assert_eq!(prepared("hi\n", Some("CTX")).text_form(), "CTX\n\nhi\n");
+        assert_eq!(prepared("", Some("CTX")).text_form(), "CTX\n");
+    }
 }

@@ -25,7 +25,7 @@ pub enum Prepare {}
 impl CustomRequest for Prepare {
     const METHOD: &'static str = "sessionReference/prepare";
     type Params = PrepareParams;
-    type Result = Prepared;
+    type Result = PrepareResult;
 }
 
 #[derive(Debug, Deserialize)]
@@ -35,6 +35,26 @@ pub struct PrepareParams {
     /// Overrides the `targetSessionId` setting for this call.
     #[serde(default)]
     pub target_session_id: Option<String>,
+    /// `"json"` (the default): the prepare result; `"text"`: the text form
+    /// of `prepare --format text`, as `{"text": …}`.
+    #[serde(default)]
+    pub format: PrepareFormat,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrepareFormat {
+    #[default]
+    Json,
+    Text,
+}
+
+/// The prepare result, or its text form.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum PrepareResult {
+    Prepared(Prepared),
+    Text { text: String },
 }
 
 /// `sessionReference/candidates`: ranked session candidates for a query.

@@ -42,7 +42,13 @@ impl Backend {
             prepare_text(&text, options, &source, spill, cancelled)
         })
         .await?;
-        prepared.map_err(|e| error::request_failed(&e))
+        let prepared = prepared.map_err(|e| error::request_failed(&e))?;
+        Ok(match params.format {
+            lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared),
+            lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text {
+                text: prepared.text_form(),
+            },
+        })
     }
 
     /// `sessionReference/candidates`: ranked candidates for a query.
