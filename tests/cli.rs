@@ -468,3 +468,15 @@ fn a_sparse_log_is_scanned_in_bounded_memory() {
     let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
     assert_eq!(found[0]["sessionId"], "sparse");
 }
+
+/// Issue 10 item 7, for the hook (which reads a JSON object on stdin): the
+/// input is bounded like a document's, twice 64 MiB for JSON escapes.
+#[test]
+fn the_hook_reads_a_bounded_input() {
+    let big = vec![b' '; (128 << 20) + 1];
+    let output = run(&["hook", "claude-code"], &big, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("over the 128 MiB limit"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}
