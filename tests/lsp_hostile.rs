@@ -488,3 +488,63 @@ async fn a_store_whose_parents_appear_later_is_seen() {
     client.shutdown_and_exit().await;
     assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
 }
+
+/// CPU time (user + system) of process `pid`, in clock ticks.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which ends with ')'): utime is the
+    // 12th, stime the 13th.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let field = |i: usize| {
+        fields
+            .get(i)
+            .and_then(|f| f.parse::<u64>().ok())
+            .unwrap_or(0)
+    };
+    field(11) + field(12)
+}
+
+/// Issue 10 item 2: a cancelled request kept burning CPU (hover scanned a
+/// hostile document on the async workers, quadratically, to the end). Now
+/// a cancelled hover is answered RequestCancelled and the server goes
+/// idle: over the second after the answer it uses little CPU.
+#[tokio::test]
+async fn a_cancelled_hover_stops_its_work() {
+    let store = demo_store();
+    let (mut client, mut child) = spawn(store.path());
+    let pid = child.id().expect("pid");
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri("/home/ana/shop/hostile.md");
+    let text = "@[a](hydra-session:".repeat(1_000_000); // 19 MB
+    client.open(&uri, &text).await;
+    // Diagnostics scan it once; wait for them so the server is otherwise idle.
+    assert_eq!(client.diagnostics(&uri, 1).await, json!([]));
+    let mut cancelled = 0;
+    for _ in 0..5 {
+        let id = client
+            .send_request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 18_000_000}}),
+            )
+            .await;
+        client.notify("$/cancelRequest", json!({"id": id})).await;
+        let answer = client.response(id).await;
+        if answer["error"]["code"] == -32800 {
+            cancelled += 1;
+        }
+    }
+    assert!(cancelled > 0, "no hover was cancelled in time");
+    let before = cpu_ticks(pid);
+    // A measurement window, not a synchronisation.
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let used = cpu_ticks(pid) - before;
+    // Ticks are 10 ms: a whole scan of this document takes far more than
+    // 30 ticks in a test build; idle takes ~0.
+    assert!(
+        used < 30,
+        "{used} ticks of CPU in the second after the cancels"
+    );
+    client.shutdown_and_exit().await;
+    assert_eq!(exit_status(&mut child, PATIENCE).await, Some(0));
+}
