@@ -93,6 +93,8 @@ pub fn scan_cancellable<'a>(
 /// How many candidate positions the scanner visits between two polls of
 /// its cancel flag.
 const CANCEL_STRIDE: u32 = 4096;
+/// How many bytes one URI scan reads between two polls of the cancel flag.
+const CANCEL_BYTES: usize = 64 * 1024;
 
 /// Parses text; the first invalid URI fails the whole parse.
 pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
@@ -243,15 +245,32 @@ impl<'a> Scanner<'a, '_> {
     /// The offset of the `)` closing the URI that starts at `from`, or
     /// `Err(offset)` of the white space (or the end of the text) where the
     /// URI pattern `[^\s)]*` stopped without one.
-    fn uri_end(&self, from: usize) -> Result<usize, usize> {
-        match self.text[from..]
-            .char_indices()
-            .find(|&(_, c)| c == ')' || is_ecma_whitespace(c))
-        {
-            Some((i, ')')) => Ok(from + i),
-            Some((i, _)) => Err(from + i),
-            None => Err(self.text.len()),
+    fn uri_end(&mut self, from: usize) -> Result<usize, usize> {
+        let mut next_poll = from + CANCEL_BYTES;
+        for (i, c) in self.text[from..].char_indices() {
+            if c == ')' {
+                return Ok(from + i);
+            }
+            if is_ecma_whitespace(c) {
+                return Err(from + i);
+            }
+            // One URI scan may cross the whole text: poll on the way.
+            if from + i >= next_poll {
+                next_poll += CANCEL_BYTES;
+                if self.poll_cancelled() {
+                    return Err(self.text.len());
+                }
+            }
         }
+        Err(self.text.len())
+    }
+
+    /// Whether the scan was cancelled (then it ends: nothing more is found).
+    fn poll_cancelled(&mut self) -> bool {
+        if self.cancelled.is_some_and(|cancelled| cancelled()) {
+            self.was_cancelled = true;
+        }
+        self.was_cancelled
     }
 
     /// Where the label starting at `from` ends (the offset of its closing
@@ -302,6 +321,10 @@ impl<'a> Iterator for Scanner<'a, '_> {
     fn next(&mut self) -> Option<Mention<'a>> {
         let bytes = self.text.as_bytes();
         while self.pos < bytes.len() {
+            if self.was_cancelled {
+                self.pos = bytes.len();
+                return None;
+            }
             if let Some(cancelled) = self.cancelled {
                 self.since_poll += 1;
                 if self.since_poll >= CANCEL_STRIDE {

@@ -42,7 +42,7 @@ pub async fn code_action(
         let rope = doc.rope.clone();
         // Off the async workers, and stopped by a cancel (see `blocking`).
         let bare = blocking("code actions", move |cancelled| {
-            let text = rope.to_string();
+            let text = super::text_of(&rope, cancelled).unwrap_or_default();
             mention::scan_cancellable(&text, cancelled).map(|found| {
                 found
                     .into_iter()

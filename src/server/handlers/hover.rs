@@ -102,7 +102,9 @@ fn find_hovered(
     cancelled: &(dyn Fn() -> bool + Sync),
 ) -> Found {
     let offset = position::offset(rope, position, encoding);
-    let text = rope.to_string();
+    let Some(text) = super::text_of(rope, cancelled) else {
+        return Found::Nothing;
+    };
     let Ok(mentions) = mention::scan_cancellable(&text, cancelled) else {
         return Found::Nothing;
     };

@@ -20,7 +20,7 @@ pub async fn document_link(
     let rope = doc.rope.clone();
     // Off the async workers, and the scan stops on a cancel (see `blocking`).
     let found = blocking("document links", move |cancelled| {
-        let text = rope.to_string();
+        let text = super::text_of(&rope, cancelled).unwrap_or_default();
         let mentions = mention::scan_cancellable(&text, cancelled).map(|found| {
             found
                 .into_iter()
