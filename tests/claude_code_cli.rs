@@ -182,3 +182,39 @@ fn prepare_renders_the_live_branch() {
         ])
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn claude_projects_is_a_default_store() {
+    // No store named: the hydra default plus `$CLAUDE_CONFIG_DIR/projects`.
+    let config = tempfile::tempdir().expect("temp dir");
+    std::os::unix::fs::symlink(store(), config.path().join("projects")).expect("symlink");
+    let home = tempfile::tempdir().expect("temp dir");
+    let output = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        .args(["candidates", "--cwd", "/tmp/private", "--limit", "2"])
+        .env_remove("HYDRA_SESSION_STORE")
+        .env_remove("HYDRA_HOME")
+        .env_remove("CODEX_HOME")
+        .env("HOME", home.path())
+        .env("CLAUDE_CONFIG_DIR", config.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("binary runs");
+    assert_eq!(output.status.code(), Some(0));
+    let ids: Vec<String> = stdout_json(&output)
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .map(|i| i["sessionId"].as_str().unwrap_or_default().to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert_eq!(
+        ids,
+        [
+            "4c2ddfdc-b619-4525-8d03-1950fb1b0257",
+            "4c2ddfdc-b619-4525-8d03-1950fb1b0257/36541525"
+        ]
+    );
+}

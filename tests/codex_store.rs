@@ -13,8 +13,19 @@ fn fixtures() -> PathBuf {
 }
 
 /// Runs the binary in an empty directory (so no session is in the same
-/// workspace) with no default store from the environment.
+/// workspace) with no default store from the environment; it must succeed.
 fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let output = run_any(args, stdin);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn run_any(args: &[&str], stdin: &[u8]) -> Output {
     let cwd = tempfile::tempdir().expect("temp dir");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
         .args(args)
@@ -32,14 +43,7 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
     if let Some(mut input) = child.stdin.take() {
         input.write_all(stdin).expect("stdin");
     }
-    let output = child.wait_with_output().expect("binary finishes");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
+    child.wait_with_output().expect("binary finishes")
 }
 
 fn stdout_json(output: &Output) -> Value {
@@ -257,4 +261,71 @@ fn codex_and_hydra_logs_share_an_auto_store() {
         .collect();
     // A session without a cwd ranks before one in another workspace.
     assert_eq!(ids, ["h", "019e1625-789d-76c0-80ab-3724b5ddb799"]);
+}
+
+#[test]
+fn invalid_utf8_fails_the_read_of_a_listed_session() {
+    let store = tempfile::tempdir().expect("temp dir");
+    let mut log = br#"{"timestamp":"2026-01-01T00:00:00Z","type":"session_meta","payload":{"id":"bad-1","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}}"#.to_vec();
+    log.extend_from_slice(b"\n{\"type\":\"event_msg\",\"payload\":{\"type\":\"user_message\",\"message\":\"\xff\"}}\n");
+    std::fs::write(store.path().join("r.jsonl"), log).expect("write");
+    let store = store.path().to_str().expect("UTF-8 path");
+    // Listed (its header is fine), without a title: the log is unreadable.
+    let output = run(&["candidates", "--store", store], b"");
+    assert_eq!(stdout_json(&output)[0]["label"], "bad-1");
+    let prompt = format!("See @[x]({})\n", uri("bad-1"));
+    let output = run_any(&["prepare", "--store", store], prompt.as_bytes());
+    assert_eq!(output.status.code(), Some(1));
+    assert_eq!(
+        stdout_json(&output),
+        json!({"error": {
+            "code": "SESSION_REFERENCE_READ_FAILED",
+            "message": "failed to read referenced session: r.jsonl:2: invalid UTF-8"
+        }})
+    );
+}
+
+#[test]
+fn a_truncated_codex_source_spills_its_full_snapshot() {
+    let store = fixtures();
+    let spill = tempfile::tempdir().expect("temp dir");
+    let id = "019e1625-789d-76c0-80ab-3724b5ddb799";
+    let prompt = format!("See @[x]({})\n", uri(id));
+    let output = run(
+        &[
+            "prepare",
+            "--store",
+            store.to_str().expect("UTF-8 path"),
+            "--max-reference-bytes",
+            "1000",
+            "--spill-dir",
+            spill.path().to_str().expect("UTF-8 path"),
+        ],
+        prompt.as_bytes(),
+    );
+    let reference = &stdout_json(&output)["additionalContext"]["source"]["references"][0];
+    assert_eq!(reference["capturedThroughSeq"], 77);
+    assert_eq!(reference["originalMessages"], 6);
+    assert_eq!(reference["retainedMessages"], 4);
+    assert_eq!(reference["truncated"], true);
+    // The second pass reads the same lines (both of the format's passes
+    // stop where the first read did): the whole surface, 6 messages.
+    let files: Vec<_> = std::fs::read_dir(spill.path())
+        .expect("spill dir")
+        .map(|e| e.expect("entry").path())
+        .collect();
+    assert_eq!(files.len(), 1);
+    let full: Value =
+        serde_json::from_slice(&std::fs::read(&files[0]).expect("spill")).expect("JSON");
+    assert_eq!(full["capturedThroughSeq"], 77);
+    let conversation = full["conversation"].as_array().expect("a list");
+    assert_eq!(conversation.len(), 6);
+    assert_eq!(
+        conversation[0],
+        json!({"role": "user", "text": "show tools"})
+    );
+    assert_eq!(
+        conversation[2],
+        json!({"role": "user", "text": "let's update the defailt context compart to 90 in env var"})
+    );
 }

@@ -119,6 +119,9 @@ fn run_case(case: &Value, cache_home: &Path) -> Result<(), String> {
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
         .env("XDG_CACHE_HOME", cache_home)
+        // The agents' default stores must not leak in from the machine.
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

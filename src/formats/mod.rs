@@ -95,6 +95,22 @@ pub trait Scanner: Send + Sync + fmt::Debug {
     /// Whether later lines can change nothing (a failed or non-session log).
     fn is_done(&self) -> bool;
 
+    /// `(parent session id, key)` when this session's display title is
+    /// given by another log: the parent's [`Self::child_title`] for `key`,
+    /// joined by the store when the parent is there (a Claude Code
+    /// sub-agent names its session and `agentId`).
+    fn parent(&self) -> Option<(String, String)> {
+        None
+    }
+
+    /// The display title this log gives the child session naming it with
+    /// `key` (a Claude Code transcript titles its sub-agents by the Task
+    /// call that ran them).
+    fn child_title(&self, key: &str) -> Option<String> {
+        let _ = key;
+        None
+    }
+
     fn clone_box(&self) -> Box<dyn Scanner>;
 }
 
@@ -113,13 +129,6 @@ pub struct ScanMeta {
     /// Why the log cannot be read (a strict format's bad line); its title
     /// and capacity are then unknown.
     pub failure: Option<String>,
-    /// Display titles this log gives other logs' sessions, by the key
-    /// those logs name in their `parent` (a Claude Code transcript titles
-    /// its sub-agents by `agentId`).
-    pub child_titles: Vec<(String, String)>,
-    /// `(parent session id, key)`: this session's display title is the
-    /// parent's `child_titles` entry for `key`, when the parent is found.
-    pub parent: Option<(String, String)>,
 }
 
 /// The formats this build knows, in detection order.

@@ -239,7 +239,11 @@ impl Catalog {
         let full = state.full;
         let mut header = header.clone();
         if header.label.is_none() && full {
-            header.label = meta.parent.as_ref().and_then(|p| self.child_title(p));
+            header.label = state
+                .scanner
+                .as_ref()
+                .and_then(|s| s.parent())
+                .and_then(|p| self.child_title(&p));
         }
         Some(Session {
             header,
@@ -259,11 +263,7 @@ impl Catalog {
     /// (a sub-agent's Task description), when that session is here.
     fn child_title(&self, (parent, key): &(String, String)) -> Option<String> {
         let state = self.files.get(self.winners.get(parent)?)?;
-        let meta = state.scanner.as_ref()?.meta();
-        meta.child_titles
-            .into_iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, title)| title)
+        state.scanner.as_ref()?.child_title(key)
     }
 
     /// Every session, in relative-path order.

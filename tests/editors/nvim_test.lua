@@ -219,10 +219,14 @@ local function main()
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask @" })
   local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 4, character = 5 } }
   local responses = vim.lsp.buf_request_sync(buf, "textDocument/completion", params, 10000) or {}
+  -- Sessions come first; the prompt's folder adds file items after them
+  -- (kinds File 17 and Folder 19), which this check leaves aside.
   local items = {}
   for _, r in pairs(responses) do
-    if r.result then
-      items = r.result.items or r.result
+    for _, it in ipairs(r.result and (r.result.items or r.result) or {}) do
+      if it.kind ~= 17 and it.kind ~= 19 then
+        table.insert(items, it)
+      end
     end
   end
   local by_text = {}
@@ -321,12 +325,17 @@ local function main()
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask " })
   vim.api.nvim_win_set_cursor(0, { 5, 3 })
   feed("A@")
+  local function sessions_in(i)
+    return #vim.tbl_filter(function(it)
+      return vim.startswith(it.word or "", "@[")
+    end, i.items or {})
+  end
   local info = wait_for(10000, function()
     local i = vim.fn.complete_info({ "items", "mode" })
-    return vim.fn.mode() == "i" and #i.items == 4 and i
+    return vim.fn.mode() == "i" and sessions_in(i) == 4 and i
   end)
-  check("typing '@' opens a menu of the 4 sessions", info ~= nil and #info.items == 4,
-    vim.inspect(info or vim.fn.complete_info()))
+  check("typing '@' opens a menu of the 4 sessions (files after them)",
+    info ~= nil and sessions_in(info) == 4, vim.inspect(info or vim.fn.complete_info()))
   feed("<C-y><Esc>")
   wait_for(3000, function()
     return vim.fn.mode() == "n"

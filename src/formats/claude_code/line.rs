@@ -124,6 +124,18 @@ pub struct Line<'a> {
     pub result_agent_id: Option<Cow<'a, str>>,
 }
 
+impl Line<'_> {
+    /// Whether the line has any text to project: a string content or a
+    /// `text` block (whatever the pass asked for).
+    pub fn has_text(&self) -> bool {
+        match &self.content {
+            Content::Str(_) => true,
+            Content::Blocks(blocks) => blocks.iter().any(|b| matches!(b, Block::Text(_))),
+            Content::None => false,
+        }
+    }
+}
+
 /// Parses one line. `texts`: whether text blocks and string contents keep
 /// their text (unescaping costs a copy; a pass that needs no text skips
 /// it). `Err` when the line is not a JSON object.

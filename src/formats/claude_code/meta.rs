@@ -50,24 +50,8 @@ pub fn user_text<'a>(line: &Line<'a>) -> Option<Cow<'a, str>> {
     }
     match &line.content {
         Content::Str(Some(s)) => (!text::is_wrapper_only(s)).then(|| s.clone()),
-        Content::Blocks(blocks) => {
-            let mut texts = blocks.iter().filter_map(|b| match b {
-                Block::Text(Some(t)) if !text::is_wrapper_only(t) => Some(t),
-                _ => None,
-            });
-            let first = texts.next()?;
-            Some(match texts.next() {
-                None => first.clone(),
-                Some(second) => {
-                    let mut joined = format!("{first}\n{second}");
-                    for t in texts {
-                        joined.push('\n');
-                        joined.push_str(t);
-                    }
-                    Cow::Owned(joined)
-                }
-            })
-        }
+        // Each text block is judged alone; none left, no message.
+        Content::Blocks(_) => join(texts(&line.content).filter(|t| !text::is_wrapper_only(t))),
         _ => None,
     }
 }
@@ -77,26 +61,35 @@ pub fn user_text<'a>(line: &Line<'a>) -> Option<Cow<'a, str>> {
 pub fn all_text<'a>(content: &Content<'a>) -> Cow<'a, str> {
     match content {
         Content::Str(Some(s)) => s.clone(),
-        Content::Blocks(blocks) => {
-            let mut texts = blocks.iter().filter_map(|b| match b {
-                Block::Text(Some(t)) => Some(t),
-                _ => None,
-            });
-            match (texts.next(), texts.next()) {
-                (None, _) => Cow::Borrowed(""),
-                (Some(first), None) => first.clone(),
-                (Some(first), Some(second)) => {
-                    let mut joined = format!("{first}\n{second}");
-                    for t in texts {
-                        joined.push('\n');
-                        joined.push_str(t);
-                    }
-                    Cow::Owned(joined)
-                }
-            }
-        }
-        _ => Cow::Borrowed(""),
+        _ => join(texts(content)).unwrap_or(Cow::Borrowed("")),
     }
+}
+
+/// The texts of the `text` blocks.
+fn texts<'c, 'a>(content: &'c Content<'a>) -> impl Iterator<Item = &'c Cow<'a, str>> {
+    let blocks = match content {
+        Content::Blocks(blocks) => &blocks[..],
+        _ => &[],
+    };
+    blocks.iter().filter_map(|b| match b {
+        Block::Text(Some(t)) => Some(t),
+        _ => None,
+    })
+}
+
+/// Texts joined with `"\n"`; one is handed on without a copy. `None` when
+/// there is none.
+fn join<'c, 'a: 'c>(mut texts: impl Iterator<Item = &'c Cow<'a, str>>) -> Option<Cow<'a, str>> {
+    let first = texts.next()?;
+    let Some(second) = texts.next() else {
+        return Some(first.clone());
+    };
+    let mut joined = format!("{first}\n{second}");
+    for t in texts {
+        joined.push('\n');
+        joined.push_str(t);
+    }
+    Some(Cow::Owned(joined))
 }
 
 impl Meta {
@@ -293,9 +286,21 @@ impl Meta {
             capacity: None,
             skipped_lines: self.skipped,
             failure: self.failure.clone(),
-            child_titles: self.child_titles.clone(),
-            parent: self.session_id.clone().zip(self.agent_id.clone()),
         }
+    }
+
+    /// `(sessionId, agentId)` of a sub-agent transcript.
+    pub fn parent(&self) -> Option<(String, String)> {
+        self.session_id.clone().zip(self.agent_id.clone())
+    }
+
+    /// The display title of the sub-agent `agent_id`, from the Task call
+    /// whose result named it.
+    pub fn child_title(&self, agent_id: &str) -> Option<String> {
+        self.child_titles
+            .iter()
+            .find(|(a, _)| a == agent_id)
+            .map(|(_, title)| title.clone())
     }
 
     /// Whether later lines can change nothing.

@@ -80,6 +80,14 @@ impl Scanner for ClaudeScanner {
         self.meta.is_done()
     }
 
+    fn parent(&self) -> Option<(String, String)> {
+        self.meta.parent()
+    }
+
+    fn child_title(&self, key: &str) -> Option<String> {
+        self.meta.child_title(key)
+    }
+
     fn clone_box(&self) -> Box<dyn Scanner> {
         Box::new(self.clone())
     }

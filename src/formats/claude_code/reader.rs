@@ -11,11 +11,11 @@
 //!    parsed, in file order. Lines of one split assistant message are
 //!    merged at the first of them by a small reorder buffer.
 //!
-//! Per line, pass 1 keeps about 50 bytes, whatever the line's size.
+//! Per user/assistant line (and any other line with a uuid), pass 1 keeps
+//! about 30 bytes, whatever the line's size.
 
 use std::borrow::Cow;
-use std::collections::{HashMap, HashSet, VecDeque};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::collections::VecDeque;
 
 use super::line::{self, Kind, Line};
 use super::meta::{self, Meta};
@@ -31,39 +31,15 @@ const REORDER_CAP: usize = 4 << 20;
 const USER: u8 = 1;
 const ASSISTANT: u8 = 2;
 const SIDECHAIN: u8 = 4;
+/// A chain line with nothing to project (tool results, `isMeta`, lines
+/// without text): pass 2 need not parse it.
+const SILENT: u8 = 8;
 
-/// One tree line, as pass 1 keeps it. Ids are 64-bit hashes (0 = none).
-#[derive(Debug, Clone, Copy)]
-struct Node {
-    line: u64,
-    parent: u64,
-    msg: u64,
-    flags: u8,
-}
+/// "None" for a `u32` index.
+const NONE: u32 = u32::MAX;
 
-/// Already-hashed keys need no second hash.
-#[derive(Default)]
-struct PassThrough(u64);
-
-impl Hasher for PassThrough {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 << 8) | u64::from(b);
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = n;
-    }
-}
-
-type Hashed<V> = HashMap<u64, V, BuildHasherDefault<PassThrough>>;
-type HashedSet = HashSet<u64, BuildHasherDefault<PassThrough>>;
-
-/// A 64-bit hash of an id (FNV-1a, then a splitmix64 finaliser so the
-/// low bits the hash map uses are well mixed); never 0.
+/// A 64-bit hash of an id (FNV-1a, then a splitmix64 finaliser so every
+/// bit depends on every byte); never 0, which stands for "none".
 fn id_hash(id: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for &b in id.as_bytes() {
@@ -82,14 +58,40 @@ fn opt_hash(id: Option<&str>) -> u64 {
     id.map_or(0, id_hash)
 }
 
-/// The tree of pass 1.
+/// The tree of pass 1, one column per field so a node costs about 25
+/// bytes (no padding, no hash-map buckets): every user and assistant line,
+/// and any other line with a uuid.
 #[derive(Default)]
 struct Tree {
-    nodes: Vec<Node>,
-    /// uuid hash → index of the first node with that uuid.
-    by_uuid: Hashed<u32>,
-    last_any: Option<usize>,
-    last_main: Option<usize>,
+    /// Line number of each node.
+    lines: Vec<u32>,
+    flags: Vec<u8>,
+    /// Hashes of each node's uuid and parent (0 = none).
+    uuids: Vec<u64>,
+    parents: Vec<u64>,
+    /// Assistant nodes with a `message.id`: node index and id hash, in
+    /// node order.
+    msg_nodes: Vec<u32>,
+    msg_ids: Vec<u64>,
+    last_any: Option<u32>,
+    last_main: Option<u32>,
+}
+
+/// What pass 2 projects: lines in file order, and per split message its
+/// number of planned lines.
+struct Plan {
+    lines: Vec<Planned>,
+    parts: Vec<u32>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Planned {
+    line: u32,
+    /// The split message it belongs to (an index of `parts`), or `NONE`.
+    group: u32,
+    /// Whether it has text to parse; a silent part only places and
+    /// completes its message.
+    parse: bool,
 }
 
 impl Tree {
@@ -102,8 +104,25 @@ impl Tree {
             _ if l.uuid.is_some() => 0,
             _ => return,
         };
+        // Past 2^32 − 1 lines (a 64 GB file at least) nothing is recorded:
+        // those lines are never on the surface.
+        let (Ok(line), Ok(index)) = (u32::try_from(line_no), u32::try_from(self.lines.len()))
+        else {
+            return;
+        };
+        if index == NONE {
+            return;
+        }
         if l.is_sidechain {
             flags |= SIDECHAIN;
+        }
+        let silent = match l.kind {
+            Kind::User if l.is_compact_summary => false,
+            Kind::User => l.is_meta || !l.has_text(),
+            _ => !l.has_text(),
+        };
+        if silent {
+            flags |= SILENT;
         }
         // Crossing a compaction: the boundary's logical parent is the last
         // line before it.
@@ -111,79 +130,138 @@ impl Tree {
             (true, Some(logical)) => id_hash(logical),
             _ => opt_hash(l.parent_uuid.as_deref()),
         };
-        let msg = match l.kind {
-            Kind::Assistant => opt_hash(l.message_id.as_deref()),
-            _ => 0,
-        };
-        let Ok(index) = u32::try_from(self.nodes.len()) else {
-            return;
-        };
-        self.nodes.push(Node {
-            line: line_no,
-            parent,
-            msg,
-            flags,
-        });
-        if let Some(uuid) = l.uuid.as_deref() {
-            self.by_uuid.entry(id_hash(uuid)).or_insert(index);
+        self.lines.push(line);
+        self.flags.push(flags);
+        self.uuids.push(opt_hash(l.uuid.as_deref()));
+        self.parents.push(parent);
+        if let (Kind::Assistant, Some(id)) = (l.kind, l.message_id.as_deref()) {
+            self.msg_nodes.push(index);
+            self.msg_ids.push(id_hash(id));
         }
         if flags & (USER | ASSISTANT) != 0 {
-            self.last_any = Some(index as usize);
+            self.last_any = Some(index);
             if flags & SIDECHAIN == 0 {
-                self.last_main = Some(index as usize);
+                self.last_main = Some(index);
             }
         }
     }
 
-    /// The lines to project, in file order, each with its message id hash
-    /// (0 = none), and per split message the number of its lines.
-    fn plan(self, sub_agent: bool) -> (Vec<(u64, u64)>, Hashed<u32>) {
-        let leaf = if sub_agent {
-            self.last_any
-        } else {
-            self.last_main
+    /// Marks the live branch: the chain from the leaf back to a root.
+    fn walk(&mut self, leaf: Option<u32>) -> Vec<bool> {
+        let n = self.lines.len();
+        // Node indices sorted by uuid (then index, so a repeated uuid
+        // resolves to its first line): a binary search finds a parent.
+        let mut order: Vec<u32> = (0..n)
+            .filter(|&i| self.uuids.get(i).is_some_and(|&u| u != 0))
+            .filter_map(|i| u32::try_from(i).ok())
+            .collect();
+        let uuids = std::mem::take(&mut self.uuids);
+        let key = |i: u32| uuids.get(i as usize).copied().unwrap_or(0);
+        order.sort_unstable_by_key(|&i| (key(i), i));
+        let find = |hash: u64| -> Option<u32> {
+            let at = order.partition_point(|&i| key(i) < hash);
+            order.get(at).copied().filter(|&i| key(i) == hash)
         };
-        let mut on = vec![false; self.nodes.len()];
+        let mut on = vec![false; n];
         let mut cur = leaf;
         while let Some(i) = cur {
-            match on.get_mut(i) {
+            match on.get_mut(i as usize) {
                 Some(seen) if !*seen => *seen = true,
                 // A cycle, or out of range: the chain ends.
                 _ => break,
             }
             cur = self
-                .nodes
-                .get(i)
-                .map(|n| n.parent)
+                .parents
+                .get(i as usize)
+                .copied()
                 .filter(|&p| p != 0)
-                .and_then(|p| self.by_uuid.get(&p))
-                .map(|&j| j as usize);
+                .and_then(find);
         }
-        let excluded = |n: &Node| !sub_agent && n.flags & SIDECHAIN != 0;
-        let mut live: HashedSet = HashedSet::default();
-        for (n, _) in self.nodes.iter().zip(&on).filter(|(_, on)| **on) {
-            if n.flags & ASSISTANT != 0 && n.msg != 0 && !excluded(n) {
-                live.insert(n.msg);
-            }
-        }
-        let mut plan = Vec::new();
-        let mut parts: Hashed<u32> = Hashed::default();
-        for (n, on) in self.nodes.iter().zip(&on) {
-            if excluded(n) || n.flags & (USER | ASSISTANT) == 0 {
+        self.parents = Vec::new();
+        on
+    }
+
+    /// The lines to project, in file order.
+    fn plan(mut self, sub_agent: bool) -> Plan {
+        let leaf = if sub_agent {
+            self.last_any
+        } else {
+            self.last_main
+        };
+        let on = self.walk(leaf);
+        let flags = &self.flags;
+        let flag = |i: u32| flags.get(i as usize).copied().unwrap_or(0);
+        let excluded = |i: u32| !sub_agent && flag(i) & SIDECHAIN != 0;
+        let is_on = |i: u32| on.get(i as usize).copied().unwrap_or(false);
+        // Message ids of the live assistant lines. A split message's parts
+        // may hang off side branches (parallel tool calls fork the tree):
+        // the message is live as a whole.
+        let mut live: Vec<u64> = self
+            .msg_nodes
+            .iter()
+            .zip(&self.msg_ids)
+            .filter(|(&i, _)| is_on(i) && !excluded(i))
+            .map(|(_, &id)| id)
+            .collect();
+        live.sort_unstable();
+        live.dedup();
+        let mut lines = Vec::new();
+        // (message id, position in `lines`) of planned assistant lines.
+        let mut keyed: Vec<(u64, u32)> = Vec::new();
+        let mut msgs = self.msg_nodes.iter().zip(&self.msg_ids).peekable();
+        for (i, &line) in (0u32..).zip(&self.lines) {
+            let msg = match msgs.peek() {
+                Some((&m, &id)) if m == i => {
+                    msgs.next();
+                    Some(id)
+                }
+                _ => None,
+            };
+            if excluded(i) || flag(i) & (USER | ASSISTANT) == 0 {
                 continue;
             }
-            // A split message's parts may hang off side branches (parallel
-            // tool calls fork the tree); the message is live as a whole.
-            let live_part = n.flags & ASSISTANT != 0 && n.msg != 0 && live.contains(&n.msg);
-            if *on || live_part {
-                plan.push((n.line, n.msg));
-                if n.msg != 0 {
-                    *parts.entry(n.msg).or_insert(0) += 1;
+            // A silent line is planned only as a part of a message, which
+            // it may place (a thinking line before the text).
+            let silent = flag(i) & SILENT != 0;
+            if silent && msg.is_none() {
+                continue;
+            }
+            let live_part = msg.is_some_and(|id| live.binary_search(&id).is_ok());
+            if is_on(i) || live_part {
+                let Ok(pos) = u32::try_from(lines.len()) else {
+                    break;
+                };
+                if let Some(id) = msg {
+                    keyed.push((id, pos));
+                }
+                lines.push(Planned {
+                    line,
+                    group: NONE,
+                    parse: !silent,
+                });
+            }
+        }
+        drop((on, live, self));
+        // Lines sharing a message id form a split message.
+        keyed.sort_unstable();
+        let mut parts = Vec::new();
+
+        for run in keyed.chunk_by(|a, b| a.0 == b.0) {
+            let (Ok(count), Ok(group)) = (u32::try_from(run.len()), u32::try_from(parts.len()))
+            else {
+                continue;
+            };
+            if count < 2 {
+                continue;
+            }
+            parts.push(count);
+            for &(_, pos) in run {
+                if let Some(slot) = lines.get_mut(pos as usize) {
+                    slot.group = group;
                 }
             }
         }
-        parts.retain(|_, count| *count > 1);
-        (plan, parts)
+        Plan { lines, parts }
     }
 }
 
@@ -233,7 +311,7 @@ pub fn read_log(
         HeaderState::NotASession(why) => return Err(fail(None, format!("not a session: {why}"))),
         HeaderState::Pending => return Err(fail(None, "no line has a sessionId".into())),
     };
-    let (plan, parts) = tree.plan(meta.is_sub_agent());
+    let Plan { lines: plan, parts } = tree.plan(meta.is_sub_agent());
 
     // Pass 2: the planned lines, over the same bytes.
     let (mut reader, _) = log
@@ -244,32 +322,38 @@ pub fn read_log(
     let mut line_no = 0u64;
     lines::for_each_line(&mut reader, consumed, cancelled, &mut |raw| {
         line_no += 1;
-        let Some(&(want, msg)) = next.peek() else {
+        let Some(&planned) = next.peek() else {
             return Ok(Flow::Stop);
         };
-        if want != line_no {
+        if u64::from(planned.line) != line_no {
             return Ok(Flow::Continue);
         }
         next.next();
+        let group = planned.group;
+        if !planned.parse {
+            if group != NONE {
+                reorder.assistant(line_no, group, Cow::Borrowed(""), sink);
+            }
+            return Ok(Flow::Continue);
+        }
         let text =
             simdutf8::basic::from_utf8(raw).map_err(|_| (line_no, "invalid UTF-8".to_string()))?;
         // The bytes parsed in pass 1; a line that no longer parses was
         // replaced in between and is skipped.
         if let Ok(l) = line::parse(text, true) {
-            project(&l, line_no, msg, &mut reorder, sink);
+            project(&l, line_no, group, &mut reorder, sink);
         }
         Ok(Flow::Continue)
     })
     .map_err(walk_error)?;
     reorder.finish(sink);
 
-    let scanned = meta.scan_meta();
     Ok(ReadSummary {
         header,
         captured_through_seq: (meta.lines > 0).then_some(meta.lines),
-        title: scanned.title,
+        title: meta.title(),
         capacity: None,
-        skipped_lines: scanned.skipped_lines,
+        skipped_lines: meta.skipped,
         bytes: consumed,
     })
 }
@@ -278,7 +362,7 @@ pub fn read_log(
 fn project(
     l: &Line<'_>,
     seq: u64,
-    msg: u64,
+    group: u32,
     reorder: &mut Reorder,
     sink: &mut dyn FnMut(Entry<'_>),
 ) {
@@ -308,7 +392,7 @@ fn project(
                 );
             }
         }
-        Kind::Assistant => reorder.assistant(seq, msg, meta::all_text(&l.content), sink),
+        Kind::Assistant => reorder.assistant(seq, group, meta::all_text(&l.content), sink),
         _ => {}
     }
 }
@@ -317,8 +401,8 @@ fn project(
 struct Held {
     seq: u64,
     event: HeldEvent,
-    /// The split message this is (0: a complete event).
-    msg: u64,
+    /// The split message this is (`NONE`: a complete event).
+    group: u32,
 }
 
 enum HeldEvent {
@@ -356,12 +440,12 @@ impl Held {
 struct Reorder {
     held: VecDeque<Held>,
     held_bytes: usize,
-    /// Split message → its planned lines not yet seen.
-    remaining: Hashed<u32>,
+    /// Per split message, its planned lines not yet seen.
+    remaining: Vec<u32>,
 }
 
 impl Reorder {
-    fn new(parts: Hashed<u32>) -> Self {
+    fn new(parts: Vec<u32>) -> Self {
         Self {
             held: VecDeque::new(),
             held_bytes: 0,
@@ -384,7 +468,7 @@ impl Reorder {
         self.hold(Held {
             seq: entry.seq,
             event,
-            msg: 0,
+            group: NONE,
         });
         self.flush(sink);
     }
@@ -392,11 +476,11 @@ impl Reorder {
     fn assistant(
         &mut self,
         seq: u64,
-        msg: u64,
+        group: u32,
         text: Cow<'_, str>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) {
-        let Some(left) = self.remaining.get_mut(&msg) else {
+        let Some(left) = self.remaining.get_mut(group as usize) else {
             // Not split: one line, one message.
             return self.push(
                 Entry {
@@ -414,7 +498,7 @@ impl Reorder {
             .held
             .iter_mut()
             .rev()
-            .find(|h| h.msg == msg && matches!(h.event, HeldEvent::Message(..)));
+            .find(|h| h.group == group && matches!(h.event, HeldEvent::Message(..)));
         match open {
             Some(held) => {
                 if let HeldEvent::Message(_, joined) = &mut held.event {
@@ -431,7 +515,7 @@ impl Reorder {
             None => self.hold(Held {
                 seq,
                 event: HeldEvent::Message(Role::Assistant, text.into_owned()),
-                msg,
+                group,
             }),
         }
         self.flush(sink);
@@ -443,7 +527,9 @@ impl Reorder {
     }
 
     fn is_complete(&self, held: &Held) -> bool {
-        held.msg == 0 || self.remaining.get(&held.msg).is_none_or(|&n| n == 0)
+        self.remaining
+            .get(held.group as usize)
+            .is_none_or(|&n| n == 0)
     }
 
     /// Emits every leading entry that is complete, and the oldest ones

@@ -37,7 +37,7 @@ pub fn read_log(
         .open(Some(size))
         .map_err(|e| fail(None, e.to_string()))?;
     let mut tracker = Tracker::for_read(!has_message);
-    lines::for_each_line::<()>(&mut reader, size, cancelled, &mut |raw| {
+    let consumed = lines::for_each_line::<()>(&mut reader, size, cancelled, &mut |raw| {
         tracker.line(raw, sink);
         Ok(if tracker.is_done() {
             Flow::Stop
@@ -66,8 +66,9 @@ pub fn read_log(
         title: tracker.titles.title(),
         capacity: tracker.capacity,
         skipped_lines: tracker.skipped,
-        // Both walks stop at `size`: a read limited to it reads the same.
-        bytes: size,
+        // Up to the last complete line: a read limited to it sees the same
+        // lines in both passes, so it decides events-only the same way.
+        bytes: consumed,
     })
 }
 

@@ -639,6 +639,8 @@ fn unfinished_last_line_is_ignored() {
     let r = read(&bytes);
     let summary = r.summary.unwrap();
     assert_eq!(summary.captured_through_seq, Some(2));
+    let complete = rollout(&[meta("u"), user("done")]).len() as u64;
+    assert_eq!(summary.bytes, complete);
     assert_eq!(summary.skipped_lines, 0);
     assert_eq!(surface(&bytes), [u("done")]);
     assert_eq!(scan(&bytes).meta().failure, None);
@@ -955,4 +957,110 @@ fn payload_before_type_is_read_the_same() {
     assert!(Codex.recognizes(lines[0].as_bytes()));
     assert_eq!(surface(&bytes), [u("hi")]);
     assert_eq!(scan(&bytes).meta().capacity, Some(5));
+}
+
+#[test]
+fn the_index_reads_only_appended_lines() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout.jsonl");
+    std::fs::write(&path, rollout(&[meta("grow"), user_event("first prompt")])).unwrap();
+    let mut catalog = crate::store::Catalog::scan(dir.path());
+    let session = catalog.get("grow").unwrap();
+    assert_eq!(session.title.as_deref(), Some("first prompt"));
+    assert_eq!(session.locator.format, "codex");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    // A rename, a capacity, a line that is not understood, and half a line.
+    std::io::Write::write_all(
+        &mut file,
+        &rollout(&[
+            event("thread_name_updated", r#","thread_name":"Renamed""#),
+            event("task_started", r#","model_context_window":4096"#),
+            "{oops".into(),
+        ]),
+    )
+    .unwrap();
+    std::io::Write::write_all(&mut file, br#"{"type":"event_msg","#).unwrap();
+    assert!(catalog.refresh_path(&path));
+    let session = catalog.get("grow").unwrap();
+    assert_eq!(session.title.as_deref(), Some("Renamed"));
+    assert_eq!(session.capacity, Some(4096));
+    assert_eq!(session.skipped_lines, 1);
+    // The half line, once finished, is read from where the index stopped.
+    std::io::Write::write_all(
+        &mut file,
+        b"\"payload\":{\"type\":\"thread_name_updated\",\"thread_name\":\"Again\"}}\n",
+    )
+    .unwrap();
+    catalog.refresh_path(&path);
+    let session = catalog.get("grow").unwrap();
+    assert_eq!(session.title.as_deref(), Some("Again"));
+    assert_eq!(session.skipped_lines, 1);
+}
+
+/// Lines a generated rollout is made of: every kind, good and bad.
+fn line_pool() -> Vec<String> {
+    vec![
+        user("hello"),
+        user("  spaced   out  "),
+        user("S"),
+        assistant("answer"),
+        line(
+            "response_item",
+            &message("developer", "input_text", &["dev"]),
+        ),
+        line("response_item", &message("user", "input_text", &[ENV])),
+        line("response_item", r#"{"type":"function_call","name":"x"}"#),
+        user_event("typed"),
+        user_event("S"),
+        agent_event("said"),
+        event("thread_name_updated", r#","thread_name":"Named""#),
+        event("thread_name_updated", r#","thread_name":" ""#),
+        event("token_count", r#","info":null"#),
+        event("token_count", r#","info":{"model_context_window":100}"#),
+        event("task_started", r#","model_context_window":200"#),
+        compacted("S", Some(&[message("user", "input_text", &["S"])])),
+        compacted(
+            "",
+            Some(&[
+                message("user", "input_text", &["kept"]),
+                r#"{"type":"compaction"}"#.into(),
+            ]),
+        ),
+        compacted("", None),
+        meta("again"),
+        String::new(),
+        "garbage".into(),
+        line("event_msg", r#"{"type":"user_message","message":1}"#),
+    ]
+}
+
+proptest::proptest! {
+    #[test]
+    fn index_and_read_agree_on_any_rollout(
+        picks in proptest::collection::vec(0usize..22, 0..40),
+        split in 0usize..40,
+    ) {
+        let pool = line_pool();
+        let mut lines = vec![meta("p")];
+        lines.extend(picks.iter().map(|&i| pool[i].clone()));
+        let bytes = rollout(&lines);
+        let r = read(&bytes);
+        let summary = r.summary.unwrap();
+        proptest::prop_assert!(r.entries.windows(2).all(|w| w[0].0 < w[1].0));
+        proptest::prop_assert_eq!(summary.captured_through_seq, Some(lines.len() as u64));
+        let whole = scan(&bytes).meta();
+        proptest::prop_assert_eq!(&whole.title, &summary.title);
+        proptest::prop_assert_eq!(whole.capacity, summary.capacity);
+        proptest::prop_assert_eq!(whole.skipped_lines, summary.skipped_lines);
+        // Fed in two parts, as after an append.
+        let split = split.min(lines.len());
+        let mut scanner = scan(&rollout(&lines[..split.max(1)]));
+        for l in &lines[split.max(1)..] {
+            scanner.line(l.as_bytes());
+        }
+        proptest::prop_assert_eq!(scanner.meta(), whole);
+    }
 }

@@ -97,9 +97,9 @@ impl Tracker {
             Line::Window(Some(window)) => self.capacity = Some(*window),
             _ => {}
         }
-        if !self.full && self.titles.first_message.is_some() {
+        if !self.full && self.titles.settled() {
             // The index needs the surface only for the title's last
-            // resort; once found, keep no checkpoint text per session.
+            // resort; once it cannot matter, keep no checkpoint text.
             self.surface.checkpoint_text = None;
             return;
         }
@@ -165,6 +165,12 @@ pub struct Titles {
 }
 
 impl Titles {
+    /// Whether the first projected user message can no longer matter:
+    /// a candidate before it is set (they are never unset) or it is known.
+    pub fn settled(&self) -> bool {
+        self.named.is_some() || self.first_event.is_some() || self.first_message.is_some()
+    }
+
     pub fn title(&self) -> Option<String> {
         self.named
             .clone()

@@ -95,7 +95,6 @@ impl Scanner for HydraScanner {
                 .flatten(),
             skipped_lines: 0,
             failure: self.failure.clone(),
-            ..ScanMeta::default()
         }
     }
 
