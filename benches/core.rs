@@ -53,6 +53,39 @@ fn bench_retention(c: &mut Criterion) {
             BatchSize::LargeInput,
         )
     });
+    // Issue 10 item 5: checkpoints that shadow nothing all survive step 1,
+    // so step 2 sees every one of them (it was quadratic there).
+    let mut group = c.benchmark_group("retain unshadowed checkpoints into 64 KiB");
+    group.sample_size(10);
+    for count in [20_000, 60_000, 200_000] {
+        let input = checkpoints(count);
+        group.bench_function(format!("{count} checkpoints"), |b| {
+            b.iter_batched(
+                || input.clone(),
+                |p| black_box(retain(&meta, p, 65_536)),
+                BatchSize::LargeInput,
+            )
+        });
+    }
+    group.finish();
+}
+
+/// `count` compact checkpoints through seq 0: none shadows another.
+fn checkpoints(count: usize) -> Projection {
+    let messages = (0..count)
+        .map(|i| Message {
+            seq: i as u64 + 1,
+            role: Role::User,
+            checkpoint: true,
+            text: format!("summary {i}: rounding is per cart now"),
+        })
+        .collect();
+    Projection {
+        messages,
+        dropped: Dropped::default(),
+        compacted: true,
+        ..Projection::default()
+    }
 }
 
 /// A store of `count` sessions of 2–20 KB each, in three workspaces.

@@ -151,4 +151,23 @@ proptest! {
             let _ = prepare_text(doc, options(), &catalog, None, &|| false);
         }
     }
+
+    /// The server's framing (issue 10 item 4; also the fuzz target
+    /// `transport_frames`): garbage without a `Content-Length` header costs
+    /// nothing after it.
+    #[test]
+    fn framing_resynchronises_after_garbage(garbage in prop::collection::vec(any::<u8>(), 0..600)) {
+        use hydra_session_lsp::server::transport::{read_all_frames, Input};
+        prop_assume!(!garbage.to_ascii_lowercase().windows(15).any(|w| w == b"content-length:"));
+        let good = br#"{"jsonrpc":"2.0","id":7,"method":"sessionReference/status"}"#;
+        let mut stream = garbage.clone();
+        stream.extend_from_slice(b"\r\n\r\n");
+        stream.extend_from_slice(format!("Content-Length: {}\r\n\r\n", good.len()).as_bytes());
+        stream.extend_from_slice(good);
+        let messages: Vec<Vec<u8>> = read_all_frames(&stream)
+            .into_iter()
+            .filter_map(|f| match f { Input::Message(body) => Some(body), _ => None })
+            .collect();
+        prop_assert_eq!(messages, vec![good.to_vec()]);
+    }
 }

@@ -331,3 +331,213 @@ fn parse_and_prepare_leave_file_mentions_as_they_are() {
         serde_json::json!({"content": [{"type": "text", "text": text}]})
     );
 }
+
+/// Issue 10 item 7: `prepare /dev/zero` grew without end; inputs are now
+/// regular files (or standard input) of at most 64 MiB.
+#[test]
+fn inputs_that_are_not_regular_files_or_too_large_fail_at_once() {
+    let store = demo_store();
+    let store = store.to_str().unwrap_or_default();
+    let big = tempfile::NamedTempFile::new().expect("temp file");
+    big.as_file()
+        .set_len((64 << 20) + 1)
+        .expect("a sparse file over the limit");
+    let big = big.path().to_str().unwrap_or_default().to_string();
+    for (args, says) in [
+        (
+            &["prepare", "--store", store, "/dev/zero"][..],
+            "not a regular file",
+        ),
+        (&["parse", "/dev/zero"], "not a regular file"),
+        (
+            &["check", "--store", store, "/dev/zero"],
+            "not a regular file",
+        ),
+        (&["parse", "/"], "not a regular file"),
+        (
+            &["prepare", "--store", store, &big],
+            "over the 64 MiB limit",
+        ),
+    ] {
+        let output = run(args, b"", &[]);
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+    }
+}
+
+/// Issue 10 item 14: with no arguments in a terminal, the server waited in
+/// silence. It now says on stderr what it is and points to `--help`; with
+/// a pipe (an editor), it says nothing. `script` gives the binary a
+/// terminal.
+#[test]
+fn no_arguments_in_a_terminal_points_to_help() {
+    let bin = env!("CARGO_BIN_EXE_hydra-session-lsp");
+    let Ok(output) = Command::new("timeout")
+        .args(["20", "script", "-qec", bin, "/dev/null"])
+        .stdin(Stdio::null())
+        .output()
+    else {
+        eprintln!("skipped: `timeout` or `script` (util-linux) is not installed");
+        return;
+    };
+    if output.status.code() == Some(127) {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    }
+    let shown = String::from_utf8_lossy(&output.stdout);
+    assert!(shown.contains("a language server"), "{shown}");
+    assert!(shown.contains("--help"), "{shown}");
+    assert_eq!(
+        shown.lines().filter(|l| !l.trim().is_empty()).count(),
+        1,
+        "{shown}"
+    );
+    let piped = run(&[], b"", &[]);
+    let stderr = String::from_utf8_lossy(&piped.stderr);
+    assert!(!stderr.contains("a language server"), "{stderr}");
+}
+
+/// Issue 10 item 13: `check` exited 0 with a mistyped or empty `--store`
+/// (unknown sessions are warnings). `--deny warnings` fails on warnings,
+/// and an empty store is noted on stderr.
+#[test]
+fn check_deny_warnings_and_an_empty_store_note() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let prompt = dir.path().join("prompt.md");
+    std::fs::write(
+        &prompt,
+        "and @[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)\n",
+    )
+    .expect("write");
+    let prompt = prompt.to_str().unwrap_or_default();
+    let empty = dir.path().join("empty-store");
+    std::fs::create_dir(&empty).expect("mkdir");
+    let empty = empty.to_str().unwrap_or_default();
+    let plain = run(&["check", "--store", empty, prompt], b"", &[]);
+    assert_eq!(plain.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&plain.stdout);
+    assert!(
+        stdout.contains("warning[SESSION_REFERENCE_READ_FAILED]"),
+        "{stdout}"
+    );
+    let stderr = String::from_utf8_lossy(&plain.stderr);
+    assert!(stderr.contains("the store holds no session"), "{stderr}");
+    for deny in [&["--deny", "warnings"][..], &["-D", "warnings"]] {
+        let mut args = vec!["check", "--store", empty];
+        args.extend_from_slice(deny);
+        args.push(prompt);
+        let denied = run(&args, b"", &[]);
+        assert_eq!(denied.status.code(), Some(1), "{deny:?}");
+    }
+    // A store with the session: no warning, no note, 0 even with --deny.
+    let store = demo_store();
+    let store = store.to_str().unwrap_or_default();
+    let good = run(
+        &["check", "--store", store, "--deny", "warnings", prompt],
+        b"",
+        &[],
+    );
+    assert_eq!(good.status.code(), Some(0), "{good:?}");
+    assert!(!String::from_utf8_lossy(&good.stderr).contains("no session"));
+    let bogus = run(&["check", "--deny", "errors", prompt], b"", &[]);
+    assert_eq!(bogus.status.code(), Some(2));
+}
+
+/// Issue 10 item 16: `candidates --limit -1` gave clap's "unexpected
+/// argument '-1'"; it now names the flag and what a limit is.
+#[test]
+fn a_negative_limit_is_named_as_such() {
+    for (flag, value) in [
+        ("--limit", "-1"),
+        ("--max-references", "-3"),
+        ("--max-reference-bytes", "-10"),
+    ] {
+        let output = run(&["candidates", flag, value], b"", &[]);
+        assert_eq!(output.status.code(), Some(2), "{flag}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!("invalid value '{value}' for '{flag}")),
+            "{stderr}"
+        );
+        assert!(stderr.contains("positive whole number"), "{stderr}");
+        assert!(!stderr.contains("unexpected argument"), "{stderr}");
+    }
+}
+
+/// Issue 10 item 9: with one folder per session and `ulimit -n` 256, the
+/// walk kept every folder open and lost sessions in silence (3,000
+/// folders: 1,018 found). It now holds one folder open at a time.
+#[test]
+fn a_store_of_many_folders_is_walked_with_few_descriptors() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let count = 600;
+    for i in 0..count {
+        let folder = dir.path().join(format!("2026-11-{i:04}"));
+        std::fs::create_dir(&folder).expect("mkdir");
+        let header = format!(
+            r#"{{"type":"session","version":1,"id":"s{i}","createdAt":{},"cwd":"/w"}}"#,
+            1_700_000_000_000u64 + i as u64
+        );
+        std::fs::write(folder.join("log.jsonl"), format!("{header}\n")).expect("write");
+    }
+    let store = dir.path().to_str().unwrap_or_default();
+    let bin = env!("CARGO_BIN_EXE_hydra-session-lsp");
+    let output = Command::new("bash")
+        .args([
+            "-c",
+            &format!("ulimit -n 64 && exec \"$0\" candidates --store \"$1\" --limit {count}"),
+            bin,
+            store,
+        ])
+        .output()
+        .expect("bash runs");
+    assert!(output.status.success(), "{output:?}");
+    let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(found.as_array().map(Vec::len), Some(count));
+}
+
+/// Issue 10 item 6: a log region without a newline was read whole into
+/// memory by the title scan (a 2 GB sparse `.jsonl` peaked at 2 GB). Under
+/// a 300 MB address-space limit, a 600 MB sparse log now scans; before,
+/// the allocation failed and the process aborted.
+#[test]
+fn a_sparse_log_is_scanned_in_bounded_memory() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = dir.path().join("s.jsonl");
+    std::fs::write(
+        &log,
+        "{\"type\":\"session\",\"version\":1,\"id\":\"sparse\",\"createdAt\":1,\"cwd\":\"/w\"}\n",
+    )
+    .expect("write");
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .open(&log)
+        .expect("open");
+    file.set_len(600 << 20).expect("sparse");
+    let store = dir.path().to_str().unwrap_or_default();
+    let output = Command::new("bash")
+        .args([
+            "-c",
+            "ulimit -v 300000 && exec \"$0\" candidates --store \"$1\"",
+            env!("CARGO_BIN_EXE_hydra-session-lsp"),
+            store,
+        ])
+        .output()
+        .expect("bash runs");
+    assert!(output.status.success(), "{output:?}");
+    let found: Value = serde_json::from_slice(&output.stdout).expect("JSON");
+    assert_eq!(found[0]["sessionId"], "sparse");
+}
+
+/// Issue 10 item 7, for the hook (which reads a JSON object on stdin): the
+/// input is bounded like a document's, twice 64 MiB for JSON escapes.
+#[test]
+fn the_hook_reads_a_bounded_input() {
+    let big = vec![b' '; (128 << 20) + 1];
+    let output = run(&["hook", "claude-code"], &big, &[]);
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("over the 128 MiB limit"), "{stderr}");
+    assert!(output.stdout.is_empty());
+}

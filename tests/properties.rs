@@ -4,7 +4,7 @@ use std::borrow::Cow;
 
 use hydra_session_lsp::formats::hydra::line::{Event, EventBody, SourceKind};
 use hydra_session_lsp::formats::hydra::reader::to_entry;
-use hydra_session_lsp::reference::mention::{format, parse};
+use hydra_session_lsp::reference::mention::{format, is_ecma_whitespace, parse, scan};
 use hydra_session_lsp::reference::projection::{Dropped, Message, Projection, Projector, Role};
 use hydra_session_lsp::reference::render::write_data_object;
 use hydra_session_lsp::reference::retention::{retain, truncate, Retained, SourceMeta};
@@ -145,8 +145,147 @@ fn messages_strategy() -> impl Strategy<Value = Vec<Message>> {
     })
 }
 
+/// Mostly checkpoints, some long: step 2 then has many survivors to cut.
+fn checkpoint_heavy_strategy() -> impl Strategy<Value = Vec<Message>> {
+    prop::collection::vec((prop::bool::weighted(0.8), tricky_text(), 0usize..4), 0..40).prop_map(
+        |raw| {
+            raw.into_iter()
+                .enumerate()
+                .filter(|(_, (_, text, _))| !text.is_empty())
+                .map(|(i, (checkpoint, text, repeat))| Message {
+                    seq: i as u64 + 1,
+                    role: Role::User,
+                    checkpoint,
+                    text: text.repeat(1 + repeat * 5),
+                })
+                .collect()
+        },
+    )
+}
+
+/// Issue 10 item 5: 200,000 checkpoints that shadow nothing took 89 s to
+/// `prepare` (step 2 looked for the longest message in a linear scan per
+/// cut). A hang guard; the figures are in the `core` bench.
+#[test]
+fn retention_of_200k_unshadowed_checkpoints_is_not_quadratic() {
+    let messages: Vec<Message> = (0..200_000u64)
+        .map(|i| Message {
+            seq: i + 1,
+            role: Role::User,
+            checkpoint: true,
+            text: format!("summary {i}: rounding is per cart now"),
+        })
+        .collect();
+    let started = std::time::Instant::now();
+    let projection = Projection {
+        messages,
+        dropped: Dropped::default(),
+        compacted: true,
+        ..Projection::default()
+    };
+    // Every checkpoint is kept and cut to nothing, and that still does not fit.
+    assert!(retain(&meta("L"), projection, 65_536).is_err());
+    // A fitting case: a few long checkpoints among many short ones.
+    let messages: Vec<Message> = (0..20_000u64)
+        .map(|i| Message {
+            seq: i + 1,
+            role: Role::User,
+            checkpoint: true,
+            text: if i % 1000 == 0 {
+                "x".repeat(5_000)
+            } else {
+                "s".to_string()
+            },
+        })
+        .collect();
+    let projection = Projection {
+        messages,
+        dropped: Dropped::default(),
+        compacted: true,
+        ..Projection::default()
+    };
+    let retained = retain(&meta("L"), projection, 600_000).expect("fits");
+    assert!(data_object("L", &retained).len() <= 600_000);
+    assert!(retained.stats.omitted_bytes > 0);
+    assert!(started.elapsed() < std::time::Duration::from_secs(10));
+}
+
+/// The mention regex of reference.md §2 applied literally, left to right,
+/// trying each start anew (quadratic; the scanner must agree with it).
+fn naive_scan(text: &str) -> Vec<(usize, usize)> {
+    let terminator = |c: char| matches!(c, '\n' | '\r' | '\u{2028}' | '\u{2029}');
+    let markdown = |at: usize| -> Option<usize> {
+        let rest = text[at..].strip_prefix("@[")?;
+        let mut chars = rest.char_indices();
+        let label_end = loop {
+            match chars.next()? {
+                (i, ']') => break i,
+                (_, '\\') => match chars.next() {
+                    Some((_, c)) if !terminator(c) => {}
+                    _ => return None,
+                },
+                _ => {}
+            }
+        };
+        let uri = rest[label_end..].strip_prefix("](")?;
+        uri.strip_prefix("hydra-session:")?;
+        let (i, c) = uri
+            .char_indices()
+            .find(|&(_, c)| c == ')' || is_ecma_whitespace(c))?;
+        (c == ')').then(|| text.len() - uri.len() + i + 1)
+    };
+    let bare = |at: usize| -> Option<usize> {
+        let payload = text[at..].strip_prefix("hydra-session:")?;
+        let n = payload
+            .bytes()
+            .take_while(|b| b.is_ascii_alphanumeric() || *b == b'-' || *b == b'_')
+            .count();
+        (n > 0).then(|| at + "hydra-session:".len() + n)
+    };
+    let mut out = Vec::new();
+    let mut at = 0;
+    while at < text.len() {
+        match markdown(at).or_else(|| bare(at)) {
+            Some(end) => {
+                out.push((at, end));
+                at = end;
+            }
+            None => at += text[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    out
+}
+
+/// Text made of the pieces of mentions, so that near misses are common.
+fn mention_soup() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        prop_oneof![
+            Just("@[".to_string()),
+            Just("](".to_string()),
+            Just("hydra-session:".to_string()),
+            Just(")".to_string()),
+            Just("]".to_string()),
+            Just("\\".to_string()),
+            Just(" ".to_string()),
+            Just("\n".to_string()),
+            Just("\u{3000}".to_string()),
+            Just("ImEi".to_string()),
+            Just("é".to_string()),
+            "[a-z@()]{1,3}",
+        ],
+        0..40,
+    )
+    .prop_map(|parts| parts.concat())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn scanner_matches_the_naive_regex(text in mention_soup()) {
+        let found: Vec<(usize, usize)> = scan(&text).iter().map(|m| (m.span.start, m.span.end)).collect();
+        prop_assert_eq!(found, naive_scan(&text));
+    }
 
     #[test]
     fn uri_round_trips(id in any::<String>()) {
@@ -196,6 +335,24 @@ proptest! {
                 let parsed: Value = serde_json::from_str(&object).expect("the data object is JSON");
                 prop_assert!(parsed["conversation"].is_array());
                 prop_assert!(!object.contains('<'));
+                let ours: Vec<String> = retained.conversation.iter().map(|t| t.text.clone()).collect();
+                prop_assert_eq!(ours, texts);
+                prop_assert_eq!(retained.stats.omitted_messages, omitted_messages);
+                prop_assert_eq!(retained.stats.omitted_bytes, omitted_bytes);
+            }
+            (Err(_), None) => {}
+            (ours, naive) => prop_assert!(false, "ours {:?} vs naive {:?}", ours.map(|r| r.stats), naive),
+        }
+    }
+
+    #[test]
+    fn retention_with_many_checkpoints_matches_the_naive_definition(messages in checkpoint_heavy_strategy(), budget in 60usize..3000) {
+        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: true, ..Projection::default() };
+        let ours = retain(&meta("L"), projection, budget);
+        let naive = naive_retain(&messages, budget);
+        match (ours, naive) {
+            (Ok(retained), Some((texts, omitted_messages, omitted_bytes))) => {
+                prop_assert!(data_object("L", &retained).len() <= budget);
                 let ours: Vec<String> = retained.conversation.iter().map(|t| t.text.clone()).collect();
                 prop_assert_eq!(ours, texts);
                 prop_assert_eq!(retained.stats.omitted_messages, omitted_messages);

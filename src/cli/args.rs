@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{ArgMatches, Args, Parser, Subcommand};
+use clap::{ArgMatches, Args, Parser, Subcommand, ValueEnum};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -41,7 +41,7 @@ pub enum Command {
         #[arg(long, default_value = "")]
         query: String,
         /// At most this many candidates (default: 50).
-        #[arg(long, value_parser = digits)]
+        #[arg(long, value_parser = digits, allow_negative_numbers = true)]
         limit: Option<Digits>,
         /// The cwd to rank by (default: --self's cwd, else the current directory).
         #[arg(long)]
@@ -65,7 +65,7 @@ pub enum Command {
         #[arg(long, default_value = "")]
         query: String,
         /// At most this many candidates (default: 50).
-        #[arg(long, value_parser = digits)]
+        #[arg(long, value_parser = digits, allow_negative_numbers = true)]
         limit: Option<Digits>,
         /// The folder to list under (default: the current directory).
         #[arg(long)]
@@ -78,6 +78,10 @@ pub enum Command {
         /// Where relative file mentions are (default: the current directory).
         #[arg(long)]
         cwd: Option<PathBuf>,
+        /// `--deny warnings`: exit 1 on warnings too (for CI: an unknown
+        /// session, a mistyped --store), as clippy's `-D warnings`.
+        #[arg(long, short = 'D', value_enum, value_name = "LEVEL")]
+        deny: Option<Deny>,
         /// Prompt or Markdown files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
@@ -107,6 +111,12 @@ pub enum UriCommand {
     Encode { id: String },
     /// The session id of a canonical URI.
     Decode { uri: String },
+}
+
+/// The least severe diagnostic that fails `check`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum Deny {
+    Warnings,
 }
 
 /// An output format (`--format` with a value that is not a store format).
@@ -164,11 +174,11 @@ pub struct StoreArgs {
     #[arg(long = "self", value_name = "ID")]
     pub self_id: Option<String>,
     /// Most distinct sessions one message may reference (1..=3, default 3).
-    #[arg(long, value_parser = digits)]
+    #[arg(long, value_parser = digits, allow_negative_numbers = true)]
     pub max_references: Option<Digits>,
     /// Byte budget of one source's data object, or `auto` (the default:
     /// from the model capacity --self's log records, else 65536).
-    #[arg(long, value_parser = budget, value_name = "N|auto")]
+    #[arg(long, value_parser = budget, value_name = "N|auto", allow_negative_numbers = true)]
     pub max_reference_bytes: Option<Budget>,
 }
 
@@ -183,7 +193,7 @@ pub struct SpillArgs {
     #[arg(long)]
     pub no_spill: bool,
     /// Size cap of the spill directory in bytes (default 268435456).
-    #[arg(long, value_parser = digits, value_name = "N")]
+    #[arg(long, value_parser = digits, value_name = "N", allow_negative_numbers = true)]
     pub spill_max_bytes: Option<Digits>,
 }
 
@@ -198,6 +208,9 @@ fn budget(text: &str) -> Result<Budget, String> {
     if text == "auto" {
         return Ok(Budget::Auto);
     }
+    if text.starts_with('-') {
+        return digits(text).map(Budget::Bytes);
+    }
     digits(text)
         .map(Budget::Bytes)
         .map_err(|_| "expected decimal digits or `auto`".into())
@@ -209,6 +222,12 @@ fn budget(text: &str) -> Result<Budget, String> {
 pub struct Digits(pub u64);
 
 fn digits(text: &str) -> Result<Digits, String> {
+    if text.starts_with('-') {
+        return Err(
+            "expected a positive whole number (decimal digits); negative numbers are not limits"
+                .into(),
+        );
+    }
     if text.is_empty() || !text.bytes().all(|b| b.is_ascii_digit()) {
         return Err("expected decimal digits".into());
     }

@@ -6,7 +6,7 @@ use ropey::Rope;
 use serde::Serialize;
 use tower_lsp::lsp_types;
 
-use super::args::Format;
+use super::args::{Deny, Format};
 use super::settings::Settings;
 use super::{input, Failure, FAILED, OK};
 use crate::proto::position::{self, Encoding};
@@ -25,12 +25,31 @@ pub fn run(
     files: &[PathBuf],
     cwd: &Path,
     format: Format,
+    deny: Option<Deny>,
 ) -> Result<i32, Failure> {
     let texts = files
         .iter()
         .map(|f| input::read_text(Some(f)).map(|t| (f.display().to_string(), t)))
         .collect::<Result<Vec<_>, _>>()?;
     let store = settings.open_store(Scan::HeadersOnly);
+    if store.is_empty() {
+        // Unknown sessions are only warnings: a mistyped --store would
+        // otherwise pass in silence.
+        let paths: Vec<String> = settings
+            .stores
+            .iter()
+            .map(|s| s.path.display().to_string())
+            .collect();
+        eprintln!(
+            "hydra-session-lsp: note: the store holds no session ({}); every mention will be unknown",
+            paths.join(", ")
+        );
+    }
+    // The least severe diagnostic that fails the check.
+    let failing = match deny {
+        Some(Deny::Warnings) => Severity::Warning,
+        None => Severity::Error,
+    };
     let options = DiagnosticOptions {
         target: settings.self_id.as_deref(),
         max_references: settings.limits.max_references,
@@ -44,7 +63,7 @@ pub fn run(
             diagnose(text, options, &store, &|| false),
             crate::files::diagnostics(text, Some(cwd)),
         );
-        any_error |= found.iter().any(|d| d.severity == Severity::Error);
+        any_error |= found.iter().any(|d| d.severity <= failing);
         let rope = Rope::from_str(text);
         match format {
             Format::Text => {

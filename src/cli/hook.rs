@@ -146,9 +146,18 @@ pub fn claude_code(args: &StoreArgs) -> i32 {
         Ok(settings) => settings,
         Err(e) => return fail(&format!("{}: {}", e.code.as_str(), e.message)),
     };
+    // A prompt is a document (at most 64 MiB); its JSON string may escape
+    // to twice that. Read no further than that.
+    let limit = 2 * crate::config::document::MAX_DOCUMENT_BYTES;
     let mut bytes = Vec::new();
-    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+    if let Err(e) = std::io::stdin().take(limit + 1).read_to_end(&mut bytes) {
         return fail(&format!("cannot read standard input: {e}"));
+    }
+    if bytes.len() as u64 > limit {
+        return fail(&format!(
+            "standard input is over the {} MiB limit of a hook input",
+            limit >> 20
+        ));
     }
     let input = match parse_input(&bytes) {
         Ok(input) => input,

@@ -1,28 +1,26 @@
-//! Reading the text a command works on.
+//! Reading the text a command works on: a regular file or standard input,
+//! at most [`MAX_DOCUMENT_BYTES`] (see [`crate::config::document`]).
 
-use std::io::Read;
 use std::path::Path;
 
 use super::Failure;
+#[cfg(doc)]
+use crate::config::document::MAX_DOCUMENT_BYTES;
+use crate::config::document::{self, DocumentError};
 
 /// Reads `file` (or standard input for `None` or `-`) as UTF-8.
 pub fn read_text(file: Option<&Path>) -> Result<String, Failure> {
-    let (bytes, name) = match file {
-        None => (read_stdin()?, "standard input".to_string()),
-        Some(path) if path.as_os_str() == "-" => (read_stdin()?, "standard input".to_string()),
-        Some(path) => (
-            std::fs::read(path)
-                .map_err(|e| Failure::Usage(format!("cannot read {}: {e}", path.display())))?,
-            path.display().to_string(),
+    let (read, name) = match file {
+        Some(path) if path.as_os_str() != "-" => {
+            (document::read_file(path), path.display().to_string())
+        }
+        _ => (
+            document::read_stream(std::io::stdin().lock()),
+            "standard input".to_string(),
         ),
     };
-    String::from_utf8(bytes).map_err(|_| Failure::Usage(format!("{name} is not UTF-8")))
-}
-
-fn read_stdin() -> Result<Vec<u8>, Failure> {
-    let mut bytes = Vec::new();
-    std::io::stdin()
-        .read_to_end(&mut bytes)
-        .map_err(|e| Failure::Usage(format!("cannot read standard input: {e}")))?;
-    Ok(bytes)
+    read.map_err(|e| match e {
+        DocumentError::NotUtf8 => Failure::Usage(format!("{name} is not UTF-8")),
+        e => Failure::Usage(format!("cannot read {name}: {e}")),
+    })
 }

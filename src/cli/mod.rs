@@ -6,7 +6,7 @@ mod hook;
 mod input;
 mod settings;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
 
@@ -58,6 +58,15 @@ pub fn main() -> Invocation {
         }
     };
     match cli.command {
+        None if !cli.stdio && std::io::stdin().is_terminal() => {
+            // Run by hand in a terminal: say what this is rather than wait
+            // in silence (on stderr; stdout is the protocol channel).
+            eprintln!(
+                "hydra-session-lsp: a language server, waiting for LSP messages on stdin \
+                 (see `hydra-session-lsp --help` for the command line)"
+            );
+            Invocation::Server
+        }
         None | Some(Command::Lsp) => Invocation::Server,
         Some(command) => Invocation::Done(run_command(command)),
     }
@@ -166,7 +175,12 @@ fn run(command: Command) -> Result<i32, Failure> {
             let list = crate::files::candidates(Some(&cwd), &query, limit)?;
             print_ok(&list.items)
         }
-        Command::Check { store, files, cwd } => {
+        Command::Check {
+            store,
+            deny,
+            files,
+            cwd,
+        } => {
             let settings = settings::resolve(&store)?;
             let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
             check::run(
@@ -174,6 +188,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                 &files,
                 &cwd,
                 settings.output.unwrap_or(Format::Text),
+                deny,
             )
         }
         Command::Hook(HookCommand::ClaudeCode {

@@ -5,6 +5,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod document;
 pub mod paths;
 pub mod spill;
 pub mod stores;

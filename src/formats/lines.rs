@@ -10,6 +10,11 @@ use crate::model::Cancelled;
 
 const CHUNK: usize = 256 * 1024;
 
+/// The longest line a full read (`prepare`, hover) accepts: 256 MiB.
+pub const MAX_READ_LINE: usize = 256 << 20;
+/// The longest line an index scan (headers, titles) looks at: 16 MiB.
+pub const MAX_SCAN_LINE: usize = 16 << 20;
+
 /// Why a line walk stopped early.
 #[derive(Debug)]
 pub enum LinesError<E> {
@@ -17,6 +22,8 @@ pub enum LinesError<E> {
     Cancelled,
     /// The line handler failed.
     Line(E),
+    /// A complete line was longer than the bound ([`LongLines::Fail`]).
+    TooLong,
 }
 
 /// Whether to go on after a line.
@@ -26,22 +33,70 @@ pub enum Flow {
     Stop,
 }
 
+/// What to do with a line longer than the bound. Either way its bytes are
+/// skipped, never buffered; an unfinished last line is ignored as always.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LongLines {
+    /// Hand on an empty line in its place (line numbers stay right; an
+    /// index scan is not worth failing for one line).
+    Skip(usize),
+    /// Fail with [`LinesError::TooLong`] once the line is complete.
+    Fail(usize),
+}
+
+impl LongLines {
+    fn max(self) -> usize {
+        match self {
+            LongLines::Skip(max) | LongLines::Fail(max) => max,
+        }
+    }
+}
+
 /// Hands each complete line of the first `limit` bytes of `reader` to
 /// `on_line` (without its `\n`, and without one `\r` before it). Returns
 /// the bytes consumed: up to and including the last `\n` handed on.
-/// `cancelled` is polled between chunks.
+/// `cancelled` is polled between chunks. Lines over [`MAX_READ_LINE`]
+/// fail the walk.
 pub fn for_each_line<E>(
     reader: &mut dyn Read,
     limit: u64,
     cancelled: Cancelled<'_>,
     on_line: &mut dyn FnMut(&[u8]) -> Result<Flow, E>,
 ) -> Result<u64, LinesError<E>> {
+    for_each_line_bounded(
+        reader,
+        limit,
+        LongLines::Fail(MAX_READ_LINE),
+        cancelled,
+        on_line,
+    )
+}
+
+/// [`for_each_line`] with a chosen bound on lines. Memory holds at most one
+/// chunk plus the bound, whatever the input: a region without a newline
+/// (a sparse file, a huge growth) is read through, not into memory.
+pub fn for_each_line_bounded<E>(
+    reader: &mut dyn Read,
+    limit: u64,
+    long: LongLines,
+    cancelled: Cancelled<'_>,
+    on_line: &mut dyn FnMut(&[u8]) -> Result<Flow, E>,
+) -> Result<u64, LinesError<E>> {
+    let max_line = long.max();
     let mut reader = reader.take(limit);
     let first = usize::try_from(limit)
         .unwrap_or(usize::MAX)
         .saturating_add(1);
     let mut buf: Vec<u8> = Vec::with_capacity(CHUNK.min(first));
+    // Absolute offset of `buf[0]`, and just past the last line handed on.
+    let mut base = 0u64;
     let mut consumed = 0u64;
+    // Inside a line over the bound: its bytes are dropped as they come.
+    let mut skipping = false;
+    let over_long = |on_line: &mut dyn FnMut(&[u8]) -> Result<Flow, E>| match long {
+        LongLines::Skip(_) => on_line(b"").map_err(LinesError::Line),
+        LongLines::Fail(_) => Err(LinesError::TooLong),
+    };
     loop {
         if cancelled() {
             return Err(LinesError::Cancelled);
@@ -51,22 +106,50 @@ pub fn for_each_line<E>(
         let n = read_some(&mut reader, &mut buf[start..]).map_err(LinesError::Io)?;
         buf.truncate(start + n);
         if n == 0 {
+            // An unfinished last line (over the bound or not) is ignored.
             return Ok(consumed);
         }
-        // Search for line ends only in the new bytes.
-        let Some(last_nl) = memchr::memrchr(b'\n', &buf[start..]).map(|i| start + i) else {
-            continue;
-        };
-        let mut line_start = 0;
-        for nl in memchr::memchr_iter(b'\n', &buf[..=last_nl]) {
-            let line = strip_cr(&buf[line_start..nl]);
+        let mut line_start = 0usize;
+        if skipping {
+            let Some(nl) = memchr::memchr(b'\n', &buf[start..]).map(|i| start + i) else {
+                base += buf.len() as u64;
+                buf.clear();
+                continue;
+            };
+            skipping = false;
             line_start = nl + 1;
-            if on_line(line).map_err(LinesError::Line)? == Flow::Stop {
-                return Ok(consumed + line_start as u64);
+            consumed = base + line_start as u64;
+            if over_long(on_line)? == Flow::Stop {
+                return Ok(consumed);
             }
         }
-        consumed += line_start as u64;
+        // Search for line ends only in the new bytes.
+        let from = start.max(line_start);
+        if let Some(last_nl) = memchr::memrchr(b'\n', &buf[from..]).map(|i| from + i) {
+            let ends: Vec<usize> = memchr::memchr_iter(b'\n', &buf[line_start..=last_nl])
+                .map(|i| line_start + i)
+                .collect();
+            for nl in ends {
+                let flow = if nl - line_start > max_line {
+                    over_long(on_line)?
+                } else {
+                    on_line(strip_cr(&buf[line_start..nl])).map_err(LinesError::Line)?
+                };
+                line_start = nl + 1;
+                consumed = base + line_start as u64;
+                if flow == Flow::Stop {
+                    return Ok(consumed);
+                }
+            }
+        }
         buf.drain(..line_start);
+        base += line_start as u64;
+        if buf.len() > max_line {
+            // The pending line is over the bound: skip the rest of it.
+            skipping = true;
+            base += buf.len() as u64;
+            buf.clear();
+        }
     }
 }
 
@@ -131,5 +214,72 @@ mod tests {
         .unwrap();
         assert_eq!(out, vec![b"one".to_vec()]);
         assert_eq!(consumed, 4);
+    }
+
+    fn bounded(bytes: &[u8], long: LongLines) -> (Vec<Vec<u8>>, Result<u64, LinesError<()>>) {
+        let mut out = Vec::new();
+        let result = for_each_line_bounded::<()>(
+            &mut &bytes[..],
+            bytes.len() as u64,
+            long,
+            &|| false,
+            &mut |l| {
+                out.push(l.to_vec());
+                Ok(Flow::Continue)
+            },
+        );
+        (out, result)
+    }
+
+    #[test]
+    fn over_long_lines_are_skipped_or_fail_without_being_buffered() {
+        let mut bytes = b"a\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 3 * CHUNK));
+        bytes.extend_from_slice(b"\nb\n");
+        let (out, consumed) = bounded(&bytes, LongLines::Skip(1000));
+        assert_eq!(out, vec![b"a".to_vec(), b"".to_vec(), b"b".to_vec()]);
+        assert_eq!(consumed.unwrap(), bytes.len() as u64);
+        let (out, result) = bounded(&bytes, LongLines::Fail(1000));
+        assert_eq!(out, vec![b"a".to_vec()]);
+        assert!(matches!(result, Err(LinesError::TooLong)));
+        // A short over-long line inside one chunk is caught too.
+        let (out, _) = bounded(b"0123456789\nok\n", LongLines::Skip(5));
+        assert_eq!(out, vec![b"".to_vec(), b"ok".to_vec()]);
+        // An unfinished over-long last line is ignored, even in Fail mode.
+        let mut bytes = b"a\n".to_vec();
+        bytes.extend(std::iter::repeat_n(b'x', 3 * CHUNK));
+        let (out, consumed) = bounded(&bytes, LongLines::Fail(1000));
+        assert_eq!(out, vec![b"a".to_vec()]);
+        assert_eq!(consumed.unwrap(), 2);
+    }
+
+    /// Issue 10 items 1 and 6: a region without a newline was read into
+    /// memory whole (a 100 GB growth aborted the server). A reader that
+    /// counts what it gives shows the walk reads through it.
+    #[test]
+    fn a_huge_region_without_newline_is_read_through() {
+        struct Zeros(u64);
+        impl Read for Zeros {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                let n = (buf.len() as u64).min(self.0) as usize;
+                buf[..n].fill(0);
+                self.0 -= n as u64;
+                Ok(n)
+            }
+        }
+        let size = 256u64 << 20;
+        let mut lines = 0;
+        let consumed = for_each_line_bounded::<()>(
+            &mut Zeros(size),
+            size,
+            LongLines::Skip(MAX_SCAN_LINE),
+            &|| false,
+            &mut |_| {
+                lines += 1;
+                Ok(Flow::Continue)
+            },
+        )
+        .unwrap();
+        assert_eq!((lines, consumed), (0, 0));
     }
 }

@@ -104,6 +104,12 @@ pub enum StoreNote {
         store: String,
         error: String,
     },
+    /// A folder below the store's root could not be read: its sessions
+    /// are missing (`error` is `rel: reason`).
+    FolderUnreadable {
+        store: String,
+        error: String,
+    },
     NotASession {
         rel: String,
         why: String,
@@ -123,6 +129,9 @@ impl fmt::Display for StoreNote {
             }
             StoreNote::Unreadable { store, error } => {
                 write!(f, "the session store {store} cannot be read: {error}")
+            }
+            StoreNote::FolderUnreadable { store, error } => {
+                write!(f, "the session store {store} has a folder that cannot be read, its sessions are missing: {error}")
             }
             StoreNote::NotASession { rel, why } => {
                 write!(f, "{rel}: skipped, not a session: {why}")

@@ -65,7 +65,11 @@ pub fn diagnose(
     // of its first mention and the spans of all its mentions.
     let mut ranked: Vec<(String, String, Vec<Range<usize>>)> = Vec::new();
     let mut rank_of: HashMap<String, usize> = HashMap::new();
-    for mention in mention::scan(text) {
+    // A cancelled run is dropped by its caller: stop at once.
+    let Ok(mentions) = mention::scan_cancellable(text, cancelled) else {
+        return out;
+    };
+    for mention in mentions {
         if let Some(found) = suspicious_label(&mention) {
             out.push(found);
         }

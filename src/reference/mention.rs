@@ -11,7 +11,10 @@
 //! every match. Scans that start inside a failed label would stop where that
 //! label stopped (they are in step after the `[`), so the scanner remembers
 //! that point and stays linear on adversarial input such as many `@[` with
-//! no `]`.
+//! no `]`. Likewise a URI scan that ran into white space or the end of the
+//! text without a `)` fails for every later URI start up to that point
+//! (they stop at the same place), so `"@[a](hydra-session:" × n` is linear
+//! too.
 
 use std::ops::Range;
 
@@ -65,6 +68,33 @@ pub struct ParsedText {
 pub fn scan(text: &str) -> Vec<Mention<'_>> {
     Scanner::new(text).collect()
 }
+
+/// The scan was cancelled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScanCancelled;
+
+/// Like [`scan`], polling `cancelled` every [`CANCEL_STRIDE`] candidate
+/// positions, so a cancelled request stops scanning within a few
+/// milliseconds even on a document of many megabytes.
+pub fn scan_cancellable<'a>(
+    text: &'a str,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<Vec<Mention<'a>>, ScanCancelled> {
+    let mut scanner = Scanner::new(text);
+    scanner.cancelled = Some(cancelled);
+    let found: Vec<Mention<'a>> = scanner.by_ref().collect();
+    if scanner.was_cancelled {
+        Err(ScanCancelled)
+    } else {
+        Ok(found)
+    }
+}
+
+/// How many candidate positions the scanner visits between two polls of
+/// its cancel flag.
+const CANCEL_STRIDE: u32 = 4096;
+/// How many bytes one URI scan reads between two polls of the cancel flag.
+const CANCEL_BYTES: usize = 64 * 1024;
 
 /// Parses text; the first invalid URI fails the whole parse.
 pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
@@ -144,20 +174,32 @@ pub fn is_ecma_whitespace(c: char) -> bool {
     )
 }
 
-struct Scanner<'a> {
+struct Scanner<'a, 'c> {
     text: &'a str,
     pos: usize,
+    cancelled: Option<&'c dyn Fn() -> bool>,
+    was_cancelled: bool,
+    /// Candidate positions visited since the last poll of `cancelled`.
+    since_poll: u32,
     /// Any `@[` whose label would start at or before this offset is known
     /// to fail (it is in step with a label scan that already failed here).
     failed_label_end: usize,
+    /// Any URI starting at or before this offset is known to fail: a URI
+    /// scan from an earlier start stopped here, at white space or the end of
+    /// the text, and every later start stops at the same place.
+    failed_uri_end: usize,
 }
 
-impl<'a> Scanner<'a> {
+impl<'a> Scanner<'a, '_> {
     fn new(text: &'a str) -> Self {
         Self {
             text,
             pos: 0,
+            cancelled: None,
+            was_cancelled: false,
+            since_poll: 0,
             failed_label_end: 0,
+            failed_uri_end: 0,
         }
     }
 
@@ -180,23 +222,55 @@ impl<'a> Scanner<'a> {
         };
         let rest = &self.text[label_end..];
         let uri_start = label_end + 2;
-        let matched = rest.starts_with("](") && self.text[uri_start..].starts_with(SCHEME);
+        let matched = rest.starts_with("](")
+            && uri_start > self.failed_uri_end
+            && self.text[uri_start..].starts_with(SCHEME);
         if matched {
-            let uri_end = self.text[uri_start..]
-                .char_indices()
-                .find(|&(_, c)| c == ')' || is_ecma_whitespace(c))
-                .map(|(i, _)| uri_start + i);
-            if let Some(uri_end) = uri_end.filter(|&end| bytes[end] == b')') {
-                return Some(Mention {
-                    span: at..uri_end + 1,
-                    uri_span: uri_start..uri_end,
-                    raw_label: Some(&self.text[label_start..label_end]),
-                    uri: &self.text[uri_start..uri_end],
-                });
+            match self.uri_end(uri_start) {
+                Ok(uri_end) => {
+                    return Some(Mention {
+                        span: at..uri_end + 1,
+                        uri_span: uri_start..uri_end,
+                        raw_label: Some(&self.text[label_start..label_end]),
+                        uri: &self.text[uri_start..uri_end],
+                    });
+                }
+                Err(stopped) => self.failed_uri_end = stopped,
             }
         }
         self.failed_label_end = label_end;
         None
+    }
+
+    /// The offset of the `)` closing the URI that starts at `from`, or
+    /// `Err(offset)` of the white space (or the end of the text) where the
+    /// URI pattern `[^\s)]*` stopped without one.
+    fn uri_end(&mut self, from: usize) -> Result<usize, usize> {
+        let mut next_poll = from + CANCEL_BYTES;
+        for (i, c) in self.text[from..].char_indices() {
+            if c == ')' {
+                return Ok(from + i);
+            }
+            if is_ecma_whitespace(c) {
+                return Err(from + i);
+            }
+            // One URI scan may cross the whole text: poll on the way.
+            if from + i >= next_poll {
+                next_poll += CANCEL_BYTES;
+                if self.poll_cancelled() {
+                    return Err(self.text.len());
+                }
+            }
+        }
+        Err(self.text.len())
+    }
+
+    /// Whether the scan was cancelled (then it ends: nothing more is found).
+    fn poll_cancelled(&mut self) -> bool {
+        if self.cancelled.is_some_and(|cancelled| cancelled()) {
+            self.was_cancelled = true;
+        }
+        self.was_cancelled
     }
 
     /// Where the label starting at `from` ends (the offset of its closing
@@ -241,12 +315,27 @@ impl<'a> Scanner<'a> {
     }
 }
 
-impl<'a> Iterator for Scanner<'a> {
+impl<'a> Iterator for Scanner<'a, '_> {
     type Item = Mention<'a>;
 
     fn next(&mut self) -> Option<Mention<'a>> {
         let bytes = self.text.as_bytes();
         while self.pos < bytes.len() {
+            if self.was_cancelled {
+                self.pos = bytes.len();
+                return None;
+            }
+            if let Some(cancelled) = self.cancelled {
+                self.since_poll += 1;
+                if self.since_poll >= CANCEL_STRIDE {
+                    self.since_poll = 0;
+                    if cancelled() {
+                        self.was_cancelled = true;
+                        self.pos = bytes.len();
+                        return None;
+                    }
+                }
+            }
             // Both alternatives start with an ASCII byte, never found inside
             // a multi-byte character, so byte steps visit every candidate.
             let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..])?;
@@ -342,5 +431,50 @@ mod tests {
         assert!(scan(&text).is_empty());
         let text = "@[\\".repeat(100_000);
         assert!(scan(&text).is_empty());
+    }
+
+    #[test]
+    fn a_cancelled_scan_stops_at_its_first_poll() {
+        let text = "@[a](hydra-session:".repeat(100_000);
+        let polls = std::cell::Cell::new(0);
+        let cancelled = || {
+            polls.set(polls.get() + 1);
+            true
+        };
+        assert_eq!(scan_cancellable(&text, &cancelled), Err(ScanCancelled));
+        assert_eq!(polls.get(), 1);
+        let never = || false;
+        assert_eq!(
+            scan_cancellable("@[a](hydra-session:ImEi)", &never).map(|m| m.len()),
+            Ok(1)
+        );
+    }
+
+    #[test]
+    fn many_unclosed_uris_stay_linear() {
+        // Issue 10 item 2: every `@[a](` started a URI scan to the end of
+        // the text (26 s for 40,000 repetitions in a release build). In a
+        // test build the quadratic version takes minutes; linear, well under
+        // a second.
+        let text = "@[a](hydra-session:".repeat(40_000);
+        let started = std::time::Instant::now();
+        assert!(scan(&text).is_empty());
+        assert!(parse(&text).is_ok());
+        assert!(started.elapsed() < std::time::Duration::from_secs(10));
+        // A URI that stopped at white space: later starts fail, and a mention
+        // after that white space is still found.
+        let text = format!(
+            "{} @[b](hydra-session:ImIi)",
+            "@[a](hydra-session:".repeat(3)
+        );
+        let found = scan(&text);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].uri, "hydra-session:ImIi");
+        // A URI that fails at white space must not hide a later, closed one
+        // starting after the white space.
+        // (`hydra-session:x` is a bare URI of its own.)
+        let text = "@[a](hydra-session:x y@[b](hydra-session:ImIi)";
+        let uris: Vec<&str> = scan(text).iter().map(|m| m.uri).collect();
+        assert_eq!(uris, ["hydra-session:x", "hydra-session:ImIi"]);
     }
 }

@@ -2,10 +2,13 @@
 //!
 //! Sizes are additive, so nothing is re-serialised: step 1 keeps every
 //! checkpoint, the last message and the longest suffix of the others that
-//! fits (one backward pass); step 2 truncates the few survivors, each try
-//! of its binary search costing O(1).
+//! fits (one backward pass); step 2 truncates the survivors, longest first
+//! from a heap (there may be many: every checkpoint survives step 1), each
+//! try of its binary search costing O(1).
 
 use std::borrow::Cow;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use super::error::ReferenceError;
 use super::json;
@@ -161,29 +164,32 @@ fn truncate_longest(
         })
         .collect();
     let mut sum: usize = slots.iter().map(|s| item_size(s.role, s.text())).sum();
+    // The longest current text first, the first one on ties: a max-heap of
+    // (bytes, reversed index), so every step costs O(log n) and thousands of
+    // checkpoints that all survive step 1 stay O(n log n), not O(n²).
+    let mut longest: BinaryHeap<(usize, Reverse<usize>)> = slots
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.text().len(), Reverse(i)))
+        .collect();
     loop {
         let size = object_size(fixed, slots.len(), sum);
         if size <= budget {
             break;
         }
-        // The first of the longest, by current UTF-8 bytes.
-        let longest = slots
-            .iter()
-            .enumerate()
-            .fold(None::<(usize, usize)>, |best, (i, s)| match best {
-                Some((_, bytes)) if bytes >= s.text().len() => best,
-                _ => Some((i, s.text().len())),
-            });
-        let Some((index, bytes)) = longest.filter(|&(_, bytes)| bytes > 0) else {
+        let Some((bytes, Reverse(index))) = longest.pop().filter(|&(bytes, _)| bytes > 0) else {
             return Err(ReferenceError::budget_exceeded());
         };
         let target = bytes.saturating_sub(size - budget);
-        let slot = &mut slots[index];
+        let Some(slot) = slots.get_mut(index) else {
+            return Err(ReferenceError::budget_exceeded());
+        };
         let (text, omitted) = truncate(&slot.original, target);
         if text == slot.text() {
             return Err(ReferenceError::budget_exceeded());
         }
         sum = sum - item_size(slot.role, slot.text()) + item_size(slot.role, &text);
+        longest.push((text.len(), Reverse(index)));
         slot.current = Some(text.into_owned());
         slot.omitted = omitted;
     }

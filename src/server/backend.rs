@@ -19,7 +19,7 @@ use super::workspace::Workspace;
 use crate::config::{self, paths, spill};
 use crate::proto::position::Encoding;
 use crate::spill::Spill;
-use crate::store::{FsStore, Scan};
+use crate::store::{FsStore, Scan, StoreSpec};
 
 /// What the client said it can do, read once at `initialize`.
 #[derive(Debug, Clone, Copy, Default)]
@@ -47,7 +47,13 @@ pub struct Shared {
     pub(super) index_events: Mutex<Option<mpsc::UnboundedReceiver<IndexEvent>>>,
     /// Why `initializationOptions` were rejected, shown once initialized.
     pub(super) rejected_options: Mutex<Option<String>>,
+    /// `initialize` has been handled.
+    pub(super) initialized: AtomicBool,
     pub(super) shut_down: Arc<AtomicBool>,
+    /// A `workspace/configuration` pull is waiting for the client's answer.
+    pub(super) pulling: AtomicBool,
+    /// Another pull was asked for while one was waiting.
+    pub(super) pull_again: AtomicBool,
 }
 
 impl Deref for Backend {
@@ -72,7 +78,10 @@ impl Backend {
             flags: RwLock::default(),
             index_events: Mutex::new(Some(index_events)),
             rejected_options: Mutex::new(None),
+            initialized: AtomicBool::new(false),
             shut_down,
+            pulling: AtomicBool::new(false),
+            pull_again: AtomicBool::new(false),
         }))
     }
 
@@ -108,15 +117,30 @@ impl Backend {
     /// Indexes the configured stores (relative paths under the first
     /// workspace folder), replacing what was indexed before.
     pub(super) fn start_index(&self) {
+        let specs = self.configured_stores();
+        let roots = specs.iter().map(|s| s.path.display().to_string()).collect();
+        self.index
+            .start(Box::new(FsStore::unscanned(&specs, Scan::Full)), roots);
+    }
+
+    /// The stores the settings name (relative paths under the first
+    /// workspace folder).
+    fn configured_stores(&self) -> Vec<StoreSpec> {
         let first = self.workspace.read().ok().and_then(|w| w.first_folder());
         let base = first.unwrap_or_else(paths::current_dir);
         // Settings were validated when applied: a failure here is a bug,
         // and the defaults are the safe answer.
-        let specs = config::resolve_stores(&self.settings().store, &base)
-            .unwrap_or_else(|_| config::default_stores());
-        let roots = specs.iter().map(|s| s.path.display().to_string()).collect();
-        self.index
-            .start(Box::new(FsStore::unscanned(&specs, Scan::Full)), roots);
+        config::resolve_stores(&self.settings().store, &base)
+            .unwrap_or_else(|_| config::default_stores())
+    }
+
+    /// The roots of the stores the settings name, as `start_index` would
+    /// index them.
+    pub fn configured_roots(&self) -> Vec<String> {
+        self.configured_stores()
+            .iter()
+            .map(|s| s.path.display().to_string())
+            .collect()
     }
 
     /// Starts indexing if nothing did yet (a client that never sends

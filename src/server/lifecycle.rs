@@ -19,6 +19,9 @@ use super::settings::SECTION;
 use super::workspace::Workspace;
 use crate::proto::position::Encoding;
 
+/// How long a `workspace/configuration` pull waits for the client.
+const PULL_PATIENCE: Duration = Duration::from_secs(10);
+
 /// The shortest time between two diagnostics refreshes caused by the store.
 const STORE_REFRESH: Duration = Duration::from_millis(500);
 
@@ -70,6 +73,7 @@ impl Backend {
                 }
             }
         }
+        self.initialized.store(true, Ordering::SeqCst);
         capabilities(encoding)
     }
 
@@ -205,23 +209,63 @@ impl Backend {
     }
 
     pub async fn on_did_change_configuration(&self, params: DidChangeConfigurationParams) {
-        let mut update = params.settings;
+        let update = params.settings;
         let can_pull = self.flags.read().map(|f| f.configuration).unwrap_or(false);
         if update.is_null() && can_pull {
-            let item = ConfigurationItem {
-                scope_uri: None,
-                section: Some(SECTION.to_string()),
-            };
-            match self.client.configuration(vec![item]).await {
-                Ok(mut values) if !values.is_empty() => update = values.swap_remove(0),
-                Ok(_) => return,
-                Err(e) => {
-                    tracing::warn!("cannot pull the {SECTION} settings: {e}");
-                    return;
+            // Never wait for the client inside a handler: a client that does
+            // not answer would hold one of tower-lsp's slots per pull.
+            self.pull_configuration();
+            return;
+        }
+        self.apply_settings_or_warn(&update).await;
+    }
+
+    /// Pulls section `hydraSession` in the background: one pull at a time
+    /// (asks made meanwhile are folded into one more pull), each given up
+    /// after [`PULL_PATIENCE`].
+    fn pull_configuration(&self) {
+        if self.pulling.swap(true, Ordering::SeqCst) {
+            self.pull_again.store(true, Ordering::SeqCst);
+            return;
+        }
+        let backend = self.clone();
+        tokio::spawn(async move {
+            loop {
+                backend.pull_again.store(false, Ordering::SeqCst);
+                let item = ConfigurationItem {
+                    scope_uri: None,
+                    section: Some(SECTION.to_string()),
+                };
+                let pulled =
+                    tokio::time::timeout(PULL_PATIENCE, backend.client.configuration(vec![item]))
+                        .await;
+                match pulled {
+                    Ok(Ok(mut values)) if !values.is_empty() => {
+                        let update = values.swap_remove(0);
+                        backend.apply_settings_or_warn(&update).await;
+                    }
+                    Ok(Ok(_)) => {}
+                    Ok(Err(e)) => tracing::warn!("cannot pull the {SECTION} settings: {e}"),
+                    Err(_) => tracing::warn!(
+                        "the client did not answer workspace/configuration within {PULL_PATIENCE:?}"
+                    ),
+                }
+                if !backend.pull_again.load(Ordering::SeqCst) {
+                    backend.pulling.store(false, Ordering::SeqCst);
+                    // An ask that came after the check but before the flag
+                    // was cleared started no pull of its own: take it now.
+                    if !backend.pull_again.load(Ordering::SeqCst)
+                        || backend.pulling.swap(true, Ordering::SeqCst)
+                    {
+                        return;
+                    }
                 }
             }
-        }
-        if let Err(message) = self.apply_settings(&update) {
+        });
+    }
+
+    async fn apply_settings_or_warn(&self, update: &Value) {
+        if let Err(message) = self.apply_settings(update) {
             self.client
                 .show_message(MessageType::WARNING, message)
                 .await;
@@ -262,5 +306,23 @@ impl Backend {
                 workspace.add(&folder.uri);
             }
         }
+    }
+}
+
+impl super::transport::Control for Backend {
+    fn initialized(&self) -> bool {
+        self.initialized.load(Ordering::SeqCst)
+    }
+
+    fn shut_down(&self) -> bool {
+        self.shut_down.load(Ordering::SeqCst)
+    }
+
+    fn shutdown(&self) {
+        self.on_shutdown();
+    }
+
+    fn status(&self) -> Value {
+        serde_json::to_value(self.status_now()).unwrap_or(Value::Null)
     }
 }

@@ -14,7 +14,6 @@ mod backend;
 mod cache;
 mod capabilities;
 mod error;
-mod exit;
 mod handlers;
 mod index;
 mod lifecycle;
@@ -23,14 +22,14 @@ pub mod lsp_ext;
 mod search;
 pub mod settings;
 mod state;
-mod transport;
+pub mod transport;
 mod workspace;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncWrite};
-use tokio::sync::mpsc;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 use tower_lsp::{LanguageServer, LspService, Server};
@@ -40,6 +39,11 @@ use lsp_ext::CustomRequest;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
 pub const CUSTOM_METHODS: [&str; 4] = lsp_ext::METHODS;
+
+/// How long work already received may go on after the end of input.
+const EOF_GRACE: Duration = Duration::from_secs(2);
+/// How long output still queued at the end may take to be written.
+const FLUSH_GRACE: Duration = Duration::from_secs(1);
 
 /// Runs the language server on stdin/stdout until `exit` or stdin EOF.
 /// Returns the process exit status (0 after `shutdown`, 1 without).
@@ -56,7 +60,8 @@ pub fn run_stdio() -> i32 {
         }
     };
     let status = runtime.block_on(serve(tokio::io::stdin(), tokio::io::stdout()));
-    // Blocking reads of stdin (and of logs) must not hold the exit back.
+    // Blocking reads of stdin (and of logs), and requests the client never
+    // answered, must not hold the exit back.
     runtime.shutdown_background();
     status
 }
@@ -69,32 +74,55 @@ where
     O: AsyncWrite + Unpin,
 {
     let shut_down = Arc::new(AtomicBool::new(false));
-    let (service, socket) = LspService::build(|client| Backend::new(client, shut_down.clone()))
-        .custom_method(lsp_ext::Prepare::METHOD, Backend::prepare)
-        .custom_method(lsp_ext::Candidates::METHOD, Backend::candidates)
-        .custom_method(lsp_ext::Files::METHOD, Backend::files)
-        .custom_method(lsp_ext::Status::METHOD, Backend::status)
-        .finish();
-    let (service, exited) = exit::watch(service);
-    // Our framing sits between the pipes and tower-lsp (see `transport`).
+    let mut built = None;
+    let (service, socket) = LspService::build(|client| {
+        let backend = Backend::new(client, shut_down.clone());
+        built = Some(backend.clone());
+        backend
+    })
+    .custom_method(lsp_ext::Prepare::METHOD, Backend::prepare)
+    .custom_method(lsp_ext::Candidates::METHOD, Backend::candidates)
+    .custom_method(lsp_ext::Files::METHOD, Backend::files)
+    .custom_method(lsp_ext::Status::METHOD, Backend::status)
+    .finish();
+    let Some(backend) = built else {
+        return 1;
+    };
+    // Our edge sits between the pipes and tower-lsp (see `transport`).
     let (to_server, server_in) = tokio::io::duplex(1 << 16);
     let (server_out, from_server) = tokio::io::duplex(1 << 16);
-    let (frames, outgoing) = mpsc::unbounded_channel();
-    let reader = transport::forward_input(input, to_server, frames.clone());
-    let relay = transport::forward_output(from_server, frames);
-    // Above tower-lsp's default of 4, so slow reads do not hold back the
-    // notifications queued behind them.
+    let to_server = tokio::sync::Mutex::new(to_server);
+    let inbox = transport::Inbox::default();
+    let outbox = transport::Outbox::default();
     let server = Server::new(server_in, server_out, socket)
-        .concurrency_level(32)
+        .concurrency_level(transport::TOWER_CONCURRENCY)
         .serve(service);
-    let run = async move {
-        // tower-lsp notices `exit` only when the next message arrives; race it.
-        tokio::select! {
-            _ = async { tokio::join!(server, reader) } => {}
-            () = exited.notified() => {}
+    let reader = async {
+        let end = transport::forward_input(input, &to_server, &inbox, &outbox, &backend).await;
+        if end == transport::InputEnd::Eof {
+            // Answer what was already sent, unless it takes long (a request
+            // waiting for a client that is gone must not keep us alive).
+            let _ = tokio::time::timeout(EOF_GRACE, inbox.idle()).await;
         }
     };
-    tokio::join!(run, relay, transport::write_output(output, outgoing));
+    let session = async {
+        tokio::select! {
+            () = reader => {}
+            () = server => {}
+            () = transport::dispatch(&to_server, &inbox) => {}
+            () = transport::forward_output(from_server, &inbox, &outbox) => {}
+        }
+        inbox.close();
+        outbox.close();
+    };
+    let writer = transport::write_output(output, &outbox);
+    tokio::pin!(writer);
+    tokio::select! {
+        () = &mut writer => {}
+        () = session => {
+            let _ = tokio::time::timeout(FLUSH_GRACE, &mut writer).await;
+        }
+    }
     if shut_down.load(Ordering::SeqCst) {
         0
     } else {

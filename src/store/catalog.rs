@@ -13,9 +13,13 @@ use std::sync::Arc;
 use std::time::SystemTime;
 
 use super::discover::{self, LogFile};
-use crate::formats::lines::{self, Flow};
+use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, Scanner};
 use crate::model::{Locator, Session, SessionHeader, StoreNote};
+
+/// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
+/// stands in for one): no title or header is that long.
+const SCAN_LINES: LongLines = LongLines::Skip(lines::MAX_SCAN_LINE);
 
 /// Which format a store's logs are in.
 #[derive(Debug, Clone, Copy)]
@@ -69,6 +73,12 @@ struct FileState {
     header: HeaderState,
     /// Whether the scanner saw every line (not only up to the header).
     full: bool,
+    /// The file's identity (device, inode) when it was read: a log replaced
+    /// by a rename is another file, read again from the start.
+    file_id: Option<(u64, u64)>,
+    /// The first line (without its line end) once complete, if short: a log
+    /// rewritten in place with another header is read again too.
+    first_line: Option<Vec<u8>>,
 }
 
 impl FileState {
@@ -92,6 +102,8 @@ pub struct Catalog {
     winners: HashMap<String, Vec<u8>>,
     missing: bool,
     unreadable: Option<String>,
+    /// Folders below the root that could not be read (`rel: error`).
+    folder_errors: Vec<String>,
     /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
@@ -125,6 +137,7 @@ impl Catalog {
             winners: HashMap::new(),
             missing: false,
             unreadable: None,
+            folder_errors: Vec::new(),
             titles,
         }
     }
@@ -146,12 +159,14 @@ impl Catalog {
             }
             Err(e) => {
                 self.unreadable = Some(e.to_string());
-                Some(Vec::new())
+                Some(discover::Walk::default())
             }
         };
         self.missing = found.is_none();
+        let found = found.unwrap_or_default();
+        self.folder_errors = found.errors;
         let work: Vec<_> = found
-            .unwrap_or_default()
+            .logs
             .into_iter()
             .map(|LogFile { rel, path }| {
                 let previous = self.files.remove(&rel);
@@ -284,8 +299,14 @@ impl Catalog {
         }
         if let Some(e) = &self.unreadable {
             notes.push(StoreNote::Unreadable {
-                store,
+                store: store.clone(),
                 error: e.clone(),
+            });
+        }
+        for error in &self.folder_errors {
+            notes.push(StoreNote::FolderUnreadable {
+                store: store.clone(),
+                error: error.clone(),
             });
         }
         for (rel, state) in &self.files {
@@ -377,18 +398,23 @@ fn refresh_state(
     titles: bool,
 ) -> Option<FileState> {
     let meta = fs::metadata(&path).ok()?;
-    let (size, modified) = (meta.len(), meta.modified().ok());
+    let (size, modified, id) = (meta.len(), meta.modified().ok(), file_id(&meta));
     if let Some(prev) = previous {
-        if prev.size == size && prev.modified == modified {
+        // Replaced (another inode), shrunk, or rewritten with another
+        // header: what was read of it says nothing of the file now.
+        let same_file = prev.file_id == id;
+        if same_file && prev.size == size && prev.modified == modified {
             return Some(prev);
         }
-        if size > prev.size && prev.full {
+        if same_file && size > prev.size && prev.full && same_first_line(&prev) {
             if let Some(grown) = append_scan(prev.clone(), size, modified) {
                 return Some(grown);
             }
         }
     }
-    Some(full_scan(path, size, modified, format, titles))
+    let mut state = full_scan(path, size, modified, format, titles);
+    state.file_id = id;
+    Some(state)
 }
 
 /// Scans a log from its first line: its format, header and (with `titles`)
@@ -409,6 +435,8 @@ fn full_scan(
         consumed: 0,
         header: HeaderState::Pending,
         full: titles,
+        file_id: None,
+        first_line: None,
     };
     let mut file = match File::open(&state.path) {
         Ok(file) => file,
@@ -424,25 +452,30 @@ fn full_scan(
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
-    let walked = lines::for_each_line::<()>(&mut file, size, &never, &mut |line| {
-        let scanner = match &mut scanner {
-            Some(s) => s,
-            None => {
-                let Some(picked) = choice.pick(line) else {
-                    return Ok(Flow::Stop);
-                };
-                format = Some(picked);
-                let scanner = scanner.insert(picked.scanner());
-                if let Some(millis) = modified_millis {
-                    scanner.file_modified(millis);
+    let mut first_line = None;
+    // Bounded lines: a region without a newline (a sparse or half-written
+    // file) is read through, never into memory.
+    let walked =
+        lines::for_each_line_bounded::<()>(&mut file, size, SCAN_LINES, &never, &mut |line| {
+            let scanner = match &mut scanner {
+                Some(s) => s,
+                None => {
+                    first_line = remembered(line);
+                    let Some(picked) = choice.pick(line) else {
+                        return Ok(Flow::Stop);
+                    };
+                    format = Some(picked);
+                    let scanner = scanner.insert(picked.scanner());
+                    if let Some(millis) = modified_millis {
+                        scanner.file_modified(millis);
+                    }
+                    scanner
                 }
-                scanner
-            }
-        };
-        scanner.line(line);
-        let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
-        Ok(if done { Flow::Stop } else { Flow::Continue })
-    });
+            };
+            scanner.line(line);
+            let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
+            Ok(if done { Flow::Stop } else { Flow::Continue })
+        });
     let consumed = match walked {
         Ok(consumed) => consumed,
         Err(lines::LinesError::Io(e)) => {
@@ -462,7 +495,50 @@ fn full_scan(
     state.format = format;
     state.scanner = scanner;
     state.consumed = consumed;
+    state.first_line = first_line;
     state
+}
+
+/// The longest first line remembered to detect a rewritten header.
+const FIRST_LINE_KEPT: usize = 64 * 1024;
+
+fn remembered(line: &[u8]) -> Option<Vec<u8>> {
+    (line.len() <= FIRST_LINE_KEPT).then(|| line.to_vec())
+}
+
+/// The file's (device, inode).
+#[cfg(unix)]
+fn file_id(meta: &fs::Metadata) -> Option<(u64, u64)> {
+    use std::os::unix::fs::MetadataExt;
+    Some((meta.dev(), meta.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(_: &fs::Metadata) -> Option<(u64, u64)> {
+    None
+}
+
+/// Whether the file still starts with the first line read before (true
+/// when none was remembered: nothing to compare).
+fn same_first_line(state: &FileState) -> bool {
+    let Some(first) = &state.first_line else {
+        return true;
+    };
+    let Ok(mut file) = File::open(&state.path) else {
+        return false;
+    };
+    let mut now = vec![0; first.len() + 2];
+    let mut read = 0;
+    while read < now.len() {
+        match std::io::Read::read(&mut file, &mut now[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    let now = &now[..read];
+    now.starts_with(first) && matches!(&now[first.len()..], [b'\n', ..] | [b'\r', b'\n'])
 }
 
 /// Feeds the scanner the complete lines appended after `consumed`.
@@ -475,17 +551,29 @@ fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) ->
     }
     let mut file = File::open(&state.path).ok()?;
     file.seek(SeekFrom::Start(state.consumed)).ok()?;
+    let mut first_line = None;
+    let mut at_first = state.consumed == 0;
     let never = || false;
-    let used = lines::for_each_line::<()>(&mut file, size - state.consumed, &never, &mut |line| {
-        scanner.line(line);
-        Ok(if scanner.is_done() {
-            Flow::Stop
-        } else {
-            Flow::Continue
+    // Only the growth is read, in bounded chunks (never reserved whole).
+    let growth = size - state.consumed;
+    let used =
+        lines::for_each_line_bounded::<()>(&mut file, growth, SCAN_LINES, &never, &mut |line| {
+            if at_first {
+                first_line = remembered(line);
+                at_first = false;
+            }
+            scanner.line(line);
+            Ok(if scanner.is_done() {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
         })
-    })
-    .ok()?;
+        .ok()?;
     state.header = scanner.header();
+    if first_line.is_some() {
+        state.first_line = first_line;
+    }
     state.consumed += used;
     state.size = size;
     state.modified = modified;
@@ -594,5 +682,50 @@ mod tests {
         fs::write(&path, &line).unwrap();
         assert!(catalog.refresh_path(&path));
         assert_eq!(catalog.len(), 1);
+    }
+
+    /// Issue 10 item 10: a log replaced by an atomic rename was parsed from
+    /// the old offset; the old id stayed and titles crossed over.
+    #[test]
+    fn a_log_replaced_by_a_rename_is_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let title = |seq: u64, t: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
+        };
+        fs::write(&path, header("old", 1) + &title(1, "Old")).unwrap();
+        let mut catalog = Catalog::scan(dir.path());
+        assert_eq!(catalog.get("old").and_then(|s| s.title), Some("Old".into()));
+        // Written beside, renamed over: larger, another id.
+        let fresh = dir.path().join("s.jsonl.tmp");
+        fs::write(
+            &fresh,
+            header("new", 2) + &title(1, "New") + &title(2, "Newer") + &title(3, "Newest"),
+        )
+        .unwrap();
+        fs::rename(&fresh, &path).unwrap();
+        assert!(catalog.refresh_path(&path));
+        assert!(catalog.get("old").is_none());
+        assert_eq!(
+            catalog.get("new").and_then(|s| s.title),
+            Some("Newest".into())
+        );
+    }
+
+    /// The same file rewritten in place, larger and with another header.
+    #[test]
+    fn a_log_rewritten_in_place_with_another_header_is_read_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        fs::write(&path, header("first", 1)).unwrap();
+        let mut catalog = Catalog::scan(dir.path());
+        assert!(catalog.get("first").is_some());
+        let mut file = fs::OpenOptions::new().write(true).open(&path).unwrap();
+        std::io::Write::write_all(&mut file, (header("other", 2) + &header("x", 3)).as_bytes())
+            .unwrap();
+        drop(file);
+        catalog.refresh_path(&path);
+        assert!(catalog.get("first").is_none());
+        assert!(catalog.get("other").is_some());
     }
 }

@@ -186,7 +186,12 @@ impl SessionStore for FsStore {
                 errors: c
                     .notes()
                     .iter()
-                    .filter(|n| matches!(n, StoreNote::Unreadable { .. }))
+                    .filter(|n| {
+                        matches!(
+                            n,
+                            StoreNote::Unreadable { .. } | StoreNote::FolderUnreadable { .. }
+                        )
+                    })
                     .map(ToString::to_string)
                     .collect(),
             })

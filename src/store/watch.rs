@@ -55,7 +55,14 @@ impl Pending {
             return;
         }
         for path in event.paths {
-            if path == root {
+            if path != root && root.starts_with(&path) {
+                // A folder on the way to the root came or went (the first
+                // run, before `~/.hydra` exists): watch closer, look again.
+                if structural {
+                    self.rescan = true;
+                    self.rearm = true;
+                }
+            } else if path == root {
                 if structural {
                     self.rescan = true;
                     self.rearm = true;
@@ -76,6 +83,9 @@ impl Pending {
 pub struct RootWatcher {
     watcher: RecommendedWatcher,
     root: PathBuf,
+    /// The nearest existing ancestor of the root, watched (not
+    /// recursively) to see the root, or a folder on the way to it, appear.
+    ancestor: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for RootWatcher {
@@ -107,6 +117,7 @@ impl RootWatcher {
                 let mut this = RootWatcher {
                     watcher,
                     root: root.to_path_buf(),
+                    ancestor: None,
                 };
                 this.arm();
                 Some(this)
@@ -118,11 +129,26 @@ impl RootWatcher {
         }
     }
 
-    /// Watches the root recursively, and its parent (not recursively) so
-    /// the root's creation or removal is seen too.
+    /// Watches the root recursively, and its nearest existing ancestor (its
+    /// parent, once that exists; not recursively) so the root's creation or
+    /// removal is seen too, even when its parent does not exist yet.
     pub fn arm(&mut self) {
-        if let Some(parent) = self.root.parent().filter(|p| p.is_dir()) {
-            let _ = self.watcher.watch(parent, RecursiveMode::NonRecursive);
+        let nearest = self
+            .root
+            .ancestors()
+            .skip(1)
+            .find(|a| a.is_dir())
+            .map(Path::to_path_buf);
+        if nearest != self.ancestor {
+            if let Some(old) = self.ancestor.take() {
+                let _ = self.watcher.unwatch(&old);
+            }
+            if let Some(ancestor) = &nearest {
+                if let Err(e) = self.watcher.watch(ancestor, RecursiveMode::NonRecursive) {
+                    tracing::warn!("cannot watch {}: {e}", ancestor.display());
+                }
+            }
+            self.ancestor = nearest;
         }
         if self.root.is_dir() {
             if let Err(e) = self.watcher.watch(&self.root, RecursiveMode::Recursive) {

@@ -27,6 +27,9 @@ pub struct TestClient<R, W> {
     backlog: VecDeque<Value>,
     /// The answer to `workspace/configuration` pulls (one item).
     pub configuration: Value,
+    /// Whether requests from the server are answered (a hostile client
+    /// leaves them unanswered).
+    pub answer_requests: bool,
 }
 
 pub type InProcess = TestClient<tokio::io::DuplexStream, tokio::io::DuplexStream>;
@@ -50,7 +53,13 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {
             next_id: 0,
             backlog: VecDeque::new(),
             configuration: json!({}),
+            answer_requests: true,
         }
+    }
+
+    /// The reading and writing halves, for a test that drives them apart.
+    pub fn into_parts(self) -> (BufReader<R>, W) {
+        (self.reader, self.writer)
     }
 
     pub async fn send_raw(&mut self, bytes: &[u8]) {
@@ -128,7 +137,7 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {
         let mut body = vec![0; length?];
         self.reader.read_exact(&mut body).await.ok()?;
         let message: Value = serde_json::from_slice(&body).expect("the server sends JSON");
-        if message.get("method").is_some() && message.get("id").is_some() {
+        if self.answer_requests && message.get("method").is_some() && message.get("id").is_some() {
             self.answer(&message).await;
         }
         Some(message)

@@ -282,6 +282,13 @@ pub fn read_log(
         LinesError::Io(e) => fail(None, e.to_string()),
         LinesError::Cancelled => ReadError::Cancelled,
         LinesError::Line((n, reason)) => fail(Some(n), reason),
+        LinesError::TooLong => fail(
+            None,
+            format!(
+                "a line longer than {} MiB",
+                crate::formats::lines::MAX_READ_LINE >> 20
+            ),
+        ),
     };
 
     // Pass 1: metadata and tree.

@@ -97,5 +97,13 @@ fn walk_error(e: LinesError<()>, fail: &dyn Fn(Option<u64>, String) -> ReadError
     match e {
         LinesError::Io(e) => fail(None, e.to_string()),
         LinesError::Cancelled | LinesError::Line(()) => ReadError::Cancelled,
+        LinesError::TooLong => fail(None, too_long()),
     }
+}
+
+fn too_long() -> String {
+    format!(
+        "a line longer than {} MiB",
+        crate::formats::lines::MAX_READ_LINE >> 20
+    )
 }

@@ -105,6 +105,11 @@ pub fn read_log(
         Err(LinesError::Io(e)) => return Err(fail(None, e.to_string())),
         Err(LinesError::Cancelled) => return Err(ReadError::Cancelled),
         Err(LinesError::Line((n, reason))) => return Err(fail(Some(n), reason)),
+        Err(LinesError::TooLong) => {
+            let n = if header.is_some() { cursor.line + 1 } else { 1 };
+            let max = lines::MAX_READ_LINE >> 20;
+            return Err(fail(Some(n), format!("line longer than {max} MiB")));
+        }
     };
     let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
     Ok(ReadSummary {

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
+use super::blocking;
 use crate::proto::{position, to_proto};
 use crate::reference::mention;
 use crate::server::backend::Backend;
@@ -38,12 +39,20 @@ pub async fn code_action(
         let encoding = backend.encoding();
         let from = position::offset(&doc.rope, params.range.start, encoding);
         let to = position::offset(&doc.rope, params.range.end, encoding).max(from);
-        let text = doc.rope.to_string();
-        let bare: Vec<_> = mention::scan(&text)
-            .into_iter()
-            .filter(|m| m.is_bare() && m.span.start <= to && from <= m.span.end)
-            .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
-            .collect();
+        let rope = doc.rope.clone();
+        // Off the async workers, and stopped by a cancel (see `blocking`).
+        let bare = blocking("code actions", move |cancelled| {
+            let text = super::text_of(&rope, cancelled).unwrap_or_default();
+            mention::scan_cancellable(&text, cancelled).map(|found| {
+                found
+                    .into_iter()
+                    .filter(|m| m.is_bare() && m.span.start <= to && from <= m.span.end)
+                    .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .await?
+        .unwrap_or_default();
         if !bare.is_empty() {
             let view = backend.sessions().await;
             for (span, id) in bare {

@@ -86,15 +86,26 @@ impl Backend {
 
     /// `sessionReference/status`: the store, its session count, and whether
     /// it is being indexed.
+    /// (Served by the transport once initialized; this route answers before.)
     pub async fn status(&self, _params: Params<lsp_ext::Status>) -> Answer<lsp_ext::Status> {
+        Ok(self.status_now())
+    }
+
+    /// The status, at once: it never waits (for the index either).
+    pub fn status_now(&self) -> lsp_ext::StatusResult {
         let view = self.index.view();
+        // Before indexing starts, the stores it will index.
+        let roots = if self.index.is_started() {
+            self.index.roots()
+        } else {
+            self.configured_roots()
+        };
         let mut stores = view.stores.clone();
         if stores.is_empty() {
             // Not indexed yet: the configured roots, nothing counted.
-            stores = self
-                .index
-                .roots()
-                .into_iter()
+            stores = roots
+                .iter()
+                .cloned()
                 .map(|path| StoreStatus {
                     path,
                     format: String::new(),
@@ -104,12 +115,12 @@ impl Backend {
                 })
                 .collect();
         }
-        Ok(lsp_ext::StatusResult {
-            store: self.index.roots().first().cloned().unwrap_or_default(),
+        lsp_ext::StatusResult {
+            store: roots.first().cloned().unwrap_or_default(),
             sessions: view.sessions.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
             stores,
-        })
+        }
     }
 
     /// The open document's text, else the file's when the URI is a readable
@@ -123,7 +134,10 @@ impl Backend {
                 "{uri} is not open and not a file: URI"
             )));
         };
-        let read = tokio::task::spawn_blocking(move || std::fs::read_to_string(path)).await;
+        // Regular files only, up to the document limit: `file:///dev/zero`
+        // fails at once.
+        let read =
+            tokio::task::spawn_blocking(move || crate::config::document::read_file(&path)).await;
         match read {
             Ok(Ok(text)) => Ok(text),
             Ok(Err(e)) => Err(error::invalid_params(format!(

@@ -16,33 +16,30 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         return Ok(None);
     };
     let encoding = backend.encoding();
-    let offset = position::offset(
-        &doc.rope,
-        params.text_document_position_params.position,
-        encoding,
-    );
-    let text = doc.rope.to_string();
-    let mentions = mention::scan(&text);
-    let Some(hovered) = mentions
-        .iter()
-        .find(|m| m.span.start <= offset && offset < m.span.end)
-    else {
-        // A file mention, perhaps: looked at off the async workers.
-        let cwd = backend.target_cwd(&uri);
-        let found = blocking("file hover", move |_| {
-            files::hover(&text, offset, cwd.as_deref().map(std::path::Path::new))
-        })
-        .await?;
-        return Ok(found.map(|(span, value)| {
-            markdown_hover(value, Some(position::range(&doc.rope, span, encoding)))
-        }));
+    let position = params.text_document_position_params.position;
+    let cwd = backend.target_cwd(&uri);
+    // The scan is linear, but a document may be megabytes: it runs off the
+    // async workers and stops when the request is cancelled.
+    let found = blocking("hover", move |cancelled| {
+        find_hovered(&doc.rope, position, encoding, cwd.as_deref(), cancelled)
+    })
+    .await?;
+    let Hovered {
+        range,
+        uri: hovered_uri,
+        decoded,
+        label,
+    } = match found {
+        Found::Mention(hovered) => hovered,
+        Found::File(hover) => return Ok(hover),
+        Found::Nothing => return Ok(None),
     };
-    let range = Some(position::range(&doc.rope, hovered.span.clone(), encoding));
-    let id = match hovered.decode() {
+    let range = Some(range);
+    let id = match decoded {
         Ok(id) => id,
         Err(DecodeError::Malformed) => {
             return Ok(Some(markdown_hover(
-                format!("Invalid session reference URI {}", code(hovered.uri)),
+                format!("Invalid session reference URI {}", code(&hovered_uri)),
                 range,
             )))
         }
@@ -58,8 +55,6 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
             return Ok(Some(markdown_hover(value, range)));
         }
     };
-    // Like `prepare`: the label of the id's first mention.
-    let label = first_label(&mentions, &id);
     let view = backend.sessions().await;
     let Some(session) = view.get(&id).cloned() else {
         let value = format!(
@@ -77,6 +72,63 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
     };
     Ok(Some(markdown_hover(value, range)))
+}
+
+/// What is under the cursor.
+enum Found {
+    Mention(Hovered),
+    /// A file mention's hover (or none).
+    File(Option<Hover>),
+    /// Nothing, or the request was cancelled.
+    Nothing,
+}
+
+/// The mention under the cursor, decoded, with the label `prepare` would
+/// give its session.
+struct Hovered {
+    range: Range,
+    uri: String,
+    decoded: std::result::Result<String, DecodeError>,
+    /// The label of the id's first mention, like `prepare` (valid ids only).
+    label: String,
+}
+
+/// Finds the session mention at `position`, else the file mention there.
+fn find_hovered(
+    rope: &ropey::Rope,
+    position: Position,
+    encoding: position::Encoding,
+    cwd: Option<&str>,
+    cancelled: &(dyn Fn() -> bool + Sync),
+) -> Found {
+    let offset = position::offset(rope, position, encoding);
+    let Some(text) = super::text_of(rope, cancelled) else {
+        return Found::Nothing;
+    };
+    let Ok(mentions) = mention::scan_cancellable(&text, cancelled) else {
+        return Found::Nothing;
+    };
+    let Some(hovered) = mentions
+        .iter()
+        .find(|m| m.span.start <= offset && offset < m.span.end)
+    else {
+        // A file mention, perhaps.
+        let found = files::hover(&text, offset, cwd.map(std::path::Path::new));
+        return Found::File(found.map(|(span, value)| {
+            markdown_hover(value, Some(position::range(rope, span, encoding)))
+        }));
+    };
+    let decoded = hovered.decode();
+    let label = match &decoded {
+        Ok(id) => first_label(&mentions, id),
+        Err(_) => String::new(),
+    };
+    Found::Mention(Hovered {
+        range: position::range(rope, hovered.span.clone(), encoding),
+        uri: hovered.uri.to_string(),
+        decoded,
+        label,
+    })
 }
 
 /// The label of the first valid mention of `id` (the id for a bare URI).

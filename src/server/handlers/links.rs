@@ -16,22 +16,29 @@ pub async fn document_link(
         return Ok(None);
     };
     let encoding = backend.encoding();
-    let text = doc.rope.to_string();
-    let mentions: Vec<_> = mention::scan(&text)
-        .into_iter()
-        .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
-        .collect();
     let cwd = backend.target_cwd(&params.text_document.uri);
-    let (rope, file_text) = (doc.rope.clone(), text.clone());
-    let mut file_links = blocking("file links", move |_| {
-        files::links(
+    let rope = doc.rope.clone();
+    // Off the async workers, and the scan stops on a cancel (see `blocking`).
+    let found = blocking("document links", move |cancelled| {
+        let text = super::text_of(&rope, cancelled).unwrap_or_default();
+        let mentions = mention::scan_cancellable(&text, cancelled).map(|found| {
+            found
+                .into_iter()
+                .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
+                .collect::<Vec<_>>()
+        });
+        let file_links = files::links(
             &rope,
-            &file_text,
+            &text,
             cwd.as_deref().map(std::path::Path::new),
             encoding,
-        )
+        );
+        (mentions, file_links)
     })
     .await?;
+    let (Ok(mentions), mut file_links) = found else {
+        return Ok(None);
+    };
     if mentions.is_empty() {
         return Ok(Some(file_links));
     }

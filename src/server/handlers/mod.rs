@@ -83,3 +83,17 @@ where
     let task = tokio::task::spawn_blocking(move || work(&|| flag.load(Ordering::SeqCst)));
     task.await.map_err(|_| error::internal(what))
 }
+
+/// The rope's text, copied chunk by chunk with a poll of `cancelled`
+/// between chunks (`None` when cancelled): a document of many megabytes is
+/// not worth copying for a request nobody waits for.
+pub fn text_of(rope: &ropey::Rope, cancelled: &(dyn Fn() -> bool + Sync)) -> Option<String> {
+    let mut text = String::with_capacity(rope.len_bytes());
+    for (i, chunk) in rope.chunks().enumerate() {
+        if i % 256 == 0 && cancelled() {
+            return None;
+        }
+        text.push_str(chunk);
+    }
+    Some(text)
+}
