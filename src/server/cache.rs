@@ -105,6 +105,6 @@ impl SnapshotSource for CachedSource<'_> {
             .reader
             .as_deref()
             .ok_or_else(|| unknown_session(session_id))?;
-        self.cache.read(reader, session, label, budget, cancelled)
+        self.cache.read(reader, &session, label, budget, cancelled)
     }
 }

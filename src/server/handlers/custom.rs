@@ -91,7 +91,7 @@ impl Backend {
         }
         Ok(lsp_ext::StatusResult {
             store: self.index.roots().first().cloned().unwrap_or_default(),
-            sessions: view.sessions.len(),
+            sessions: view.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
             stores,
         })

@@ -53,7 +53,7 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
     // Like `prepare`: the label of the id's first mention.
     let label = first_label(&mentions, &id);
     let view = backend.sessions().await;
-    let Some(session) = view.get(&id).cloned() else {
+    let Some(session) = view.get(&id) else {
         let value = format!(
             "Session {} is not in the store",
             code(&json::stringify(&id))
