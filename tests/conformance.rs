@@ -35,6 +35,8 @@ fn run_case(case: &Value) -> Result<(), String> {
         .args(&args)
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
+        // The index cache of `candidates`: never the user's.
+        .env("XDG_CACHE_HOME", cache_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -88,4 +90,10 @@ fn every_conformance_case_passes() {
         cases.len(),
         failures.join("\n\n")
     );
+}
+
+/// A cache directory for the binary's index caches, inside the target
+/// directory, so no test writes to the user's cache.
+fn cache_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }

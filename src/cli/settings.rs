@@ -6,7 +6,7 @@ use crate::config::{self, paths, StoreEntry};
 use crate::model::SessionStore;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
-use crate::store::{FsStore, Scan, StoreSpec};
+use crate::store::{index_cache, FsStore, Scan, StoreSpec};
 
 pub struct Settings {
     pub stores: Vec<StoreSpec>,
@@ -19,7 +19,11 @@ impl Settings {
     /// stderr. Titles cost a read of every log: only `candidates` needs
     /// them.
     pub fn open_store(&self, scan: Scan) -> FsStore {
-        let store = FsStore::open(&self.stores, scan);
+        // A full scan reads every log: the index cache spares that.
+        let store = match index_cache::default_dir().filter(|_| scan == Scan::Full) {
+            Some(dir) => FsStore::open_cached(&self.stores, scan, &dir),
+            None => FsStore::open(&self.stores, scan),
+        };
         for note in store.notes() {
             eprintln!("hydra-session-lsp: warning: {note}");
         }

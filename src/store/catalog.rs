@@ -5,16 +5,16 @@
 //! format's scanner and how far it fed it, so a grown log costs only its new
 //! lines and an unchanged one costs a `stat`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::SystemTime;
+use std::sync::{Arc, OnceLock};
 
 use super::discover::{self, LogFile};
 use crate::formats::lines::{self, Flow};
-use crate::formats::{self, HeaderState, LogFormat, Scanner};
+use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
 use crate::model::{Locator, Session, SessionHeader, StoreNote};
 
 /// Which format a store's logs are in.
@@ -56,27 +56,144 @@ impl PartialEq for FormatChoice {
 
 impl Eq for FormatChoice {}
 
-/// What the catalog knows of one file.
+/// What the catalog knows of one file. Kept small: a store may hold
+/// 100,000 logs. The file's name is its key (its path is the root joined
+/// with it); what the log is lives in its scanner, not in a copy.
 #[derive(Debug, Clone)]
 struct FileState {
-    path: PathBuf,
-    size: u64,
-    modified: Option<SystemTime>,
+    stamp: Stamp,
     format: Option<&'static dyn LogFormat>,
-    /// The format's scanner, fed every complete line up to `consumed`.
-    scanner: Option<Box<dyn Scanner>>,
+    found: Found,
+    /// How far the scanner was fed: every complete line up to here.
     consumed: u64,
-    header: HeaderState,
     /// Whether the scanner saw every line (not only up to the header).
     full: bool,
+    /// Whether this file holds the first session of its id (by name).
+    winner: bool,
+}
+
+/// How a file was when it was last scanned: any difference rescans it
+/// (or, when only grown, reads what it gained).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    pub size: u64,
+    /// Modification time: seconds and nanoseconds since the epoch.
+    pub mtime: i64,
+    pub mtime_nsec: u32,
+    /// Status change time (Unix), which no tool sets back.
+    pub ctime_nsec: u32,
+    pub ctime: i64,
+    /// The file's identity (Unix): a replaced file is another file.
+    pub ino: u64,
+    pub dev: u64,
+}
+
+impl Stamp {
+    pub fn of(meta: &fs::Metadata) -> Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Stamp {
+                size: meta.len(),
+                mtime: meta.mtime(),
+                mtime_nsec: meta.mtime_nsec() as u32,
+                ctime: meta.ctime(),
+                ctime_nsec: meta.ctime_nsec() as u32,
+                ino: meta.ino(),
+                dev: meta.dev(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let since = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+                .unwrap_or_default();
+            Stamp {
+                size: meta.len(),
+                mtime: since.as_secs() as i64,
+                mtime_nsec: since.subsec_nanos(),
+                ..Stamp::default()
+            }
+        }
+    }
+
+    /// Whether the file is the same one, possibly grown.
+    fn same_file(&self, other: &Stamp) -> bool {
+        (self.ino, self.dev) == (other.ino, other.dev)
+    }
+}
+
+/// One file as an index cache keeps it.
+#[derive(Debug, Clone)]
+pub(crate) struct Record {
+    pub rel: Arc<[u8]>,
+    pub stamp: Stamp,
+    pub format: Option<&'static dyn LogFormat>,
+    pub consumed: u64,
+    pub full: bool,
+    pub header: HeaderState,
+    pub meta: ScanMeta,
+}
+
+/// What a scan of one file found.
+#[derive(Debug, Clone)]
+pub(crate) enum Found {
+    /// No session: no scanner was started, or it has nothing more to say
+    /// (no format, unreadable, not a session, nothing complete yet).
+    Not(HeaderState),
+    /// The format's scanner, which resumes after an append.
+    Scanner(Box<dyn Scanner>),
+    /// What a scan recorded, without its scanner (from the index cache):
+    /// any change of the file scans it again from the start.
+    Recorded(Box<Recorded>),
+}
+
+/// A scan's result, kept without the scanner.
+#[derive(Debug, Clone)]
+pub(crate) struct Recorded {
+    pub header: HeaderState,
+    pub meta: ScanMeta,
 }
 
 impl FileState {
-    fn session_header(&self) -> Option<&SessionHeader> {
-        match &self.header {
-            HeaderState::Session(h) => Some(h),
-            _ => None,
+    fn session_header(&self) -> Option<Cow<'_, SessionHeader>> {
+        match &self.found {
+            Found::Not(_) => None,
+            Found::Scanner(s) => match s.header_ref() {
+                Some(h) => Some(Cow::Borrowed(h)),
+                None => match s.header() {
+                    HeaderState::Session(h) => Some(Cow::Owned(h)),
+                    _ => None,
+                },
+            },
+            Found::Recorded(r) => match &r.header {
+                HeaderState::Session(h) => Some(Cow::Borrowed(h)),
+                _ => None,
+            },
         }
+    }
+
+    fn header(&self) -> HeaderState {
+        match &self.found {
+            Found::Not(h) => h.clone(),
+            Found::Scanner(s) => s.header(),
+            Found::Recorded(r) => r.header.clone(),
+        }
+    }
+
+    fn meta(&self) -> ScanMeta {
+        match &self.found {
+            Found::Not(_) => ScanMeta::default(),
+            Found::Scanner(s) => s.meta(),
+            Found::Recorded(r) => r.meta.clone(),
+        }
+    }
+
+    /// Whether an append can be fed to the scanner.
+    fn resumable(&self) -> bool {
+        self.full && matches!(self.found, Found::Scanner(_))
     }
 }
 
@@ -87,9 +204,13 @@ pub struct Catalog {
     /// This store's position in the store list (for [`Locator`]s).
     index: usize,
     format: FormatChoice,
-    files: BTreeMap<Vec<u8>, FileState>,
-    /// id → relative path of the winning log.
-    winners: HashMap<String, Vec<u8>>,
+    /// By relative path; the key is shared with the sessions' locators.
+    files: BTreeMap<Arc<[u8]>, FileState>,
+    /// Number of distinct ids.
+    count: usize,
+    /// id → relative path of the winning log, built on the first
+    /// [`Catalog::get`] after a change (the server never asks).
+    by_id: OnceLock<HashMap<String, Arc<[u8]>>>,
     missing: bool,
     unreadable: Option<String>,
     /// Whether every line is scanned (titles, capacity); `prepare` and
@@ -122,7 +243,8 @@ impl Catalog {
             index,
             format,
             files: BTreeMap::new(),
-            winners: HashMap::new(),
+            count: 0,
+            by_id: OnceLock::new(),
             missing: false,
             unreadable: None,
             titles,
@@ -154,8 +276,11 @@ impl Catalog {
             .unwrap_or_default()
             .into_iter()
             .map(|LogFile { rel, path }| {
-                let previous = self.files.remove(&rel);
-                (rel, path, previous)
+                let previous = self.files.remove_entry(&rel[..]);
+                let rel = previous
+                    .as_ref()
+                    .map_or_else(|| Arc::from(rel), |p| p.0.clone());
+                (rel, path, previous.map(|p| p.1))
             })
             .collect();
         self.files = refresh_all(work, self.format, self.titles);
@@ -171,16 +296,20 @@ impl Catalog {
         if !self.format.is_log_name(&rel) {
             return false;
         }
-        let previous = self.files.remove(&rel);
-        let before = previous.as_ref().map(|s| (s.size, s.modified));
+        let previous = self.files.remove_entry(&rel[..]);
+        let rel = previous
+            .as_ref()
+            .map_or_else(|| Arc::from(rel), |p| p.0.clone());
+        let previous = previous.map(|p| p.1);
+        let before = previous.as_ref().map(|s| s.stamp);
         // Only regular files count; a symbolic link is not followed.
         let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
         let state = if is_file {
-            refresh_state(path.to_path_buf(), previous, self.format, self.titles)
+            refresh_state(path, previous, self.format, self.titles)
         } else {
             None
         };
-        let after = state.as_ref().map(|s| (s.size, s.modified));
+        let after = state.as_ref().map(|s| s.stamp);
         if let Some(state) = state {
             self.files.insert(rel, state);
         }
@@ -191,43 +320,59 @@ impl Catalog {
         false
     }
 
+    /// Marks the first file of each id (by name) as its winner.
     fn elect(&mut self) {
-        self.winners.clear();
-        for (rel, state) in &self.files {
-            if let Some(header) = state.session_header() {
-                self.winners
-                    .entry(header.id.clone())
-                    .or_insert_with(|| rel.clone());
-            }
+        self.by_id = OnceLock::new();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut borrowed: HashSet<&str> = HashSet::new();
+        let mut winners = Vec::with_capacity(self.files.len());
+        for state in self.files.values() {
+            let won = match state.session_header() {
+                None => false,
+                Some(Cow::Borrowed(h)) => !seen.contains(&h.id) && borrowed.insert(&h.id),
+                Some(Cow::Owned(h)) => !borrowed.contains(h.id.as_str()) && seen.insert(h.id),
+            };
+            winners.push(won);
+        }
+        drop((seen, borrowed));
+        self.count = winners.iter().filter(|&&w| w).count();
+        for (state, won) in self.files.values_mut().zip(winners) {
+            state.winner = won;
         }
     }
 
     /// Number of sessions (distinct ids).
     pub fn len(&self) -> usize {
-        self.winners.len()
+        self.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.winners.is_empty()
+        self.count == 0
     }
 
     /// The session with this id.
     pub fn get(&self, id: &str) -> Option<Session> {
-        let rel = self.winners.get(id)?;
-        self.session_at(rel)
+        let by_id = self.by_id.get_or_init(|| {
+            self.files
+                .iter()
+                .filter(|(_, state)| state.winner)
+                .filter_map(|(rel, state)| Some((state.session_header()?.id.clone(), rel.clone())))
+                .collect()
+        });
+        let rel = by_id.get(id)?;
+        self.session_at(rel, self.files.get(rel)?)
     }
 
-    fn session_at(&self, rel: &[u8]) -> Option<Session> {
-        let state = self.files.get(rel)?;
-        let header = state.session_header()?;
-        let meta = state.scanner.as_ref().map(|s| s.meta()).unwrap_or_default();
+    fn session_at(&self, rel: &Arc<[u8]>, state: &FileState) -> Option<Session> {
+        let header = state.session_header()?.into_owned();
+        let meta = state.meta();
         let full = state.full;
         Some(Session {
-            header: header.clone(),
+            header,
             locator: Locator {
                 store: self.index,
                 format: state.format.map_or("", |f| f.name()),
-                name: Arc::from(rel),
+                name: rel.clone(),
             },
             title: meta.title.filter(|_| full),
             capacity: meta.capacity.filter(|_| full),
@@ -238,24 +383,91 @@ impl Catalog {
 
     /// Every session, in relative-path order.
     pub fn sessions(&self) -> Vec<Session> {
+        let mut out = Vec::with_capacity(self.count);
+        self.for_each_session(&mut |s| out.push(s));
+        out
+    }
+
+    /// Hands every session to `f`, in relative-path order.
+    pub fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
+        for (rel, state) in &self.files {
+            if state.winner {
+                if let Some(session) = self.session_at(rel, state) {
+                    f(session);
+                }
+            }
+        }
+    }
+
+    /// The ids of the sessions with their logs' names, in relative-path
+    /// order (borrowed when the format's scanner lends them).
+    pub fn ids(&self) -> impl Iterator<Item = (Cow<'_, str>, &[u8])> + '_ {
         self.files
             .iter()
-            .filter(|(rel, state)| {
-                state
-                    .session_header()
-                    .is_some_and(|h| self.winners.get(&h.id).is_some_and(|w| w == *rel))
+            .filter(|(_, s)| s.winner)
+            .filter_map(|(rel, state)| {
+                let id = match state.session_header()? {
+                    Cow::Borrowed(h) => Cow::Borrowed(h.id.as_str()),
+                    Cow::Owned(h) => Cow::Owned(h.id),
+                };
+                Some((id, &rel[..]))
             })
-            .filter_map(|(rel, _)| self.session_at(rel))
-            .collect()
+    }
+
+    /// Whether every log is scanned to its end (titles, capacity).
+    pub fn titles(&self) -> bool {
+        self.titles
+    }
+
+    /// Adds files as an index cache recorded them: the next rescan keeps
+    /// each whose stamp is unchanged, and scans the others again.
+    pub(crate) fn seed(&mut self, records: impl IntoIterator<Item = Record>) {
+        for r in records {
+            let found = Found::Recorded(Box::new(Recorded {
+                header: r.header,
+                meta: r.meta,
+            }));
+            let state = FileState {
+                stamp: r.stamp,
+                format: r.format,
+                found,
+                consumed: r.consumed,
+                full: r.full,
+                winner: false,
+            };
+            self.files.insert(r.rel, state);
+        }
+        self.elect();
+    }
+
+    /// The number of files, and how many of them are as a seed recorded.
+    pub(crate) fn recorded(&self) -> (usize, usize) {
+        let recorded = self
+            .files
+            .values()
+            .filter(|s| matches!(s.found, Found::Recorded(_)))
+            .count();
+        (self.files.len(), recorded)
+    }
+
+    /// Every file as an index cache keeps it, in relative-path order.
+    pub(crate) fn for_each_record(&self, f: &mut dyn FnMut(Record)) {
+        for (rel, state) in &self.files {
+            f(Record {
+                rel: rel.clone(),
+                stamp: state.stamp,
+                format: state.format,
+                consumed: state.consumed,
+                full: state.full,
+                header: state.header(),
+                meta: state.meta(),
+            });
+        }
     }
 
     /// Lines skipped over every session of this store.
     pub fn skipped_lines(&self) -> u64 {
-        self.files
-            .values()
-            .filter_map(|s| s.scanner.as_ref())
-            .map(|s| s.meta().skipped_lines)
-            .sum()
+        self.files.values().map(|s| s.meta().skipped_lines).sum()
     }
 
     /// What to report about the store: missing, skipped files, duplicates.
@@ -273,24 +485,45 @@ impl Catalog {
                 error: e.clone(),
             });
         }
+        // The winner of each id that has losers.
+        let mut winners: HashMap<String, &[u8]> = HashMap::new();
         for (rel, state) in &self.files {
-            let rel_text = String::from_utf8_lossy(rel).into_owned();
-            match &state.header {
-                HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
-                    rel: rel_text,
-                    why: why.clone(),
-                }),
-                HeaderState::Pending => notes.push(StoreNote::NotASession {
-                    rel: rel_text,
-                    why: pending_reason(state.size).to_string(),
-                }),
-                HeaderState::Session(header) => {
-                    if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
-                        notes.push(StoreNote::Duplicate {
-                            rel: rel_text,
-                            id: header.id.clone(),
-                            winner: String::from_utf8_lossy(winner).into_owned(),
-                        });
+            let rel_text = || String::from_utf8_lossy(rel).into_owned();
+            match state.session_header() {
+                Some(header) if !state.winner => {
+                    winners.entry(header.id.clone()).or_default();
+                    notes.push(StoreNote::Duplicate {
+                        rel: rel_text(),
+                        id: header.id.clone(),
+                        winner: String::new(),
+                    });
+                }
+                Some(_) => {}
+                None => match state.header() {
+                    HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
+                        rel: rel_text(),
+                        why,
+                    }),
+                    HeaderState::Pending => notes.push(StoreNote::NotASession {
+                        rel: rel_text(),
+                        why: pending_reason(state.stamp.size).to_string(),
+                    }),
+                    HeaderState::Session(_) => {}
+                },
+            }
+        }
+        if !winners.is_empty() {
+            for (rel, state) in &self.files {
+                if let Some(header) = state.session_header().filter(|_| state.winner) {
+                    if let Some(slot) = winners.get_mut(&header.id) {
+                        *slot = rel;
+                    }
+                }
+            }
+            for note in &mut notes {
+                if let StoreNote::Duplicate { id, winner, .. } = note {
+                    if let Some(rel) = winners.get(id) {
+                        *winner = String::from_utf8_lossy(rel).into_owned();
                     }
                 }
             }
@@ -310,23 +543,24 @@ fn pending_reason(size: u64) -> &'static str {
 /// Refreshes many files, spread over the machine's cores: a first index
 /// reads every log for its title, and the files are independent.
 fn refresh_all(
-    work: Vec<(Vec<u8>, PathBuf, Option<FileState>)>,
+    work: Vec<(Arc<[u8]>, PathBuf, Option<FileState>)>,
     format: FormatChoice,
     titles: bool,
-) -> BTreeMap<Vec<u8>, FileState> {
+) -> BTreeMap<Arc<[u8]>, FileState> {
     const MIN_PER_THREAD: usize = 64;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(work.len() / MIN_PER_THREAD)
         .max(1);
-    let refresh = |chunk: Vec<(Vec<u8>, PathBuf, Option<FileState>)>| -> Vec<(Vec<u8>, FileState)> {
-        chunk
-            .into_iter()
-            .filter_map(|(rel, path, previous)| {
-                refresh_state(path, previous, format, titles).map(|s| (rel, s))
-            })
-            .collect()
-    };
+    let refresh =
+        |chunk: Vec<(Arc<[u8]>, PathBuf, Option<FileState>)>| -> Vec<(Arc<[u8]>, FileState)> {
+            chunk
+                .into_iter()
+                .filter_map(|(rel, path, previous)| {
+                    refresh_state(&path, previous, format, titles).map(|s| (rel, s))
+                })
+                .collect()
+        };
     if threads == 1 {
         return refresh(work).into_iter().collect();
     }
@@ -352,49 +586,41 @@ fn refresh_all(
 
 /// Brings one file's state up to date, parsing only what it needs.
 fn refresh_state(
-    path: PathBuf,
+    path: &Path,
     previous: Option<FileState>,
     format: FormatChoice,
     titles: bool,
 ) -> Option<FileState> {
-    let meta = fs::metadata(&path).ok()?;
-    let (size, modified) = (meta.len(), meta.modified().ok());
+    let stamp = Stamp::of(&fs::metadata(path).ok()?);
     if let Some(prev) = previous {
-        if prev.size == size && prev.modified == modified {
+        if prev.stamp == stamp {
             return Some(prev);
         }
-        if size > prev.size && prev.full {
-            if let Some(grown) = append_scan(prev.clone(), size, modified) {
+        if stamp.size > prev.stamp.size && stamp.same_file(&prev.stamp) && prev.resumable() {
+            if let Some(grown) = append_scan(path, prev, stamp) {
                 return Some(grown);
             }
         }
     }
-    Some(full_scan(path, size, modified, format, titles))
+    Some(full_scan(path, stamp, format, titles))
 }
 
 /// Scans a log from its first line: its format, header and (with `titles`)
 /// every line's metadata.
-fn full_scan(
-    path: PathBuf,
-    size: u64,
-    modified: Option<SystemTime>,
-    choice: FormatChoice,
-    titles: bool,
-) -> FileState {
+fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> FileState {
+    let size = stamp.size;
     let mut state = FileState {
-        path,
-        size,
-        modified,
+        stamp,
         format: None,
-        scanner: None,
+        found: Found::Not(HeaderState::Pending),
         consumed: 0,
-        header: HeaderState::Pending,
         full: titles,
+        winner: false,
     };
-    let mut file = match File::open(&state.path) {
+    let mut file = match File::open(path) {
         Ok(file) => file,
         Err(e) => {
-            state.header = HeaderState::NotASession(format!("cannot read: {e}"));
+            state.found = Found::Not(HeaderState::NotASession(format!("cannot read: {e}")));
             state.full = false;
             return state;
         }
@@ -420,34 +646,45 @@ fn full_scan(
     let consumed = match walked {
         Ok(consumed) => consumed,
         Err(lines::LinesError::Io(e)) => {
-            state.header = HeaderState::NotASession(format!("cannot read: {e}"));
+            state.found = Found::Not(HeaderState::NotASession(format!("cannot read: {e}")));
             state.full = false;
             return state;
         }
         Err(_) => 0,
     };
-    match (&scanner, consumed) {
-        (None, 0) => {}
-        (None, _) => {
-            state.header = HeaderState::NotASession("not a log of any known format".into());
-        }
-        (Some(s), _) => state.header = s.header(),
-    }
+    state.found = match (scanner, consumed) {
+        (None, 0) => Found::Not(HeaderState::Pending),
+        (None, _) => Found::Not(HeaderState::NotASession(
+            "not a log of any known format".into(),
+        )),
+        (Some(s), _) => settle(s),
+    };
     state.format = format;
-    state.scanner = scanner;
     state.consumed = consumed;
     state
 }
 
+/// Keeps a scanner only while its log is a session or may become one.
+fn settle(scanner: Box<dyn Scanner>) -> Found {
+    match scanner.header() {
+        HeaderState::NotASession(why) if scanner.is_done() => {
+            Found::Not(HeaderState::NotASession(why))
+        }
+        _ => Found::Scanner(scanner),
+    }
+}
+
 /// Feeds the scanner the complete lines appended after `consumed`.
-fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) -> Option<FileState> {
-    let scanner = state.scanner.as_mut()?;
+fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileState> {
+    let size = stamp.size;
+    let Found::Scanner(scanner) = &mut state.found else {
+        return None;
+    };
     if scanner.is_done() {
-        state.size = size;
-        state.modified = modified;
+        state.stamp = stamp;
         return Some(state);
     }
-    let mut file = File::open(&state.path).ok()?;
+    let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(state.consumed)).ok()?;
     let never = || false;
     let used = lines::for_each_line::<()>(&mut file, size - state.consumed, &never, &mut |line| {
@@ -459,10 +696,8 @@ fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) ->
         })
     })
     .ok()?;
-    state.header = scanner.header();
     state.consumed += used;
-    state.size = size;
-    state.modified = modified;
+    state.stamp = stamp;
     Some(state)
 }
 
