@@ -116,7 +116,10 @@ fn run(command: Command) -> Result<i32, Failure> {
                 session_id: settings.self_id.as_deref(),
                 cwd: target_cwd.as_deref(),
             };
-            let list = candidates::candidates(&store.sessions(), target, &query, limit)?;
+            // Only the sessions that can make the list are kept.
+            let mut preselect = candidates::Preselect::new(target, &query, limit)?;
+            store.for_each_session(&mut |s| preselect.offer(s));
+            let list = candidates::candidates(&preselect.finish(), target, &query, limit)?;
             print_ok(&list.items)
         }
         Command::Prepare { store, file, .. } => {

@@ -142,7 +142,7 @@ pub(crate) struct Record {
 pub(crate) enum Found {
     /// No session: no scanner was started, or it has nothing more to say
     /// (no format, unreadable, not a session, nothing complete yet).
-    Not(HeaderState),
+    Not(Box<HeaderState>),
     /// The format's scanner, which resumes after an append.
     Scanner(Box<dyn Scanner>),
     /// What a scan recorded, without its scanner (from the index cache):
@@ -177,7 +177,7 @@ impl FileState {
 
     fn header(&self) -> HeaderState {
         match &self.found {
-            Found::Not(h) => h.clone(),
+            Found::Not(h) => (**h).clone(),
             Found::Scanner(s) => s.header(),
             Found::Recorded(r) => r.header.clone(),
         }
@@ -272,17 +272,20 @@ impl Catalog {
             }
         };
         self.missing = found.is_none();
+        // Both lists are sorted by name: pair them in one pass.
+        let mut old = std::mem::take(&mut self.files).into_iter().peekable();
         let work: Vec<_> = found
             .unwrap_or_default()
             .into_iter()
             .map(|LogFile { rel, path }| {
-                let previous = self.files.remove_entry(&rel[..]);
-                let rel = previous
-                    .as_ref()
-                    .map_or_else(|| Arc::from(rel), |p| p.0.clone());
-                (rel, path, previous.map(|p| p.1))
+                while old.next_if(|(name, _)| **name < *rel).is_some() {}
+                match old.next_if(|(name, _)| **name == *rel) {
+                    Some((name, previous)) => (name, path, Some(previous)),
+                    None => (Arc::from(rel), path, None),
+                }
             })
             .collect();
+        drop(old);
         self.files = refresh_all(work, self.format, self.titles);
         self.elect();
     }
@@ -323,8 +326,9 @@ impl Catalog {
     /// Marks the first file of each id (by name) as its winner.
     fn elect(&mut self) {
         self.by_id = OnceLock::new();
-        let mut seen: HashSet<String> = HashSet::new();
-        let mut borrowed: HashSet<&str> = HashSet::new();
+        let mut seen: HashSet<String, FastHash> = HashSet::default();
+        let mut borrowed: HashSet<&str, FastHash> =
+            HashSet::with_capacity_and_hasher(self.files.len(), FastHash::default());
         let mut winners = Vec::with_capacity(self.files.len());
         for state in self.files.values() {
             let won = match state.session_header() {
@@ -422,7 +426,7 @@ impl Catalog {
     /// Adds files as an index cache recorded them: the next rescan keeps
     /// each whose stamp is unchanged, and scans the others again.
     pub(crate) fn seed(&mut self, records: impl IntoIterator<Item = Record>) {
-        for r in records {
+        let seeded = records.into_iter().map(|r| {
             let found = Found::Recorded(Box::new(Recorded {
                 header: r.header,
                 meta: r.meta,
@@ -435,8 +439,12 @@ impl Catalog {
                 full: r.full,
                 winner: false,
             };
-            self.files.insert(r.rel, state);
-        }
+            (r.rel, state)
+        });
+        let mut files: BTreeMap<Arc<[u8]>, FileState> = seeded.collect();
+        // What the catalog held already wins over the cache.
+        files.append(&mut self.files);
+        self.files = files;
         self.elect();
     }
 
@@ -532,6 +540,38 @@ impl Catalog {
     }
 }
 
+/// A quick hasher for ids in memory (a collision costs only a comparison).
+type FastHash = std::hash::BuildHasherDefault<WordHash>;
+
+/// Eight bytes at a time, as rustc's FxHash does.
+#[derive(Default)]
+struct WordHash(u64);
+
+impl WordHash {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for WordHash {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            self.add(u64::from_le_bytes(w));
+        }
+        let mut last = [0u8; 8];
+        let rest = words.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
+    }
+}
+
 fn pending_reason(size: u64) -> &'static str {
     if size == 0 {
         "empty file"
@@ -612,7 +652,7 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
     let mut state = FileState {
         stamp,
         format: None,
-        found: Found::Not(HeaderState::Pending),
+        found: Found::Not(Box::new(HeaderState::Pending)),
         consumed: 0,
         full: titles,
         winner: false,
@@ -620,7 +660,9 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
     let mut file = match File::open(path) {
         Ok(file) => file,
         Err(e) => {
-            state.found = Found::Not(HeaderState::NotASession(format!("cannot read: {e}")));
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
             state.full = false;
             return state;
         }
@@ -646,17 +688,19 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
     let consumed = match walked {
         Ok(consumed) => consumed,
         Err(lines::LinesError::Io(e)) => {
-            state.found = Found::Not(HeaderState::NotASession(format!("cannot read: {e}")));
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
             state.full = false;
             return state;
         }
         Err(_) => 0,
     };
     state.found = match (scanner, consumed) {
-        (None, 0) => Found::Not(HeaderState::Pending),
-        (None, _) => Found::Not(HeaderState::NotASession(
+        (None, 0) => Found::Not(Box::new(HeaderState::Pending)),
+        (None, _) => Found::Not(Box::new(HeaderState::NotASession(
             "not a log of any known format".into(),
-        )),
+        ))),
         (Some(s), _) => settle(s),
     };
     state.format = format;
@@ -668,7 +712,7 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
 fn settle(scanner: Box<dyn Scanner>) -> Found {
     match scanner.header() {
         HeaderState::NotASession(why) if scanner.is_done() => {
-            Found::Not(HeaderState::NotASession(why))
+            Found::Not(Box::new(HeaderState::NotASession(why)))
         }
         _ => Found::Scanner(scanner),
     }

@@ -19,7 +19,7 @@ use crate::formats::{self, HeaderState, ScanMeta};
 use crate::model::SessionHeader;
 
 /// The first bytes of a cache file; the digit changes with the layout.
-const MAGIC: &[u8; 8] = b"HSLIDX\x00\x02";
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x03";
 
 /// Where the index caches live: `$XDG_CACHE_HOME/hydra-session`, else
 /// `~/.cache/hydra-session` (an XDG path that is not absolute is ignored,
@@ -123,16 +123,9 @@ fn encode(catalog: &Catalog) -> Vec<u8> {
     let mut out = Out(Vec::with_capacity(1 << 20));
     out.0.extend_from_slice(MAGIC);
     out.bytes(&identity(catalog));
-    let count_at = out.0.len();
-    out.u64(0);
-    let mut count = 0u64;
-    catalog.for_each_record(&mut |r| {
-        record(&mut out, &r);
-        count += 1;
-    });
-    out.0[count_at..count_at + 8].copy_from_slice(&count.to_le_bytes());
+    catalog.for_each_record(&mut |r| record(&mut out, &r));
     let sum = hash(&out.0);
-    out.u64(sum);
+    out.0.extend_from_slice(&sum.to_le_bytes());
     out.0
 }
 
@@ -201,13 +194,11 @@ fn decode(bytes: &[u8], identity: &[u8]) -> Option<Vec<Record>> {
     if input.take(MAGIC.len())? != MAGIC || input.bytes()? != identity {
         return None;
     }
-    let count = input.u64()?;
-    // Each record takes more than 64 bytes: a larger count is a lie.
-    let mut records = Vec::with_capacity(usize::try_from(count).ok()?.min(body.len() / 64));
-    for _ in 0..count {
+    let mut records = Vec::new();
+    while input.at < body.len() {
         records.push(read_record(&mut input)?);
     }
-    (input.at == body.len()).then_some(records)
+    Some(records)
 }
 
 fn read_record(input: &mut In<'_>) -> Option<Record> {
@@ -268,11 +259,16 @@ impl Out {
     }
 
     fn u32(&mut self, v: u32) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+        self.u64(u64::from(v));
     }
 
-    fn u64(&mut self, v: u64) {
-        self.0.extend_from_slice(&v.to_le_bytes());
+    /// LEB128: seven bits a byte, low bits first.
+    fn u64(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
     }
 
     fn bytes(&mut self, b: &[u8]) {
@@ -313,11 +309,19 @@ impl<'a> In<'a> {
     }
 
     fn u32(&mut self) -> Option<u32> {
-        Some(u32::from_le_bytes(self.take(4)?.try_into().ok()?))
+        u32::try_from(self.u64()?).ok()
     }
 
     fn u64(&mut self) -> Option<u64> {
-        Some(u64::from_le_bytes(self.take(8)?.try_into().ok()?))
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            v |= u64::from(b & 0x7f).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
     }
 
     fn bytes(&mut self) -> Option<&'a [u8]> {
