@@ -48,6 +48,8 @@ struct Row {
     label: Option<Span>,
     /// The locator's name (bytes, not always UTF-8).
     name: Span,
+    /// Why the log cannot be read, when it cannot.
+    unreadable: Option<Span>,
     cwd: u32,
     store: u32,
     format: u8,
@@ -76,8 +78,6 @@ pub struct Table {
     cwds: Vec<Cwd>,
     /// Rows by id bytes.
     by_id: Vec<u32>,
-    /// Why a row's log cannot be read, for the few that cannot (by row).
-    unreadable: Vec<(u32, Box<str>)>,
     formats: Vec<&'static str>,
 }
 
@@ -86,7 +86,6 @@ pub struct Table {
 pub struct Builder {
     table: Table,
     cwd_numbers: HashMap<String, u32>,
-    unreadable: Vec<(u32, Box<str>)>,
 }
 
 impl Builder {
@@ -140,10 +139,10 @@ impl Builder {
                 table.formats.len() - 1
             }
         };
-        let row = table.rows.len() as u32;
-        if let Some(why) = session.unreadable {
-            self.unreadable.push((row, why.into()));
-        }
+        let unreadable = match &session.unreadable {
+            Some(why) => push_text(&mut table.text, why.as_bytes()),
+            None => None,
+        };
         table.rows.push(Row {
             created_at: session.header.created_at,
             version: session.header.version,
@@ -153,6 +152,7 @@ impl Builder {
             title,
             label,
             name,
+            unreadable,
             cwd,
             store: session.locator.store as u32,
             format: format.min(u8::MAX as usize) as u8,
@@ -161,37 +161,16 @@ impl Builder {
 
     /// Sorts the rows into rank order and builds the search keys.
     pub fn finish(self) -> Table {
-        let Builder {
-            mut table,
-            unreadable,
-            ..
-        } = self;
-        let mut order: Vec<u32> = (0..table.rows.len() as u32).collect();
+        let Builder { mut table, .. } = self;
         {
-            let (rows, text) = (&table.rows, &table.text);
-            order.sort_by(|&a, &b| {
-                let (a, b) = (&rows[a as usize], &rows[b as usize]);
+            // In place: ids are unique, so the order is total.
+            let text = &table.text;
+            table.rows.sort_unstable_by(|a, b| {
                 b.created_at
                     .cmp(&a.created_at)
                     .then_with(|| bytes(text, a.id).cmp(bytes(text, b.id)))
             });
         }
-        // Rows into rank order; `new_row[old]` renumbers the side tables.
-        let mut new_row = vec![0u32; order.len()];
-        for (new, &old) in order.iter().enumerate() {
-            new_row[old as usize] = new as u32;
-        }
-        let mut slots: Vec<Option<Row>> = table.rows.drain(..).map(Some).collect();
-        table.rows = order
-            .iter()
-            .filter_map(|&old| slots.get_mut(old as usize).and_then(Option::take))
-            .collect();
-        drop(slots);
-        table.unreadable = unreadable
-            .into_iter()
-            .map(|(old, why)| (new_row[old as usize], why))
-            .collect();
-        table.unreadable.sort_by_key(|(row, _)| *row);
 
         let mut key_bytes = 0usize;
         for row in &table.rows {
@@ -282,12 +261,6 @@ impl Table {
     /// The session of one row.
     fn session(&self, row: usize) -> Option<Session> {
         let r = self.rows.get(row)?;
-        let unreadable = self
-            .unreadable
-            .binary_search_by_key(&(row as u32), |(row, _)| *row)
-            .ok()
-            .and_then(|i| self.unreadable.get(i))
-            .map(|(_, why)| why.to_string());
         Some(Session {
             header: SessionHeader {
                 version: r.version,
@@ -303,7 +276,7 @@ impl Table {
             },
             title: r.title.map(|s| self.str(s).to_string()),
             capacity: r.capacity,
-            unreadable,
+            unreadable: r.unreadable.map(|s| self.str(s).to_string()),
             skipped_lines: r.skipped_lines,
         })
     }
