@@ -120,6 +120,9 @@ fn run(command: Command) -> Result<i32, Failure> {
             let mut preselect = candidates::Preselect::new(target, &query, limit)?;
             store.for_each_session(&mut |s| preselect.offer(s));
             let list = candidates::candidates(&preselect.finish(), target, &query, limit)?;
+            // The process ends next: freeing a large index one block at a
+            // time is wasted work.
+            std::mem::forget(store);
             print_ok(&list.items)
         }
         Command::Prepare { store, file, .. } => {

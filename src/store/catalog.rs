@@ -423,8 +423,9 @@ impl Catalog {
         self.titles
     }
 
-    /// Adds files as an index cache recorded them: the next rescan keeps
-    /// each whose stamp is unchanged, and scans the others again.
+    /// Adds files as an index cache recorded them: the rescan that must
+    /// follow keeps each whose stamp is unchanged, and scans the others
+    /// again.
     pub(crate) fn seed(&mut self, records: impl IntoIterator<Item = Record>) {
         let seeded = records.into_iter().map(|r| {
             let found = Found::Recorded(Box::new(Recorded {
@@ -445,7 +446,7 @@ impl Catalog {
         // What the catalog held already wins over the cache.
         files.append(&mut self.files);
         self.files = files;
-        self.elect();
+        // The rescan that must follow elects the winners.
     }
 
     /// The number of files, and how many of them are as a seed recorded.

@@ -220,6 +220,9 @@ impl SessionStore for FsStore {
 
     fn notes(&self) -> Vec<StoreNote> {
         let mut notes: Vec<StoreNote> = self.catalogs.iter().flat_map(Catalog::notes).collect();
+        if self.catalogs.len() < 2 {
+            return notes;
+        }
         // An id held by two stores: the first store of the list wins.
         let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::new();
         for (i, catalog) in self.catalogs.iter().enumerate() {
