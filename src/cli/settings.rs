@@ -6,7 +6,7 @@ use crate::config::{self, paths, StoreEntry};
 use crate::model::SessionStore;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
-use crate::store::{index_cache, FsStore, Scan, StoreSpec};
+use crate::store::{FsStore, Scan, StoreSpec};
 
 pub struct Settings {
     pub stores: Vec<StoreSpec>,
@@ -20,7 +20,7 @@ impl Settings {
     /// them.
     pub fn open_store(&self, scan: Scan) -> FsStore {
         // A full scan reads every log: the index cache spares that.
-        let store = match index_cache::default_dir().filter(|_| scan == Scan::Full) {
+        let store = match paths::index_cache_dir().filter(|_| scan == Scan::Full) {
             Some(dir) => FsStore::open_cached(&self.stores, scan, &dir),
             None => FsStore::open(&self.stores, scan),
         };

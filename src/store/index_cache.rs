@@ -21,17 +21,6 @@ use crate::model::SessionHeader;
 /// The first bytes of a cache file; the digit changes with the layout.
 const MAGIC: &[u8; 8] = b"HSLIDX\x00\x03";
 
-/// Where the index caches live: `$XDG_CACHE_HOME/hydra-session`, else
-/// `~/.cache/hydra-session` (an XDG path that is not absolute is ignored,
-/// as the XDG spec asks).
-pub fn default_dir() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME")
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| crate::config::paths::home_dir().map(|h| h.join(".cache")))?;
-    Some(base.join("hydra-session"))
-}
-
 /// The cache file of `catalog` in `dir`; `None` when `dir` is inside the
 /// store (a cache is never written into a store).
 fn file_of(catalog: &Catalog, dir: &Path) -> Option<PathBuf> {
