@@ -556,7 +556,10 @@ impl WordHash {
 
 impl std::hash::Hasher for WordHash {
     fn finish(&self) -> u64 {
-        self.0
+        // A product's low bits depend only on its factors' low bits, and
+        // the table picks buckets by them: mix the high bits down.
+        let h = (self.0 ^ (self.0 >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
     }
 
     fn write(&mut self, bytes: &[u8]) {
