@@ -80,7 +80,8 @@ pub fn load(catalog: &mut Catalog, dir: &Path) -> usize {
 /// not errors: the next call scans again.
 pub fn save_if_changed(catalog: &Catalog, dir: &Path, loaded: usize) {
     let (files, recorded) = catalog.recorded();
-    if loaded > 0 && files == loaded && recorded == loaded {
+    // Unchanged, or nothing worth keeping (an empty or missing store).
+    if files == recorded && files == loaded {
         return;
     }
     let Some(path) = file_of(catalog, dir) else {
