@@ -5,19 +5,28 @@
 #
 #   scripts/capture-nvim.sh [PATH/TO/hydra-session-lsp]
 #
-# Needs nvim and tmux. Runs its own tmux server (a private socket) and ends it.
+# Needs tmux and Neovim: $NVIM, else Neovim 0.11 from .cache/editors (made
+# by tests/editors/install.sh nvim011), else nvim on the PATH. Also saves
+# the completion menu after typing "@che" to docs/nvim-completion.txt
+# (pasted between the nvim-completion markers).
+# Runs its own tmux server (a private socket) and ends it.
 set -euo pipefail
 
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 server=$(readlink -f "${1:-$repo/target/debug/hydra-session-lsp}")
 out="$repo/docs/nvim-screen.txt"
+menu_out="$repo/docs/nvim-completion.txt"
+nvim=${NVIM:-}
+if [ -z "$nvim" ]; then
+  nvim=$(bash "$repo/tests/editors/install.sh" nvim011 2>/dev/null | tail -n 1 | cut -d= -f2- || true)
+  [ -x "$nvim" ] || nvim=$(command -v nvim || true)
+fi
 doc="$repo/README.md"
 cols=140
 rows=30
 
-for tool in nvim tmux; do
-  command -v "$tool" >/dev/null || { echo "capture-nvim: $tool is needed" >&2; exit 1; }
-done
+command -v tmux >/dev/null || { echo "capture-nvim: tmux is needed" >&2; exit 1; }
+[ -x "$nvim" ] || { echo "capture-nvim: no Neovim found (set NVIM)" >&2; exit 1; }
 [ -x "$server" ] || { echo "capture-nvim: no server at $server (cargo build first)" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/hydra-capture.XXXXXX")
@@ -45,9 +54,13 @@ vim.o.number = true
 vim.o.laststatus = 2
 vim.o.shortmess = vim.o.shortmess .. "I"
 vim.o.termguicolors = false
-vim.diagnostic.config({ virtual_text = true, signs = true, severity_sort = true })
-vim.lsp.handlers["textDocument/hover"] = vim.lsp.with(vim.lsp.handlers.hover, { border = "rounded", max_width = 90 })
-vim.keymap.set("n", "K", vim.lsp.buf.hover)
+-- Everything else is the plugin's default: virtual text, K = hover, the
+-- completion menu opening on "@".
+if vim.fn.has("nvim-0.11") == 1 then
+  vim.o.winborder = "rounded"
+else
+  vim.lsp.handlers["textDocument/hover"] = vim.lsp.with(vim.lsp.handlers.hover, { border = "rounded", max_width = 90 })
+end
 require("hydra_session").setup({
   cmd = { "$server", "--stdio" },
   settings = { store = "$repo/examples/sessions" },
@@ -69,7 +82,7 @@ wait_for() { # REGEX SECONDS
 
 cd "$tmp"
 tmux -L "$sock" -f /dev/null new-session -d -s capture -x "$cols" -y "$rows" \
-  "env TERM=xterm-256color XDG_STATE_HOME=$tmp/state XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache nvim --clean -n -i NONE -u $tmp/init.lua prompt.md"
+  "env TERM=xterm-256color XDG_STATE_HOME=$tmp/state XDG_DATA_HOME=$tmp/data XDG_CACHE_HOME=$tmp/cache $nvim --clean -n -i NONE -u $tmp/init.lua prompt.md"
 tmux -L "$sock" set-option -t capture status off >/dev/null
 
 # The warning's virtual text, then the hover over the Checkout mention.
@@ -86,20 +99,22 @@ until [ "$(screen)" != "$before" ]; do
 done
 sleep 1 # let the float settle
 
-mkdir -p "$(dirname "$out")"
-screen | sed -e 's/[[:space:]]*$//' >"$out"
-# Drop trailing empty lines.
-printf '%s\n' "$(cat "$out")" >"$out"
-echo "capture-nvim: wrote $out"
+save() { # FILE: the screen, without trailing blanks and empty last lines
+  mkdir -p "$(dirname "$1")"
+  screen | sed -e 's/[[:space:]]*$//' >"$1"
+  printf '%s\n' "$(cat "$1")" >"$1"
+  echo "capture-nvim: wrote $1"
+}
+save "$out"
 
-if [ -f "$doc" ] && grep -q '<!-- nvim-screen:start -->' "$doc"; then
-  python3 - "$doc" "$out" <<'PY'
-import sys, re
-doc, screen = sys.argv[1], open(sys.argv[2]).read().rstrip("\n")
-text = open(doc).read()
-block = "<!-- nvim-screen:start -->\n```text\n" + screen + "\n```\n<!-- nvim-screen:end -->"
-text = re.sub(r"<!-- nvim-screen:start -->.*?<!-- nvim-screen:end -->", lambda m: block, text, flags=re.S)
-open(doc, "w").write(text)
-PY
-  echo "capture-nvim: updated $doc"
+# The completion menu after typing "@che" on a new last line.
+tmux -L "$sock" send-keys -t capture Escape
+tmux -L "$sock" send-keys -t capture G o
+tmux -L "$sock" send-keys -t capture -l "Ask @che"
+wait_for "Checkout tax rounding" 20
+wait_for "test-writer" 5
+save "$menu_out"
+
+if [ -f "$doc" ]; then
+  python3 "$repo/scripts/paste-screen.py" "$doc" nvim-screen "$out" nvim-completion "$menu_out"
 fi

@@ -160,8 +160,8 @@ async fn resolve_adds_a_markdown_preview() {
             "value": "**test-writer** — Tax rounding tests\n\n\
                 `/home/ana/shop` (same workspace) · 2025-11-29 07:06 UTC\n\n\
                 2 messages; 2 kept, 0 omitted — fits the budget\n\n\
-                - first: **user:** Write regression tests for per-cart tax rounding.\n\
-                - last: **assistant:** Added tests/tax\\_rounding.rs with 6 cases, including a 3-item cart at 7.25% tax.\n"
+                - first: **user:** `Write regression tests for per-cart tax rounding.`\n\
+                - last: **assistant:** `Added tests/tax_rounding.rs with 6 cases, including a 3-item cart at 7.25% tax.`\n"
         })
     );
 }
@@ -191,4 +191,60 @@ async fn utf8_and_utf16_ranges_after_wide_characters() {
             "{encodings}"
         );
     }
+}
+
+#[tokio::test]
+async fn at_max_references_the_other_sessions_are_marked_and_sorted_last() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"hydraSession": {"maxReferences": 2}}}),
+        )
+        .await;
+    let text = format!(
+        "{} {}\n@",
+        mention("checkout-tax", "Checkout tax rounding"),
+        mention("inventory-refactor", "Inventory refactor")
+    );
+    client.open(&file_uri(DOC), &text).await;
+    let got = complete(&mut client, 1, 1).await;
+    let items = got["items"].as_array().cloned().unwrap_or_default();
+    let summary: Vec<(String, bool, String)> = items
+        .iter()
+        .map(|i| {
+            (
+                i["label"].as_str().unwrap_or_default().to_string(),
+                i["tags"] == json!([1]),
+                i["sortText"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect();
+    let mut by_sort = summary.clone();
+    by_sort.sort_by(|a, b| a.2.cmp(&b.2));
+    let order: Vec<(&str, bool)> = by_sort.iter().map(|(l, t, _)| (l.as_str(), *t)).collect();
+    assert_eq!(
+        order,
+        vec![
+            ("Checkout tax rounding", false),
+            ("Inventory refactor", false),
+            ("test-writer", true),
+            ("deploy-2026-11-28", true),
+        ],
+        "{got}"
+    );
+    let marked = items
+        .iter()
+        .find(|i| i["label"] == "test-writer")
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        marked["detail"]
+            .as_str()
+            .unwrap_or_default()
+            .starts_with("would exceed maxReferences (2) · /home/ana/shop"),
+        "{marked}"
+    );
 }

@@ -4,14 +4,17 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::error::ErrorCode;
+use super::budget::BudgetSetting;
+use super::error::{ErrorCode, ReferenceError};
 use super::json;
 use super::mention::{self, Mention};
-use super::prepare::{retain_snapshot, Cancelled, SnapshotSource};
+use super::prepare::{retain_snapshot, settle_budget, Cancelled, SnapshotSource};
 use super::uri::DecodeError;
 
 /// The informational code for a source that will be truncated.
 pub const TRUNCATED: &str = "SESSION_REFERENCE_TRUNCATED";
+/// The warning code for a mention whose label holds a line break.
+pub const SUSPICIOUS_LABEL: &str = "SESSION_REFERENCE_SUSPICIOUS_LABEL";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Severity {
@@ -47,7 +50,7 @@ pub struct Diagnostic {
 pub struct DiagnosticOptions<'a> {
     pub target: Option<&'a str>,
     pub max_references: usize,
-    pub max_reference_bytes: usize,
+    pub max_reference_bytes: BudgetSetting,
 }
 
 /// Every diagnostic of `text`, in document order.
@@ -63,6 +66,9 @@ pub fn diagnose(
     let mut ranked: Vec<(String, String, Vec<Range<usize>>)> = Vec::new();
     let mut rank_of: HashMap<String, usize> = HashMap::new();
     for mention in mention::scan(text) {
+        if let Some(found) = suspicious_label(&mention) {
+            out.push(found);
+        }
         let id = match mention.decode() {
             Ok(id) => id,
             Err(error) => {
@@ -89,6 +95,19 @@ pub fn diagnose(
             }
         }
     }
+    // One budget for every source; a target whose log cannot be read fails
+    // every source (settled only when some source needs it).
+    let settled = if ranked.is_empty() {
+        Err(ReferenceError::cancelled())
+    } else {
+        settle_budget(
+            options.max_reference_bytes,
+            options.max_references,
+            options.target,
+            source,
+            cancelled,
+        )
+    };
     for (rank, (id, label, spans)) in ranked.iter().enumerate() {
         let finding = if rank >= options.max_references {
             Some((
@@ -102,7 +121,15 @@ pub fn diagnose(
                 ),
             ))
         } else {
-            source_finding(id, label, options.max_reference_bytes, source, cancelled)
+            match &settled {
+                Ok(budget) => source_finding(id, label, budget.bytes, source, cancelled),
+                Err(error) if error.code == ErrorCode::Cancelled => None,
+                Err(error) => Some((
+                    Severity::Warning,
+                    error.code.as_str(),
+                    format!("the target session's log: {}", error.message),
+                )),
+            }
         };
         if let Some((severity, code, message)) = finding {
             for span in spans {
@@ -116,8 +143,37 @@ pub fn diagnose(
             }
         }
     }
-    out.sort_by_key(|d| (d.range.start, d.range.end));
+    // server.md: by range start, then severity (error first), then code.
+    out.sort_by_key(|d| (d.range.start, d.severity, d.code));
     out
+}
+
+/// Session and file diagnostics of one document, ordered by range start,
+/// then severity (error first), then code.
+pub fn merge(mut sessions: Vec<Diagnostic>, files: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    sessions.extend(files);
+    sessions.sort_by(|a, b| {
+        (a.range.start, a.severity, a.code).cmp(&(b.range.start, b.severity, b.code))
+    });
+    sessions
+}
+
+/// A `@[…](…)` mention (valid URI or not) whose label holds an ECMAScript
+/// line terminator: usually a broken edit, the label having swallowed the
+/// text up to a later mention.
+fn suspicious_label(mention: &Mention<'_>) -> Option<Diagnostic> {
+    let label = mention.raw_label?;
+    label
+        .contains(['\n', '\r', '\u{2028}', '\u{2029}'])
+        .then(|| Diagnostic {
+            range: mention.span.clone(),
+            severity: Severity::Warning,
+            code: SUSPICIOUS_LABEL,
+            message: "the label of this mention spans lines: probably a broken edit \
+                      (its text runs up to a later mention)"
+                .to_string(),
+            canonical: None,
+        })
 }
 
 fn uri_diagnostic(mention: &Mention<'_>, error: DecodeError) -> Diagnostic {
@@ -180,5 +236,140 @@ fn source_finding(
                 )
             })
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::reference::error::ReferenceError;
+    use crate::reference::snapshot::Snapshot;
+
+    /// A store that knows no session.
+    struct Empty;
+
+    impl SnapshotSource for Empty {
+        fn snapshot(
+            &self,
+            session_id: &str,
+            _label: &str,
+            _budget: Option<usize>,
+            _cancelled: Cancelled<'_>,
+        ) -> Result<Snapshot, ReferenceError> {
+            Err(ReferenceError::new(
+                ErrorCode::ReadFailed,
+                format!("session {session_id:?} not found"),
+            ))
+        }
+
+        fn capacity(
+            &self,
+            _session_id: &str,
+            _cancelled: Cancelled<'_>,
+        ) -> Result<crate::reference::budget::TargetCapacity, ReferenceError> {
+            Ok(crate::reference::budget::TargetCapacity::NotInStore)
+        }
+
+        fn reread(
+            &self,
+            session_id: &str,
+            _bytes: u64,
+            _cancelled: Cancelled<'_>,
+            _sink: &mut dyn FnMut(crate::model::Entry<'_>),
+        ) -> Result<crate::model::ReadSummary, ReferenceError> {
+            Err(ReferenceError::new(
+                ErrorCode::ReadFailed,
+                format!("session {session_id:?} not found"),
+            ))
+        }
+    }
+
+    fn run(text: &str) -> Vec<Diagnostic> {
+        run_for(text, None)
+    }
+
+    fn run_for(text: &str, target: Option<&str>) -> Vec<Diagnostic> {
+        let options = DiagnosticOptions {
+            target,
+            max_references: 3,
+            max_reference_bytes: BudgetSetting::Fixed(65_536),
+        };
+        diagnose(text, options, &Empty, &|| false)
+    }
+
+    fn codes(found: &[Diagnostic]) -> Vec<(Range<usize>, Severity, &'static str)> {
+        found
+            .iter()
+            .map(|d| (d.range.clone(), d.severity, d.code))
+            .collect()
+    }
+
+    const URI: &str = "hydra-session:ImNoZWNrb3V0LXRheCI";
+
+    #[test]
+    fn a_label_with_a_line_break_is_suspicious_valid_uri_or_not() {
+        for brk in ["\n", "\r", "\r\n", "\u{2028}", "\u{2029}"] {
+            let text = format!("Ask @[Checkout{brk}more @[x]({URI}) end");
+            let start = "Ask ".len();
+            let end = text.find(" end").unwrap_or(text.len());
+            let found = run(&text);
+            assert_eq!(
+                codes(&found),
+                vec![
+                    (
+                        start..end,
+                        Severity::Warning,
+                        "SESSION_REFERENCE_READ_FAILED"
+                    ),
+                    (start..end, Severity::Warning, SUSPICIOUS_LABEL),
+                ],
+                "{brk:?}"
+            );
+        }
+        // An invalid URI: its error (on the URI) comes after the warning
+        // (on the whole mention, which starts earlier).
+        let text = "@[a\nb](hydra-session:not*base64)";
+        let found = run(text);
+        assert_eq!(
+            codes(&found),
+            vec![
+                (0..text.len(), Severity::Warning, SUSPICIOUS_LABEL),
+                (
+                    "@[a\nb](".len()..text.len() - 1,
+                    Severity::Error,
+                    "SESSION_REFERENCE_INVALID_REFERENCE"
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn plain_labels_and_bare_uris_are_not_suspicious() {
+        let text = format!("@[Checkout tax]({URI}) and {URI}\nnext line @[a\\]b]({URI})");
+        assert!(run(&text).iter().all(|d| d.code != SUSPICIOUS_LABEL));
+    }
+
+    #[test]
+    fn same_start_orders_errors_first_then_by_code() {
+        // A self reference (Error) whose label also spans lines (Warning).
+        let text = format!("@[a{}b]({URI}) @[c]({URI})", '\u{2028}');
+        let first = text.find(" @[c]").unwrap_or(0);
+        let found = run_for(&text, Some("checkout-tax"));
+        assert_eq!(
+            codes(&found),
+            vec![
+                (
+                    0..first,
+                    Severity::Error,
+                    "SESSION_REFERENCE_SELF_REFERENCE"
+                ),
+                (0..first, Severity::Warning, SUSPICIOUS_LABEL),
+                (
+                    first + 1..text.len(),
+                    Severity::Error,
+                    "SESSION_REFERENCE_SELF_REFERENCE"
+                ),
+            ]
+        );
     }
 }

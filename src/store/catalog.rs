@@ -356,21 +356,32 @@ impl Catalog {
 
     /// The session with this id.
     pub fn get(&self, id: &str) -> Option<Session> {
-        let by_id = self.by_id.get_or_init(|| {
+        let rel = self.id_map().get(id)?;
+        self.session_at(rel, self.files.get(rel)?)
+    }
+
+    /// id → name of the winning log, built on first use after a change.
+    fn id_map(&self) -> &HashMap<String, Arc<[u8]>> {
+        self.by_id.get_or_init(|| {
             self.files
                 .iter()
                 .filter(|(_, state)| state.winner)
                 .filter_map(|(rel, state)| Some((state.session_header()?.id.clone(), rel.clone())))
                 .collect()
-        });
-        let rel = by_id.get(id)?;
-        self.session_at(rel, self.files.get(rel)?)
+        })
     }
 
     fn session_at(&self, rel: &Arc<[u8]>, state: &FileState) -> Option<Session> {
-        let header = state.session_header()?.into_owned();
+        let mut header = state.session_header()?.into_owned();
         let meta = state.meta();
         let full = state.full;
+        if header.label.is_none() && full {
+            // (A recorded state keeps the label its parent gave it.)
+            header.label = match &state.found {
+                Found::Scanner(s) => s.parent().and_then(|p| self.child_title(&p)),
+                _ => None,
+            };
+        }
         Some(Session {
             header,
             locator: Locator {
@@ -383,6 +394,16 @@ impl Catalog {
             unreadable: meta.failure,
             skipped_lines: meta.skipped_lines,
         })
+    }
+
+    /// The display title the session `parent` gives its child `key`
+    /// (a sub-agent's Task description), when that session is here.
+    fn child_title(&self, (parent, key): &(String, String)) -> Option<String> {
+        let rel = self.id_map().get(parent.as_str())?;
+        match &self.files.get(rel)?.found {
+            Found::Scanner(s) => s.child_title(key),
+            _ => None,
+        }
     }
 
     /// Every session, in relative-path order.
@@ -462,13 +483,21 @@ impl Catalog {
     /// Every file as an index cache keeps it, in relative-path order.
     pub(crate) fn for_each_record(&self, f: &mut dyn FnMut(Record)) {
         for (rel, state) in &self.files {
+            let mut header = state.header();
+            // A sub-agent's display title comes from its parent's log:
+            // keep it as found, since no scanner is there to ask later.
+            if let (HeaderState::Session(h), Found::Scanner(s)) = (&mut header, &state.found) {
+                if h.label.is_none() && state.full {
+                    h.label = s.parent().and_then(|p| self.child_title(&p));
+                }
+            }
             f(Record {
                 rel: rel.clone(),
                 stamp: state.stamp,
                 format: state.format,
                 consumed: state.consumed,
                 full: state.full,
-                header: state.header(),
+                header,
                 meta: state.meta(),
             });
         }
@@ -515,7 +544,7 @@ impl Catalog {
                     }),
                     HeaderState::Pending => notes.push(StoreNote::NotASession {
                         rel: rel_text(),
-                        why: pending_reason(state.stamp.size).to_string(),
+                        why: pending_reason(state.stamp.size, state.consumed).to_string(),
                     }),
                     HeaderState::Session(_) => {}
                 },
@@ -576,11 +605,15 @@ impl std::hash::Hasher for WordHash {
     }
 }
 
-fn pending_reason(size: u64) -> &'static str {
+fn pending_reason(size: u64, consumed: u64) -> &'static str {
     if size == 0 {
         "empty file"
-    } else {
+    } else if consumed == 0 {
         "line 1 is not ended by a newline"
+    } else {
+        // Complete lines were read, and none made it a session (a Claude
+        // Code transcript with no `sessionId`, for instance).
+        "no complete line identifies a session"
     }
 }
 
@@ -671,6 +704,9 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
             return state;
         }
     };
+    let modified_millis = u64::try_from(stamp.mtime)
+        .ok()
+        .map(|secs| secs.saturating_mul(1000) + u64::from(stamp.mtime_nsec / 1_000_000));
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
@@ -682,7 +718,11 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
                     return Ok(Flow::Stop);
                 };
                 format = Some(picked);
-                scanner.insert(picked.scanner())
+                let scanner = scanner.insert(picked.scanner());
+                if let Some(millis) = modified_millis {
+                    scanner.file_modified(millis);
+                }
+                scanner
             }
         };
         scanner.line(line);
@@ -812,6 +852,32 @@ mod tests {
         let session = catalog.get("s").unwrap();
         assert_eq!(session.title, None);
         assert!(session.unreadable.is_some());
+    }
+
+    #[test]
+    fn capacity_follows_appended_route_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let head = "{\"type\":\"session\",\"id\":\"s\",\"createdAt\":1,\"options\":{\"contextWindow\":9000}}\n";
+        fs::write(&path, head).unwrap();
+        let mut catalog = Catalog::scan(dir.path());
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), Some(9000));
+        let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+        let route = |seq: u64, data: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"route/assembled\",\"data\":{data}}}\n")
+        };
+        std::io::Write::write_all(&mut file, route(1, "{\"contextWindow\":200000}").as_bytes())
+            .unwrap();
+        assert!(catalog.refresh_path(&path));
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), Some(200000));
+        // A last route without a window means no capacity.
+        std::io::Write::write_all(&mut file, route(2, "{}").as_bytes()).unwrap();
+        catalog.refresh_path(&path);
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), None);
+        // A non-object `data` makes the line invalid: the log fails to read.
+        std::io::Write::write_all(&mut file, route(3, "[]").as_bytes()).unwrap();
+        catalog.refresh_path(&path);
+        assert!(catalog.get("s").unwrap().unreadable.is_some());
     }
 
     #[test]

@@ -14,24 +14,38 @@ local tmp = assert(os.getenv("HYDRA_TMP"), "HYDRA_TMP")
 local examples = os.getenv("HYDRA_EXAMPLES") or (vim.fn.fnamemodify(store, ":h") .. "/prompt.md")
 local GLOBAL_DEADLINE_MS = tonumber(os.getenv("HYDRA_DEADLINE_MS") or "90000")
 
+-- A clipboard provider that writes "+ to a file, so :HydraPrepare! and
+-- :HydraMention! can be seen reaching the system clipboard register.
+local clip_file = tmp .. "/clipboard.txt"
+vim.g.clipboard = {
+  name = "hydra-test",
+  copy = { ["+"] = { "sh", "-c", "cat > '" .. clip_file .. "'" }, ["*"] = { "sh", "-c", "cat > /dev/null" } },
+  paste = { ["+"] = { "cat", clip_file }, ["*"] = { "true" } },
+  cache_enabled = 0,
+}
+
 local failed, passed = 0, 0
 local function out(line)
-  io.stdout:write(line .. "\n")
+  -- A newline first: headless Neovim prints mode messages with none.
+  io.stdout:write("\n" .. line .. "\n")
   io.stdout:flush()
 end
+local v = vim.version()
+local who = string.format("nvim %d.%d.%d%s", v.major, v.minor, v.patch,
+  os.getenv("HYDRA_NVIM_MODE") == "lsp-config" and " (vim.lsp.enable)" or "")
 local function check(name, ok, why)
   if ok then
     passed = passed + 1
-    out("PASS nvim: " .. name)
+    out("PASS " .. who .. ": " .. name)
   else
     failed = failed + 1
-    out("FAIL nvim: " .. name .. ": " .. tostring(why or "check failed"))
+    out("FAIL " .. who .. ": " .. name .. ": " .. tostring(why or "check failed"))
   end
   return ok
 end
 
 local function finish()
-  out(string.format("nvim test summary: passed=%d failed=%d", passed, failed))
+  out(string.format("%s test summary: passed=%d failed=%d", who, passed, failed))
   if failed > 0 then
     vim.cmd("cquit 1")
   else
@@ -96,8 +110,8 @@ local function wait_for(timeout_ms, pred)
     sleep(25)
   end
 end
-local function feed(keys)
-  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), "n", false)
+local function feed(keys, mode)
+  vim.api.nvim_feedkeys(vim.api.nvim_replace_termcodes(keys, true, false, true), mode or "n", false)
 end
 
 local function hydra_client(bufnr)
@@ -134,7 +148,14 @@ local function main()
     return real_notify(msg, level, o)
   end
 
-  require("hydra_session").setup({ cmd = { server, "--stdio" }, settings = { store = store } })
+  if os.getenv("HYDRA_NVIM_MODE") == "lsp-config" then
+    -- Neovim 0.11+: the lsp/hydra_session.lua config, no plugin call.
+    vim.lsp.config("hydra_session", { cmd = { server, "--stdio" }, settings = { hydraSession = { store = store } } })
+    vim.lsp.enable("hydra_session")
+    out("# mode: vim.lsp.config + vim.lsp.enable, no setup()")
+  else
+    require("hydra_session").setup({ cmd = { server, "--stdio" }, settings = { store = store } })
+  end
 
   -- A prompt with a good, a malformed and an unknown mention.
   local path = tmp .. "/prompt.md"
@@ -163,9 +184,16 @@ local function main()
     pid = kids[1]
   end
   write_file(tmp .. "/server.pid", { tostring(pid) })
-  check("buffer gets the LSP omnifunc and '@' as a keyword character",
-    vim.bo[buf].omnifunc == "v:lua.vim.lsp.omnifunc" and vim.fn.matchstr("x @abc", "\\k*$") == "@abc",
-    "omnifunc=" .. vim.bo[buf].omnifunc .. " iskeyword=" .. vim.bo[buf].iskeyword)
+  check("buffer gets the plugin's omnifunc", vim.bo[buf].omnifunc == "v:lua.require'hydra_session.complete'.omnifunc",
+    "omnifunc=" .. vim.bo[buf].omnifunc)
+  local kmap = vim.fn.maparg("K", "n", false, true)
+  check("K is mapped to hover in the buffer", type(kmap) == "table" and kmap.buffer == 1
+    and (kmap.desc or ""):find("hover", 1, true) ~= nil, vim.inspect(kmap))
+  if vim.fn.has("nvim-0.11") == 1 then
+    local ns = vim.lsp.diagnostic.get_namespace(client.id)
+    local vt = vim.diagnostic.config(nil, ns).virtual_text
+    check("0.11+: virtual text is on for the server's diagnostics", vt == true or type(vt) == "table", vim.inspect(vt))
+  end
 
   -- Diagnostics: malformed (Error, on the URI) and unknown (Warning, on the mention).
   local diags = wait_for(10000, function()
@@ -191,10 +219,14 @@ local function main()
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask @" })
   local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 4, character = 5 } }
   local responses = vim.lsp.buf_request_sync(buf, "textDocument/completion", params, 10000) or {}
+  -- Sessions come first; the prompt's folder adds file items after them
+  -- (kinds File 17 and Folder 19), which this check leaves aside.
   local items = {}
   for _, r in pairs(responses) do
-    if r.result then
-      items = r.result.items or r.result
+    for _, it in ipairs(r.result and (r.result.items or r.result) or {}) do
+      if it.kind ~= 17 and it.kind ~= 19 then
+        table.insert(items, it)
+      end
     end
   end
   local by_text = {}
@@ -226,28 +258,127 @@ local function main()
   local candidates = cand and cand.result or {}
   check("sessionReference/candidates lists the 4 demo sessions", #candidates == 4, vim.inspect(cand))
 
-  -- Accept the first completion through the built-in omnifunc.
+  -- Typing "@che": the menu opens by itself and follows the query; <C-n>
+  -- to "Checkout tax rounding", <C-y> accepts: exactly its mention.
+  local function menu_words()
+    local i = vim.fn.complete_info({ "items", "selected" })
+    local words = {}
+    for _, it in ipairs(i.items or {}) do
+      table.insert(words, it.abbr)
+    end
+    return words, i.selected
+  end
+  local function type_and_pick(prefix, keys, label)
+    vim.api.nvim_buf_set_lines(buf, 4, 5, false, { prefix })
+    vim.api.nvim_win_set_cursor(0, { 5, 0 })
+    feed("A" .. keys)
+    local words = wait_for(10000, function()
+      local w = menu_words()
+      return vim.fn.pumvisible() == 1 and vim.tbl_contains(w, label)
+        and not vim.tbl_contains(w, "Inventory refactor") and w
+    end)
+    local idx
+    for k, w in ipairs(words or {}) do
+      if w == label then
+        idx = k
+      end
+    end
+    if idx then
+      feed(string.rep("<C-n>", idx - 1) .. "<C-y>")
+    end
+    feed("<Esc>")
+    wait_for(3000, function()
+      return vim.fn.mode() == "n"
+    end)
+    return words, vim.api.nvim_buf_get_lines(buf, 4, 5, false)[1]
+  end
+  local function count_mentions(l)
+    local n = 0
+    for _ in (l or ""):gmatch("@%[") do
+      n = n + 1
+    end
+    return n
+  end
+  local cot_before = vim.o.completeopt
+  local words, line = type_and_pick("Ask ", "@che", "Checkout tax rounding")
+  check("typing '@che' opens the menu by itself, filtered by the server", words ~= nil and #words == 2,
+    vim.inspect(words))
+  check("accepting 'Checkout tax rounding' after '@che' leaves exactly one canonical mention",
+    line == "Ask " .. expected["checkout-tax"] and count_mentions(line) == 1,
+    "line is " .. vim.inspect(line))
+  local previews = 0
+  for _, w in ipairs(vim.api.nvim_list_wins()) do
+    if vim.wo[w].previewwindow then
+      previews = previews + 1
+    end
+  end
+  check("no preview window is left after accepting; 'completeopt' is restored",
+    previews == 0 and vim.o.completeopt == cot_before, previews .. " preview windows, completeopt=" .. vim.o.completeopt)
+
+  -- <C-x><C-o> after a typed query (the plugin's omnifunc), capital letters.
+  words, line = type_and_pick("Then (", "@Inv<C-x><C-o>", "Inventory refactor")
+  line = line or ""
+  check("<C-x><C-o> after '@Inv' inserts the whole mention",
+    line == "Then (" .. expected["inventory-refactor"] and count_mentions(line) == 1, "line is " .. vim.inspect(line))
+
+  -- Accept the first item of a bare "@" menu: the ranking of candidates.
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask " })
   vim.api.nvim_win_set_cursor(0, { 5, 3 })
-  feed("A@<C-x><C-o>")
+  feed("A@")
+  local function sessions_in(i)
+    return #vim.tbl_filter(function(it)
+      return vim.startswith(it.word or "", "@[")
+    end, i.items or {})
+  end
   local info = wait_for(10000, function()
     local i = vim.fn.complete_info({ "items", "mode" })
-    return vim.fn.mode() == "i" and #i.items > 0 and i
+    return vim.fn.mode() == "i" and sessions_in(i) == 4 and i
   end)
-  check("omnifunc opens a completion menu after '@'", info ~= nil and #info.items == 4,
-    vim.inspect(info or vim.fn.complete_info()))
+  check("typing '@' opens a menu of the 4 sessions (files after them)",
+    info ~= nil and sessions_in(info) == 4, vim.inspect(info or vim.fn.complete_info()))
   feed("<C-y><Esc>")
   wait_for(3000, function()
     return vim.fn.mode() == "n"
   end)
-  local line = vim.api.nvim_buf_get_lines(buf, 4, 5, false)[1]
+  line = vim.api.nvim_buf_get_lines(buf, 4, 5, false)[1]
   local first = candidates[1] and candidates[1].mention or "?"
-  check("accepting the first omnifunc item leaves exactly its mention", line == "Ask " .. first,
+  check("accepting the first item leaves exactly its mention", line == "Ask " .. first,
     "line is " .. vim.inspect(line) .. ", expected " .. vim.inspect("Ask " .. first))
 
-  -- Hover on the valid mention: a floating window with the summary.
+  -- A folder item (file mentions) carries editor.action.triggerSuggest:
+  -- accepting it asks the server again, as VS Code re-opens its menu.
+  local complete = require("hydra_session.complete")
+  local real_trigger = complete.trigger
+  local retriggered = false
+  complete.trigger = function()
+    retriggered = true
+  end
+  complete._state.items = {
+    { label = "docs/", kind = 19, textEdit = { newText = "@docs/" },
+      command = { title = "Suggest", command = "editor.action.triggerSuggest" } },
+  }
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Read @do" })
+  vim.api.nvim_win_set_cursor(0, { 5, 0 })
+  feed("A")
+  wait_for(3000, function()
+    return vim.fn.mode() == "i"
+  end)
+  vim.fn.complete(6, { { word = "@docs/", user_data = "hydra_session:1", equal = 1 } })
+  feed("<C-y>")
+  wait_for(3000, function()
+    return retriggered
+  end)
+  feed("<Esc>")
+  wait_for(3000, function()
+    return vim.fn.mode() == "n"
+  end)
+  complete.trigger = real_trigger
+  check("accepting a folder item (command editor.action.triggerSuggest) opens completion again", retriggered,
+    vim.inspect(vim.api.nvim_buf_get_lines(buf, 4, 5, false)))
+
+  -- Hover on the valid mention (K): a floating window with the summary.
   vim.api.nvim_win_set_cursor(0, { 2, #"Pick up " + 4 })
-  vim.lsp.buf.hover()
+  feed("K", "m")
   local hover_text = wait_for(10000, function()
     for _, w in ipairs(vim.api.nvim_list_wins()) do
       if vim.api.nvim_win_get_config(w).relative ~= "" then
@@ -258,6 +389,9 @@ local function main()
   end)
   check("hover shows the summary of the mentioned session",
     hover_text and hover_text:find("Checkout tax rounding", 1, true) and hover_text:find("checkout-tax", 1, true),
+    vim.inspect(hover_text))
+  check("hover shows no backslash escapes (turns are code spans)",
+    hover_text and hover_text:find("Cart::total", 1, true) and not hover_text:find("\\`", 1, true),
     vim.inspect(hover_text))
   for _, w in ipairs(vim.api.nvim_list_wins()) do
     if vim.api.nvim_win_get_config(w).relative ~= "" then
@@ -312,9 +446,61 @@ local function main()
   check(":HydraPrepare shows the statistics of the 3 references",
     rows == 3 and ctx_text:find("| Inventory refactor | `inventory-refactor` |", 1, true), vim.inspect(ctx_lines))
   check("the scratch buffer has no server attached", ctx_buf and hydra_client(ctx_buf) == nil)
+  -- Highlight every line, as a redraw would: the long JSON line must not
+  -- make the Markdown syntax fail (E363).
+  local syn_err
+  if ctx_buf then
+    vim.v.errmsg = ""
+    local ok, err = pcall(function()
+      for lnum, l in ipairs(ctx_lines) do
+        for col = 1, #l, 97 do
+          vim.fn.synID(lnum, col, 1)
+        end
+      end
+      vim.cmd("redraw!")
+    end)
+    syn_err = (not ok) and tostring(err) or (vim.v.errmsg ~= "" and vim.v.errmsg or nil)
+  end
+  check(":HydraPrepare's buffer highlights without an error (no E363)", ctx_buf and syn_err == nil, syn_err)
   if ctx_buf then
     vim.cmd("close")
   end
+
+  -- :HydraPrepare! yanks the text form, byte for byte the CLI's
+  -- `prepare --format text`, to the unnamed and "+ registers.
+  local want = vim.fn.system({ server, "prepare", "--store", store, "--format", "text", path2 })
+  notes = {}
+  vim.cmd("HydraPrepare!")
+  local yanked = wait_for(10000, function()
+    local r = vim.fn.getreg('"')
+    return r ~= "" and r
+  end)
+  check(":HydraPrepare! puts the CLI's `prepare --format text` in the unnamed register",
+    yanked == want and want:find("## Referenced sessions\n", 1, true) == 1, vim.inspect(yanked and yanked:sub(1, 200)))
+  local clip = wait_for(10000, function()
+    local f = io.open(clip_file, "rb")
+    local text = f and f:read("*a")
+    if f then
+      f:close()
+    end
+    return text ~= nil and text ~= "" and text
+  end)
+  check(":HydraPrepare! puts the same text in the \"+ register (the clipboard provider)",
+    clip == want, vim.inspect(clip and clip:sub(1, 200)) .. " notes " .. vim.inspect(notes))
+
+  -- :checkhealth hydra_session: binary and version, store and sessions.
+  vim.cmd("checkhealth hydra_session")
+  local health = wait_for(10000, function()
+    local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+    return text:find("sessions", 1, true) and text
+  end) or table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
+  check(":checkhealth hydra_session reports the binary, its version, the store, 4 sessions and the completion source",
+    health:find("hydra-session-lsp 0.", 1, true) and health:find("4 sessions", 1, true)
+      and health:find("Neovim", 1, true) and health:find("omnifunc", 1, true)
+      and not health:find("ERROR", 1, true),
+    health)
+  vim.cmd("bwipeout!")
+  vim.cmd("buffer " .. buf2)
 
   -- :HydraMention with vim.ui.select: insert the chosen mention.
   local offered
@@ -351,6 +537,18 @@ local function main()
   end)
   check(":HydraMention replaces a typed '@query'", mline == "And (" .. expected["inventory-refactor"],
     vim.inspect(mline))
+
+  -- :HydraMention! yanks the chosen mention and leaves the buffer as it is.
+  local before = vim.api.nvim_buf_get_lines(buf2, 0, -1, false)
+  vim.fn.setreg('"', "")
+  vim.cmd("HydraMention! inventory")
+  local got = wait_for(10000, function()
+    local r = vim.fn.getreg('"')
+    return r ~= "" and r
+  end)
+  check(":HydraMention! yanks the mention instead of inserting it",
+    got == expected["inventory-refactor"] and vim.deep_equal(before, vim.api.nvim_buf_get_lines(buf2, 0, -1, false)),
+    vim.inspect(got))
 end
 
 co = coroutine.create(function()

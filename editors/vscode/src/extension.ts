@@ -13,7 +13,16 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { resolveServer } from './binary';
-import { Candidate, PrepareResult, age, queryBeforeCursor, renderPrepared } from './render';
+import {
+  Candidate,
+  PrepareResult,
+  asTerminalPaste,
+  candidateDescription,
+  candidateDetail,
+  queryBeforeCursor,
+  referencedSessions,
+  renderPrepared,
+} from './render';
 import { ServerSettings, needsRestart, serverSettings } from './settings';
 
 const SECTION = 'hydraSession';
@@ -35,6 +44,9 @@ let statusItem: vscode.StatusBarItem;
 let statusTimer: NodeJS.Timeout | undefined;
 let indexingTimer: NodeJS.Timeout | undefined;
 let extensionDir = '';
+let globalState: vscode.Memento | undefined;
+let warnedServerPath = false;
+const SERVER_PATH_QUIET = 'hydraSession.serverPathNoticeDismissed';
 const contexts = new Map<string, string>();
 const contextChanged = new vscode.EventEmitter<vscode.Uri>();
 
@@ -53,7 +65,11 @@ async function startClient(): Promise<void> {
   try {
     const resolved = resolveServer(setting, firstWorkspaceFolder(), extensionDir);
     command = resolved.command;
-    output.appendLine(`Starting ${command} --stdio (from ${resolved.from})`);
+    output.appendLine(
+      `Starting ${command} --stdio (from ${resolved.from}` +
+        `${vscode.env.remoteName !== undefined ? `, remote window: ${vscode.env.remoteName}` : ''})`,
+    );
+    void warnIfServerPathIgnored(resolved.from, command);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     output.appendLine(message);
@@ -106,6 +122,45 @@ async function startClient(): Promise<void> {
     await c.start();
   } catch (e) {
     output.appendLine(`The server failed to start: ${String(e)}`);
+  }
+}
+
+/**
+ * Says once, visibly, when the binary in use is not one that
+ * `hydraSession.serverPath` names: it is `machine-overridable`, so a remote
+ * window (code-server, Remote-SSH, WSL, Dev Containers, Codespaces) reads it
+ * from the Remote settings (or the workspace), never from the User settings.
+ */
+async function warnIfServerPathIgnored(from: 'setting' | 'path' | 'bundled', command: string): Promise<void> {
+  if (from === 'setting' || warnedServerPath) {
+    return;
+  }
+  const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('serverPath');
+  const configured = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some(
+    (v) => typeof v === 'string' && v.trim() !== '',
+  );
+  const remote = vscode.env.remoteName !== undefined;
+  if (!configured && !remote) {
+    return;
+  }
+  if (!configured && globalState?.get<boolean>(SERVER_PATH_QUIET) === true) {
+    return;
+  }
+  warnedServerPath = true;
+  const where = from === 'path' ? 'from the PATH' : 'bundled with the extension';
+  const message = configured
+    ? `Hydra: hydraSession.serverPath is set but not used here; running ${command} (${where}).`
+    : `Hydra: running ${command} (${where}). In this remote window (${vscode.env.remoteName}), ` +
+      'hydraSession.serverPath is read from the Remote settings, not from your User settings.';
+  const openRemote = 'Open Remote Settings';
+  const quiet = "Don't Show Again";
+  const choice = await vscode.window.showWarningMessage(message, openRemote, ...(configured ? [] : [quiet]));
+  if (choice === openRemote) {
+    await vscode.commands.executeCommand('workbench.action.openRemoteSettings').then(undefined, () =>
+      vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPath`),
+    );
+  } else if (choice === quiet) {
+    await globalState?.update(SERVER_PATH_QUIET, true);
   }
 }
 
@@ -181,10 +236,13 @@ async function refreshStatus(): Promise<void> {
     if (status.indexing) {
       indexingTimer = setTimeout(() => void refreshStatus(), INDEXING_REFRESH_MS);
     }
+    // Until the first index is done the count is not the store's: say so.
     const count = `${status.sessions} session${status.sessions === 1 ? '' : 's'}`;
     setStatus(
-      status.indexing ? `$(sync~spin) Hydra: ${count}` : `$(references) Hydra: ${count}`,
-      `Hydra: ${count}${status.indexing ? ' (indexing)' : ''} in ${status.store}\nClick to insert a session mention.`,
+      status.indexing ? '$(sync~spin) Hydra: indexing…' : `$(references) Hydra: ${count}`,
+      status.indexing
+        ? `Hydra: indexing ${status.store} (${count} so far)`
+        : `Hydra: ${count} in ${status.store}\nClick to insert a session mention.`,
     );
   } catch (e) {
     setStatus('$(warning) Hydra', `Hydra: ${describeError(e)}`);
@@ -252,11 +310,67 @@ async function prepareCommand(): Promise<void> {
   });
 }
 
-interface CandidateItem extends vscode.QuickPickItem {
-  candidate: Candidate;
+/** The active prompt as an agent reading plain text receives it: the server's text form (`prepare --format text`). */
+async function preparedText(): Promise<string | undefined> {
+  const target = promptAndClient();
+  if (target === undefined) {
+    return undefined;
+  }
+  const { editor, client: c } = target;
+  try {
+    const result = await c.sendRequest<{ text: string }>('sessionReference/prepare', {
+      textDocument: { uri: c.code2ProtocolConverter.asUri(editor.document.uri) },
+      format: 'text',
+    });
+    return result.text;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Hydra: ${describeError(e)}`);
+    return undefined;
+  }
 }
 
-async function insertMentionCommand(): Promise<void> {
+async function copyPreparedPromptCommand(): Promise<void> {
+  const text = await preparedText();
+  if (text === undefined) {
+    return;
+  }
+  await vscode.env.clipboard.writeText(text);
+  void vscode.window.showInformationMessage('Hydra: copied the prepared prompt (context and text) to the clipboard.');
+}
+
+async function sendPreparedPromptCommand(): Promise<void> {
+  const terminal = vscode.window.activeTerminal;
+  if (terminal === undefined) {
+    void vscode.window.showWarningMessage('Hydra: no active terminal. Open one and start your agent (claude, codex) in it.');
+    return;
+  }
+  const text = await preparedText();
+  if (text === undefined) {
+    return;
+  }
+  terminal.show();
+  // Pasted, not submitted: the person reviews it and presses Enter.
+  terminal.sendText(asTerminalPaste(text), false);
+}
+
+interface CandidateItem extends vscode.QuickPickItem {
+  candidate?: Candidate;
+  /** Mentioning it would make the prompt reference more than maxReferences sessions. */
+  overLimit?: boolean;
+}
+
+const COPY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Mention' };
+
+async function copyMention(mention: string): Promise<void> {
+  await vscode.env.clipboard.writeText(mention);
+  void vscode.window.showInformationMessage(`Hydra: copied ${mention}`);
+}
+
+async function copyMentionCommand(): Promise<void> {
+  return insertMentionCommand(true);
+}
+
+async function insertMentionCommand(copyOnly = false): Promise<void> {
   const target = promptAndClient();
   if (target === undefined) {
     return;
@@ -270,7 +384,7 @@ async function insertMentionCommand(): Promise<void> {
     : undefined;
 
   const pick = vscode.window.createQuickPick<CandidateItem>();
-  pick.title = 'Hydra: Insert Session Mention';
+  pick.title = copyOnly ? 'Hydra: Copy Session Mention' : 'Hydra: Insert Session Mention';
   pick.placeholder = 'Search sessions by title, id or folder';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
@@ -287,18 +401,34 @@ async function insertMentionCommand(): Promise<void> {
       if (mine !== generation) {
         return;
       }
-      pick.items = candidates.map((candidate) => ({
-        label: candidate.displayTitle ?? candidate.label,
-        description: candidate.sessionId,
-        detail: [
-          candidate.cwd ?? 'no folder',
-          candidate.sameWorkspace ? 'this workspace' : undefined,
-          age(candidate.createdAt),
-        ]
-          .filter((part) => part !== undefined)
-          .join(' · '),
+      // Only sessions the prompt already references may be added once it
+      // holds maxReferences of them (server.md, diagnostics).
+      const settings = currentSettings(doc.uri);
+      const max = settings.maxReferences ?? 3;
+      const referenced = referencedSessions(doc.getText(), settings.targetSessionId);
+      const full = referenced.length >= max;
+      const toItem = (candidate: Candidate, overLimit: boolean): CandidateItem => ({
+        label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
+        description: candidateDescription(candidate),
+        detail: candidateDetail(candidate) + (overLimit ? ` · would exceed maxReferences (${max})` : ''),
+        buttons: [COPY_BUTTON],
         candidate,
-      }));
+        overLimit,
+      });
+      const within = candidates.filter((c) => !full || referenced.includes(c.sessionId));
+      const over = candidates.filter((c) => full && !referenced.includes(c.sessionId));
+      pick.items = [
+        ...within.map((c) => toItem(c, false)),
+        ...(over.length > 0
+          ? [
+              {
+                label: `already ${referenced.length} of ${max} sessions referenced`,
+                kind: vscode.QuickPickItemKind.Separator,
+              },
+            ]
+          : []),
+        ...over.map((c) => toItem(c, true)),
+      ];
     } catch (e) {
       if (mine === generation) {
         pick.items = [];
@@ -315,9 +445,26 @@ async function insertMentionCommand(): Promise<void> {
     clearTimeout(debounce);
     debounce = setTimeout(() => void load(value), 120);
   });
+  let copied = false;
   const chosen = await new Promise<Candidate | undefined>((resolve) => {
     pick.onDidAccept(() => {
-      resolve(pick.selectedItems[0]?.candidate);
+      const item = pick.selectedItems[0];
+      // Copying a mention adds nothing to this prompt: no limit applies.
+      if (item?.overLimit === true && !copyOnly) {
+        void vscode.window.showWarningMessage(
+          `Hydra: this prompt already references ${vscode.workspace
+            .getConfiguration(SECTION, doc.uri)
+            .get<number>('maxReferences', 3)} sessions (hydraSession.maxReferences).`,
+        );
+        return;
+      }
+      resolve(item?.candidate);
+      pick.hide();
+    });
+    // "Copy Mention" on an item: to the clipboard, nothing inserted.
+    pick.onDidTriggerItemButton((e) => {
+      copied = true;
+      resolve(e.item.candidate);
       pick.hide();
     });
     pick.onDidHide(() => resolve(undefined));
@@ -327,6 +474,10 @@ async function insertMentionCommand(): Promise<void> {
   clearTimeout(debounce);
   pick.dispose();
   if (chosen === undefined) {
+    return;
+  }
+  if (copied || copyOnly) {
+    await copyMention(chosen.mention);
     return;
   }
   await editor.edit((edit) => {
@@ -344,6 +495,7 @@ async function insertMentionCommand(): Promise<void> {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   extensionDir = context.extensionPath;
+  globalState = context.globalState;
   output = vscode.window.createOutputChannel('Hydra Session');
   statusItem = vscode.window.createStatusBarItem('hydraSession.status', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'Hydra Session';
@@ -361,7 +513,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.commands.registerCommand('hydraSession.prepare', prepareCommand),
-    vscode.commands.registerCommand('hydraSession.insertMention', insertMentionCommand),
+    vscode.commands.registerCommand('hydraSession.insertMention', () => insertMentionCommand()),
+    vscode.commands.registerCommand('hydraSession.copyMention', copyMentionCommand),
+    vscode.commands.registerCommand('hydraSession.copyPreparedPrompt', copyPreparedPromptCommand),
+    vscode.commands.registerCommand('hydraSession.sendPreparedPrompt', sendPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     { dispose: () => (clearInterval(statusTimer), clearTimeout(indexingTimer)) },

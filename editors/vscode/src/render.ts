@@ -66,23 +66,95 @@ export function renderPrepared(result: PrepareResult): string | undefined {
   ].join('\n');
 }
 
-/** "3 minutes ago" style age of a Unix-milliseconds timestamp. */
+/** YYYY-MM-DD (UTC) of a Unix-milliseconds timestamp. */
+export function date(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 10);
+}
+
+/**
+ * A short age, the same as the server's completion detail shows: minutes,
+ * hours or days, else the date.
+ */
 export function age(createdAt: number, now: number = Date.now()): string {
-  const seconds = Math.max(0, Math.round((now - createdAt) / 1000));
-  const units: [number, string][] = [
-    [86400 * 365, 'year'],
-    [86400 * 30, 'month'],
-    [86400, 'day'],
-    [3600, 'hour'],
-    [60, 'minute'],
-  ];
-  for (const [size, name] of units) {
-    if (seconds >= size) {
-      const n = Math.floor(seconds / size);
-      return `${n} ${name}${n === 1 ? '' : 's'} ago`;
+  const secs = Math.floor(Math.max(0, now - createdAt) / 1000);
+  if (secs < 60) {
+    return 'just now';
+  }
+  if (secs < 3600) {
+    return `${Math.floor(secs / 60)} min ago`;
+  }
+  if (secs < 86400) {
+    return `${Math.floor(secs / 3600)} h ago`;
+  }
+  if (secs < 2_592_000) {
+    return `${Math.floor(secs / 86400)} d ago`;
+  }
+  return date(createdAt);
+}
+
+/** The picker's detail line, as the server's completion detail: folder · workspace · age. */
+export function candidateDetail(c: Candidate, now: number = Date.now()): string {
+  const place =
+    c.cwd === undefined ? 'no cwd' : `${c.cwd} · ${c.sameWorkspace ? 'same workspace' : 'other workspace'}`;
+  return `${place} · ${age(c.createdAt, now)}`;
+}
+
+/** The id to show beside a candidate's title: none when the title is the id. */
+export function candidateDescription(c: Candidate): string | undefined {
+  const title = c.displayTitle ?? c.label;
+  return title === c.sessionId ? undefined : c.sessionId;
+}
+
+const URI_PREFIX = 'hydra-session:';
+
+function base64UrlDecode(text: string): string | undefined {
+  if (!/^[A-Za-z0-9_-]*$/.test(text) || text.length % 4 === 1) {
+    return undefined;
+  }
+  const bytes = Buffer.from(text.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  // Canonical: no padding, and the unused low bits are zero.
+  if (bytes.toString('base64url') !== text) {
+    return undefined;
+  }
+  return bytes.toString('utf8');
+}
+
+/** The session id of a canonical `hydra-session:` URI, else undefined. */
+export function decodeSessionUri(uri: string): string | undefined {
+  if (!uri.startsWith(URI_PREFIX)) {
+    return undefined;
+  }
+  const json = base64UrlDecode(uri.slice(URI_PREFIX.length));
+  if (json === undefined) {
+    return undefined;
+  }
+  try {
+    const id: unknown = JSON.parse(json);
+    if (typeof id !== 'string' || id === '' || JSON.stringify(id) !== json) {
+      return undefined;
+    }
+    return id;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The distinct sessions a prompt already references with valid mentions,
+ * in order of first appearance, leaving out `self` (the prompt's own
+ * session, which is an error of its own and not a reference).
+ */
+export function referencedSessions(text: string, self?: string): string[] {
+  const ids: string[] = [];
+  // reference.md §2, exactly.
+  const mention = /@\[((?:\\.|[^\\\]])*)\]\((hydra-session:[^\s)]*)\)|(hydra-session:[A-Za-z0-9_-]+)/gu;
+  for (const m of text.matchAll(mention)) {
+    const id = decodeSessionUri(m[2] ?? m[3]);
+    if (id !== undefined && id !== self && !ids.includes(id)) {
+      ids.push(id);
     }
   }
-  return 'just now';
+  return ids;
 }
 
 /** The `@query` just before the cursor, if the cursor ends one (server.md, "Completion"). */
@@ -92,4 +164,16 @@ export function queryBeforeCursor(lineToCursor: string): { start: number; query:
     return undefined;
   }
   return { start: m.index + m[1].length, query: m[2] };
+}
+
+/**
+ * The prepared prompt as one terminal paste: wrapped in bracketed-paste
+ * markers (what a terminal sends for a paste, so an agent's prompt such as
+ * `claude` or `codex` takes every line as text rather than as Enter), with
+ * no trailing newline, so nothing is submitted until the person presses
+ * Enter. Markers inside the text are removed.
+ */
+export function asTerminalPaste(text: string): string {
+  const body = text.replace(/\x1b\[20[01]~/g, '').replace(/\r?\n$/, '');
+  return `\x1b[200~${body}\x1b[201~`;
 }

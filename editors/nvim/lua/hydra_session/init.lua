@@ -7,7 +7,7 @@
 --
 -- Starts hydra-session-lsp for Markdown and prompt buffers, passes `settings`
 -- as initializationOptions (and answers workspace/configuration with them),
--- and adds :HydraPrepare, :HydraMention, :HydraStatus and :HydraRestart.
+-- and adds :HydraPrepare[!], :HydraMention[!], :HydraStatus and :HydraRestart.
 -- See the "Editors" section of the README.
 local M = {}
 
@@ -23,9 +23,19 @@ local defaults = {
   -- A directory, or a function(bufnr) returning one. Default: the nearest
   -- ancestor holding .git, else the current directory.
   root_dir = nil,
-  -- Set 'omnifunc' to the LSP one and make "@" a keyword character, so that
-  -- <C-x><C-o> after "@" replaces "@query" by the mention.
+  -- Set 'omnifunc' to the plugin's own (it asks the server and inserts the
+  -- whole mention, in every Neovim version): <C-x><C-o> after "@".
   omnifunc = true,
+  -- Open the completion menu by itself when "@" is typed, and follow the
+  -- query as it grows. Default: on, unless nvim-cmp or blink.cmp is loaded
+  -- (they complete on "@" themselves).
+  autocomplete = nil,
+  -- Map K to hover in attached buffers (Neovim 0.7-0.9 have no such default:
+  -- K runs man there), unless the buffer already maps K.
+  keymaps = true,
+  -- Show the server's diagnostics as virtual text (0.11 turned it off by
+  -- default for every namespace); false leaves vim.diagnostic.config alone.
+  virtual_text = true,
   capabilities = nil,
   on_attach = nil,
 }
@@ -117,18 +127,81 @@ local function capabilities()
   return caps
 end
 
+local function plugin_loaded(name)
+  return package.loaded[name] ~= nil or pcall(require, name)
+end
+
+--- Which completion path serves "@" in this Neovim: for :checkhealth.
+function M.completion_source()
+  local opts = config or defaults
+  local parts = {}
+  if plugin_loaded("cmp") then
+    table.insert(parts, "nvim-cmp (add the \"hydra_session\" source: require('hydra_session.cmp').setup())")
+  end
+  if plugin_loaded("blink.cmp") then
+    table.insert(parts, "blink.cmp (add the \"hydra_session\" provider: module 'hydra_session.blink')")
+  end
+  if opts.omnifunc ~= false then
+    table.insert(parts, "the plugin's omnifunc (<C-x><C-o>)" .. (M.autocomplete_enabled() and ", opening by itself on '@'" or ""))
+  end
+  if #parts == 0 then
+    return "none (omnifunc = false and no nvim-cmp or blink.cmp)"
+  end
+  return table.concat(parts, "; ")
+end
+
+function M.autocomplete_enabled()
+  local opts = config or defaults
+  if opts.autocomplete ~= nil then
+    return opts.autocomplete
+  end
+  return not (plugin_loaded("cmp") or plugin_loaded("blink.cmp"))
+end
+
+local function diagnostic_namespaces(client)
+  local out = {}
+  if vim.lsp.diagnostic and vim.lsp.diagnostic.get_namespace then
+    table.insert(out, vim.lsp.diagnostic.get_namespace(client.id))
+    if vim.fn.has("nvim-0.10") == 1 then
+      local ok, ns = pcall(vim.lsp.diagnostic.get_namespace, client.id, true)
+      if ok and ns then
+        table.insert(out, ns)
+      end
+    end
+  end
+  return out
+end
+
+--- What the plugin sets up in a buffer the server attached to. Called by
+--- setup()'s client and by the lsp/hydra_session.lua config (Neovim 0.11+).
+function M.on_attach(client, bufnr)
+  local opts = config or defaults
+  if opts.omnifunc ~= false then
+    require("hydra_session.complete").attach(bufnr, { auto = M.autocomplete_enabled() })
+  end
+  if opts.keymaps ~= false then
+    local existing = vim.fn.maparg("K", "n", false, true)
+    local buffer_map = type(existing) == "table" and existing.buffer == 1
+      and not (existing.desc or ""):find("vim.lsp.buf.hover", 1, true)
+      and (existing.desc or "") ~= "Hover (LSP)"
+    if not buffer_map then
+      vim.keymap.set("n", "K", function()
+        vim.lsp.buf.hover()
+      end, { buffer = bufnr, desc = "Hydra: hover (vim.lsp.buf.hover)" })
+    end
+  end
+  if opts.virtual_text ~= false and vim.fn.has("nvim-0.11") == 1 then
+    for _, ns in ipairs(diagnostic_namespaces(client)) do
+      vim.diagnostic.config({ virtual_text = true }, ns)
+    end
+  end
+  if opts.on_attach then
+    opts.on_attach(client, bufnr)
+  end
+end
+
 local function on_attach(client, bufnr)
-  if config.omnifunc then
-    vim.api.nvim_buf_set_option(bufnr, "omnifunc", "v:lua.vim.lsp.omnifunc")
-    -- The built-in omnifunc completes from the start of the keyword before
-    -- the cursor: with "@" in it, the mention replaces "@query" whole.
-    vim.api.nvim_buf_call(bufnr, function()
-      vim.cmd("setlocal iskeyword+=@-@")
-    end)
-  end
-  if config.on_attach then
-    config.on_attach(client, bufnr)
-  end
+  M.on_attach(client, bufnr)
 end
 
 local function client_config(root)
@@ -247,6 +320,42 @@ end
 
 local scratch_count = 0
 
+-- Puts `text` in the unnamed register and, when a clipboard provider is at
+-- hand, in "+" (the system clipboard). Returns the registers written.
+local function yank(text)
+  local regtype = text:sub(-1) == "\n" and "l" or "c"
+  vim.fn.setreg('"', text, regtype)
+  if vim.fn.has("clipboard") == 1 and pcall(vim.fn.setreg, "+", text, regtype) then
+    return 'registers " and +'
+  end
+  return 'register " (no clipboard provider for +)'
+end
+
+--- :HydraPrepare! — the prompt as an agent reading plain text receives it
+--- (the server's `prepare --format text`), yanked to the unnamed and "+"
+--- registers: paste it into `claude`, `codex` or any chat.
+function M.prepare_text(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, format = "text" }
+  request(client, "sessionReference/prepare", params, function(err, result)
+    if err then
+      notify(describe(err), vim.log.levels.ERROR)
+      return
+    end
+    local text = result and result.text
+    if type(text) ~= "string" then
+      notify("the server answered no text form (is it up to date?)", vim.log.levels.ERROR)
+      return
+    end
+    local lines = select(2, text:gsub("\n", "\n"))
+    notify(string.format("prepared prompt (%d line%s) yanked to %s", lines, lines == 1 and "" or "s", yank(text)))
+  end, bufnr)
+end
+
 --- :HydraPrepare — the context this prompt will carry, in a scratch buffer.
 function M.prepare(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -271,6 +380,9 @@ function M.prepare(bufnr)
     vim.api.nvim_buf_set_option(buf, "swapfile", false)
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
     vim.api.nvim_buf_set_option(buf, "modifiable", false)
+    -- The context holds one very long JSON line: Markdown's syntax would
+    -- give up on it with E363. Highlight only the start of long lines.
+    vim.api.nvim_buf_set_option(buf, "synmaxcol", 400)
     vim.api.nvim_buf_set_option(buf, "filetype", "markdown")
     scratch_count = scratch_count + 1
     local source = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t")
@@ -314,8 +426,10 @@ local function insert_mention(bufnr, win, mention)
   vim.api.nvim_win_set_cursor(win, { row, math.max(0, start + #mention - 1) })
 end
 
---- :HydraMention [query] — pick a session and insert its mention.
-function M.mention(query)
+--- :HydraMention[!] [query] — pick a session and insert its mention (with
+--- !, or `opts.yank`: yank it to the unnamed and "+" registers instead).
+function M.mention(query, opts)
+  local yank_only = opts ~= nil and opts.yank
   local bufnr = vim.api.nvim_get_current_buf()
   local win = vim.api.nvim_get_current_win()
   local client = need_client(bufnr)
@@ -341,7 +455,9 @@ function M.mention(query)
         return string.format("%s  [%s]  %s%s", title, c.sessionId, cwd, c.sameWorkspace and " (this workspace)" or "")
       end,
     }, function(choice)
-      if choice then
+      if choice and yank_only then
+        notify(string.format("%s yanked to %s", choice.mention, yank(choice.mention)))
+      elseif choice then
         insert_mention(bufnr, win, choice.mention)
       end
     end)
@@ -375,7 +491,11 @@ function M.restart()
           table.insert(buffers, b)
         end
       end
-      client.stop()
+      if vim.fn.has("nvim-0.11") == 1 then
+        client:stop()
+      else
+        client.stop()
+      end
     end
   end
   clients_by_root = {}
@@ -388,8 +508,40 @@ function M.restart()
     return true
   end, 20)
   for _, b in ipairs(buffers) do
-    M.attach(b)
+    if config then
+      M.attach(b)
+    elseif vim.api.nvim_buf_is_valid(b) then
+      -- Started by vim.lsp.enable(): it attaches again on FileType.
+      vim.api.nvim_buf_call(b, function()
+        vim.cmd("doautocmd <nomodeline> FileType " .. vim.bo[b].filetype)
+      end)
+    end
   end
+end
+
+--- :HydraPrepare, :HydraMention, :HydraStatus, :HydraRestart.
+function M.define_commands()
+  vim.api.nvim_create_user_command("HydraPrepare", function(args)
+    if args.bang then
+      M.prepare_text(0)
+    else
+      M.prepare(0)
+    end
+  end, {
+    bang = true,
+    desc = "Show the context this prompt's session mentions will carry (!: yank the prepared prompt)",
+  })
+  vim.api.nvim_create_user_command("HydraMention", function(args)
+    M.mention(args.args, { yank = args.bang })
+  end, { nargs = "?", bang = true, desc = "Pick a session and insert its mention (!: yank it)" })
+  vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
+  vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
+
+end
+
+--- The configuration setup() was given (nil before setup()).
+function M.current_config()
+  return config
 end
 
 function M.setup(opts)
@@ -416,14 +568,7 @@ function M.setup(opts)
     end,
   })
 
-  vim.api.nvim_create_user_command("HydraPrepare", function()
-    M.prepare(0)
-  end, { desc = "Show the context this prompt's session mentions will carry" })
-  vim.api.nvim_create_user_command("HydraMention", function(args)
-    M.mention(args.args)
-  end, { nargs = "?", desc = "Pick a session and insert its mention" })
-  vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
-  vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
+  M.define_commands()
 
   -- Buffers already open when setup() runs.
   for _, b in ipairs(vim.api.nvim_list_bufs()) do

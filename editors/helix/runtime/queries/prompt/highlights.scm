@@ -1,0 +1,2 @@
+; Prompt files are Markdown: Helix finds queries by language name.
+; inherits: markdown
