@@ -1,9 +1,15 @@
 //! The language server's speed, measured at the client over stdio with the
 //! real binary (JSON-RPC included), against a generated store of 10,000
-//! sessions of 2–20 KB each plus one 20 MB session.
+//! sessions of 2–20 KB each plus one 20 MB session; then the CLI's
+//! `candidates` on the same store, without and with its index cache.
 //!
 //! Run: `cargo bench --bench lsp_bench` (release build). Prints a Markdown
 //! table; docs/performance.md ("Language server") records a run.
+//!
+//! `LSP_BENCH_SESSIONS=100000 cargo bench --bench lsp_bench` runs the
+//! large configuration (100,000 sessions, about 1 GB). A store is generated
+//! once under `target/lsp-bench/` and reused by later runs (only the 20 MB
+//! log, which the run appends to, is written again each time).
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
@@ -18,7 +24,7 @@ use tokio::process::{ChildStdin, ChildStdout, Command};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
 
-const SESSIONS: usize = 10_000;
+const DEFAULT_SESSIONS: usize = 10_000;
 const CWDS: usize = 40;
 const HUGE_BYTES: usize = 20 * 1024 * 1024;
 const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -39,8 +45,26 @@ fn id(i: usize) -> String {
     format!("s{i:05}")
 }
 
-/// 10,000 logs of 2–20 KB in 100 directories, and a 20 MB one.
-fn generate(root: &Path) -> u64 {
+/// `sessions` logs of 2–20 KB in 100 directories (once: a marker beside
+/// the store records their size), and the 20 MB one (every run).
+fn generate(root: &Path, sessions: usize) -> u64 {
+    let marker = root.with_extension("complete");
+    let small = match std::fs::read_to_string(&marker)
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+    {
+        Some(bytes) => bytes,
+        None => {
+            let _ = std::fs::remove_dir_all(root);
+            let bytes = generate_small(root, sessions);
+            std::fs::write(&marker, bytes.to_string()).expect("write the marker");
+            bytes
+        }
+    };
+    small + generate_huge(root)
+}
+
+fn generate_small(root: &Path, sessions: usize) -> u64 {
     let mut rng = Lcg(42);
     let mut total = 0u64;
     let words = [
@@ -55,7 +79,7 @@ fn generate(root: &Path) -> u64 {
         "api",
         "docs",
     ];
-    for i in 0..SESSIONS {
+    for i in 0..sessions {
         let target = 2_048 + rng.next(18 * 1024);
         let cwd = format!("/home/u/proj{}", i % CWDS);
         let mut log = LogBuilder::new(&id(i), 1_700_000_000_000 + i as u64 * 1_000, Some(&cwd));
@@ -83,6 +107,10 @@ fn generate(root: &Path) -> u64 {
         std::fs::create_dir_all(&dir).expect("mkdir");
         std::fs::write(dir.join(format!("{}.jsonl", id(i))), text).expect("write");
     }
+    total
+}
+
+fn generate_huge(root: &Path) -> u64 {
     let mut huge = LogBuilder::new("huge", 1_800_000_000_000, Some("/home/u/proj0"));
     let chunk = "lorem ipsum dolor sit amet ".repeat(400);
     let mut size = 0;
@@ -97,9 +125,26 @@ fn generate(root: &Path) -> u64 {
         turn += 1;
     }
     let text = huge.title("The huge one").text();
-    total += text.len() as u64;
-    std::fs::write(root.join("huge.jsonl"), text).expect("write");
-    total
+    std::fs::write(root.join("huge.jsonl"), &text).expect("write");
+    text.len() as u64
+}
+
+/// CPU time (user + system) of process `pid`, or with `children` of the
+/// children it has waited for, from `/proc/<pid>/stat`. The machine may be
+/// shared: CPU time says what the work costs whatever else runs.
+fn cpu_time(pid: &str, children: bool) -> Duration {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<u64> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest)
+        .unwrap_or_default()
+        .split_whitespace()
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    // utime, stime, cutime, cstime: fields 14–17 of stat(5), in ticks.
+    let at = if children { 13 } else { 11 };
+    let ticks = fields.get(at).copied().unwrap_or(0) + fields.get(at + 1).copied().unwrap_or(0);
+    Duration::from_millis(ticks * 10)
 }
 
 fn rss_kib(pid: u32) -> u64 {
@@ -136,17 +181,30 @@ async fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    let store = tempfile::tempdir().expect("tempdir");
+    let sessions: usize = std::env::var("LSP_BENCH_SESSIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_SESSIONS);
+    // The target directory: the binary is `target/<profile>/hydra-session-lsp`.
+    let bench_dir = Path::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        .ancestors()
+        .nth(2)
+        .expect("target directory")
+        .join("lsp-bench");
+    let store_path = bench_dir.join(format!("hydra-{sessions}"));
     let started = Instant::now();
-    let bytes = generate(store.path());
+    let bytes = generate(&store_path, sessions);
     eprintln!(
-        "generated {} MB in {:.1?}",
+        "store of {} MB ready in {:.1?}",
         bytes / 1_000_000,
         started.elapsed()
     );
 
     let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("HYDRA_SESSION_STORE", store.path())
+        .env("HYDRA_SESSION_STORE", store_path.as_path())
+        // Only the generated store: not the machine's agent sessions.
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
         .env(
             "RUST_LOG",
             std::env::var("BENCH_LOG").unwrap_or("warn".into()),
@@ -187,6 +245,7 @@ async fn main() {
         )
         .await;
     let indexed = started.elapsed();
+    let indexed_cpu = cpu_time(&pid.to_string(), false);
     let count = client.call("sessionReference/status", json!({})).await["sessions"].clone();
     assert_eq!(first["items"].as_array().map(Vec::len), Some(50));
     let rss_indexed = rss_kib(pid);
@@ -219,7 +278,7 @@ async fn main() {
     let _ = client.diagnostics(&hover_uri, 1).await;
     let hover =
         json!({"textDocument": {"uri": hover_uri}, "position": {"line": 0, "character": 3}});
-    let huge_log = store.path().join("huge.jsonl");
+    let huge_log = store_path.as_path().join("huge.jsonl");
     let mut seq = 100_000;
     let mut cold = Vec::new();
     for _ in 0..5 {
@@ -281,15 +340,61 @@ async fn main() {
     client.shutdown_and_exit().await;
     let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
 
+    // The CLI's `candidates` on the same store: with an empty cache
+    // directory (every log read), then with the index cache it left.
+    let cache = tempfile::tempdir().expect("tempdir");
+    let cli = || {
+        let cpu = cpu_time("self", true);
+        let at = Instant::now();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+            .args(["candidates", "--cwd", "/home/u/proj7", "--store"])
+            .arg(&store_path)
+            .env("XDG_CACHE_HOME", cache.path())
+            .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+            .env("CODEX_HOME", "/nonexistent")
+            .output()
+            .expect("run the CLI");
+        assert!(out.status.success(), "candidates failed");
+        (
+            at.elapsed(),
+            cpu_time("self", true).saturating_sub(cpu),
+            out.stdout,
+        )
+    };
+    let mut cli_cold = Vec::new();
+    let mut cli_cold_cpu = Vec::new();
+    let mut cold_output = Vec::new();
+    for _ in 0..3 {
+        let _ = std::fs::remove_dir_all(cache.path().join("hydra-session"));
+        let (took, cpu, out) = cli();
+        cli_cold.push(took);
+        cli_cold_cpu.push(cpu);
+        cold_output = out;
+    }
+    let mut cli_warm = Vec::new();
+    let mut cli_warm_cpu = Vec::new();
+    for _ in 0..10 {
+        let (took, cpu, out) = cli();
+        cli_warm.push(took);
+        cli_warm_cpu.push(cpu);
+        assert_eq!(out, cold_output, "the cache changed the output");
+    }
+    let cli_cold_p50 = percentile(&mut cli_cold, 0.5);
+    let cli_cold_cpu = percentile(&mut cli_cold_cpu, 0.5);
+    let cli_warm_p50 = percentile(&mut cli_warm, 0.5);
+    let cli_warm_max = percentile(&mut cli_warm, 1.0);
+    let cli_warm_cpu = percentile(&mut cli_warm_cpu, 0.5);
+
     println!("| measure | result | target |");
     println!("|---|---|---|");
     println!(
-        "| store | {count} sessions, {} MB (10,000 × 2–20 KB + one 20 MB log) | |",
+        "| store | {count} sessions, {} MB ({sessions} × 2–20 KB + one 20 MB log) | |",
         bytes / 1_000_000
     );
     println!(
-        "| first index (initialize → first completion) | {} | |",
-        ms(indexed)
+        "| first index (initialize → first completion), wall / server CPU | {} / {} | |",
+        ms(indexed),
+        ms(indexed_cpu)
     );
     println!(
         "| completion p50 / p95 ({completion_n} requests, 50 items max) | {} / {} | p95 ≤ 5 ms |",
@@ -318,5 +423,16 @@ async fn main() {
     println!(
         "| resident memory at the end | {:.1} MiB | |",
         rss_end as f64 / 1024.0
+    );
+    println!(
+        "| CLI `candidates`, no index cache, wall / CPU (median of 3) | {} / {} | |",
+        ms(cli_cold_p50),
+        ms(cli_cold_cpu)
+    );
+    println!(
+        "| CLI `candidates`, index cache warm, wall p50 / max of 10, CPU p50 | {} / {}, {} | ≤ 150 ms |",
+        ms(cli_warm_p50),
+        ms(cli_warm_max),
+        ms(cli_warm_cpu)
     );
 }

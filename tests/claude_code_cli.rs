@@ -17,6 +17,11 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
         .args(args)
+        // The CLI's index cache: never the user's.
+        .env(
+            "XDG_CACHE_HOME",
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
+        )
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
         .env_remove("CLAUDE_CONFIG_DIR")
@@ -192,6 +197,11 @@ fn claude_projects_is_a_default_store() {
     let home = tempfile::tempdir().expect("temp dir");
     let output = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
         .args(["candidates", "--cwd", "/tmp/private", "--limit", "2"])
+        // The CLI's index cache: never the user's.
+        .env(
+            "XDG_CACHE_HOME",
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
+        )
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
         .env_remove("CODEX_HOME")

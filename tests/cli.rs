@@ -22,6 +22,8 @@ fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
         // The agents' default stores must not leak in from the machine.
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")
+        // The index cache of `candidates`: never the user's.
+        .env("XDG_CACHE_HOME", cache_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -121,6 +123,84 @@ fn the_store_comes_from_the_environment() {
     let list = json(&output);
     assert_eq!(list.as_array().map(Vec::len), Some(1));
     assert_eq!(list[0]["sessionId"], "deploy-2026-11-28");
+}
+
+#[test]
+fn candidates_read_through_the_index_cache() {
+    // A copy of the demo store (logs are appended to below) and a cache
+    // directory of this test's own.
+    let store = tempfile::tempdir().expect("temp dir");
+    for entry in walk(&demo_store()) {
+        let rel = entry.strip_prefix(demo_store()).expect("below");
+        let to = store.path().join(rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(&entry, to).expect("copy");
+    }
+    let cache = tempfile::tempdir().expect("temp dir");
+    let env = [("XDG_CACHE_HOME", cache.path().to_str().unwrap_or_default())];
+    let store_arg = store.path().to_str().unwrap_or_default();
+    let args = ["candidates", "--store", store_arg, "--cwd", "/x"];
+    let cold = run(&args, b"", &env);
+    assert!(cold.status.success());
+    let index: Vec<PathBuf> = std::fs::read_dir(cache.path().join("hydra-session"))
+        .expect("the cache directory")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(index.len(), 1, "one index file: {index:?}");
+    assert!(index[0].extension().is_some_and(|e| e == "bin"));
+    // A hit gives the same output, warnings included.
+    let warm = run(&args, b"", &env);
+    assert_eq!(warm.stdout, cold.stdout);
+    assert_eq!(warm.stderr, cold.stderr);
+    // A corrupt cache is ignored (and rewritten).
+    std::fs::write(&index[0], b"\x00garbage").expect("corrupt");
+    let after = run(&args, b"", &env);
+    assert_eq!(after.stdout, cold.stdout);
+    assert_ne!(std::fs::read(&index[0]).expect("cache"), b"\x00garbage");
+    // A changed log is read again.
+    let log = walk(store.path())
+        .into_iter()
+        .find(|p| std::fs::read_to_string(p).is_ok_and(|t| t.contains("\"inventory-refactor\"")))
+        .expect("the inventory log");
+    let last_seq = std::fs::read_to_string(&log)
+        .expect("log")
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok()?["seq"].as_u64())
+        .max()
+        .unwrap_or(0);
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&log)
+        .expect("append");
+    writeln!(
+        file,
+        r#"{{"seq":{},"type":"session/title","data":{{"title":"Renamed by the test"}}}}"#,
+        last_seq + 1
+    )
+    .expect("append");
+    let changed = json(&run(&args, b"", &env));
+    let labels: Vec<&str> = changed
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["label"].as_str())
+        .collect();
+    assert!(labels.contains(&"Renamed by the test"), "{labels:?}");
+}
+
+/// Every file below `dir`.
+fn walk(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
 }
 
 #[test]
@@ -540,4 +620,10 @@ fn the_hook_reads_a_bounded_input() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("over the 128 MiB limit"), "{stderr}");
     assert!(output.stdout.is_empty());
+}
+
+/// A cache directory for the binary's index caches, inside the target
+/// directory, so no test writes to the user's cache.
+fn cache_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }

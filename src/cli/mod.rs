@@ -137,7 +137,13 @@ fn run(command: Command) -> Result<i32, Failure> {
                 session_id: settings.self_id.as_deref(),
                 cwd: target_cwd.as_deref(),
             };
-            let list = candidates::candidates(&store.sessions(), target, &query, limit)?;
+            // Only the sessions that can make the list are kept.
+            let mut preselect = candidates::Preselect::new(target, &query, limit)?;
+            store.for_each_session(&mut |s| preselect.offer(s));
+            let list = candidates::candidates(&preselect.finish(), target, &query, limit)?;
+            // The process ends next: freeing a large index one block at a
+            // time is wasted work.
+            std::mem::forget(store);
             if settings.output == Some(Format::Mention) {
                 let lines: String = list
                     .items

@@ -24,7 +24,11 @@ impl Settings {
     /// stderr. Titles cost a read of every log: only `candidates` needs
     /// them.
     pub fn open_store(&self, scan: Scan) -> FsStore {
-        let store = FsStore::open(&self.stores, scan);
+        // A full scan reads every log: the index cache spares that.
+        let store = match paths::index_cache_dir().filter(|_| scan == Scan::Full) {
+            Some(dir) => FsStore::open_cached(&self.stores, scan, &dir),
+            None => FsStore::open(&self.stores, scan),
+        };
         for note in store.notes() {
             eprintln!("hydra-session-lsp: warning: {note}");
         }

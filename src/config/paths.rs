@@ -14,6 +14,16 @@ pub fn env_path(name: &str) -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// Where the command line keeps its index caches:
+/// `$XDG_CACHE_HOME/hydra-session`, else `~/.cache/hydra-session` (an XDG
+/// path that is not absolute is ignored, as the XDG spec asks).
+pub fn index_cache_dir() -> Option<PathBuf> {
+    let base = env_path("XDG_CACHE_HOME")
+        .filter(|p| p.is_absolute())
+        .or_else(|| home_dir().map(|h| h.join(".cache")))?;
+    Some(base.join("hydra-session"))
+}
+
 /// The process's current directory (empty when it cannot be known).
 pub fn current_dir() -> PathBuf {
     std::env::current_dir().unwrap_or_default()

@@ -102,7 +102,10 @@ pub fn for_each_line_bounded<E>(
             return Err(LinesError::Cancelled);
         }
         let start = buf.len();
-        buf.resize(start + CHUNK, 0);
+        // Never more than what is left to read (plus one byte to see the
+        // end): a small log costs a small buffer, not a zeroed chunk.
+        let left = reader.limit().saturating_add(1);
+        buf.resize(start + CHUNK.min(usize::try_from(left).unwrap_or(CHUNK)), 0);
         let n = read_some(&mut reader, &mut buf[start..]).map_err(LinesError::Io)?;
         buf.truncate(start + n);
         if n == 0 {

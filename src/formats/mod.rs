@@ -90,6 +90,14 @@ pub trait Scanner: Send + Sync + fmt::Debug {
     /// What the log is, as far as the lines seen tell.
     fn header(&self) -> HeaderState;
 
+    /// The session header, without a copy, for a scanner that keeps one.
+    /// The catalog asks for every log's id on every change of a store, so
+    /// a scanner should lend it; `None` makes the catalog copy
+    /// [`Self::header`] instead.
+    fn header_ref(&self) -> Option<&SessionHeader> {
+        None
+    }
+
     /// Metadata gathered so far.
     fn meta(&self) -> ScanMeta;
 

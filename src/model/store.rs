@@ -26,6 +26,14 @@ pub trait SessionStore: Send + Sync {
     /// Every session (the winner of each id), in store order.
     fn sessions(&self) -> Vec<Session>;
 
+    /// Hands every session of [`Self::sessions`] to `f`, in the same
+    /// order, one at a time: a large store need not be copied whole.
+    fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
+        for session in self.sessions() {
+            f(session);
+        }
+    }
+
     /// The session with this id.
     fn get(&self, id: &str) -> Option<Session>;
 

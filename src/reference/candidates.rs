@@ -1,5 +1,8 @@
 //! Mention candidates (reference.md §7).
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use serde::Serialize;
 
 use super::error::{ErrorCode, ReferenceError};
@@ -59,23 +62,10 @@ pub fn candidates(
 ) -> Result<Candidates, ReferenceError> {
     let limit = check_limit(limit)?;
     let needle = query.to_lowercase();
-    let matches = |s: &Session| {
-        needle.is_empty()
-            || contains_lowercased(&s.header.id, &needle)
-            || s.header
-                .cwd
-                .as_deref()
-                .is_some_and(|cwd| contains_lowercased(cwd, &needle))
-            || contains_lowercased(s.label(), &needle)
-            || s.header
-                .label
-                .as_deref()
-                .is_some_and(|l| contains_lowercased(l, &needle))
-    };
     let mut picked: Vec<&Session> = sessions
         .iter()
         .filter(|s| Some(s.header.id.as_str()) != target.session_id)
-        .filter(|s| matches(s))
+        .filter(|s| matches(s, &needle))
         .collect();
     picked.sort_by(|a, b| {
         b.header
@@ -108,6 +98,101 @@ pub fn candidates(
     Ok(Candidates { items, incomplete })
 }
 
+/// Whether the query (lower-cased) matches the id, cwd, label or display
+/// title of `s`. Message bodies are never searched.
+fn matches(s: &Session, needle: &str) -> bool {
+    needle.is_empty()
+        || contains_lowercased(&s.header.id, needle)
+        || s.header
+            .cwd
+            .as_deref()
+            .is_some_and(|cwd| contains_lowercased(cwd, needle))
+        || contains_lowercased(s.label(), needle)
+        || s.header
+            .label
+            .as_deref()
+            .is_some_and(|l| contains_lowercased(l, needle))
+}
+
+/// The sessions [`candidates`] would list first, kept while sessions are
+/// offered one at a time: [`candidates`] on [`Preselect::finish`] gives
+/// exactly what it gives on every session offered (the cut is the same,
+/// and one more session tells whether the list is incomplete), without a
+/// large store being held or sorted whole.
+pub struct Preselect<'a> {
+    target: Target<'a>,
+    needle: String,
+    wanted: usize,
+    /// The best `wanted` so far; the worst on top.
+    kept: BinaryHeap<Ranked>,
+}
+
+/// A session with its rank order: greater is listed later.
+struct Ranked(Session, u8);
+
+impl Ranked {
+    fn key(&self) -> (u8, Reverse<u64>, &[u8]) {
+        let h = &self.0.header;
+        (self.1, Reverse(h.created_at), h.id.as_bytes())
+    }
+}
+
+impl PartialEq for Ranked {
+    fn eq(&self, other: &Self) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for Ranked {}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl<'a> Preselect<'a> {
+    pub fn new(target: Target<'a>, query: &str, limit: u64) -> Result<Self, ReferenceError> {
+        let wanted = check_limit(limit)?.saturating_add(1);
+        Ok(Preselect {
+            target,
+            needle: query.to_lowercase(),
+            wanted,
+            kept: BinaryHeap::with_capacity(wanted.min(4096)),
+        })
+    }
+
+    pub fn offer(&mut self, session: Session) {
+        if Some(session.header.id.as_str()) == self.target.session_id
+            || !matches(&session, &self.needle)
+        {
+            return;
+        }
+        let rank = rank(session.header.cwd.as_deref(), self.target.cwd);
+        let ranked = Ranked(session, rank);
+        if self.kept.len() >= self.wanted {
+            match self.kept.peek() {
+                Some(worst) if ranked < *worst => {
+                    self.kept.pop();
+                }
+                _ => return,
+            }
+        }
+        self.kept.push(ranked);
+    }
+
+    /// The kept sessions (in no particular order).
+    pub fn finish(self) -> Vec<Session> {
+        self.kept.into_iter().map(|r| r.0).collect()
+    }
+}
+
 /// Whether `haystack.to_lowercase()` contains `needle` (already lower-cased).
 /// ASCII haystacks, the common case, are compared without allocating: their
 /// lower case is ASCII, so a needle with other characters cannot match.
@@ -138,7 +223,53 @@ fn rank(cwd: Option<&str>, target_cwd: Option<&str>) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use super::contains_lowercased;
+    use super::*;
+    use crate::model::{Locator, SessionHeader};
+
+    /// Candidates of the pre-selection equal candidates of all sessions.
+    #[test]
+    fn preselection_changes_nothing() {
+        let cwds = [Some("/a"), None, Some("/b")];
+        let sessions: Vec<Session> = (0..40u64)
+            .map(|i| Session {
+                header: SessionHeader {
+                    version: 1,
+                    id: format!("s{}", (i * 7) % 40),
+                    created_at: i % 6,
+                    cwd: cwds[(i % 3) as usize].map(String::from),
+                    label: None,
+                },
+                locator: Locator {
+                    store: 0,
+                    format: "hydra",
+                    name: Vec::new().into(),
+                },
+                title: (i % 4 == 0).then(|| format!("Title {i}")),
+                capacity: None,
+                unreadable: None,
+                skipped_lines: 0,
+            })
+            .collect();
+        for query in ["", "s1", "title", "/b", "zzz"] {
+            for cwd in [None, Some("/a"), Some("/b")] {
+                for limit in [1u64, 3, 10, 39, 40, 100] {
+                    let target = Target {
+                        session_id: Some("s7"),
+                        cwd,
+                    };
+                    let mut pre = Preselect::new(target, query, limit).unwrap();
+                    for s in &sessions {
+                        pre.offer(s.clone());
+                    }
+                    assert_eq!(
+                        candidates(&pre.finish(), target, query, limit).unwrap(),
+                        candidates(&sessions, target, query, limit).unwrap(),
+                        "{query:?} {cwd:?} {limit}"
+                    );
+                }
+            }
+        }
+    }
 
     #[test]
     fn lower_case_matching_is_unicode_aware() {

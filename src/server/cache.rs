@@ -106,7 +106,7 @@ impl SnapshotSource for CachedSource<'_> {
             .reader
             .as_deref()
             .ok_or_else(|| unknown_session(session_id))?;
-        self.cache.read(reader, session, label, budget, cancelled)
+        self.cache.read(reader, &session, label, budget, cancelled)
     }
 
     /// From the index, which tracks every log's capacity as it grows: no
@@ -145,7 +145,7 @@ impl SnapshotSource for CachedSource<'_> {
             .as_deref()
             .ok_or_else(|| unknown_session(session_id))?;
         reader
-            .read_range(session, Some(bytes), cancelled, sink)
+            .read_range(&session, Some(bytes), cancelled, sink)
             .map_err(read_error)
     }
 }

@@ -6,7 +6,7 @@
 //! the index waits for a short quiet time, then applies them all at once on
 //! the blocking pool.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
@@ -14,7 +14,7 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::search::Search;
+use super::search::{Builder, Table};
 use crate::model::{Session, SessionReader, SessionStore, StoreStatus};
 use crate::reference::candidates::{candidates, Candidates, Target};
 use crate::reference::ReferenceError;
@@ -27,9 +27,8 @@ const BURST_MAX: Duration = Duration::from_millis(200);
 /// An immutable snapshot of the store's sessions.
 #[derive(Default)]
 pub struct View {
-    pub sessions: Vec<Session>,
-    by_id: HashMap<String, usize>,
-    search: Search,
+    /// The sessions, compact and ready for completion.
+    sessions: Table,
     /// Reads the logs of these sessions.
     pub reader: Option<Arc<dyn SessionReader>>,
     /// Each store of the list, as last updated.
@@ -47,24 +46,23 @@ impl std::fmt::Debug for View {
 
 impl View {
     fn new(store: &dyn SessionStore) -> Self {
-        let sessions = store.sessions();
-        let by_id = sessions
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.header.id.clone(), i))
-            .collect();
-        let search = Search::new(&sessions);
+        // Session by session: a large store is never held twice.
+        let mut builder = Builder::default();
+        store.for_each_session(&mut |s| builder.push(s));
         View {
-            sessions,
-            by_id,
-            search,
+            sessions: builder.finish(),
             reader: Some(store.reader()),
             stores: store.status(),
         }
     }
 
-    pub fn get(&self, id: &str) -> Option<&Session> {
-        self.by_id.get(id).and_then(|&i| self.sessions.get(i))
+    /// Number of sessions.
+    pub fn len(&self) -> usize {
+        self.sessions.len()
+    }
+
+    pub fn get(&self, id: &str) -> Option<Session> {
+        self.sessions.get(id)
     }
 
     /// The core's candidates (reference.md §7) over these sessions.
@@ -74,7 +72,7 @@ impl View {
         query: &str,
         limit: usize,
     ) -> Result<Candidates, ReferenceError> {
-        let subset = self.search.preselect(&self.sessions, target, query, limit);
+        let subset = self.sessions.preselect(target, query, limit);
         candidates(&subset, target, query, limit as u64)
     }
 }
@@ -174,7 +172,7 @@ impl Index {
             if !this.is_current(generation) {
                 return;
             }
-            tracing::debug!("indexed {} sessions", view.sessions.len());
+            tracing::debug!("indexed {} sessions", view.len());
             this.install(store, view);
             this.indexing.store(false, Ordering::SeqCst);
             this.ready.send_replace(true);

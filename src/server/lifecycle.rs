@@ -123,7 +123,7 @@ impl Backend {
         };
         self.progress(&token, WorkDoneProgress::Begin(begin)).await;
         self.index.ready().await;
-        let count = self.index.view().sessions.len();
+        let count = self.index.view().len();
         let end = WorkDoneProgressEnd {
             message: Some(format!("{count} sessions")),
         };

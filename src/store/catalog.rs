@@ -5,16 +5,16 @@
 //! format's scanner and how far it fed it, so a grown log costs only its new
 //! lines and an unchanged one costs a `stat`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::{self, File};
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::time::SystemTime;
+use std::sync::{Arc, OnceLock};
 
 use super::discover::{self, LogFile};
 use crate::formats::lines::{self, Flow, LongLines};
-use crate::formats::{self, HeaderState, LogFormat, Scanner};
+use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
 use crate::model::{Locator, Session, SessionHeader, StoreNote};
 
 /// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
@@ -60,33 +60,148 @@ impl PartialEq for FormatChoice {
 
 impl Eq for FormatChoice {}
 
-/// What the catalog knows of one file.
+/// What the catalog knows of one file. Kept small: a store may hold
+/// 100,000 logs. The file's name is its key (its path is the root joined
+/// with it); what the log is lives in its scanner, not in a copy.
 #[derive(Debug, Clone)]
 struct FileState {
-    path: PathBuf,
-    size: u64,
-    modified: Option<SystemTime>,
+    stamp: Stamp,
     format: Option<&'static dyn LogFormat>,
-    /// The format's scanner, fed every complete line up to `consumed`.
-    scanner: Option<Box<dyn Scanner>>,
+    found: Found,
+    /// How far the scanner was fed: every complete line up to here.
     consumed: u64,
-    header: HeaderState,
     /// Whether the scanner saw every line (not only up to the header).
     full: bool,
-    /// The file's identity (device, inode) when it was read: a log replaced
-    /// by a rename is another file, read again from the start.
-    file_id: Option<(u64, u64)>,
-    /// The first line (without its line end) once complete, if short: a log
-    /// rewritten in place with another header is read again too.
-    first_line: Option<Vec<u8>>,
+    /// Whether this file holds the first session of its id (by name).
+    winner: bool,
+    /// The first line's length and hash once complete: a log rewritten in
+    /// place with another header (same inode, grown) is read again, not
+    /// resumed. `(0, 0)` when not known.
+    first_line: (u32, u64),
+}
+
+/// How a file was when it was last scanned: any difference rescans it
+/// (or, when only grown, reads what it gained).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    pub size: u64,
+    /// Modification time: seconds and nanoseconds since the epoch.
+    pub mtime: i64,
+    pub mtime_nsec: u32,
+    /// Status change time (Unix), which no tool sets back.
+    pub ctime_nsec: u32,
+    pub ctime: i64,
+    /// The file's identity (Unix): a replaced file is another file.
+    pub ino: u64,
+    pub dev: u64,
+}
+
+impl Stamp {
+    pub fn of(meta: &fs::Metadata) -> Self {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Stamp {
+                size: meta.len(),
+                mtime: meta.mtime(),
+                mtime_nsec: meta.mtime_nsec() as u32,
+                ctime: meta.ctime(),
+                ctime_nsec: meta.ctime_nsec() as u32,
+                ino: meta.ino(),
+                dev: meta.dev(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            let since = meta
+                .modified()
+                .ok()
+                .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+                .unwrap_or_default();
+            Stamp {
+                size: meta.len(),
+                mtime: since.as_secs() as i64,
+                mtime_nsec: since.subsec_nanos(),
+                ..Stamp::default()
+            }
+        }
+    }
+
+    /// Whether the file is the same one, possibly grown.
+    fn same_file(&self, other: &Stamp) -> bool {
+        (self.ino, self.dev) == (other.ino, other.dev)
+    }
+}
+
+/// One file as an index cache keeps it.
+#[derive(Debug, Clone)]
+pub(crate) struct Record {
+    pub rel: Arc<[u8]>,
+    pub stamp: Stamp,
+    pub format: Option<&'static dyn LogFormat>,
+    pub consumed: u64,
+    pub full: bool,
+    pub header: HeaderState,
+    pub meta: ScanMeta,
+}
+
+/// What a scan of one file found.
+#[derive(Debug, Clone)]
+pub(crate) enum Found {
+    /// No session: no scanner was started, or it has nothing more to say
+    /// (no format, unreadable, not a session, nothing complete yet).
+    Not(Box<HeaderState>),
+    /// The format's scanner, which resumes after an append.
+    Scanner(Box<dyn Scanner>),
+    /// What a scan recorded, without its scanner (from the index cache):
+    /// any change of the file scans it again from the start.
+    Recorded(Box<Recorded>),
+}
+
+/// A scan's result, kept without the scanner.
+#[derive(Debug, Clone)]
+pub(crate) struct Recorded {
+    pub header: HeaderState,
+    pub meta: ScanMeta,
 }
 
 impl FileState {
-    fn session_header(&self) -> Option<&SessionHeader> {
-        match &self.header {
-            HeaderState::Session(h) => Some(h),
-            _ => None,
+    fn session_header(&self) -> Option<Cow<'_, SessionHeader>> {
+        match &self.found {
+            Found::Not(_) => None,
+            Found::Scanner(s) => match s.header_ref() {
+                Some(h) => Some(Cow::Borrowed(h)),
+                None => match s.header() {
+                    HeaderState::Session(h) => Some(Cow::Owned(h)),
+                    _ => None,
+                },
+            },
+            Found::Recorded(r) => match &r.header {
+                HeaderState::Session(h) => Some(Cow::Borrowed(h)),
+                _ => None,
+            },
         }
+    }
+
+    fn header(&self) -> HeaderState {
+        match &self.found {
+            Found::Not(h) => (**h).clone(),
+            Found::Scanner(s) => s.header(),
+            Found::Recorded(r) => r.header.clone(),
+        }
+    }
+
+    fn meta(&self) -> ScanMeta {
+        match &self.found {
+            Found::Not(_) => ScanMeta::default(),
+            Found::Scanner(s) => s.meta(),
+            Found::Recorded(r) => r.meta.clone(),
+        }
+    }
+
+    /// Whether an append can be fed to the scanner.
+    fn resumable(&self) -> bool {
+        self.full && matches!(self.found, Found::Scanner(_))
     }
 }
 
@@ -97,9 +212,13 @@ pub struct Catalog {
     /// This store's position in the store list (for [`Locator`]s).
     index: usize,
     format: FormatChoice,
-    files: BTreeMap<Vec<u8>, FileState>,
-    /// id → relative path of the winning log.
-    winners: HashMap<String, Vec<u8>>,
+    /// By relative path; the key is shared with the sessions' locators.
+    files: BTreeMap<Arc<[u8]>, FileState>,
+    /// Number of distinct ids.
+    count: usize,
+    /// id → relative path of the winning log, built on the first
+    /// [`Catalog::get`] after a change (the server never asks).
+    by_id: OnceLock<HashMap<String, Arc<[u8]>>>,
     missing: bool,
     unreadable: Option<String>,
     /// Folders below the root that could not be read (`rel: error`).
@@ -134,7 +253,8 @@ impl Catalog {
             index,
             format,
             files: BTreeMap::new(),
-            winners: HashMap::new(),
+            count: 0,
+            by_id: OnceLock::new(),
             missing: false,
             unreadable: None,
             folder_errors: Vec::new(),
@@ -165,14 +285,20 @@ impl Catalog {
         self.missing = found.is_none();
         let found = found.unwrap_or_default();
         self.folder_errors = found.errors;
+        // Both lists are sorted by name: pair them in one pass.
+        let mut old = std::mem::take(&mut self.files).into_iter().peekable();
         let work: Vec<_> = found
             .logs
             .into_iter()
             .map(|LogFile { rel, path }| {
-                let previous = self.files.remove(&rel);
-                (rel, path, previous)
+                while old.next_if(|(name, _)| **name < *rel).is_some() {}
+                match old.next_if(|(name, _)| **name == *rel) {
+                    Some((name, previous)) => (name, path, Some(previous)),
+                    None => (Arc::from(rel), path, None),
+                }
             })
             .collect();
+        drop(old);
         self.files = refresh_all(work, self.format, self.titles);
         self.elect();
     }
@@ -186,16 +312,20 @@ impl Catalog {
         if !self.format.is_log_name(&rel) {
             return false;
         }
-        let previous = self.files.remove(&rel);
-        let before = previous.as_ref().map(|s| (s.size, s.modified));
+        let previous = self.files.remove_entry(&rel[..]);
+        let rel = previous
+            .as_ref()
+            .map_or_else(|| Arc::from(rel), |p| p.0.clone());
+        let previous = previous.map(|p| p.1);
+        let before = previous.as_ref().map(|s| s.stamp);
         // Only regular files count; a symbolic link is not followed.
         let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
         let state = if is_file {
-            refresh_state(path.to_path_buf(), previous, self.format, self.titles)
+            refresh_state(path, previous, self.format, self.titles)
         } else {
             None
         };
-        let after = state.as_ref().map(|s| (s.size, s.modified));
+        let after = state.as_ref().map(|s| s.stamp);
         if let Some(state) = state {
             self.files.insert(rel, state);
         }
@@ -206,51 +336,71 @@ impl Catalog {
         false
     }
 
+    /// Marks the first file of each id (by name) as its winner.
     fn elect(&mut self) {
-        self.winners.clear();
-        for (rel, state) in &self.files {
-            if let Some(header) = state.session_header() {
-                self.winners
-                    .entry(header.id.clone())
-                    .or_insert_with(|| rel.clone());
-            }
+        self.by_id = OnceLock::new();
+        let mut seen: HashSet<String, FastHash> = HashSet::default();
+        let mut borrowed: HashSet<&str, FastHash> =
+            HashSet::with_capacity_and_hasher(self.files.len(), FastHash::default());
+        let mut winners = Vec::with_capacity(self.files.len());
+        for state in self.files.values() {
+            let won = match state.session_header() {
+                None => false,
+                Some(Cow::Borrowed(h)) => !seen.contains(&h.id) && borrowed.insert(&h.id),
+                Some(Cow::Owned(h)) => !borrowed.contains(h.id.as_str()) && seen.insert(h.id),
+            };
+            winners.push(won);
+        }
+        drop((seen, borrowed));
+        self.count = winners.iter().filter(|&&w| w).count();
+        for (state, won) in self.files.values_mut().zip(winners) {
+            state.winner = won;
         }
     }
 
     /// Number of sessions (distinct ids).
     pub fn len(&self) -> usize {
-        self.winners.len()
+        self.count
     }
 
     pub fn is_empty(&self) -> bool {
-        self.winners.is_empty()
+        self.count == 0
     }
 
     /// The session with this id.
     pub fn get(&self, id: &str) -> Option<Session> {
-        let rel = self.winners.get(id)?;
-        self.session_at(rel)
+        let rel = self.id_map().get(id)?;
+        self.session_at(rel, self.files.get(rel)?)
     }
 
-    fn session_at(&self, rel: &[u8]) -> Option<Session> {
-        let state = self.files.get(rel)?;
-        let header = state.session_header()?;
-        let meta = state.scanner.as_ref().map(|s| s.meta()).unwrap_or_default();
+    /// id → name of the winning log, built on first use after a change.
+    fn id_map(&self) -> &HashMap<String, Arc<[u8]>> {
+        self.by_id.get_or_init(|| {
+            self.files
+                .iter()
+                .filter(|(_, state)| state.winner)
+                .filter_map(|(rel, state)| Some((state.session_header()?.id.clone(), rel.clone())))
+                .collect()
+        })
+    }
+
+    fn session_at(&self, rel: &Arc<[u8]>, state: &FileState) -> Option<Session> {
+        let mut header = state.session_header()?.into_owned();
+        let meta = state.meta();
         let full = state.full;
-        let mut header = header.clone();
         if header.label.is_none() && full {
-            header.label = state
-                .scanner
-                .as_ref()
-                .and_then(|s| s.parent())
-                .and_then(|p| self.child_title(&p));
+            // (A recorded state keeps the label its parent gave it.)
+            header.label = match &state.found {
+                Found::Scanner(s) => s.parent().and_then(|p| self.child_title(&p)),
+                _ => None,
+            };
         }
         Some(Session {
             header,
             locator: Locator {
                 store: self.index,
                 format: state.format.map_or("", |f| f.name()),
-                name: Arc::from(rel),
+                name: rel.clone(),
             },
             title: meta.title.filter(|_| full),
             capacity: meta.capacity.filter(|_| full),
@@ -262,30 +412,114 @@ impl Catalog {
     /// The display title the session `parent` gives its child `key`
     /// (a sub-agent's Task description), when that session is here.
     fn child_title(&self, (parent, key): &(String, String)) -> Option<String> {
-        let state = self.files.get(self.winners.get(parent)?)?;
-        state.scanner.as_ref()?.child_title(key)
+        let rel = self.id_map().get(parent.as_str())?;
+        match &self.files.get(rel)?.found {
+            Found::Scanner(s) => s.child_title(key),
+            _ => None,
+        }
     }
 
     /// Every session, in relative-path order.
     pub fn sessions(&self) -> Vec<Session> {
+        let mut out = Vec::with_capacity(self.count);
+        self.for_each_session(&mut |s| out.push(s));
+        out
+    }
+
+    /// Hands every session to `f`, in relative-path order.
+    pub fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
+        for (rel, state) in &self.files {
+            if state.winner {
+                if let Some(session) = self.session_at(rel, state) {
+                    f(session);
+                }
+            }
+        }
+    }
+
+    /// The ids of the sessions with their logs' names, in relative-path
+    /// order (borrowed when the format's scanner lends them).
+    pub fn ids(&self) -> impl Iterator<Item = (Cow<'_, str>, &[u8])> + '_ {
         self.files
             .iter()
-            .filter(|(rel, state)| {
-                state
-                    .session_header()
-                    .is_some_and(|h| self.winners.get(&h.id).is_some_and(|w| w == *rel))
+            .filter(|(_, s)| s.winner)
+            .filter_map(|(rel, state)| {
+                let id = match state.session_header()? {
+                    Cow::Borrowed(h) => Cow::Borrowed(h.id.as_str()),
+                    Cow::Owned(h) => Cow::Owned(h.id),
+                };
+                Some((id, &rel[..]))
             })
-            .filter_map(|(rel, _)| self.session_at(rel))
-            .collect()
+    }
+
+    /// Whether every log is scanned to its end (titles, capacity).
+    pub fn titles(&self) -> bool {
+        self.titles
+    }
+
+    /// Adds files as an index cache recorded them: the rescan that must
+    /// follow keeps each whose stamp is unchanged, and scans the others
+    /// again.
+    pub(crate) fn seed(&mut self, records: impl IntoIterator<Item = Record>) {
+        let seeded = records.into_iter().map(|r| {
+            let found = Found::Recorded(Box::new(Recorded {
+                header: r.header,
+                meta: r.meta,
+            }));
+            let state = FileState {
+                stamp: r.stamp,
+                format: r.format,
+                found,
+                consumed: r.consumed,
+                full: r.full,
+                winner: false,
+                first_line: (0, 0),
+            };
+            (r.rel, state)
+        });
+        let mut files: BTreeMap<Arc<[u8]>, FileState> = seeded.collect();
+        // What the catalog held already wins over the cache.
+        files.append(&mut self.files);
+        self.files = files;
+        // The rescan that must follow elects the winners.
+    }
+
+    /// The number of files, and how many of them are as a seed recorded.
+    pub(crate) fn recorded(&self) -> (usize, usize) {
+        let recorded = self
+            .files
+            .values()
+            .filter(|s| matches!(s.found, Found::Recorded(_)))
+            .count();
+        (self.files.len(), recorded)
+    }
+
+    /// Every file as an index cache keeps it, in relative-path order.
+    pub(crate) fn for_each_record(&self, f: &mut dyn FnMut(Record)) {
+        for (rel, state) in &self.files {
+            let mut header = state.header();
+            // A sub-agent's display title comes from its parent's log:
+            // keep it as found, since no scanner is there to ask later.
+            if let (HeaderState::Session(h), Found::Scanner(s)) = (&mut header, &state.found) {
+                if h.label.is_none() && state.full {
+                    h.label = s.parent().and_then(|p| self.child_title(&p));
+                }
+            }
+            f(Record {
+                rel: rel.clone(),
+                stamp: state.stamp,
+                format: state.format,
+                consumed: state.consumed,
+                full: state.full,
+                header,
+                meta: state.meta(),
+            });
+        }
     }
 
     /// Lines skipped over every session of this store.
     pub fn skipped_lines(&self) -> u64 {
-        self.files
-            .values()
-            .filter_map(|s| s.scanner.as_ref())
-            .map(|s| s.meta().skipped_lines)
-            .sum()
+        self.files.values().map(|s| s.meta().skipped_lines).sum()
     }
 
     /// What to report about the store: missing, skipped files, duplicates.
@@ -309,29 +543,85 @@ impl Catalog {
                 error: error.clone(),
             });
         }
+        // The winner of each id that has losers.
+        let mut winners: HashMap<String, &[u8]> = HashMap::new();
         for (rel, state) in &self.files {
-            let rel_text = String::from_utf8_lossy(rel).into_owned();
-            match &state.header {
-                HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
-                    rel: rel_text,
-                    why: why.clone(),
-                }),
-                HeaderState::Pending => notes.push(StoreNote::NotASession {
-                    rel: rel_text,
-                    why: pending_reason(state.size, state.consumed).to_string(),
-                }),
-                HeaderState::Session(header) => {
-                    if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
-                        notes.push(StoreNote::Duplicate {
-                            rel: rel_text,
-                            id: header.id.clone(),
-                            winner: String::from_utf8_lossy(winner).into_owned(),
-                        });
+            let rel_text = || String::from_utf8_lossy(rel).into_owned();
+            match state.session_header() {
+                Some(header) if !state.winner => {
+                    winners.entry(header.id.clone()).or_default();
+                    notes.push(StoreNote::Duplicate {
+                        rel: rel_text(),
+                        id: header.id.clone(),
+                        winner: String::new(),
+                    });
+                }
+                Some(_) => {}
+                None => match state.header() {
+                    HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
+                        rel: rel_text(),
+                        why,
+                    }),
+                    HeaderState::Pending => notes.push(StoreNote::NotASession {
+                        rel: rel_text(),
+                        why: pending_reason(state.stamp.size, state.consumed).to_string(),
+                    }),
+                    HeaderState::Session(_) => {}
+                },
+            }
+        }
+        if !winners.is_empty() {
+            for (rel, state) in &self.files {
+                if let Some(header) = state.session_header().filter(|_| state.winner) {
+                    if let Some(slot) = winners.get_mut(&header.id) {
+                        *slot = rel;
+                    }
+                }
+            }
+            for note in &mut notes {
+                if let StoreNote::Duplicate { id, winner, .. } = note {
+                    if let Some(rel) = winners.get(id) {
+                        *winner = String::from_utf8_lossy(rel).into_owned();
                     }
                 }
             }
         }
         notes
+    }
+}
+
+/// A quick hasher for ids in memory (a collision costs only a comparison).
+type FastHash = std::hash::BuildHasherDefault<WordHash>;
+
+/// Eight bytes at a time, as rustc's FxHash does.
+#[derive(Default)]
+struct WordHash(u64);
+
+impl WordHash {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+impl std::hash::Hasher for WordHash {
+    fn finish(&self) -> u64 {
+        // A product's low bits depend only on its factors' low bits, and
+        // the table picks buckets by them: mix the high bits down.
+        let h = (self.0 ^ (self.0 >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
+        h ^ (h >> 33)
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        let mut words = bytes.chunks_exact(8);
+        for word in &mut words {
+            let mut w = [0u8; 8];
+            w.copy_from_slice(word);
+            self.add(u64::from_le_bytes(w));
+        }
+        let mut last = [0u8; 8];
+        let rest = words.remainder();
+        last[..rest.len()].copy_from_slice(rest);
+        self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
     }
 }
 
@@ -350,23 +640,24 @@ fn pending_reason(size: u64, consumed: u64) -> &'static str {
 /// Refreshes many files, spread over the machine's cores: a first index
 /// reads every log for its title, and the files are independent.
 fn refresh_all(
-    work: Vec<(Vec<u8>, PathBuf, Option<FileState>)>,
+    work: Vec<(Arc<[u8]>, PathBuf, Option<FileState>)>,
     format: FormatChoice,
     titles: bool,
-) -> BTreeMap<Vec<u8>, FileState> {
+) -> BTreeMap<Arc<[u8]>, FileState> {
     const MIN_PER_THREAD: usize = 64;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(work.len() / MIN_PER_THREAD)
         .max(1);
-    let refresh = |chunk: Vec<(Vec<u8>, PathBuf, Option<FileState>)>| -> Vec<(Vec<u8>, FileState)> {
-        chunk
-            .into_iter()
-            .filter_map(|(rel, path, previous)| {
-                refresh_state(path, previous, format, titles).map(|s| (rel, s))
-            })
-            .collect()
-    };
+    let refresh =
+        |chunk: Vec<(Arc<[u8]>, PathBuf, Option<FileState>)>| -> Vec<(Arc<[u8]>, FileState)> {
+            chunk
+                .into_iter()
+                .filter_map(|(rel, path, previous)| {
+                    refresh_state(&path, previous, format, titles).map(|s| (rel, s))
+                })
+                .collect()
+        };
     if threads == 1 {
         return refresh(work).into_iter().collect();
     }
@@ -392,67 +683,59 @@ fn refresh_all(
 
 /// Brings one file's state up to date, parsing only what it needs.
 fn refresh_state(
-    path: PathBuf,
+    path: &Path,
     previous: Option<FileState>,
     format: FormatChoice,
     titles: bool,
 ) -> Option<FileState> {
-    let meta = fs::metadata(&path).ok()?;
-    let (size, modified, id) = (meta.len(), meta.modified().ok(), file_id(&meta));
+    let stamp = Stamp::of(&fs::metadata(path).ok()?);
     if let Some(prev) = previous {
-        // Replaced (another inode), shrunk, or rewritten with another
-        // header: what was read of it says nothing of the file now.
-        let same_file = prev.file_id == id;
-        if same_file && prev.size == size && prev.modified == modified {
+        if prev.stamp == stamp {
             return Some(prev);
         }
-        if same_file && size > prev.size && prev.full && same_first_line(&prev) {
-            if let Some(grown) = append_scan(prev.clone(), size, modified) {
+        if stamp.size > prev.stamp.size
+            && stamp.same_file(&prev.stamp)
+            && prev.resumable()
+            && same_first_line(path, prev.first_line)
+        {
+            if let Some(grown) = append_scan(path, prev, stamp) {
                 return Some(grown);
             }
         }
     }
-    let mut state = full_scan(path, size, modified, format, titles);
-    state.file_id = id;
-    Some(state)
+    Some(full_scan(path, stamp, format, titles))
 }
 
 /// Scans a log from its first line: its format, header and (with `titles`)
 /// every line's metadata.
-fn full_scan(
-    path: PathBuf,
-    size: u64,
-    modified: Option<SystemTime>,
-    choice: FormatChoice,
-    titles: bool,
-) -> FileState {
+fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> FileState {
+    let size = stamp.size;
     let mut state = FileState {
-        path,
-        size,
-        modified,
+        stamp,
         format: None,
-        scanner: None,
+        found: Found::Not(Box::new(HeaderState::Pending)),
         consumed: 0,
-        header: HeaderState::Pending,
         full: titles,
-        file_id: None,
-        first_line: None,
+        winner: false,
+        first_line: (0, 0),
     };
-    let mut file = match File::open(&state.path) {
+    let mut file = match File::open(path) {
         Ok(file) => file,
         Err(e) => {
-            state.header = HeaderState::NotASession(format!("cannot read: {e}"));
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
             state.full = false;
             return state;
         }
     };
-    let modified_millis = modified
-        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
-        .and_then(|d| u64::try_from(d.as_millis()).ok());
+    let modified_millis = u64::try_from(stamp.mtime)
+        .ok()
+        .map(|secs| secs.saturating_mul(1000) + u64::from(stamp.mtime_nsec / 1_000_000));
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
-    let mut first_line = None;
+    let mut first_line = (0, 0);
     // Bounded lines: a region without a newline (a sparse or half-written
     // file) is read through, never into memory.
     let walked =
@@ -460,7 +743,7 @@ fn full_scan(
             let scanner = match &mut scanner {
                 Some(s) => s,
                 None => {
-                    first_line = remembered(line);
+                    first_line = fingerprint(line);
                     let Some(picked) = choice.pick(line) else {
                         return Ok(Flow::Stop);
                     };
@@ -479,55 +762,46 @@ fn full_scan(
     let consumed = match walked {
         Ok(consumed) => consumed,
         Err(lines::LinesError::Io(e)) => {
-            state.header = HeaderState::NotASession(format!("cannot read: {e}"));
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
             state.full = false;
             return state;
         }
         Err(_) => 0,
     };
-    match (&scanner, consumed) {
-        (None, 0) => {}
-        (None, _) => {
-            state.header = HeaderState::NotASession("not a log of any known format".into());
-        }
-        (Some(s), _) => state.header = s.header(),
-    }
+    state.found = match (scanner, consumed) {
+        (None, 0) => Found::Not(Box::new(HeaderState::Pending)),
+        (None, _) => Found::Not(Box::new(HeaderState::NotASession(
+            "not a log of any known format".into(),
+        ))),
+        (Some(s), _) => settle(s),
+    };
     state.format = format;
-    state.scanner = scanner;
     state.consumed = consumed;
     state.first_line = first_line;
     state
 }
 
-/// The longest first line remembered to detect a rewritten header.
-const FIRST_LINE_KEPT: usize = 64 * 1024;
-
-fn remembered(line: &[u8]) -> Option<Vec<u8>> {
-    (line.len() <= FIRST_LINE_KEPT).then(|| line.to_vec())
+/// A line's length and FNV-1a hash: enough to see that a file no longer
+/// starts the same, without keeping the line.
+fn fingerprint(line: &[u8]) -> (u32, u64) {
+    let hash = line.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    });
+    (u32::try_from(line.len()).unwrap_or(u32::MAX), hash)
 }
 
-/// The file's (device, inode).
-#[cfg(unix)]
-fn file_id(meta: &fs::Metadata) -> Option<(u64, u64)> {
-    use std::os::unix::fs::MetadataExt;
-    Some((meta.dev(), meta.ino()))
-}
-
-#[cfg(not(unix))]
-fn file_id(_: &fs::Metadata) -> Option<(u64, u64)> {
-    None
-}
-
-/// Whether the file still starts with the first line read before (true
-/// when none was remembered: nothing to compare).
-fn same_first_line(state: &FileState) -> bool {
-    let Some(first) = &state.first_line else {
+/// Whether the file at `path` still starts with the first line seen before
+/// (true when none was seen: nothing to compare).
+fn same_first_line(path: &Path, (len, hash): (u32, u64)) -> bool {
+    if (len, hash) == (0, 0) {
         return true;
-    };
-    let Ok(mut file) = File::open(&state.path) else {
+    }
+    let Ok(mut file) = File::open(path) else {
         return false;
     };
-    let mut now = vec![0; first.len() + 2];
+    let mut now = vec![0; len as usize + 2];
     let mut read = 0;
     while read < now.len() {
         match std::io::Read::read(&mut file, &mut now[read..]) {
@@ -538,28 +812,42 @@ fn same_first_line(state: &FileState) -> bool {
         }
     }
     let now = &now[..read];
-    now.starts_with(first) && matches!(&now[first.len()..], [b'\n', ..] | [b'\r', b'\n'])
+    let line = now.split(|&b| b == b'\n').next().unwrap_or(now);
+    let line = lines::strip_cr(line);
+    now.len() > line.len() && fingerprint(line) == (len, hash)
+}
+
+/// Keeps a scanner only while its log is a session or may become one.
+fn settle(scanner: Box<dyn Scanner>) -> Found {
+    match scanner.header() {
+        HeaderState::NotASession(why) if scanner.is_done() => {
+            Found::Not(Box::new(HeaderState::NotASession(why)))
+        }
+        _ => Found::Scanner(scanner),
+    }
 }
 
 /// Feeds the scanner the complete lines appended after `consumed`.
-fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) -> Option<FileState> {
-    let scanner = state.scanner.as_mut()?;
+fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileState> {
+    let size = stamp.size;
+    let Found::Scanner(scanner) = &mut state.found else {
+        return None;
+    };
     if scanner.is_done() {
-        state.size = size;
-        state.modified = modified;
+        state.stamp = stamp;
         return Some(state);
     }
-    let mut file = File::open(&state.path).ok()?;
+    let mut file = File::open(path).ok()?;
     file.seek(SeekFrom::Start(state.consumed)).ok()?;
-    let mut first_line = None;
-    let mut at_first = state.consumed == 0;
     let never = || false;
     // Only the growth is read, in bounded chunks (never reserved whole).
     let growth = size - state.consumed;
+    let mut at_first = state.consumed == 0;
+    let mut first_line = None;
     let used =
         lines::for_each_line_bounded::<()>(&mut file, growth, SCAN_LINES, &never, &mut |line| {
             if at_first {
-                first_line = remembered(line);
+                first_line = Some(fingerprint(line));
                 at_first = false;
             }
             scanner.line(line);
@@ -570,13 +858,11 @@ fn append_scan(mut state: FileState, size: u64, modified: Option<SystemTime>) ->
             })
         })
         .ok()?;
-    state.header = scanner.header();
-    if first_line.is_some() {
-        state.first_line = first_line;
-    }
     state.consumed += used;
-    state.size = size;
-    state.modified = modified;
+    state.stamp = stamp;
+    if let Some(first) = first_line {
+        state.first_line = first;
+    }
     Some(state)
 }
 

@@ -1,6 +1,7 @@
 //! [`FsStore`]: the store list on the local file system, one [`Catalog`]
 //! per root, behind the model's [`SessionStore`] trait.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, Read};
@@ -10,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use super::catalog::{Catalog, FormatChoice};
+use super::index_cache;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::{self, LogSource};
 use crate::model::{
@@ -58,6 +60,23 @@ impl FsStore {
     pub fn open(specs: &[StoreSpec], scan: Scan) -> Self {
         let mut store = Self::unscanned(specs, scan);
         store.update();
+        store
+    }
+
+    /// Indexes every store of `specs` now, through the index caches in
+    /// `cache_dir`: a log unchanged since a cache recorded it is not read.
+    /// The caches are then brought up to date.
+    pub fn open_cached(specs: &[StoreSpec], scan: Scan, cache_dir: &Path) -> Self {
+        let mut store = Self::unscanned(specs, scan);
+        let loaded: Vec<usize> = store
+            .catalogs
+            .iter_mut()
+            .map(|c| index_cache::load(c, cache_dir))
+            .collect();
+        store.update();
+        for (catalog, loaded) in store.catalogs.iter().zip(loaded) {
+            index_cache::save_if_changed(catalog, cache_dir, loaded);
+        }
         store
     }
 
@@ -116,19 +135,25 @@ impl FsStore {
 
 impl SessionStore for FsStore {
     fn sessions(&self) -> Vec<Session> {
-        if let [only] = &self.catalogs[..] {
-            return only.sessions();
-        }
-        let mut seen = HashSet::new();
         let mut out = Vec::new();
-        for catalog in &self.catalogs {
-            for session in catalog.sessions() {
-                if seen.insert(session.header.id.clone()) {
-                    out.push(session);
-                }
-            }
-        }
+        self.for_each_session(&mut |s| out.push(s));
         out
+    }
+
+    fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
+        if let [only] = &self.catalogs[..] {
+            return only.for_each_session(f);
+        }
+        // The ids of the stores before this one: the first store wins.
+        let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
+        for catalog in &self.catalogs {
+            catalog.for_each_session(&mut |session| {
+                if !seen.contains(session.id()) {
+                    f(session);
+                }
+            });
+            seen.extend(catalog.ids().map(|(id, _)| id));
+        }
     }
 
     fn get(&self, id: &str) -> Option<Session> {
@@ -200,18 +225,25 @@ impl SessionStore for FsStore {
 
     fn notes(&self) -> Vec<StoreNote> {
         let mut notes: Vec<StoreNote> = self.catalogs.iter().flat_map(Catalog::notes).collect();
+        if self.catalogs.len() < 2 {
+            return notes;
+        }
         // An id held by two stores: the first store of the list wins.
-        let mut winners: HashMap<String, usize> = HashMap::new();
+        let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::new();
         for (i, catalog) in self.catalogs.iter().enumerate() {
-            for session in catalog.sessions() {
-                match winners.get(session.id()) {
+            for (id, rel) in catalog.ids() {
+                match winners.get(&id) {
                     Some(&w) => notes.push(StoreNote::Duplicate {
-                        rel: format!("{}/{}", catalog.root().display(), session.locator.display()),
-                        id: session.header.id.clone(),
+                        rel: format!(
+                            "{}/{}",
+                            catalog.root().display(),
+                            String::from_utf8_lossy(rel)
+                        ),
+                        id: id.into_owned(),
                         winner: self.catalogs[w].root().display().to_string(),
                     }),
                     None => {
-                        winners.insert(session.header.id.clone(), i);
+                        winners.insert(id, i);
                     }
                 }
             }

@@ -9,6 +9,7 @@
 pub mod catalog;
 pub mod discover;
 pub mod fs;
+pub mod index_cache;
 pub mod watch;
 
 pub use catalog::{Catalog, FormatChoice};

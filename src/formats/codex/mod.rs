@@ -9,7 +9,7 @@ pub mod text;
 pub mod track;
 
 use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 use track::Tracker;
 
 /// The Codex rollout format.
@@ -59,6 +59,13 @@ impl Scanner for CodexScanner {
             None => HeaderState::Pending,
             Some(Ok(header)) => HeaderState::Session(header.clone()),
             Some(Err(why)) => HeaderState::NotASession(why.clone()),
+        }
+    }
+
+    fn header_ref(&self) -> Option<&SessionHeader> {
+        match &self.tracker.header {
+            Some(Ok(header)) => Some(header),
+            _ => None,
         }
     }
 

@@ -5,7 +5,7 @@ pub mod line;
 pub mod reader;
 
 use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 use line::LineError;
 use reader::EventCursor;
 
@@ -78,6 +78,13 @@ impl Scanner for HydraScanner {
             Some(Err(e)) => {
                 HeaderState::NotASession(format!("line 1 is not a session header ({e})"))
             }
+        }
+    }
+
+    fn header_ref(&self) -> Option<&SessionHeader> {
+        match &self.header {
+            Some(Ok(h)) => Some(h),
+            _ => None,
         }
     }
 

@@ -224,7 +224,7 @@ pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<Comp
         return Ok(item);
     };
     let view = backend.sessions().await;
-    let Some(session) = view.get(&data.session_id).cloned() else {
+    let Some(session) = view.get(&data.session_id) else {
         return Ok(item);
     };
     let retained =

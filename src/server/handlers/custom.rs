@@ -117,7 +117,7 @@ impl Backend {
         }
         lsp_ext::StatusResult {
             store: roots.first().cloned().unwrap_or_default(),
-            sessions: view.sessions.len(),
+            sessions: view.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
             stores,
         }

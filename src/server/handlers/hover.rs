@@ -56,7 +56,7 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         }
     };
     let view = backend.sessions().await;
-    let Some(session) = view.get(&id).cloned() else {
+    let Some(session) = view.get(&id) else {
         let value = format!(
             "Session {} is not in the store",
             code(&json::stringify(&id))

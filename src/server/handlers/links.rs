@@ -47,7 +47,7 @@ pub async fn document_link(
         .into_iter()
         .filter_map(|(span, id)| {
             let session = view.get(&id)?;
-            let target = view.reader.as_ref()?.link_target(session)?;
+            let target = view.reader.as_ref()?.link_target(&session)?;
             Some(DocumentLink {
                 range: position::range(&doc.rope, span, encoding),
                 target: Url::parse(&target).ok(),

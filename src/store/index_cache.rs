@@ -1,0 +1,479 @@
+//! An on-disk cache of a catalog, so the command line does not read every
+//! log of a large store on every call.
+//!
+//! One file per store root (and format, and scan depth) in the user's cache
+//! directory: per log its name, its stamp (size, times, inode), its format
+//! and what its scan found. A log whose stamp differs is scanned again; a
+//! cache that is corrupt, of another version or of another store is
+//! ignored and rewritten. Nothing is trusted without the stamp matching, and
+//! the cache is never written inside a store. Writes are atomic (a
+//! temporary file renamed over the old one).
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use super::catalog::{Catalog, Record, Stamp};
+use crate::formats::{self, HeaderState, ScanMeta};
+use crate::model::SessionHeader;
+
+/// The first bytes of a cache file; the digit changes with the layout.
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x03";
+
+/// The cache file of `catalog` in `dir`; `None` when `dir` is inside the
+/// store (a cache is never written into a store).
+fn file_of(catalog: &Catalog, dir: &Path) -> Option<PathBuf> {
+    if dir.starts_with(catalog.root()) {
+        return None;
+    }
+    let key = identity(catalog);
+    Some(dir.join(format!("index-{:016x}.bin", hash(&key))))
+}
+
+/// What a cache file must be about: the root, the format, the scan depth.
+fn identity(catalog: &Catalog) -> Vec<u8> {
+    let mut key = Vec::new();
+    key.extend_from_slice(path_bytes(catalog.root()).as_ref());
+    key.push(0);
+    key.extend_from_slice(catalog.format().name().as_bytes());
+    key.push(0);
+    key.push(u8::from(catalog.titles()));
+    key
+}
+
+#[cfg(unix)]
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    use std::os::unix::ffi::OsStrExt;
+    path.as_os_str().as_bytes().into()
+}
+
+#[cfg(not(unix))]
+fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
+    path.to_string_lossy().into_owned().into_bytes().into()
+}
+
+/// Seeds `catalog` from its cache in `dir`, if there is a sound one.
+/// Returns how many files it recorded (for [`save_if_changed`]).
+pub fn load(catalog: &mut Catalog, dir: &Path) -> usize {
+    let Some(path) = file_of(catalog, dir) else {
+        return 0;
+    };
+    let Ok(bytes) = fs::read(&path) else {
+        return 0;
+    };
+    match decode(&bytes, &identity(catalog)) {
+        Some(records) => {
+            let n = records.len();
+            catalog.seed(records);
+            n
+        }
+        None => {
+            tracing::debug!("ignoring the index cache {}", path.display());
+            0
+        }
+    }
+}
+
+/// Writes `catalog` to its cache in `dir`, unless it is exactly what
+/// [`load`] seeded (`loaded` files, none scanned again). Failures are
+/// not errors: the next call scans again.
+pub fn save_if_changed(catalog: &Catalog, dir: &Path, loaded: usize) {
+    let (files, recorded) = catalog.recorded();
+    // Unchanged, or nothing worth keeping (an empty or missing store).
+    if files == recorded && files == loaded {
+        return;
+    }
+    let Some(path) = file_of(catalog, dir) else {
+        return;
+    };
+    let bytes = encode(catalog);
+    if let Err(e) = write_atomically(&path, &bytes) {
+        tracing::debug!("cannot write the index cache {}: {e}", path.display());
+    }
+}
+
+fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    fs::create_dir_all(dir)?;
+    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
+    let written = (|| {
+        let mut file = fs::File::create(&tmp)?;
+        file.write_all(bytes)?;
+        file.sync_all()?;
+        fs::rename(&tmp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+fn encode(catalog: &Catalog) -> Vec<u8> {
+    let mut out = Out(Vec::with_capacity(1 << 20));
+    out.0.extend_from_slice(MAGIC);
+    out.bytes(&identity(catalog));
+    catalog.for_each_record(&mut |r| record(&mut out, &r));
+    let sum = hash(&out.0);
+    out.0.extend_from_slice(&sum.to_le_bytes());
+    out.0
+}
+
+fn record(out: &mut Out, r: &Record) {
+    out.bytes(&r.rel);
+    let s = &r.stamp;
+    out.u64(s.size);
+    out.u64(s.mtime as u64);
+    out.u32(s.mtime_nsec);
+    out.u64(s.ctime as u64);
+    out.u32(s.ctime_nsec);
+    out.u64(s.ino);
+    out.u64(s.dev);
+    out.str(r.format.map_or("", |f| f.name()));
+    out.u64(r.consumed);
+    out.u8(u8::from(r.full));
+    match &r.header {
+        HeaderState::Pending => out.u8(0),
+        HeaderState::NotASession(why) => {
+            out.u8(1);
+            out.str(why);
+        }
+        HeaderState::Session(h) => {
+            out.u8(2);
+            let SessionHeader {
+                version,
+                id,
+                created_at,
+                cwd,
+                label,
+            } = h;
+            out.u64(*version);
+            out.str(id);
+            out.u64(*created_at);
+            out.opt_str(cwd.as_deref());
+            out.opt_str(label.as_deref());
+        }
+    }
+    // Every field, so that a field added to the metadata fails to compile
+    // here until the cache keeps it too (then bump MAGIC).
+    let ScanMeta {
+        title,
+        capacity,
+        skipped_lines,
+        failure,
+    } = &r.meta;
+    out.opt_str(title.as_deref());
+    match capacity {
+        Some(c) => {
+            out.u8(1);
+            out.u64(*c);
+        }
+        None => out.u8(0),
+    }
+    out.u64(*skipped_lines);
+    out.opt_str(failure.as_deref());
+}
+
+fn decode(bytes: &[u8], identity: &[u8]) -> Option<Vec<Record>> {
+    let body_len = bytes.len().checked_sub(8)?;
+    let (body, sum) = bytes.split_at(body_len);
+    if u64::from_le_bytes(sum.try_into().ok()?) != hash(body) {
+        return None;
+    }
+    let mut input = In { bytes: body, at: 0 };
+    if input.take(MAGIC.len())? != MAGIC || input.bytes()? != identity {
+        return None;
+    }
+    let mut records = Vec::new();
+    while input.at < body.len() {
+        records.push(read_record(&mut input)?);
+    }
+    Some(records)
+}
+
+fn read_record(input: &mut In<'_>) -> Option<Record> {
+    let rel: Arc<[u8]> = Arc::from(input.bytes()?);
+    let stamp = Stamp {
+        size: input.u64()?,
+        mtime: input.u64()? as i64,
+        mtime_nsec: input.u32()?,
+        ctime: input.u64()? as i64,
+        ctime_nsec: input.u32()?,
+        ino: input.u64()?,
+        dev: input.u64()?,
+    };
+    let format = match input.str()? {
+        "" => None,
+        name => Some(formats::by_name(name)?),
+    };
+    let consumed = input.u64()?;
+    let full = input.u8()? != 0;
+    let header = match input.u8()? {
+        0 => HeaderState::Pending,
+        1 => HeaderState::NotASession(input.str()?.to_string()),
+        2 => HeaderState::Session(SessionHeader {
+            version: input.u64()?,
+            id: input.str()?.to_string(),
+            created_at: input.u64()?,
+            cwd: input.opt_str()?,
+            label: input.opt_str()?,
+        }),
+        _ => return None,
+    };
+    let meta = ScanMeta {
+        title: input.opt_str()?,
+        capacity: match input.u8()? {
+            0 => None,
+            1 => Some(input.u64()?),
+            _ => return None,
+        },
+        skipped_lines: input.u64()?,
+        failure: input.opt_str()?,
+    };
+    Some(Record {
+        rel,
+        stamp,
+        format,
+        consumed,
+        full,
+        header,
+        meta,
+    })
+}
+
+struct Out(Vec<u8>);
+
+impl Out {
+    fn u8(&mut self, v: u8) {
+        self.0.push(v);
+    }
+
+    fn u32(&mut self, v: u32) {
+        self.u64(u64::from(v));
+    }
+
+    /// LEB128: seven bits a byte, low bits first.
+    fn u64(&mut self, mut v: u64) {
+        while v >= 0x80 {
+            self.0.push((v as u8) | 0x80);
+            v >>= 7;
+        }
+        self.0.push(v as u8);
+    }
+
+    fn bytes(&mut self, b: &[u8]) {
+        self.u64(b.len() as u64);
+        self.0.extend_from_slice(b);
+    }
+
+    fn str(&mut self, s: &str) {
+        self.bytes(s.as_bytes());
+    }
+
+    fn opt_str(&mut self, s: Option<&str>) {
+        match s {
+            Some(s) => {
+                self.u8(1);
+                self.str(s);
+            }
+            None => self.u8(0),
+        }
+    }
+}
+
+struct In<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> In<'a> {
+    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
+        let end = self.at.checked_add(n)?;
+        let out = self.bytes.get(self.at..end)?;
+        self.at = end;
+        Some(out)
+    }
+
+    fn u8(&mut self) -> Option<u8> {
+        Some(self.take(1)?[0])
+    }
+
+    fn u32(&mut self) -> Option<u32> {
+        u32::try_from(self.u64()?).ok()
+    }
+
+    fn u64(&mut self) -> Option<u64> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.u8()?;
+            v |= u64::from(b & 0x7f).checked_shl(shift)?;
+            if b < 0x80 {
+                return Some(v);
+            }
+        }
+        None
+    }
+
+    fn bytes(&mut self) -> Option<&'a [u8]> {
+        let n = usize::try_from(self.u64()?).ok()?;
+        self.take(n)
+    }
+
+    fn str(&mut self) -> Option<&'a str> {
+        std::str::from_utf8(self.bytes()?).ok()
+    }
+
+    fn opt_str(&mut self) -> Option<Option<String>> {
+        match self.u8()? {
+            0 => Some(None),
+            1 => Some(Some(self.str()?.to_string())),
+            _ => None,
+        }
+    }
+}
+
+/// A 64-bit hash, stable across builds (file names, corruption checks):
+/// FNV-1a over 8-byte words, then a final mix.
+fn hash(bytes: &[u8]) -> u64 {
+    const PRIME: u64 = 0x0000_0100_0000_01b3;
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME);
+        h ^= h >> 29;
+    }
+    for &b in words.remainder() {
+        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^ (h >> 33)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::catalog::FormatChoice;
+
+    fn header(id: &str, created_at: u64) -> String {
+        format!(
+            "{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at},\"cwd\":\"/w\"}}\n"
+        )
+    }
+
+    fn title(seq: u64, t: &str) -> String {
+        format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
+    }
+
+    fn cached(root: &Path, dir: &Path) -> (Catalog, usize) {
+        let mut catalog = Catalog::empty(root, 0, FormatChoice::Auto, true);
+        let loaded = load(&mut catalog, dir);
+        catalog.rescan();
+        save_if_changed(&catalog, dir, loaded);
+        (catalog, loaded)
+    }
+
+    fn store() -> tempfile::TempDir {
+        let store = tempfile::tempdir().unwrap();
+        let root = store.path();
+        fs::create_dir(root.join("d")).unwrap();
+        fs::write(root.join("a.jsonl"), header("a", 1) + &title(1, "Alpha")).unwrap();
+        fs::write(root.join("d/b.jsonl"), header("b", 2)).unwrap();
+        fs::write(root.join("d/dup.jsonl"), header("a", 3)).unwrap();
+        fs::write(root.join("bad.jsonl"), "not json\n").unwrap();
+        fs::write(root.join("empty.jsonl"), "").unwrap();
+        fs::write(
+            root.join("broken.jsonl"),
+            header("c", 4) + "{\"seq\":1,\"type\":\"x\"}\n",
+        )
+        .unwrap();
+        store
+    }
+
+    #[test]
+    fn a_cache_hit_gives_what_a_scan_gives() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        let fresh = Catalog::scan(store.path());
+        let (first, loaded) = cached(store.path(), cache.path());
+        assert_eq!(loaded, 0);
+        let (second, loaded) = cached(store.path(), cache.path());
+        assert_eq!(loaded, 6);
+        assert_eq!(second.recorded(), (6, 6), "nothing scanned again");
+        for catalog in [&first, &second] {
+            assert_eq!(catalog.sessions(), fresh.sessions());
+            assert_eq!(catalog.notes(), fresh.notes());
+            assert_eq!(catalog.len(), fresh.len());
+            assert_eq!(catalog.get("a"), fresh.get("a"));
+        }
+    }
+
+    #[test]
+    fn a_changed_log_is_read_again() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        cached(store.path(), cache.path());
+        let path = store.path().join("a.jsonl");
+        let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(title(2, "Beta").as_bytes()).unwrap();
+        fs::remove_file(store.path().join("d/b.jsonl")).unwrap();
+        fs::write(store.path().join("new.jsonl"), header("n", 9)).unwrap();
+        let (catalog, _) = cached(store.path(), cache.path());
+        assert_eq!(catalog.sessions(), Catalog::scan(store.path()).sessions());
+        assert_eq!(catalog.get("a").and_then(|s| s.title), Some("Beta".into()));
+        assert_eq!(catalog.get("b"), None);
+        assert!(catalog.get("n").is_some());
+        // Written back: the next call reads nothing again.
+        let (again, _) = cached(store.path(), cache.path());
+        assert_eq!(again.recorded(), (6, 6));
+    }
+
+    #[test]
+    fn a_corrupt_cache_is_ignored_and_rewritten() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        let (good, _) = cached(store.path(), cache.path());
+        let entries: Vec<_> = fs::read_dir(cache.path()).unwrap().flatten().collect();
+        assert_eq!(entries.len(), 1, "one file, no temporary left");
+        let file = entries[0].path();
+        let bytes = fs::read(&file).unwrap();
+        let mut flipped = bytes.clone();
+        flipped[bytes.len() / 2] ^= 0x40;
+        let truncated = bytes[..bytes.len() / 2].to_vec();
+        for bad in [flipped, truncated, b"garbage".to_vec(), Vec::new()] {
+            fs::write(&file, &bad).unwrap();
+            let (catalog, loaded) = cached(store.path(), cache.path());
+            assert_eq!(loaded, 0);
+            assert_eq!(catalog.sessions(), good.sessions());
+            assert_eq!(fs::read(&file).unwrap(), bytes, "rewritten");
+        }
+    }
+
+    #[test]
+    fn a_cache_belongs_to_one_store() {
+        let (one, two, cache) = (store(), store(), tempfile::tempdir().unwrap());
+        fs::write(two.path().join("a.jsonl"), header("z", 1)).unwrap();
+        let name = |root: &Path| {
+            file_of(
+                &Catalog::empty(root, 0, FormatChoice::Auto, true),
+                cache.path(),
+            )
+            .unwrap()
+        };
+        cached(one.path(), cache.path());
+        cached(two.path(), cache.path());
+        // One store's cache under the other's name is refused.
+        fs::copy(name(one.path()), name(two.path())).unwrap();
+        let (catalog, loaded) = cached(two.path(), cache.path());
+        assert_eq!(loaded, 0);
+        assert!(catalog.get("z").is_some());
+        assert_eq!(catalog.sessions(), Catalog::scan(two.path()).sessions());
+    }
+
+    #[test]
+    fn never_inside_a_store() {
+        let store = store();
+        let inside = store.path().join("cache");
+        cached(store.path(), &inside);
+        assert!(!inside.exists());
+    }
+}
