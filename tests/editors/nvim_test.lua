@@ -481,6 +481,19 @@ local function main()
     local l = vim.api.nvim_buf_get_lines(buf2, last - 1, last, false)[1]
     return l ~= "Also see " and l
   end)
+  local hs = require("hydra_session")
+  local untitled, titled
+  for _, c in ipairs(offered or {}) do
+    if c.sessionId == "deploy-2026-11-28" then
+      untitled = hs.format_candidate(c, c.createdAt + 400 * 86400000)
+    elseif c.sessionId == "checkout-tax" then
+      titled = hs.format_candidate(c, c.createdAt + 2 * 3600000)
+    end
+  end
+  check(":HydraMention lines: an untitled session's id once; ages as completion's detail",
+    untitled == "deploy-2026-11-28  /home/ana/ops · other workspace · 2025-11-29"
+      and titled == "Checkout tax rounding  [checkout-tax]  /home/ana/shop · other workspace · 2 h ago",
+    vim.inspect({ untitled, titled }))
   check(":HydraMention offers the candidates and inserts the chosen mention",
     offered and #offered == 4 and mline == "Also see " .. expected["inventory-refactor"],
     vim.inspect(mline) .. " offered " .. tostring(offered and #offered))
