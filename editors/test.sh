@@ -236,5 +236,6 @@ else
     ${HYDRA_SCREENS:+"$repo/docs/helix-screen.txt"}
 fi
 
+echo "editor tests took ${SECONDS} s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
