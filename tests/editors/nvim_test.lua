@@ -326,6 +326,31 @@ local function main()
   check("accepting the first item leaves exactly its mention", line == "Ask " .. first,
     "line is " .. vim.inspect(line) .. ", expected " .. vim.inspect("Ask " .. first))
 
+  -- At maxReferences (3 sessions referenced), the 4th is marked "over max".
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, {
+    expected["checkout-tax"] .. " " .. expected["inventory-refactor"] .. " " .. expected["checkout-tax.test-writer"] .. " ",
+  })
+  vim.api.nvim_win_set_cursor(0, { 5, 0 })
+  feed("A@")
+  local kinds = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items" })
+    if vim.fn.pumvisible() ~= 1 or #i.items ~= 4 then
+      return nil
+    end
+    local k = {}
+    for _, it in ipairs(i.items) do
+      k[it.abbr] = it.kind
+    end
+    return k
+  end)
+  feed("<C-e><Esc>")
+  wait_for(3000, function()
+    return vim.fn.mode() == "n"
+  end)
+  check("at maxReferences the session that would exceed it is marked 'over max'",
+    kinds and kinds["deploy-2026-11-28"] == "over max" and kinds["Inventory refactor"] == "session",
+    vim.inspect(kinds))
+
   -- A folder item (file mentions) carries editor.action.triggerSuggest:
   -- accepting it asks the server again, as VS Code re-opens its menu.
   local complete = require("hydra_session.complete")
