@@ -234,6 +234,9 @@ else
   echo "using $("$hx" --version) (Debian unstable)"
   run_counted helix-tmux 120 python3 "$repo/tests/editors/helix_test.py" "$hx" "$server" "$store" \
     ${HYDRA_SCREENS:+"$repo/docs/helix-screen.txt"}
+  if [ -n "${HYDRA_SCREENS:-}" ] && [ -f "$repo/docs/helix-screen.txt" ]; then
+    python3 "$repo/scripts/paste-screen.py" "$repo/README.md" helix-screen "$repo/docs/helix-screen.txt"
+  fi
 fi
 
 echo "editor tests took ${SECONDS} s"
