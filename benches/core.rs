@@ -34,6 +34,7 @@ fn projection(messages: usize) -> Projection {
         messages,
         dropped: Dropped::default(),
         compacted: true,
+        ..Projection::default()
     }
 }
 

@@ -16,9 +16,11 @@
 
 pub mod cli;
 pub mod config;
+pub mod files;
 pub mod formats;
 pub mod model;
 pub mod proto;
 pub mod reference;
 pub mod server;
+pub mod spill;
 pub mod store;

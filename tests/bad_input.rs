@@ -6,6 +6,7 @@ use std::path::Path;
 
 use hydra_session_lsp::formats::hydra::line::{parse_event, parse_header};
 use hydra_session_lsp::model::SessionStore;
+use hydra_session_lsp::reference::budget::BudgetSetting;
 use hydra_session_lsp::reference::diagnostics::{diagnose, DiagnosticOptions};
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
 use hydra_session_lsp::reference::{mention, uri, ErrorCode};
@@ -19,14 +20,14 @@ fn options() -> PrepareOptions<'static> {
     PrepareOptions {
         target: None,
         max_references: 3,
-        max_reference_bytes: 65_536,
+        max_reference_bytes: BudgetSetting::Fixed(65_536),
     }
 }
 
 fn prepare_in(store: &Path) -> Result<String, hydra_session_lsp::reference::ReferenceError> {
     let catalog = FsStore::scan(store);
     let text = format!("see {}", mention::format("s", None));
-    prepare_text(&text, options(), &catalog, &|| false)
+    prepare_text(&text, options(), &catalog, None, &|| false)
         .map(|p| serde_json::to_string(&p).unwrap_or_default())
 }
 
@@ -142,12 +143,12 @@ proptest! {
     fn random_documents_never_panic(text in any::<String>(), bytes in prop::collection::vec(any::<u8>(), 0..200)) {
         let lossy = String::from_utf8_lossy(&bytes).into_owned();
         let catalog = FsStore::scan(Path::new("/nonexistent-store"));
-        let diagnostic_options = DiagnosticOptions { target: Some("s"), max_references: 3, max_reference_bytes: 100 };
+        let diagnostic_options = DiagnosticOptions { target: Some("s"), max_references: 3, max_reference_bytes: BudgetSetting::Fixed(100) };
         for doc in [text.as_str(), lossy.as_str(), &format!("@[{text}](hydra-session:{lossy})")] {
             let _ = mention::parse(doc);
             let _ = uri::decode(doc);
             let _ = diagnose(doc, diagnostic_options, &catalog, &|| false);
-            let _ = prepare_text(doc, options(), &catalog, &|| false);
+            let _ = prepare_text(doc, options(), &catalog, None, &|| false);
         }
     }
 }

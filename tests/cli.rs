@@ -11,11 +11,14 @@ fn demo_store() -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
+    // Spills of `prepare` go to a cache of its own, never the user's.
+    let cache = tempfile::tempdir().expect("temp dir");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
         .args(args)
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
+        .env("XDG_CACHE_HOME", cache.path())
         // The agents' default stores must not leak in from the machine.
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")

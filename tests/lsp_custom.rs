@@ -3,6 +3,7 @@
 mod lsp_common;
 
 use hydra_session_lsp::model::SessionStore;
+use hydra_session_lsp::reference::budget::BudgetSetting;
 use hydra_session_lsp::reference::candidates::{candidates, Target};
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
 use hydra_session_lsp::store::FsStore;
@@ -22,9 +23,9 @@ fn core_prepare(store: &std::path::Path, text: &str, target: Option<&str>) -> Va
     let options = PrepareOptions {
         target,
         max_references: 3,
-        max_reference_bytes: 65536,
+        max_reference_bytes: BudgetSetting::Auto,
     };
-    let prepared = prepare_text(text, options, &catalog, &|| false).expect("prepares");
+    let prepared = prepare_text(text, options, &catalog, None, &|| false).expect("prepares");
     serde_json::to_value(prepared).expect("json")
 }
 
@@ -54,6 +55,44 @@ async fn prepare_is_the_core_result_for_the_current_text() {
             .map(Vec::len),
         Some(3)
     );
+}
+
+#[tokio::test]
+async fn prepare_text_format_is_the_cli_text_form() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri(DOC);
+    client.open(&uri, &prompt()).await;
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}, "format": "text"}),
+        )
+        .await;
+    let core = core_prepare(store.path(), &prompt(), None);
+    let context = core["additionalContext"]["content"][0]["text"]
+        .as_str()
+        .expect("context");
+    let readable = core["content"][0]["text"].as_str().expect("text");
+    let text = format!("{context}\n\n{}\n", readable.trim_end_matches('\n'));
+    assert_eq!(got, json!({ "text": text }));
+    let plain = file_uri("/home/ana/shop/plain.md");
+    client.open(&plain, "No mentions here.\n\n").await;
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": plain}, "format": "text"}),
+        )
+        .await;
+    assert_eq!(got, json!({"text": "No mentions here.\n"}));
+    let got = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": plain}, "format": "json"}),
+        )
+        .await;
+    assert_eq!(got["content"][0]["text"], "No mentions here.\n\n");
 }
 
 #[tokio::test]

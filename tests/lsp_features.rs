@@ -52,6 +52,7 @@ async fn hover_summarises_what_prepare_would_take() {
          - messages: 3 original, 3 retained, 0 omitted\n\
          - omitted bytes: 0\n\
          - truncated: no\n\
+         - budget: 64 KiB: no target session is known\n\
          \n**Last 3 of 3 turns**\n\n\
          - **user:** `Summary: checkout totals drift because tax is rounded per line in src/cart.rs; the fix is to round once per cart in src/tax.rs.`\n\
          - **user:** `Fix it and keep the public API.`\n\

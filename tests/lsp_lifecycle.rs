@@ -27,7 +27,8 @@ async fn initialize_negotiates_utf8_and_lists_every_capability() {
                 "documentLinkProvider": {"resolveProvider": false},
                 "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
                 "experimental": {"sessionReference": {"methods": [
-                    "sessionReference/prepare", "sessionReference/candidates", "sessionReference/status"
+                    "sessionReference/prepare", "sessionReference/candidates",
+                    "sessionReference/files", "sessionReference/status"
                 ]}}
             },
             "serverInfo": {"name": "hydra-session-lsp", "version": env!("CARGO_PKG_VERSION")}

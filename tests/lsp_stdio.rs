@@ -11,18 +11,25 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 type ProcessClient = TestClient<ChildStdout, ChildStdin>;
 
-fn spawn(args: &[&str], store: &std::path::Path) -> (ProcessClient, Child) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .args(args)
+/// The server binary with `store` as its environment's store.
+fn server(store: &std::ffi::OsStr) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    command
         .env("HYDRA_SESSION_STORE", store)
         // The agents' default stores must not leak in from the machine.
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")
-        .env("RUST_LOG", "debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
-        .kill_on_drop(true)
+        .kill_on_drop(true);
+    command
+}
+
+fn spawn(args: &[&str], store: &std::path::Path) -> (ProcessClient, Child) {
+    let mut child = server(store.as_os_str())
+        .args(args)
+        .env("RUST_LOG", "debug")
         .spawn()
         .expect("spawn the server");
     let stdin = child.stdin.take().expect("stdin");
@@ -145,15 +152,9 @@ async fn a_relative_store_from_the_environment_is_resolved_alike() {
     let store = demo_store();
     let parent = store.path().parent().expect("parent");
     let name = store.path().file_name().expect("name");
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("HYDRA_SESSION_STORE", name)
-        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
-        .env("CODEX_HOME", "/nonexistent")
+    let mut child = server(name)
         .current_dir(parent)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
         .stderr(Stdio::null())
-        .kill_on_drop(true)
         .spawn()
         .expect("spawn the server");
     let stdin = child.stdin.take().expect("stdin");

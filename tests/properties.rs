@@ -186,7 +186,7 @@ proptest! {
 
     #[test]
     fn retention_fits_and_matches_the_naive_definition(messages in messages_strategy(), budget in 60usize..1500) {
-        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: false };
+        let projection = Projection { messages: messages.clone(), dropped: Dropped::default(), compacted: false, ..Projection::default() };
         let ours = retain(&meta("L"), projection, budget);
         let naive = naive_retain(&messages, budget);
         match (ours, naive) {

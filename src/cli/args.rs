@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgMatches, Args, Parser, Subcommand};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -54,21 +54,50 @@ pub enum Command {
         /// Accepted for symmetry with `candidates`; ranking does not apply.
         #[arg(long, hide = true)]
         cwd: Option<String>,
+        #[command(flatten)]
+        spill: SpillArgs,
         /// Input file, or `-` for standard input (the default).
         file: Option<PathBuf>,
+    },
+    /// List file and folder candidates for a file mention (`@path`).
+    Files {
+        /// The raw text typed after `@` (`"docs/des` is the quoted form).
+        #[arg(long, default_value = "")]
+        query: String,
+        /// At most this many candidates (default: 50).
+        #[arg(long, value_parser = digits)]
+        limit: Option<Digits>,
+        /// The folder to list under (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
     },
     /// Report the diagnostics the language server would publish.
     Check {
         #[command(flatten)]
         store: StoreArgs,
-        /// Accepted for symmetry with `candidates`; ranking does not apply.
-        #[arg(long, hide = true)]
-        cwd: Option<String>,
-        #[arg(long, value_enum, default_value_t = Format::Text)]
-        format: Format,
+        /// Where relative file mentions are (default: the current directory).
+        #[arg(long)]
+        cwd: Option<PathBuf>,
         /// Prompt or Markdown files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
+    },
+    /// Hooks for the agents people run.
+    #[command(subcommand)]
+    Hook(HookCommand),
+}
+
+#[derive(Debug, Subcommand)]
+pub enum HookCommand {
+    /// A Claude Code `UserPromptSubmit` hook: reads the hook's JSON on
+    /// stdin; prints the referenced sessions' context as
+    /// `additionalContext`, or blocks the prompt with the reason.
+    ClaudeCode {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print the `~/.claude/settings.json` snippet that installs the hook.
+        #[arg(long)]
+        print_config: bool,
     },
 }
 
@@ -80,11 +109,36 @@ pub enum UriCommand {
     Decode { uri: String },
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+/// An output format (`--format` with a value that is not a store format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Text,
     Json,
+    Mention,
 }
+
+impl Format {
+    fn parse(name: &str) -> Option<Self> {
+        match name {
+            "text" => Some(Format::Text),
+            "json" => Some(Format::Json),
+            "mention" => Some(Format::Mention),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Text => "text",
+            Format::Json => "json",
+            Format::Mention => "mention",
+        }
+    }
+}
+
+/// The store formats a `--format` may name (whether or not this build
+/// reads them: an unknown one is a configuration error, not a usage one).
+const STORE_FORMATS: [&str; 4] = ["hydra", "claude-code", "codex", "auto"];
 
 /// Store and limit settings shared by the store-reading commands.
 #[derive(Debug, Args)]
@@ -94,15 +148,59 @@ pub struct StoreArgs {
     /// Codex stores that exist).
     #[arg(long)]
     pub store: Vec<PathBuf>,
+    /// After a --store: that store's log format (hydra, claude-code, codex,
+    /// auto). Else the output format (check: text, json; prepare: json,
+    /// text; candidates: json, mention).
+    #[arg(long = "format", value_name = "F")]
+    pub format: Vec<String>,
+    /// Per --store: the format given right after it (filled by
+    /// [`Cli::parse_args`]).
+    #[arg(skip)]
+    pub store_formats: Vec<Option<String>>,
+    /// The output format, when one was given (filled by [`Cli::parse_args`]).
+    #[arg(skip)]
+    pub output: Option<Format>,
     /// The message's own session: never offered, never referenced.
     #[arg(long = "self", value_name = "ID")]
     pub self_id: Option<String>,
     /// Most distinct sessions one message may reference (1..=3, default 3).
     #[arg(long, value_parser = digits)]
     pub max_references: Option<Digits>,
-    /// Byte budget of one source's data object (default 65536).
-    #[arg(long, value_parser = digits)]
-    pub max_reference_bytes: Option<Digits>,
+    /// Byte budget of one source's data object, or `auto` (the default:
+    /// from the model capacity --self's log records, else 65536).
+    #[arg(long, value_parser = budget, value_name = "N|auto")]
+    pub max_reference_bytes: Option<Budget>,
+}
+
+/// Where `prepare` stores the full snapshots of truncated sources.
+#[derive(Debug, Default, Args)]
+pub struct SpillArgs {
+    /// Spill directory (default: $XDG_CACHE_HOME/hydra-session/snapshots,
+    /// else ~/.cache/hydra-session/snapshots).
+    #[arg(long, value_name = "DIR")]
+    pub spill_dir: Option<PathBuf>,
+    /// Store no full snapshots (wins over --spill-dir).
+    #[arg(long)]
+    pub no_spill: bool,
+    /// Size cap of the spill directory in bytes (default 268435456).
+    #[arg(long, value_parser = digits, value_name = "N")]
+    pub spill_max_bytes: Option<Digits>,
+}
+
+/// `--max-reference-bytes`: decimal digits or `auto`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Budget {
+    Auto,
+    Bytes(Digits),
+}
+
+fn budget(text: &str) -> Result<Budget, String> {
+    if text == "auto" {
+        return Ok(Budget::Auto);
+    }
+    digits(text)
+        .map(Budget::Bytes)
+        .map_err(|_| "expected decimal digits or `auto`".into())
 }
 
 /// A limit written as decimal digits; its range is checked later, as a
@@ -116,4 +214,104 @@ fn digits(text: &str) -> Result<Digits, String> {
     }
     // Saturate: anything past u64 is past 2^53 − 1 too.
     Ok(Digits(text.parse().unwrap_or(u64::MAX)))
+}
+
+impl Cli {
+    /// Parses the process's arguments, then splits each subcommand's
+    /// `--format` values into store formats and the output format.
+    pub fn parse_args() -> Result<Self, clap::Error> {
+        Self::parse_from_args(std::env::args_os())
+    }
+
+    pub fn parse_from_args<I, T>(args: I) -> Result<Self, clap::Error>
+    where
+        I: IntoIterator<Item = T>,
+        T: Into<std::ffi::OsString> + Clone,
+    {
+        use clap::{CommandFactory, FromArgMatches};
+        let mut command = Self::command();
+        let matches = command.try_get_matches_from_mut(args)?;
+        let mut cli = Self::from_arg_matches(&matches)?;
+        let mut leaf = &matches;
+        while let Some((_, sub)) = leaf.subcommand() {
+            leaf = sub;
+        }
+        let (allowed, store): (&[Format], Option<&mut StoreArgs>) = match &mut cli.command {
+            Some(Command::Candidates { store, .. }) => {
+                (&[Format::Json, Format::Mention], Some(store))
+            }
+            Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
+            Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
+            Some(Command::Hook(HookCommand::ClaudeCode { store, .. })) => (&[], Some(store)),
+            _ => (&[], None),
+        };
+        if let Some(store) = store {
+            split_formats(leaf, store, allowed)
+                .map_err(|message| command.error(clap::error::ErrorKind::InvalidValue, message))?;
+        }
+        Ok(cli)
+    }
+}
+
+/// Pairs each store format with the `--store` before it and keeps the last
+/// output format; a value that is neither, or an output format the command
+/// does not print, is a usage mistake.
+fn split_formats(
+    matches: &ArgMatches,
+    args: &mut StoreArgs,
+    allowed: &[Format],
+) -> Result<(), String> {
+    let indices = |id: &str| -> Vec<usize> {
+        matches
+            .indices_of(id)
+            .map(|i| i.collect())
+            .unwrap_or_default()
+    };
+    let store_at = indices("store");
+    let format_at = indices("format");
+    args.store_formats = vec![None; args.store.len()];
+    for (value, at) in args.format.iter().zip(format_at) {
+        if STORE_FORMATS.contains(&value.as_str()) {
+            let Some(slot) = store_at.iter().rposition(|&s| s < at) else {
+                return Err(format!(
+                    "--format {value} is a store format: it goes right after the --store it applies to"
+                ));
+            };
+            let Some(format) = args.store_formats.get_mut(slot) else {
+                return Err(format!("--format {value}: no --store before it"));
+            };
+            if format.is_some() {
+                return Err(format!(
+                    "two store formats for --store {}",
+                    args.store
+                        .get(slot)
+                        .map(|p| p.display().to_string())
+                        .unwrap_or_default()
+                ));
+            }
+            *format = Some(value.clone());
+        } else if let Some(output) = Format::parse(value) {
+            if !allowed.contains(&output) {
+                let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
+                return Err(if names.is_empty() {
+                    format!(
+                        "--format {value}: this command takes only store formats ({})",
+                        STORE_FORMATS.join(", ")
+                    )
+                } else {
+                    format!(
+                        "--format {value}: this command prints {}",
+                        names.join(" or ")
+                    )
+                });
+            }
+            args.output = Some(output);
+        } else {
+            return Err(format!(
+                "unknown --format {value:?} (output: text, json, mention; store: {})",
+                STORE_FORMATS.join(", ")
+            ));
+        }
+    }
+    Ok(())
 }

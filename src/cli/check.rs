@@ -1,6 +1,6 @@
 //! `check`: the server's diagnostics over files, for the shell and CI.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use ropey::Rope;
 use serde::Serialize;
@@ -11,7 +11,7 @@ use super::settings::Settings;
 use super::{input, Failure, FAILED, OK};
 use crate::proto::position::{self, Encoding};
 use crate::proto::to_proto;
-use crate::reference::diagnostics::{diagnose, DiagnosticOptions, Severity};
+use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions, Severity};
 use crate::store::Scan;
 
 #[derive(Serialize)]
@@ -20,7 +20,12 @@ struct FileReport {
     diagnostics: Vec<lsp_types::Diagnostic>,
 }
 
-pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32, Failure> {
+pub fn run(
+    settings: &Settings,
+    files: &[PathBuf],
+    cwd: &Path,
+    format: Format,
+) -> Result<i32, Failure> {
     let texts = files
         .iter()
         .map(|f| input::read_text(Some(f)).map(|t| (f.display().to_string(), t)))
@@ -35,7 +40,10 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
     let mut reports = Vec::new();
     let mut lines = String::new();
     for (name, text) in &texts {
-        let found = diagnose(text, options, &store, &|| false);
+        let found = merge(
+            diagnose(text, options, &store, &|| false),
+            crate::files::diagnostics(text, Some(cwd)),
+        );
         any_error |= found.iter().any(|d| d.severity == Severity::Error);
         let rope = Rope::from_str(text);
         match format {
@@ -50,7 +58,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
                     ));
                 }
             }
-            Format::Json => reports.push(FileReport {
+            Format::Json | Format::Mention => reports.push(FileReport {
                 file: name.clone(),
                 diagnostics: found
                     .iter()
@@ -61,7 +69,7 @@ pub fn run(settings: &Settings, files: &[PathBuf], format: Format) -> Result<i32
     }
     match format {
         Format::Text => print!("{lines}"),
-        Format::Json => super::print_json(&reports),
+        Format::Json | Format::Mention => super::print_json(&reports),
     }
     Ok(if any_error { FAILED } else { OK })
 }

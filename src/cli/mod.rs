@@ -2,20 +2,21 @@
 
 mod args;
 mod check;
+mod hook;
 mod input;
 mod settings;
 
 use std::io::Write;
 
-use clap::Parser;
 use serde::Serialize;
 
 use crate::model::SessionStore;
 use crate::reference::candidates::{self, Target};
+use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::reference::{mention, uri, ReferenceError};
 use crate::store::Scan;
-use args::{Cli, Command, UriCommand};
+use args::{Cli, Command, Format, HookCommand, UriCommand};
 
 /// Exit statuses.
 pub const OK: i32 = 0;
@@ -46,17 +47,28 @@ pub enum Invocation {
 /// Parses the command line and runs a subcommand; the server is the
 /// caller's to start (the CLI does not depend on it).
 pub fn main() -> Invocation {
-    let cli = match Cli::try_parse() {
+    let cli = match Cli::parse_args() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return Invocation::Done(if e.use_stderr() { USAGE } else { OK });
+            // Claude Code reads exit 2 from a prompt hook as "block this
+            // prompt": a hook's usage mistake must not block every prompt.
+            let usage = if is_hook() { FAILED } else { USAGE };
+            return Invocation::Done(if e.use_stderr() { usage } else { OK });
         }
     };
     match cli.command {
         None | Some(Command::Lsp) => Invocation::Server,
         Some(command) => Invocation::Done(run_command(command)),
     }
+}
+
+/// Whether the first word that is not an option is `hook`.
+fn is_hook() -> bool {
+    std::env::args_os()
+        .skip(1)
+        .find(|a| !a.as_encoded_bytes().starts_with(b"-"))
+        .is_some_and(|a| a == "hook")
 }
 
 fn run_command(command: Command) -> i32 {
@@ -117,10 +129,22 @@ fn run(command: Command) -> Result<i32, Failure> {
                 cwd: target_cwd.as_deref(),
             };
             let list = candidates::candidates(&store.sessions(), target, &query, limit)?;
+            if settings.output == Some(Format::Mention) {
+                let lines: String = list
+                    .items
+                    .iter()
+                    .map(|c| c.mention.clone() + "\n")
+                    .collect();
+                print_text(&lines);
+                return Ok(OK);
+            }
             print_ok(&list.items)
         }
-        Command::Prepare { store, file, .. } => {
+        Command::Prepare {
+            store, file, spill, ..
+        } => {
             let settings = settings::resolve(&store)?;
+            let spill = settings::resolve_spill(&spill)?;
             let text = input::read_text(file.as_deref())?;
             let store = settings.open_store(Scan::HeadersOnly);
             let options = PrepareOptions {
@@ -128,16 +152,39 @@ fn run(command: Command) -> Result<i32, Failure> {
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            print_ok(&prepare_text(&text, options, &store, &|| false)?)
+            let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+            let prepared = prepare_text(&text, options, &store, spill, &|| false)?;
+            if settings.output == Some(Format::Text) {
+                print_text(&prepared.text_form());
+                return Ok(OK);
+            }
+            print_ok(&prepared)
         }
-        Command::Check {
-            store,
-            format,
-            files,
-            ..
-        } => {
+        Command::Files { query, limit, cwd } => {
+            let limit = limit.map_or(crate::reference::settings::DEFAULT_CANDIDATE_LIMIT, |d| d.0);
+            let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
+            let list = crate::files::candidates(Some(&cwd), &query, limit)?;
+            print_ok(&list.items)
+        }
+        Command::Check { store, files, cwd } => {
             let settings = settings::resolve(&store)?;
-            check::run(&settings, &files, format)
+            let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
+            check::run(
+                &settings,
+                &files,
+                &cwd,
+                settings.output.unwrap_or(Format::Text),
+            )
+        }
+        Command::Hook(HookCommand::ClaudeCode {
+            store,
+            print_config,
+        }) => {
+            if print_config {
+                print_text(&hook::print_config(&store));
+                return Ok(OK);
+            }
+            Ok(hook::claude_code(&store))
         }
     }
 }
@@ -183,6 +230,13 @@ impl<'a> From<&'a ReferenceError> for ErrorOutput<'a> {
 fn print_ok(value: &impl Serialize) -> Result<i32, Failure> {
     print_json(value);
     Ok(OK)
+}
+
+/// Prints text as it is (a closed stdout is not worth a panic).
+fn print_text(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    let _ = out.flush();
 }
 
 fn print_json(value: &impl Serialize) {

@@ -6,6 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod paths;
+pub mod spill;
 pub mod stores;
 
 pub use stores::{default_stores, resolve_stores, StoreEntry};

@@ -6,6 +6,8 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod claude_code;
+pub mod codex;
 pub mod hydra;
 pub mod lines;
 
@@ -52,6 +54,12 @@ pub trait LogSource {
     /// Opens the log from the start; `limit` caps the bytes read (the size
     /// a first open saw), `None` reads what is there now.
     fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)>;
+
+    /// The log's modification time, Unix epoch milliseconds, when known: a
+    /// format whose log records no creation time dates it by this.
+    fn modified_ms(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Whether a scanner has decided what a log is.
@@ -67,6 +75,13 @@ pub enum HeaderState {
 /// Incremental metadata of one log: fed complete lines from line 1 on, it
 /// can resume after an append with only the new lines.
 pub trait Scanner: Send + Sync + fmt::Debug {
+    /// The log file's modification time (Unix epoch milliseconds), given
+    /// before the first line: a format whose logs may hold no parsable
+    /// creation time uses it as `createdAt` (agent-logs.md "Timestamps").
+    fn file_modified(&mut self, millis: u64) {
+        let _ = millis;
+    }
+
     /// Takes the next complete line, without its `\n` (a `\r` before it is
     /// already removed).
     fn line(&mut self, line: &[u8]);
@@ -98,12 +113,22 @@ pub struct ScanMeta {
     /// Why the log cannot be read (a strict format's bad line); its title
     /// and capacity are then unknown.
     pub failure: Option<String>,
+    /// Display titles this log gives other logs' sessions, by the key
+    /// those logs name in their `parent` (a Claude Code transcript titles
+    /// its sub-agents by `agentId`).
+    pub child_titles: Vec<(String, String)>,
+    /// `(parent session id, key)`: this session's display title is the
+    /// parent's `child_titles` entry for `key`, when the parent is found.
+    pub parent: Option<(String, String)>,
 }
 
 /// The formats this build knows, in detection order.
 pub fn all() -> &'static [&'static dyn LogFormat] {
-    static ALL: [&dyn LogFormat; 1] = [&hydra::Hydra];
-    &ALL
+    // Hydra first: its header is the strictest test. Codex next: its
+    // rollouts start with a `session_meta` line. Claude Code last: a line
+    // is recognised by much looser signs.
+    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &codex::Codex, &claude_code::ClaudeCode];
+    ALL
 }
 
 /// The format called `name`.

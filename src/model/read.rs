@@ -16,6 +16,9 @@ pub struct ReadSummary {
     pub capacity: Option<u64>,
     /// Lines a lenient format could not understand and skipped.
     pub skipped_lines: u64,
+    /// The bytes of the log this read covered (up to its last complete
+    /// line): a read limited to them reads the same lines again.
+    pub bytes: u64,
 }
 
 /// A log that could not be read: names the file (relative to its store)

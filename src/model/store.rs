@@ -60,6 +60,19 @@ pub trait SessionReader: Send + Sync {
         session: &Session,
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError> {
+        self.read_range(session, None, cancelled, sink)
+    }
+
+    /// As [`Self::read`], reading at most the first `limit` bytes: a limit
+    /// taken from an earlier read's [`ReadSummary::bytes`] reads the same
+    /// lines again (a second pass over the same capture).
+    fn read_range(
+        &self,
+        session: &Session,
+        limit: Option<u64>,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError>;
 
     /// The current version of `session`'s log, for caches; `None` when it
@@ -71,7 +84,8 @@ pub trait SessionReader: Send + Sync {
 }
 
 /// One store of the list, as `sessionReference/status` reports it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
 pub struct StoreStatus {
     pub path: String,
     pub format: String,

@@ -4,10 +4,11 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::error::ErrorCode;
+use super::budget::BudgetSetting;
+use super::error::{ErrorCode, ReferenceError};
 use super::json;
 use super::mention::{self, Mention};
-use super::prepare::{retain_snapshot, Cancelled, SnapshotSource};
+use super::prepare::{retain_snapshot, settle_budget, Cancelled, SnapshotSource};
 use super::uri::DecodeError;
 
 /// The informational code for a source that will be truncated.
@@ -49,7 +50,7 @@ pub struct Diagnostic {
 pub struct DiagnosticOptions<'a> {
     pub target: Option<&'a str>,
     pub max_references: usize,
-    pub max_reference_bytes: usize,
+    pub max_reference_bytes: BudgetSetting,
 }
 
 /// Every diagnostic of `text`, in document order.
@@ -94,6 +95,19 @@ pub fn diagnose(
             }
         }
     }
+    // One budget for every source; a target whose log cannot be read fails
+    // every source (settled only when some source needs it).
+    let settled = if ranked.is_empty() {
+        Err(ReferenceError::cancelled())
+    } else {
+        settle_budget(
+            options.max_reference_bytes,
+            options.max_references,
+            options.target,
+            source,
+            cancelled,
+        )
+    };
     for (rank, (id, label, spans)) in ranked.iter().enumerate() {
         let finding = if rank >= options.max_references {
             Some((
@@ -107,7 +121,15 @@ pub fn diagnose(
                 ),
             ))
         } else {
-            source_finding(id, label, options.max_reference_bytes, source, cancelled)
+            match &settled {
+                Ok(budget) => source_finding(id, label, budget.bytes, source, cancelled),
+                Err(error) if error.code == ErrorCode::Cancelled => None,
+                Err(error) => Some((
+                    Severity::Warning,
+                    error.code.as_str(),
+                    format!("the target session's log: {}", error.message),
+                )),
+            }
         };
         if let Some((severity, code, message)) = finding {
             for span in spans {
@@ -124,6 +146,16 @@ pub fn diagnose(
     // server.md: by range start, then severity (error first), then code.
     out.sort_by_key(|d| (d.range.start, d.severity, d.code));
     out
+}
+
+/// Session and file diagnostics of one document, ordered by range start,
+/// then severity (error first), then code.
+pub fn merge(mut sessions: Vec<Diagnostic>, files: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    sessions.extend(files);
+    sessions.sort_by(|a, b| {
+        (a.range.start, a.severity, a.code).cmp(&(b.range.start, b.severity, b.code))
+    });
+    sessions
 }
 
 /// A `@[…](…)` mention (valid URI or not) whose label holds an ECMAScript
@@ -229,6 +261,27 @@ mod tests {
                 format!("session {session_id:?} not found"),
             ))
         }
+
+        fn capacity(
+            &self,
+            _session_id: &str,
+            _cancelled: Cancelled<'_>,
+        ) -> Result<crate::reference::budget::TargetCapacity, ReferenceError> {
+            Ok(crate::reference::budget::TargetCapacity::NotInStore)
+        }
+
+        fn reread(
+            &self,
+            session_id: &str,
+            _bytes: u64,
+            _cancelled: Cancelled<'_>,
+            _sink: &mut dyn FnMut(crate::model::Entry<'_>),
+        ) -> Result<crate::model::ReadSummary, ReferenceError> {
+            Err(ReferenceError::new(
+                ErrorCode::ReadFailed,
+                format!("session {session_id:?} not found"),
+            ))
+        }
     }
 
     fn run(text: &str) -> Vec<Diagnostic> {
@@ -239,7 +292,7 @@ mod tests {
         let options = DiagnosticOptions {
             target,
             max_references: 3,
-            max_reference_bytes: 65_536,
+            max_reference_bytes: BudgetSetting::Fixed(65_536),
         };
         diagnose(text, options, &Empty, &|| false)
     }

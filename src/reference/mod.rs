@@ -4,9 +4,12 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod budget;
 pub mod candidates;
 pub mod diagnostics;
 pub mod error;
+pub mod file_mention;
+pub mod full_snapshot;
 pub mod json;
 pub mod mention;
 pub mod prepare;
@@ -15,6 +18,7 @@ pub mod render;
 pub mod retention;
 pub mod settings;
 pub mod snapshot;
+pub mod source;
 pub mod uri;
 
 pub use error::{ErrorCode, ReferenceError};

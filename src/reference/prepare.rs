@@ -2,63 +2,24 @@
 
 use serde::Serialize;
 
+use super::budget::{Budget, BudgetSetting};
 use super::error::{ErrorCode, ReferenceError};
+use super::full_snapshot::{self, FullSnapshot, FullSnapshotPlan, SpillStore, SPILL_DISABLED};
 use super::json;
 use super::mention::{self, Reference};
+use super::projection::Surface;
 use super::render;
 use super::retention::{self, Retained, SourceMeta};
-use super::snapshot::{read_snapshot, Snapshot};
-pub use crate::model::Cancelled;
-use crate::model::{ReadError, SessionHeader, SessionStore};
-
-/// Where `prepare` reads sessions from.
-pub trait SnapshotSource: Sync {
-    /// Reads the session `session_id` now. `budget` allows the reader to
-    /// forget text retention can never keep.
-    fn snapshot(
-        &self,
-        session_id: &str,
-        label: &str,
-        budget: Option<usize>,
-        cancelled: Cancelled<'_>,
-    ) -> Result<Snapshot, ReferenceError>;
-}
-
-/// Any store is a source: each read goes to the log.
-impl<S: SessionStore> SnapshotSource for S {
-    fn snapshot(
-        &self,
-        session_id: &str,
-        label: &str,
-        budget: Option<usize>,
-        cancelled: Cancelled<'_>,
-    ) -> Result<Snapshot, ReferenceError> {
-        let session = self
-            .get(session_id)
-            .ok_or_else(|| unknown_session(session_id))?;
-        read_snapshot(&*self.reader(), &session, label, budget, cancelled).map_err(read_error)
-    }
-}
-
-/// The error for an id the store does not hold.
-pub fn unknown_session(session_id: &str) -> ReferenceError {
-    ReferenceError::read_failed(format!("session {} not found", json::stringify(session_id)))
-}
-
-/// The session-reference error for a failed read.
-pub fn read_error(error: ReadError) -> ReferenceError {
-    match error {
-        ReadError::Cancelled => ReferenceError::cancelled(),
-        ReadError::Log(e) => ReferenceError::read_failed(e),
-    }
-}
+use super::snapshot::Snapshot;
+pub use super::source::{read_error, settle_budget, unknown_session, Cancelled, SnapshotSource};
+use crate::model::SessionHeader;
 
 #[derive(Debug, Clone, Copy)]
 pub struct PrepareOptions<'a> {
     /// The session the message is for, when known.
     pub target: Option<&'a str>,
     pub max_references: usize,
-    pub max_reference_bytes: usize,
+    pub max_reference_bytes: BudgetSetting,
 }
 
 /// `{"type":"text","text":…}`
@@ -82,6 +43,32 @@ pub struct Prepared {
     pub content: Vec<TextBlock>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<AdditionalContext>,
+}
+
+impl Prepared {
+    /// The rendered context, when the message has references.
+    pub fn context_text(&self) -> Option<String> {
+        self.additional_context
+            .as_ref()
+            .map(|c| c.content.iter().map(|b| b.text.as_str()).collect())
+    }
+
+    /// The message as an agent reading plain text receives it (server.md
+    /// "Command line", `prepare --format text`): the rendered context, a
+    /// blank line, then the readable text; or the readable text alone;
+    /// always ending in exactly one `\n`.
+    pub fn text_form(&self) -> String {
+        let mut out = self.context_text().unwrap_or_default();
+        if !out.is_empty() {
+            out.push_str("\n\n");
+        }
+        for block in &self.content {
+            out.push_str(&block.text);
+        }
+        out.truncate(out.trim_end_matches(['\n', '\r']).len());
+        out.push('\n');
+        out
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -129,6 +116,8 @@ pub struct RetainedSource {
     pub label: String,
     pub retained: Retained,
     pub data_object: String,
+    /// What a second pass needs for the full snapshot (only when asked for).
+    pub plan: Option<FullSnapshotPlan>,
 }
 
 impl RetainedSource {
@@ -156,14 +145,41 @@ pub fn retain_snapshot(
     label: &str,
     budget: usize,
 ) -> Result<RetainedSource, ReferenceError> {
+    retain_source(snapshot, label, budget, false)
+}
+
+/// [`retain_snapshot`], keeping what a full snapshot needs when `plan`.
+fn retain_source(
+    snapshot: Snapshot,
+    label: &str,
+    budget: usize,
+    plan: bool,
+) -> Result<RetainedSource, ReferenceError> {
     let Snapshot {
         header,
         captured_through_seq,
         title,
         projection,
+        bytes,
         skipped_lines,
         ..
     } = snapshot;
+    let plan = plan.then(|| {
+        let surface: Surface = projection.surface;
+        FullSnapshotPlan {
+            session_id: header.id.clone(),
+            label: label.to_string(),
+            cwd: header.cwd.clone(),
+            captured_through_seq,
+            surface,
+            checkpoint_text: projection
+                .messages
+                .first()
+                .filter(|m| m.checkpoint && Some(m.seq) == surface.last_checkpoint_seq)
+                .map(|m| m.text.clone()),
+            bytes,
+        }
+    });
     let meta = SourceMeta {
         session_id: &header.id,
         label,
@@ -181,6 +197,7 @@ pub fn retain_snapshot(
         label: label.to_string(),
         retained,
         data_object,
+        plan,
     })
 }
 
@@ -220,18 +237,29 @@ pub fn prepare_text(
     text: &str,
     options: PrepareOptions<'_>,
     source: &dyn SnapshotSource,
+    spill: Option<&dyn SpillStore>,
     cancelled: Cancelled<'_>,
 ) -> Result<Prepared, ReferenceError> {
     let parsed = mention::parse(text)?;
-    prepare(parsed.text, &parsed.references, options, source, cancelled)
+    prepare(
+        parsed.text,
+        &parsed.references,
+        options,
+        source,
+        spill,
+        cancelled,
+    )
 }
 
 /// Prepares the context of a message whose references are already parsed.
+/// `spill` stores the full snapshots of truncated sources (`None`: spilling
+/// is disabled).
 pub fn prepare(
     content: String,
     references: &[Reference],
     options: PrepareOptions<'_>,
     source: &dyn SnapshotSource,
+    spill: Option<&dyn SpillStore>,
     cancelled: Cancelled<'_>,
 ) -> Result<Prepared, ReferenceError> {
     let inputs = normalize(options.target, references, options.max_references)?;
@@ -245,7 +273,14 @@ pub fn prepare(
     if cancelled() {
         return Err(ReferenceError::cancelled());
     }
-    let budget = options.max_reference_bytes;
+    // The budget is settled before any source is read.
+    let Budget { bytes: budget, .. } = settle_budget(
+        options.max_reference_bytes,
+        options.max_references,
+        options.target,
+        source,
+        cancelled,
+    )?;
     // Read every source concurrently; each keeps only what its budget can.
     let read = |input: &Reference| {
         source.snapshot(&input.session_id, &input.label, Some(budget), cancelled)
@@ -275,7 +310,44 @@ pub fn prepare(
     }
     let mut sources = Vec::with_capacity(snapshots.len());
     for (snapshot, input) in snapshots.into_iter().zip(&inputs) {
-        sources.push(retain_snapshot(snapshot, &input.label, budget)?);
+        sources.push(retain_source(
+            snapshot,
+            &input.label,
+            budget,
+            spill.is_some(),
+        )?);
+    }
+    // Every source fits: store the full snapshots of the truncated ones,
+    // then evict, then render.
+    let mut stored = Vec::new();
+    for source_retained in &mut sources {
+        let stats = source_retained.retained.stats;
+        if !stats.truncated() {
+            continue;
+        }
+        let full = match (spill, &source_retained.plan) {
+            (Some(spill), Some(plan)) => {
+                spill.store(&mut |out| full_snapshot::stream(plan, source, out, cancelled))
+            }
+            _ => FullSnapshot::Unavailable(SPILL_DISABLED.to_string()),
+        };
+        if let FullSnapshot::Stored { path, .. } = &full {
+            stored.push(path.clone());
+        }
+        render::append_omission(
+            &mut source_retained.data_object,
+            stats.omitted_messages,
+            stats.omitted_bytes,
+            &full,
+        );
+    }
+    if let (Some(spill), false) = (spill, stored.is_empty()) {
+        spill.evict(&stored);
+    }
+    // A cancelled request returns no context, even when a snapshot was
+    // stored after the cancellation (the spill directory is a cache).
+    if cancelled() {
+        return Err(ReferenceError::cancelled());
     }
     let text = render::render_context(sources.iter().map(|s| s.data_object.as_str()));
     let references = sources
@@ -296,4 +368,34 @@ pub fn prepare(
             content: vec![TextBlock::new(text)],
         }),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prepared(text: &str, context: Option<&str>) -> Prepared {
+        Prepared {
+            content: vec![TextBlock::new(text.into())],
+            additional_context: context.map(|c| AdditionalContext {
+                role: "user",
+                source: ContextSource {
+                    kind: "session-reference",
+                    form: "recall",
+                    version: 1,
+                    references: Vec::new(),
+                },
+                content: vec![TextBlock::new(c.into())],
+            }),
+        }
+    }
+
+    #[test]
+    fn text_form_is_context_blank_line_text_and_one_newline() {
+        assert_eq!(prepared("hi", None).text_form(), "hi\n");
+        assert_eq!(prepared("hi\n\n\r\n", None).text_form(), "hi\n");
+        assert_eq!(prepared("", None).text_form(), "\n");
+        assert_eq!(prepared("hi\n", Some("CTX")).text_form(), "CTX\n\nhi\n");
+        assert_eq!(prepared("", Some("CTX")).text_form(), "CTX\n");
+    }
 }

@@ -47,6 +47,26 @@ pub struct Dropped {
     pub bytes: u64,
 }
 
+/// What decides the surface: the last checkpoint (session-log.md
+/// "Folding the current surface"). A second pass over the same events can
+/// project them again from it alone.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Surface {
+    /// The last checkpoint's `throughSeq`: entries at or below it are
+    /// shadowed.
+    pub shadowed_through: Option<u64>,
+    /// The last checkpoint's `seq`: it comes first on the surface.
+    pub last_checkpoint_seq: Option<u64>,
+}
+
+impl Surface {
+    /// Whether an entry with this `seq` other than the last checkpoint is on
+    /// the surface.
+    pub fn visible(&self, seq: u64) -> bool {
+        self.shadowed_through.is_none_or(|through| seq > through)
+    }
+}
+
 /// The projected surface, ready for retention.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Projection {
@@ -57,6 +77,7 @@ pub struct Projection {
     pub dropped: Dropped,
     /// Whether any checkpoint is on the projected surface.
     pub compacted: bool,
+    pub surface: Surface,
 }
 
 impl Projection {
@@ -171,9 +192,12 @@ impl Projector {
 
     /// Folds the surface (session-log.md "Folding the current surface").
     pub fn finish(self) -> Projection {
-        let shadowed_through = self.last_checkpoint.map(|(_, through)| through);
-        let last_checkpoint_seq = self.last_checkpoint.map(|(seq, _)| seq);
-        let visible = |seq: u64| shadowed_through.is_none_or(|through| seq > through);
+        let surface = Surface {
+            shadowed_through: self.last_checkpoint.map(|(_, through)| through),
+            last_checkpoint_seq: self.last_checkpoint.map(|(seq, _)| seq),
+        };
+        let last_checkpoint_seq = surface.last_checkpoint_seq;
+        let visible = |seq: u64| surface.visible(seq);
 
         let mut messages = Vec::with_capacity(self.others.len() + self.checkpoints.len());
         let mut rest = Vec::with_capacity(self.checkpoints.len());
@@ -218,6 +242,7 @@ impl Projector {
             messages,
             dropped,
             compacted,
+            surface,
         }
     }
 }

@@ -31,6 +31,22 @@ pub struct Turn {
 
 /// Appends one source's tag-safe data object.
 pub fn write_data_object(out: &mut String, meta: &SourceMeta<'_>, conversation: &[Turn]) {
+    write_head(out, meta);
+    for (i, turn) in conversation.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_turn(out, turn.role, &turn.text);
+    }
+    out.push_str(TAIL);
+}
+
+/// What closes a data object after its conversation.
+pub const TAIL: &str = "]}";
+
+/// Appends a data object's fixed fields, up to and including the `[` that
+/// opens its conversation.
+pub fn write_head(out: &mut String, meta: &SourceMeta<'_>) {
     out.push_str("{\"sessionId\":");
     write_tag_safe_string(out, meta.session_id);
     out.push_str(",\"label\":");
@@ -45,17 +61,48 @@ pub fn write_data_object(out: &mut String, meta: &SourceMeta<'_>, conversation: 
         out.push_str(&seq.to_string());
     }
     out.push_str(",\"conversation\":[");
-    for (i, turn) in conversation.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str("{\"role\":");
-        write_string(out, turn.role.as_str());
-        out.push_str(",\"text\":");
-        write_tag_safe_string(out, &turn.text);
-        out.push('}');
+}
+
+/// Appends one conversation item, `{"role":…,"text":…}`, tag-safe.
+pub fn write_turn(out: &mut String, role: Role, text: &str) {
+    out.push_str("{\"role\":");
+    write_string(out, role.as_str());
+    out.push_str(",\"text\":");
+    write_tag_safe_string(out, text);
+    out.push('}');
+}
+
+/// Where a truncated source's full snapshot is (reference.md §5a).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FullSnapshot {
+    /// Stored at `path`, `bytes` long.
+    Stored { path: String, bytes: u64 },
+    /// Not stored, and why (`"spill disabled"`, `"spill failed: …"`).
+    Unavailable(String),
+}
+
+/// Adds the omission facts and the full-snapshot locator at the end of a
+/// rendered data object (outside its budget).
+pub fn append_omission(object: &mut String, messages: usize, bytes: u64, full: &FullSnapshot) {
+    if object.ends_with('}') {
+        object.pop();
     }
-    out.push_str("]}");
+    object.push_str(&format!(
+        ",\"omitted\":{{\"messages\":{messages},\"bytes\":{bytes}}},\"fullSnapshot\":"
+    ));
+    match full {
+        FullSnapshot::Stored { path, bytes } => {
+            object.push_str("{\"path\":");
+            write_tag_safe_string(object, path);
+            object.push_str(&format!(",\"bytes\":{bytes}}}"));
+        }
+        FullSnapshot::Unavailable(reason) => {
+            object.push_str("{\"unavailable\":");
+            write_tag_safe_string(object, reason);
+            object.push('}');
+        }
+    }
+    object.push('}');
 }
 
 /// The model-facing context around already rendered data objects.

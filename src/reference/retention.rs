@@ -55,6 +55,7 @@ pub fn retain(
         messages,
         dropped,
         compacted,
+        ..
     } = projection;
     let original_messages = messages.len() + dropped.messages;
     let fixed = fixed_size(meta);
@@ -318,6 +319,7 @@ mod tests {
             messages,
             dropped: Dropped::default(),
             compacted: true,
+            ..Projection::default()
         };
         let fixed = fixed_size(&meta());
         let budget = fixed + 200;
@@ -339,6 +341,7 @@ mod tests {
             messages: vec![msg(1, Role::User, false, "x")],
             dropped: Dropped::default(),
             compacted: false,
+            ..Projection::default()
         };
         assert!(retain(&meta(), projection, 10).is_err());
     }

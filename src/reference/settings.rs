@@ -1,18 +1,22 @@
 //! The limits shared by the CLI and the server, validated once.
 
+use super::budget::BudgetSetting;
 use super::error::ReferenceError;
-use super::retention::DEFAULT_MAX_REFERENCE_BYTES;
 use crate::model::MAX_SAFE_INTEGER;
 
 /// Hard maximum of distinct sources in one message.
 pub const MAX_REFERENCES: u64 = 3;
 pub const DEFAULT_CANDIDATE_LIMIT: u64 = 50;
+/// The spill directory's default size cap (reference.md §5a).
+pub const DEFAULT_SPILL_MAX_BYTES: u64 = 268_435_456;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Limits {
     pub max_references: usize,
     pub candidate_limit: usize,
-    pub max_reference_bytes: usize,
+    pub max_reference_bytes: BudgetSetting,
+    /// The spill directory's size cap; validated even when spilling is off.
+    pub spill_max_bytes: u64,
 }
 
 impl Default for Limits {
@@ -20,7 +24,8 @@ impl Default for Limits {
         Self {
             max_references: MAX_REFERENCES as usize,
             candidate_limit: DEFAULT_CANDIDATE_LIMIT as usize,
-            max_reference_bytes: DEFAULT_MAX_REFERENCE_BYTES,
+            max_reference_bytes: BudgetSetting::Auto,
+            spill_max_bytes: DEFAULT_SPILL_MAX_BYTES,
         }
     }
 }

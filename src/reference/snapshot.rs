@@ -13,6 +13,9 @@ pub struct Snapshot {
     pub title: Option<String>,
     pub capacity: Option<u64>,
     pub skipped_lines: u64,
+    /// The bytes of the log this read covered: a second pass over them
+    /// reads the same events (full snapshots, reference.md §5a).
+    pub bytes: u64,
     pub projection: Projection,
 }
 
@@ -44,6 +47,7 @@ pub fn read_snapshot(
         title: read.title,
         capacity: read.capacity,
         skipped_lines: read.skipped_lines,
+        bytes: read.bytes,
         projection: projector.finish(),
     })
 }

@@ -16,8 +16,9 @@ use super::index::{Index, IndexEvent, View};
 use super::settings::Settings;
 use super::state::Documents;
 use super::workspace::Workspace;
-use crate::config::{self, paths};
+use crate::config::{self, paths, spill};
 use crate::proto::position::Encoding;
+use crate::spill::Spill;
 use crate::store::{FsStore, Scan};
 
 /// What the client said it can do, read once at `initialize`.
@@ -81,6 +82,20 @@ impl Backend {
 
     pub fn encoding(&self) -> Encoding {
         self.encoding.read().map(|e| *e).unwrap_or_default()
+    }
+
+    /// The spill store `sessionReference/prepare` writes to; `None` when
+    /// spilling is disabled. A relative `spillDir` is under the first
+    /// workspace folder.
+    pub fn spill(&self, settings: &Settings) -> Option<Spill> {
+        let dir = match settings.spill_dir.as_deref() {
+            None => spill::default_dir(),
+            Some(dir) => {
+                let first = self.workspace.read().ok().and_then(|w| w.first_folder());
+                spill::configured_dir(dir, &first.unwrap_or_else(paths::current_dir))
+            }
+        };
+        Spill::for_setting(&dir, settings.limits.spill_max_bytes)
     }
 
     pub fn target_cwd(&self, document: &Url) -> Option<String> {

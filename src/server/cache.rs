@@ -5,7 +5,8 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
-use crate::model::{Session, SessionReader, Version};
+use crate::model::{Entry, ReadSummary, Session, SessionReader, Version};
+use crate::reference::budget::TargetCapacity;
 use crate::reference::prepare::{read_error, unknown_session, Cancelled, SnapshotSource};
 use crate::reference::snapshot::{read_snapshot, Snapshot};
 use crate::reference::ReferenceError;
@@ -106,5 +107,45 @@ impl SnapshotSource for CachedSource<'_> {
             .as_deref()
             .ok_or_else(|| unknown_session(session_id))?;
         self.cache.read(reader, session, label, budget, cancelled)
+    }
+
+    /// From the index, which tracks every log's capacity as it grows: no
+    /// read of the target's log per request.
+    fn capacity(
+        &self,
+        session_id: &str,
+        _cancelled: Cancelled<'_>,
+    ) -> Result<TargetCapacity, ReferenceError> {
+        let Some(session) = self.view.get(session_id) else {
+            return Ok(TargetCapacity::NotInStore);
+        };
+        if let Some(why) = &session.unreadable {
+            return Err(ReferenceError::read_failed(format!(
+                "{}: {why}",
+                session.locator.display()
+            )));
+        }
+        Ok(TargetCapacity::Known(session.capacity))
+    }
+
+    fn reread(
+        &self,
+        session_id: &str,
+        bytes: u64,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReferenceError> {
+        let session = self
+            .view
+            .get(session_id)
+            .ok_or_else(|| unknown_session(session_id))?;
+        let reader = self
+            .view
+            .reader
+            .as_deref()
+            .ok_or_else(|| unknown_session(session_id))?;
+        reader
+            .read_range(session, Some(bytes), cancelled, sink)
+            .map_err(read_error)
     }
 }

@@ -7,6 +7,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use tower_lsp::lsp_types::TextDocumentIdentifier;
 
+use crate::files::FileCandidate;
+pub use crate::model::StoreStatus;
 use crate::reference::candidates::Candidate;
 use crate::reference::prepare::Prepared;
 
@@ -23,7 +25,7 @@ pub enum Prepare {}
 impl CustomRequest for Prepare {
     const METHOD: &'static str = "sessionReference/prepare";
     type Params = PrepareParams;
-    type Result = Prepared;
+    type Result = PrepareResult;
 }
 
 #[derive(Debug, Deserialize)]
@@ -33,6 +35,26 @@ pub struct PrepareParams {
     /// Overrides the `targetSessionId` setting for this call.
     #[serde(default)]
     pub target_session_id: Option<String>,
+    /// `"json"` (the default): the prepare result; `"text"`: the text form
+    /// of `prepare --format text`, as `{"text": …}`.
+    #[serde(default)]
+    pub format: PrepareFormat,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PrepareFormat {
+    #[default]
+    Json,
+    Text,
+}
+
+/// The prepare result, or its text form.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum PrepareResult {
+    Prepared(Prepared),
+    Text { text: String },
 }
 
 /// `sessionReference/candidates`: ranked session candidates for a query.
@@ -50,6 +72,16 @@ pub struct CandidatesParams {
     pub text_document: TextDocumentIdentifier,
     #[serde(default)]
     pub query: Option<String>,
+}
+
+/// `sessionReference/files`: file candidates of the document's target cwd
+/// (reference.md §7a).
+pub enum Files {}
+
+impl CustomRequest for Files {
+    const METHOD: &'static str = "sessionReference/files";
+    type Params = CandidatesParams;
+    type Result = Vec<FileCandidate>;
 }
 
 /// `sessionReference/status`: the stores and whether they are indexed yet.
@@ -78,16 +110,10 @@ pub struct StatusResult {
     pub stores: Vec<StoreStatus>,
 }
 
-/// One store of the list.
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StoreStatus {
-    pub path: String,
-    pub format: String,
-    pub sessions: usize,
-    pub skipped_lines: u64,
-    pub errors: Vec<String>,
-}
-
 /// Every custom method, in the order the docs list them.
-pub const METHODS: [&str; 3] = [Prepare::METHOD, Candidates::METHOD, Status::METHOD];
+pub const METHODS: [&str; 4] = [
+    Prepare::METHOD,
+    Candidates::METHOD,
+    Files::METHOD,
+    Status::METHOD,
+];

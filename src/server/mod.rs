@@ -39,7 +39,7 @@ pub use backend::Backend;
 use lsp_ext::CustomRequest;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 3] = lsp_ext::METHODS;
+pub const CUSTOM_METHODS: [&str; 4] = lsp_ext::METHODS;
 
 /// Runs the language server on stdin/stdout until `exit` or stdin EOF.
 /// Returns the process exit status (0 after `shutdown`, 1 without).
@@ -72,6 +72,7 @@ where
     let (service, socket) = LspService::build(|client| Backend::new(client, shut_down.clone()))
         .custom_method(lsp_ext::Prepare::METHOD, Backend::prepare)
         .custom_method(lsp_ext::Candidates::METHOD, Backend::candidates)
+        .custom_method(lsp_ext::Files::METHOD, Backend::files)
         .custom_method(lsp_ext::Status::METHOD, Backend::status)
         .finish();
     let (service, exited) = exit::watch(service);

@@ -6,6 +6,7 @@ use serde_json::{Map, Value};
 
 use crate::config::stores::format_choice;
 use crate::config::StoreEntry;
+use crate::reference::budget::BudgetSetting;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
 
@@ -22,6 +23,9 @@ pub struct Settings {
     pub target_session_id: Option<String>,
     pub limits: Limits,
     pub log_level: Option<String>,
+    /// `spillDir` as given: `None` is the default directory, `""` disables
+    /// spilling (resolved by `config::spill`).
+    pub spill_dir: Option<String>,
 }
 
 impl Settings {
@@ -46,8 +50,29 @@ impl Settings {
                         limit(key, value, Limits::default().candidate_limit)?
                 }
                 "maxReferenceBytes" => {
-                    next.limits.max_reference_bytes =
-                        limit(key, value, Limits::default().max_reference_bytes)?
+                    next.limits.max_reference_bytes = match value {
+                        Value::Null => BudgetSetting::Auto,
+                        Value::String(s) if s == "auto" => BudgetSetting::Auto,
+                        Value::String(_) => {
+                            return Err(invalid(format!(
+                                "{key} must be a positive safe integer or \"auto\""
+                            )))
+                        }
+                        other => BudgetSetting::Fixed(limit(key, other, 0)?),
+                    }
+                }
+                "spillMaxBytes" => {
+                    next.limits.spill_max_bytes = match value {
+                        Value::Null => Limits::default().spill_max_bytes,
+                        other => limit(key, other, 0)? as u64,
+                    }
+                }
+                "spillDir" => {
+                    next.spill_dir = match value {
+                        Value::Null => None,
+                        Value::String(s) => Some(s.clone()),
+                        _ => return Err(invalid(format!("{key} must be a string"))),
+                    }
                 }
                 "logLevel" => next.log_level = log_level(value)?,
                 // Unknown keys (other extensions' settings, editor-only

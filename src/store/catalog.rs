@@ -222,8 +222,12 @@ impl Catalog {
         let header = state.session_header()?;
         let meta = state.scanner.as_ref().map(|s| s.meta()).unwrap_or_default();
         let full = state.full;
+        let mut header = header.clone();
+        if header.label.is_none() && full {
+            header.label = meta.parent.as_ref().and_then(|p| self.child_title(p));
+        }
         Some(Session {
-            header: header.clone(),
+            header,
             locator: Locator {
                 store: self.index,
                 format: state.format.map_or("", |f| f.name()),
@@ -234,6 +238,17 @@ impl Catalog {
             unreadable: meta.failure,
             skipped_lines: meta.skipped_lines,
         })
+    }
+
+    /// The display title the session `parent` gives its child `key`
+    /// (a sub-agent's Task description), when that session is here.
+    fn child_title(&self, (parent, key): &(String, String)) -> Option<String> {
+        let state = self.files.get(self.winners.get(parent)?)?;
+        let meta = state.scanner.as_ref()?.meta();
+        meta.child_titles
+            .into_iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, title)| title)
     }
 
     /// Every session, in relative-path order.
@@ -282,7 +297,7 @@ impl Catalog {
                 }),
                 HeaderState::Pending => notes.push(StoreNote::NotASession {
                     rel: rel_text,
-                    why: pending_reason(state.size).to_string(),
+                    why: pending_reason(state.size, state.consumed).to_string(),
                 }),
                 HeaderState::Session(header) => {
                     if let Some(winner) = self.winners.get(&header.id).filter(|w| *w != rel) {
@@ -299,11 +314,15 @@ impl Catalog {
     }
 }
 
-fn pending_reason(size: u64) -> &'static str {
+fn pending_reason(size: u64, consumed: u64) -> &'static str {
     if size == 0 {
         "empty file"
-    } else {
+    } else if consumed == 0 {
         "line 1 is not ended by a newline"
+    } else {
+        // Complete lines were read, and none made it a session (a Claude
+        // Code transcript with no `sessionId`, for instance).
+        "no complete line identifies a session"
     }
 }
 
@@ -399,6 +418,9 @@ fn full_scan(
             return state;
         }
     };
+    let modified_millis = modified
+        .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| u64::try_from(d.as_millis()).ok());
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
@@ -410,7 +432,11 @@ fn full_scan(
                     return Ok(Flow::Stop);
                 };
                 format = Some(picked);
-                scanner.insert(picked.scanner())
+                let scanner = scanner.insert(picked.scanner());
+                if let Some(millis) = modified_millis {
+                    scanner.file_modified(millis);
+                }
+                scanner
             }
         };
         scanner.line(line);
@@ -529,6 +555,32 @@ mod tests {
         let session = catalog.get("s").unwrap();
         assert_eq!(session.title, None);
         assert!(session.unreadable.is_some());
+    }
+
+    #[test]
+    fn capacity_follows_appended_route_events() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let head = "{\"type\":\"session\",\"id\":\"s\",\"createdAt\":1,\"options\":{\"contextWindow\":9000}}\n";
+        fs::write(&path, head).unwrap();
+        let mut catalog = Catalog::scan(dir.path());
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), Some(9000));
+        let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+        let route = |seq: u64, data: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"route/assembled\",\"data\":{data}}}\n")
+        };
+        std::io::Write::write_all(&mut file, route(1, "{\"contextWindow\":200000}").as_bytes())
+            .unwrap();
+        assert!(catalog.refresh_path(&path));
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), Some(200000));
+        // A last route without a window means no capacity.
+        std::io::Write::write_all(&mut file, route(2, "{}").as_bytes()).unwrap();
+        catalog.refresh_path(&path);
+        assert_eq!(catalog.get("s").and_then(|s| s.capacity), None);
+        // A non-object `data` makes the line invalid: the log fails to read.
+        std::io::Write::write_all(&mut file, route(3, "[]").as_bytes()).unwrap();
+        catalog.refresh_path(&path);
+        assert!(catalog.get("s").unwrap().unreadable.is_some());
     }
 
     #[test]

@@ -230,9 +230,10 @@ impl FsReader {
 }
 
 impl SessionReader for FsReader {
-    fn read(
+    fn read_range(
         &self,
         session: &Session,
+        limit: Option<u64>,
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
@@ -249,6 +250,7 @@ impl SessionReader for FsReader {
         let log = FileLog {
             path: &path,
             name: &name,
+            limit,
         };
         let summary = format.read(&log, cancelled, sink)?;
         if summary.header.id != session.header.id {
@@ -304,6 +306,8 @@ fn name_path(name: &[u8]) -> PathBuf {
 struct FileLog<'a> {
     path: &'a Path,
     name: &'a str,
+    /// Never read past this many bytes.
+    limit: Option<u64>,
 }
 
 impl LogSource for FileLog<'_> {
@@ -314,8 +318,14 @@ impl LogSource for FileLog<'_> {
     fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
         let file = File::open(self.path)?;
         let size = file.metadata()?.len();
-        let size = limit.map_or(size, |l| l.min(size));
+        let size = limit.into_iter().chain(self.limit).fold(size, u64::min);
         Ok((Box::new(file), size))
+    }
+
+    fn modified_ms(&self) -> Option<u64> {
+        let modified = std::fs::metadata(self.path).ok()?.modified().ok()?;
+        let since = modified.duration_since(UNIX_EPOCH).ok()?;
+        u64::try_from(since.as_millis()).ok()
     }
 }
 

@@ -14,6 +14,16 @@ local tmp = assert(os.getenv("HYDRA_TMP"), "HYDRA_TMP")
 local examples = os.getenv("HYDRA_EXAMPLES") or (vim.fn.fnamemodify(store, ":h") .. "/prompt.md")
 local GLOBAL_DEADLINE_MS = tonumber(os.getenv("HYDRA_DEADLINE_MS") or "90000")
 
+-- A clipboard provider that writes "+ to a file, so :HydraPrepare! and
+-- :HydraMention! can be seen reaching the system clipboard register.
+local clip_file = tmp .. "/clipboard.txt"
+vim.g.clipboard = {
+  name = "hydra-test",
+  copy = { ["+"] = { "sh", "-c", "cat > '" .. clip_file .. "'" }, ["*"] = { "sh", "-c", "cat > /dev/null" } },
+  paste = { ["+"] = { "cat", clip_file }, ["*"] = { "true" } },
+  cache_enabled = 0,
+}
+
 local failed, passed = 0, 0
 local function out(line)
   -- A newline first: headless Neovim prints mode messages with none.
@@ -472,6 +482,28 @@ local function main()
     vim.cmd("close")
   end
 
+  -- :HydraPrepare! yanks the text form, byte for byte the CLI's
+  -- `prepare --format text`, to the unnamed and "+ registers.
+  local want = vim.fn.system({ server, "prepare", "--store", store, "--format", "text", path2 })
+  notes = {}
+  vim.cmd("HydraPrepare!")
+  local yanked = wait_for(10000, function()
+    local r = vim.fn.getreg('"')
+    return r ~= "" and r
+  end)
+  check(":HydraPrepare! puts the CLI's `prepare --format text` in the unnamed register",
+    yanked == want and want:find("## Referenced sessions\n", 1, true) == 1, vim.inspect(yanked and yanked:sub(1, 200)))
+  local clip = wait_for(10000, function()
+    local f = io.open(clip_file, "rb")
+    local text = f and f:read("*a")
+    if f then
+      f:close()
+    end
+    return text ~= nil and text ~= "" and text
+  end)
+  check(":HydraPrepare! puts the same text in the \"+ register (the clipboard provider)",
+    clip == want, vim.inspect(clip and clip:sub(1, 200)) .. " notes " .. vim.inspect(notes))
+
   -- :checkhealth hydra_session: binary and version, store and sessions.
   vim.cmd("checkhealth hydra_session")
   local health = wait_for(10000, function()
@@ -534,6 +566,18 @@ local function main()
   end)
   check(":HydraMention replaces a typed '@query'", mline == "And (" .. expected["inventory-refactor"],
     vim.inspect(mline))
+
+  -- :HydraMention! yanks the chosen mention and leaves the buffer as it is.
+  local before = vim.api.nvim_buf_get_lines(buf2, 0, -1, false)
+  vim.fn.setreg('"', "")
+  vim.cmd("HydraMention! inventory")
+  local got = wait_for(10000, function()
+    local r = vim.fn.getreg('"')
+    return r ~= "" and r
+  end)
+  check(":HydraMention! yanks the mention instead of inserting it",
+    got == expected["inventory-refactor"] and vim.deep_equal(before, vim.api.nvim_buf_get_lines(buf2, 0, -1, false)),
+    vim.inspect(got))
 end
 
 co = coroutine.create(function()

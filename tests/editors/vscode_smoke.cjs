@@ -186,6 +186,11 @@ class MarkdownString {
     return this;
   }
 }
+class ThemeIcon {
+  constructor(id) {
+    this.id = id;
+  }
+}
 class CancellationTokenSource {
   constructor() {
     this._e = new EventEmitter();
@@ -285,6 +290,7 @@ const vscode = {
   Diagnostic,
   MarkdownString,
   CancellationTokenSource,
+  ThemeIcon,
   StatusBarAlignment: { Left: 1, Right: 2 },
   ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
@@ -294,7 +300,10 @@ const vscode = {
   ProgressLocation: { SourceControl: 1, Window: 10, Notification: 15 },
   UIKind: { Desktop: 1, Web: 2 },
   FileType: { File: 1, Directory: 2 },
-  env: { language: 'en', appName: 'stand-in', machineId: 'x', uiKind: 1, sessionId: 'x', openExternal: async () => true },
+  env: {
+    language: 'en', appName: 'stand-in', machineId: 'x', uiKind: 1, sessionId: 'x', openExternal: async () => true,
+    clipboard: { text: '', async writeText(t) { this.text = t; }, async readText() { return this.text; } },
+  },
   extensions: { getExtension: () => undefined, all: [] },
   commands: {
     registerCommand(id, fn) {
@@ -309,6 +318,7 @@ const vscode = {
   },
   window: {
     activeTextEditor: undefined,
+    activeTerminal: undefined,
     visibleTextEditors: [],
     createOutputChannel(name) {
       const lines = [];
@@ -333,9 +343,12 @@ const vscode = {
       const accept = new EventEmitter();
       const hide = new EventEmitter();
       const change = new EventEmitter();
+      const itemButton = new EventEmitter();
       quickPick = {
         items: [], selectedItems: [], activeItems: [], value: '', busy: false,
         onDidAccept: accept.event, onDidHide: hide.event, onDidChangeValue: change.event,
+        onDidTriggerItemButton: itemButton.event,
+        _button: (item) => itemButton.fire({ button: item.buttons?.[0], item }),
         onDidChangeSelection: new EventEmitter().event, onDidChangeActive: new EventEmitter().event,
         show() { this.visible = true; },
         hide() { this.visible = false; hide.fire(); },
@@ -537,6 +550,49 @@ async function main() {
     const text = view.doc.getText();
     if (view.doc.uri.scheme !== 'hydra-context' || view.doc.languageId !== 'markdown' || view.options.viewColumn !== vscode.ViewColumn.Beside) throw new Error(show(view.doc.uri) + show(view.options));
     if (!text.startsWith('## Referenced sessions\n') || !text.includes('## Reference statistics') || !text.includes('| Inventory refactor | `inventory-refactor` | 82 of 121 |')) throw new Error(text.slice(0, 300) + '...' + text.slice(-800));
+  });
+
+  // The text form: byte for byte the CLI's `prepare --format text`.
+  const cliText = () => childProcess.execFileSync(server, ['prepare', '--store', store, '--format', 'text'], { input: doc.getText(), encoding: 'utf8' });
+
+  await test("Hydra: Copy Prepared Prompt puts the server's text form on the clipboard", async () => {
+    vscode.env.clipboard.text = '';
+    await vscode.commands.executeCommand('hydraSession.copyPreparedPrompt');
+    const want = cliText();
+    const got = vscode.env.clipboard.text;
+    if (got !== want || !want.startsWith('## Referenced sessions\n') || !want.endsWith('Inventory refactor.\n')) throw new Error(show(got.slice(-300)) + ' vs ' + show(want.slice(-300)));
+  });
+
+  await test('Hydra: Send Prepared Prompt to Terminal pastes it into the active terminal, unsubmitted', async () => {
+    messages.length = 0;
+    await vscode.commands.executeCommand('hydraSession.sendPreparedPrompt');
+    if (!messages.some((m) => m.level === 'warning' && m.m.includes('no active terminal'))) throw new Error(`messages: ${show(messages)}`);
+    const sent = [];
+    let showed = false;
+    vscode.window.activeTerminal = { name: 'claude', sendText: (text, execute) => sent.push([text, execute]), show: () => (showed = true), dispose() {} };
+    await vscode.commands.executeCommand('hydraSession.sendPreparedPrompt');
+    vscode.window.activeTerminal = undefined;
+    const want = '\x1b[200~' + cliText().replace(/\n$/, '') + '\x1b[201~';
+    if (sent.length !== 1 || sent[0][0] !== want || sent[0][1] !== false || !showed) throw new Error(show(sent.map(([t, e]) => [t.slice(0, 40), t.slice(-40), e])));
+  });
+
+  await test('Copy Mention in the mention picker copies, inserting nothing', async () => {
+    const before = doc.getText();
+    vscode.env.clipboard.text = '';
+    const done = vscode.commands.executeCommand('hydraSession.insertMention');
+    await waitFor('quick pick items', () => quickPick && quickPick.items.length === 4);
+    const item = quickPick.items.find((i) => i.description === 'checkout-tax');
+    if (!item || item.buttons?.[0]?.tooltip !== 'Copy Mention') throw new Error(show(item));
+    quickPick._button(item);
+    await done;
+    if (vscode.env.clipboard.text !== '@[Checkout tax rounding](hydra-session:ImNoZWNrb3V0LXRheCI)' || doc.getText() !== before) throw new Error(show(vscode.env.clipboard.text));
+    vscode.env.clipboard.text = '';
+    const copy = vscode.commands.executeCommand('hydraSession.copyMention');
+    await waitFor('copy picker items', () => quickPick && quickPick.title === 'Hydra: Copy Session Mention' && quickPick.items.length === 4);
+    quickPick.selectedItems = [quickPick.items.find((i) => i.description === 'inventory-refactor')];
+    quickPick._accept();
+    await copy;
+    if (vscode.env.clipboard.text !== '@[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)' || doc.getText() !== before) throw new Error(show(vscode.env.clipboard.text));
   });
 
   await test('Hydra: Insert Session Mention picks from sessionReference/candidates and replaces "@query"', async () => {

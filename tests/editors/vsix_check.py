@@ -35,8 +35,11 @@ def main(path):
         "hydraSession.prepare": "Hydra: Prepare Referenced Context",
         "hydraSession.insertMention": "Hydra: Insert Session Mention",
         "hydraSession.restartServer": "Hydra: Restart Server",
+        "hydraSession.copyMention": "Hydra: Copy Session Mention",
+        "hydraSession.copyPreparedPrompt": "Hydra: Copy Prepared Prompt",
+        "hydraSession.sendPreparedPrompt": "Hydra: Send Prepared Prompt to Terminal",
     }
-    check("the three commands with their titles", all(commands.get(k) == v for k, v in want_commands.items()), commands)
+    check("the commands with their titles", all(commands.get(k) == v for k, v in want_commands.items()), commands)
 
     props = manifest.get("contributes", {}).get("configuration", {}).get("properties", {})
     want_props = {

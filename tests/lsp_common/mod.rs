@@ -200,14 +200,15 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {
     }
 
     /// Initialises with `store` as the store and `workspace` as the only
-    /// workspace folder, UTF-16 positions.
+    /// workspace folder, UTF-16 positions, spilling disabled (tests never
+    /// write to the user's cache; spill tests configure `spillDir`).
     pub async fn start(&mut self, store: &Path, workspace: &str) -> Value {
         self.initialize(json!({
             "processId": null,
             "rootUri": null,
             "capabilities": {},
             "workspaceFolders": [{"uri": file_uri(workspace), "name": "ws"}],
-            "initializationOptions": {"hydraSession": {"store": store}},
+            "initializationOptions": {"hydraSession": {"store": store, "spillDir": ""}},
         }))
         .await
     }

@@ -16,6 +16,7 @@ import { resolveServer } from './binary';
 import {
   Candidate,
   PrepareResult,
+  asTerminalPaste,
   candidateDescription,
   candidateDetail,
   queryBeforeCursor,
@@ -309,13 +310,67 @@ async function prepareCommand(): Promise<void> {
   });
 }
 
+/** The active prompt as an agent reading plain text receives it: the server's text form (`prepare --format text`). */
+async function preparedText(): Promise<string | undefined> {
+  const target = promptAndClient();
+  if (target === undefined) {
+    return undefined;
+  }
+  const { editor, client: c } = target;
+  try {
+    const result = await c.sendRequest<{ text: string }>('sessionReference/prepare', {
+      textDocument: { uri: c.code2ProtocolConverter.asUri(editor.document.uri) },
+      format: 'text',
+    });
+    return result.text;
+  } catch (e) {
+    void vscode.window.showErrorMessage(`Hydra: ${describeError(e)}`);
+    return undefined;
+  }
+}
+
+async function copyPreparedPromptCommand(): Promise<void> {
+  const text = await preparedText();
+  if (text === undefined) {
+    return;
+  }
+  await vscode.env.clipboard.writeText(text);
+  void vscode.window.showInformationMessage('Hydra: copied the prepared prompt (context and text) to the clipboard.');
+}
+
+async function sendPreparedPromptCommand(): Promise<void> {
+  const terminal = vscode.window.activeTerminal;
+  if (terminal === undefined) {
+    void vscode.window.showWarningMessage('Hydra: no active terminal. Open one and start your agent (claude, codex) in it.');
+    return;
+  }
+  const text = await preparedText();
+  if (text === undefined) {
+    return;
+  }
+  terminal.show();
+  // Pasted, not submitted: the person reviews it and presses Enter.
+  terminal.sendText(asTerminalPaste(text), false);
+}
+
 interface CandidateItem extends vscode.QuickPickItem {
   candidate?: Candidate;
   /** Mentioning it would make the prompt reference more than maxReferences sessions. */
   overLimit?: boolean;
 }
 
-async function insertMentionCommand(): Promise<void> {
+const COPY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Mention' };
+
+async function copyMention(mention: string): Promise<void> {
+  await vscode.env.clipboard.writeText(mention);
+  void vscode.window.showInformationMessage(`Hydra: copied ${mention}`);
+}
+
+async function copyMentionCommand(): Promise<void> {
+  return insertMentionCommand(true);
+}
+
+async function insertMentionCommand(copyOnly = false): Promise<void> {
   const target = promptAndClient();
   if (target === undefined) {
     return;
@@ -329,7 +384,7 @@ async function insertMentionCommand(): Promise<void> {
     : undefined;
 
   const pick = vscode.window.createQuickPick<CandidateItem>();
-  pick.title = 'Hydra: Insert Session Mention';
+  pick.title = copyOnly ? 'Hydra: Copy Session Mention' : 'Hydra: Insert Session Mention';
   pick.placeholder = 'Search sessions by title, id or folder';
   pick.matchOnDescription = true;
   pick.matchOnDetail = true;
@@ -356,6 +411,7 @@ async function insertMentionCommand(): Promise<void> {
         label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
         description: candidateDescription(candidate),
         detail: candidateDetail(candidate) + (overLimit ? ` · would exceed maxReferences (${max})` : ''),
+        buttons: [COPY_BUTTON],
         candidate,
         overLimit,
       });
@@ -389,10 +445,12 @@ async function insertMentionCommand(): Promise<void> {
     clearTimeout(debounce);
     debounce = setTimeout(() => void load(value), 120);
   });
+  let copied = false;
   const chosen = await new Promise<Candidate | undefined>((resolve) => {
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
-      if (item?.overLimit === true) {
+      // Copying a mention adds nothing to this prompt: no limit applies.
+      if (item?.overLimit === true && !copyOnly) {
         void vscode.window.showWarningMessage(
           `Hydra: this prompt already references ${vscode.workspace
             .getConfiguration(SECTION, doc.uri)
@@ -403,6 +461,12 @@ async function insertMentionCommand(): Promise<void> {
       resolve(item?.candidate);
       pick.hide();
     });
+    // "Copy Mention" on an item: to the clipboard, nothing inserted.
+    pick.onDidTriggerItemButton((e) => {
+      copied = true;
+      resolve(e.item.candidate);
+      pick.hide();
+    });
     pick.onDidHide(() => resolve(undefined));
     pick.show();
     void load(pick.value);
@@ -410,6 +474,10 @@ async function insertMentionCommand(): Promise<void> {
   clearTimeout(debounce);
   pick.dispose();
   if (chosen === undefined) {
+    return;
+  }
+  if (copied || copyOnly) {
+    await copyMention(chosen.mention);
     return;
   }
   await editor.edit((edit) => {
@@ -445,7 +513,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       }
     }),
     vscode.commands.registerCommand('hydraSession.prepare', prepareCommand),
-    vscode.commands.registerCommand('hydraSession.insertMention', insertMentionCommand),
+    vscode.commands.registerCommand('hydraSession.insertMention', () => insertMentionCommand()),
+    vscode.commands.registerCommand('hydraSession.copyMention', copyMentionCommand),
+    vscode.commands.registerCommand('hydraSession.copyPreparedPrompt', copyPreparedPromptCommand),
+    vscode.commands.registerCommand('hydraSession.sendPreparedPrompt', sendPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     { dispose: () => (clearInterval(statusTimer), clearTimeout(indexingTimer)) },

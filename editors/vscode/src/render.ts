@@ -165,3 +165,15 @@ export function queryBeforeCursor(lineToCursor: string): { start: number; query:
   }
   return { start: m.index + m[1].length, query: m[2] };
 }
+
+/**
+ * The prepared prompt as one terminal paste: wrapped in bracketed-paste
+ * markers (what a terminal sends for a paste, so an agent's prompt such as
+ * `claude` or `codex` takes every line as text rather than as Enter), with
+ * no trailing newline, so nothing is submitted until the person presses
+ * Enter. Markers inside the text are removed.
+ */
+export function asTerminalPaste(text: string): string {
+  const body = text.replace(/\x1b\[20[01]~/g, '').replace(/\r?\n$/, '');
+  return `\x1b[200~${body}\x1b[201~`;
+}

@@ -54,6 +54,9 @@ pub enum EventBody<'a> {
     },
     ToolResult,
     Title(Cow<'a, str>),
+    /// `route/assembled`: the model capacity in tokens, `None` when its
+    /// `contextWindow` is missing or not a whole number in range.
+    Route(Option<u64>),
     /// Deltas and event types this reader does not know.
     Other,
 }
@@ -86,6 +89,12 @@ impl fmt::Display for LineError {
 
 /// Parses line 1.
 pub fn parse_header(line: &[u8]) -> Result<Header, LineError> {
+    parse_header_with_capacity(line).map(|(header, _)| header)
+}
+
+/// Parses line 1, with the capacity its `options.contextWindow` records
+/// (session-log.md "Model capacity").
+pub fn parse_header_with_capacity(line: &[u8]) -> Result<(Header, Option<u64>), LineError> {
     let text = line_text(line)?;
     let raw: Object<RawHeader> = parse_json(text)?;
     let raw = raw.0;
@@ -97,13 +106,14 @@ pub fn parse_header(line: &[u8]) -> Result<Header, LineError> {
         .filter(|id| !id.is_empty())
         .ok_or(LineError::Field("id"))?;
     let created_at = raw.created_at.ok_or(LineError::Field("createdAt"))?;
-    Ok(Header {
+    let header = Header {
         version: raw.version.map_or(0, |v| v.0),
         id: id.into_owned(),
         created_at: created_at.0,
         cwd: raw.cwd.map(Cow::into_owned),
         label: raw.label.filter(|l| !l.is_empty()).map(Cow::into_owned),
-    })
+    };
+    Ok((header, raw.options.0))
 }
 
 /// Parses an event line (not line 1, not empty).
@@ -130,6 +140,7 @@ fn body_from_raw<'a>(kind: &str, data: Option<&'a str>) -> Result<EventBody<'a>,
         "user/message" => "user/message data",
         "assistant/message" => "assistant/message data",
         "session/title" => "session/title data",
+        "route/assembled" => "route/assembled data",
         _ => return Ok(BodySeed(kind).body_without_data()),
     };
     let data = data.ok_or(LineError::Field("data"))?;
@@ -247,6 +258,9 @@ struct RawHeader<'a> {
     cwd: Option<Cow<'a, str>>,
     #[serde(borrow, default, deserialize_with = "non_null")]
     label: Option<Cow<'a, str>>,
+    /// Not validated: only its `contextWindow` is read.
+    #[serde(default)]
+    options: HeaderOptions,
 }
 
 /// An event line, read in one pass when `type` comes before `data` (as
@@ -341,6 +355,9 @@ impl<'de> de::DeserializeSeed<'de> for BodySeed<'_> {
                 }
             }
             "session/title" => EventBody::Title(Object::<TitleData>::deserialize(d)?.0.title),
+            "route/assembled" => {
+                EventBody::Route(Object::<RouteData>::deserialize(d)?.0.context_window.0)
+            }
             _ => {
                 IgnoredAny::deserialize(d)?;
                 self.body_without_data()
@@ -400,6 +417,113 @@ struct AssistantMessage<'a> {
 struct TitleData<'a> {
     #[serde(borrow)]
     title: Cow<'a, str>,
+}
+
+#[derive(Deserialize)]
+struct RouteData {
+    #[serde(rename = "contextWindow", default)]
+    context_window: Capacity,
+}
+
+/// A model capacity in tokens: any JSON value, counted only when it is a
+/// whole number from 1 to 2^53 − 1 however it is spelled (`30000`, `3e4`,
+/// `30000.0`). Never a reason to fail.
+#[derive(Default)]
+struct Capacity(Option<u64>);
+
+impl<'de> Deserialize<'de> for Capacity {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct CapacityVisitor;
+        impl<'de> Visitor<'de> for CapacityVisitor {
+            type Value = Capacity;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_u64<E>(self, v: u64) -> Result<Capacity, E> {
+                Ok(Capacity(
+                    Some(v).filter(|v| (1..=MAX_SAFE_INTEGER).contains(v)),
+                ))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<Capacity, E> {
+                Ok(Capacity(None))
+            }
+            fn visit_f64<E>(self, v: f64) -> Result<Capacity, E> {
+                let whole = v.is_finite() && v.fract() == 0.0;
+                let in_range = (1.0..=MAX_SAFE_INTEGER as f64).contains(&v);
+                // In range and whole, so the cast is exact.
+                Ok(Capacity((whole && in_range).then_some(v as u64)))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<Capacity, E> {
+                Ok(Capacity(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<Capacity, E> {
+                Ok(Capacity(None))
+            }
+            fn visit_unit<E>(self) -> Result<Capacity, E> {
+                Ok(Capacity(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Capacity, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(Capacity(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Capacity, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(Capacity(None))
+            }
+        }
+        d.deserialize_any(CapacityVisitor)
+    }
+}
+
+/// The header's `options`: any JSON value; an object's `contextWindow` is
+/// the capacity (the last one, were the key repeated).
+#[derive(Default)]
+struct HeaderOptions(Option<u64>);
+
+impl<'de> Deserialize<'de> for HeaderOptions {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct OptionsVisitor;
+        impl<'de> Visitor<'de> for OptionsVisitor {
+            type Value = HeaderOptions;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("any JSON value")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<HeaderOptions, A::Error> {
+                let mut capacity = None;
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    if key == "contextWindow" {
+                        capacity = map.next_value::<Capacity>()?.0;
+                    } else {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+                Ok(HeaderOptions(capacity))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<HeaderOptions, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(HeaderOptions(None))
+            }
+            fn visit_u64<E>(self, _: u64) -> Result<HeaderOptions, E> {
+                Ok(HeaderOptions(None))
+            }
+            fn visit_i64<E>(self, _: i64) -> Result<HeaderOptions, E> {
+                Ok(HeaderOptions(None))
+            }
+            fn visit_f64<E>(self, _: f64) -> Result<HeaderOptions, E> {
+                Ok(HeaderOptions(None))
+            }
+            fn visit_bool<E>(self, _: bool) -> Result<HeaderOptions, E> {
+                Ok(HeaderOptions(None))
+            }
+            fn visit_str<E>(self, _: &str) -> Result<HeaderOptions, E> {
+                Ok(HeaderOptions(None))
+            }
+            fn visit_unit<E>(self) -> Result<HeaderOptions, E> {
+                Ok(HeaderOptions(None))
+            }
+        }
+        d.deserialize_any(OptionsVisitor)
+    }
 }
 
 /// A `content` array: its elements are never validated; only objects with
@@ -649,6 +773,57 @@ mod tests {
         }
         assert!(parse_event(br#"{"seq":1,"type":"assistant/delta"}"#).is_ok());
         assert!(parse_event(br#"{"seq":1,"type":"tool/result","data":null}"#).is_ok());
+    }
+
+    #[test]
+    fn capacity_from_header_and_route() {
+        let cap = |line: &[u8]| parse_header_with_capacity(line).expect("valid").1;
+        let h = |options: &str| {
+            format!(r#"{{"type":"session","id":"s","createdAt":5,"options":{options}}}"#)
+        };
+        assert_eq!(cap(h(r#"{"contextWindow":9000}"#).as_bytes()), Some(9000));
+        assert_eq!(cap(h(r#"{"contextWindow":3e4}"#).as_bytes()), Some(30000));
+        assert_eq!(
+            cap(h(r#"{"contextWindow":30000.0}"#).as_bytes()),
+            Some(30000)
+        );
+        for none in [
+            r#"{"contextWindow":0}"#,
+            r#"{"contextWindow":-5}"#,
+            r#"{"contextWindow":1.5}"#,
+            r#"{"contextWindow":"9000"}"#,
+            r#"{"contextWindow":null}"#,
+            r#"{"contextWindow":9007199254740992}"#,
+            r#"{"contextWindow":1e300}"#,
+            r#""not an object""#,
+            "null",
+            "[1]",
+        ] {
+            assert_eq!(cap(h(none).as_bytes()), None, "{none}");
+        }
+        let route = |data: &str| {
+            let line = format!(r#"{{"seq":1,"type":"route/assembled","data":{data}}}"#);
+            parse_event(line.as_bytes()).map(|e| format!("{:?}", e.body))
+        };
+        assert_eq!(
+            route(r#"{"contextWindow":200000}"#).as_deref(),
+            Ok("Route(Some(200000))")
+        );
+        assert_eq!(route(r#"{"model":"m"}"#).as_deref(), Ok("Route(None)"));
+        assert_eq!(
+            route(r#"{"contextWindow":[1]}"#).as_deref(),
+            Ok("Route(None)")
+        );
+        for bad in ["null", "[]", "5", r#""x""#] {
+            assert!(route(bad).is_err(), "{bad}");
+        }
+        assert!(parse_event(br#"{"seq":1,"type":"route/assembled"}"#).is_err());
+        // `data` before `type` is parsed the same way.
+        assert_eq!(
+            parse_event(br#"{"seq":1,"data":{"contextWindow":7},"type":"route/assembled"}"#)
+                .map(|e| e.body),
+            Ok(EventBody::Route(Some(7)))
+        );
     }
 
     #[test]

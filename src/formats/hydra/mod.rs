@@ -56,7 +56,13 @@ impl Scanner for HydraScanner {
             return;
         }
         match &self.header {
-            None => self.header = Some(line::parse_header(raw)),
+            None => {
+                let parsed = line::parse_header_with_capacity(raw);
+                if let Ok((_, capacity)) = &parsed {
+                    self.cursor = EventCursor::after_header_with(*capacity);
+                }
+                self.header = Some(parsed.map(|(header, _)| header));
+            }
             Some(_) => {
                 if let Err((n, e)) = self.cursor.accept(raw) {
                     self.failure = Some(format!("line {n}: {e}"));
@@ -82,9 +88,14 @@ impl Scanner for HydraScanner {
                 .is_none()
                 .then(|| self.cursor.title.clone())
                 .flatten(),
-            capacity: None,
+            capacity: self
+                .failure
+                .is_none()
+                .then_some(self.cursor.capacity)
+                .flatten(),
             skipped_lines: 0,
             failure: self.failure.clone(),
+            ..ScanMeta::default()
         }
     }
 

@@ -17,6 +17,8 @@ pub struct EventCursor {
     pub last_seq: Option<u64>,
     /// The latest non-empty `session/title`.
     pub title: Option<String>,
+    /// The model capacity: the last `route/assembled`'s, else the header's.
+    pub capacity: Option<u64>,
 }
 
 impl Default for EventCursor {
@@ -31,6 +33,15 @@ impl EventCursor {
             line: 1,
             last_seq: None,
             title: None,
+            capacity: None,
+        }
+    }
+
+    /// The cursor after a header that records `capacity`.
+    pub fn after_header_with(capacity: Option<u64>) -> Self {
+        Self {
+            capacity,
+            ..Self::after_header()
         }
     }
 
@@ -48,10 +59,10 @@ impl EventCursor {
             return Err((self.line, LineError::SeqNotIncreasing));
         }
         self.last_seq = Some(event.seq);
-        if let EventBody::Title(title) = &event.body {
-            if !title.is_empty() {
-                self.title = Some(title.to_string());
-            }
+        match &event.body {
+            EventBody::Title(title) if !title.is_empty() => self.title = Some(title.to_string()),
+            EventBody::Route(capacity) => self.capacity = *capacity,
+            _ => {}
         }
         Ok(Some(event))
     }
@@ -76,9 +87,10 @@ pub fn read_log(
     let walked = lines::for_each_line(&mut reader, size, cancelled, &mut |raw| {
         match &header {
             None => {
-                let h = line::parse_header(raw)
+                let (h, capacity) = line::parse_header_with_capacity(raw)
                     .map_err(|e| (1, format!("not a session header ({e})")))?;
                 header = Some(h);
+                cursor = EventCursor::after_header_with(capacity);
             }
             Some(_) => {
                 if let Some(event) = cursor.accept(raw).map_err(|(n, e)| (n, e.to_string()))? {
@@ -88,19 +100,20 @@ pub fn read_log(
         }
         Ok(Flow::Continue)
     });
-    match walked {
-        Ok(_) => {}
+    let bytes = match walked {
+        Ok(bytes) => bytes,
         Err(LinesError::Io(e)) => return Err(fail(None, e.to_string())),
         Err(LinesError::Cancelled) => return Err(ReadError::Cancelled),
         Err(LinesError::Line((n, reason))) => return Err(fail(Some(n), reason)),
-    }
+    };
     let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
     Ok(ReadSummary {
         header,
         captured_through_seq: cursor.last_seq,
         title: cursor.title,
-        capacity: None,
+        capacity: cursor.capacity,
         skipped_lines: 0,
+        bytes,
     })
 }
 
@@ -123,6 +136,7 @@ pub fn to_entry(event: line::Event<'_>) -> Entry<'_> {
             text: join(texts),
         },
         EventBody::Title(title) => Event::Title(title),
+        EventBody::Route(capacity) => Event::Capacity(capacity),
         EventBody::ToolResult | EventBody::Other => Event::Other,
     };
     Entry {

@@ -9,7 +9,7 @@ use serde_json::json;
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{markdown, retained_source};
+use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::{self, is_ecma_whitespace};
@@ -54,45 +54,60 @@ pub async fn completion(
     };
     let encoding = backend.encoding();
     let cursor = position::offset(&doc.rope, params.text_document_position.position, encoding);
-    let Some((at, query)) = query_at(&doc.rope, cursor) else {
+    // Sessions where a session mention is being typed (not for a query that
+    // asks for files only), then files where a file mention is.
+    let session_query = query_at(&doc.rope, cursor).filter(|(_, query)| !files::files_only(query));
+    let file_query = files::query_at(&doc.rope, cursor);
+    if session_query.is_none() && file_query.is_none() {
         return Ok(None);
-    };
-    let view = backend.sessions().await;
+    }
     let settings = backend.settings();
     let cwd = backend.target_cwd(&uri);
-    let target = Target {
-        session_id: settings.target_session_id.as_deref(),
-        cwd: cwd.as_deref(),
-    };
-    let found = view
-        .candidates(target, &query, settings.limits.candidate_limit)
-        .map_err(|e| error::request_failed(&e))?;
-    let range = position::range(&doc.rope, at..cursor, encoding);
-    let now = now_ms();
-    let width = found.items.len().to_string().len();
-    // At maxReferences, only a session already referenced can be added.
-    let max = settings.limits.max_references;
-    let referenced = referenced_sessions(&doc.rope.to_string(), target.session_id);
-    let full = referenced.len() >= max;
-    let items = found
-        .items
-        .iter()
-        .enumerate()
-        .map(|(rank, c)| {
+    let mut items = Vec::new();
+    let mut is_incomplete = false;
+    if let Some((at, query)) = session_query {
+        let view = backend.sessions().await;
+        let target = Target {
+            session_id: settings.target_session_id.as_deref(),
+            cwd: cwd.as_deref(),
+        };
+        let found = view
+            .candidates(target, &query, settings.limits.candidate_limit)
+            .map_err(|e| error::request_failed(&e))?;
+        let range = position::range(&doc.rope, at..cursor, encoding);
+        let now = now_ms();
+        let width = found.items.len().to_string().len();
+        // At maxReferences, only a session already referenced can be added.
+        let max = settings.limits.max_references;
+        let referenced = referenced_sessions(&doc.rope.to_string(), target.session_id);
+        let full = referenced.len() >= max;
+        items.extend(found.items.iter().enumerate().map(|(rank, c)| {
             let mut it = item(c, rank, width, range, now);
             if full && !referenced.contains(&c.session_id) {
                 over_limit(&mut it, max);
             }
             it
+        }));
+        is_incomplete |= found.incomplete;
+    }
+    if let Some((at, query)) = file_query {
+        let limit = settings.limits.candidate_limit as u64;
+        let list = blocking("file completion", move |_| {
+            crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
         })
-        .collect();
+        .await?
+        .map_err(|e| error::request_failed(&e))?;
+        let range = position::range(&doc.rope, at..cursor, encoding);
+        items.extend(files::completion_items(&list, range));
+        is_incomplete |= list.incomplete;
+    }
     tracing::trace!(
-        "completion of {query:?}: {} items in {:?}",
-        found.items.len(),
+        "completion: {} items in {:?}",
+        items.len(),
         started.elapsed()
     );
     Ok(Some(CompletionResponse::List(CompletionList {
-        is_incomplete: found.incomplete,
+        is_incomplete,
         items,
     })))
 }
@@ -215,7 +230,7 @@ pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<Comp
     let retained =
         retained_source(backend, &session, &data.label, "the completion preview").await?;
     let value = match retained {
-        Ok(source) => markdown::preview(&session, &source, data.same_workspace),
+        Ok((source, _)) => markdown::preview(&session, &source, data.same_workspace),
         Err(e) => format!(
             "**{}**\n\n{}",
             markdown::escape(&data.label),

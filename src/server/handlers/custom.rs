@@ -7,6 +7,7 @@ use tower_lsp::lsp_types::Url;
 use super::blocking;
 use crate::proto::from_proto;
 use crate::reference::candidates::Target;
+use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::server::lsp_ext::{self, CustomRequest, StoreStatus};
 
@@ -22,7 +23,10 @@ impl Backend {
         let text = self.document_text(&params.text_document.uri).await?;
         let view = self.sessions().await;
         let settings = self.settings();
-        let target = params.target_session_id.or(settings.target_session_id);
+        let target = params
+            .target_session_id
+            .or(settings.target_session_id.clone());
+        let spill = self.spill(&settings);
         let backend = self.clone();
         let prepared = blocking("prepare", move |cancelled| {
             let options = PrepareOptions {
@@ -34,10 +38,17 @@ impl Backend {
                 view: &view,
                 cache: &backend.cache,
             };
-            prepare_text(&text, options, &source, cancelled)
+            let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+            prepare_text(&text, options, &source, spill, cancelled)
         })
         .await?;
-        prepared.map_err(|e| error::request_failed(&e))
+        let prepared = prepared.map_err(|e| error::request_failed(&e))?;
+        Ok(match params.format {
+            lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared),
+            lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text {
+                text: prepared.text_form(),
+            },
+        })
     }
 
     /// `sessionReference/candidates`: ranked candidates for a query.
@@ -59,21 +70,25 @@ impl Backend {
         Ok(found.items)
     }
 
+    /// `sessionReference/files`: file candidates of the document's target
+    /// cwd (reference.md §7a), `candidateLimit` at most.
+    pub async fn files(&self, params: Params<lsp_ext::Files>) -> Answer<lsp_ext::Files> {
+        let cwd = self.target_cwd(&params.text_document.uri);
+        let limit = self.settings().limits.candidate_limit as u64;
+        let query = params.query.unwrap_or_default();
+        let list = blocking("file candidates", move |_| {
+            crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
+        })
+        .await?
+        .map_err(|e| error::request_failed(&e))?;
+        Ok(list.items)
+    }
+
     /// `sessionReference/status`: the store, its session count, and whether
     /// it is being indexed.
     pub async fn status(&self, _params: Params<lsp_ext::Status>) -> Answer<lsp_ext::Status> {
         let view = self.index.view();
-        let mut stores: Vec<StoreStatus> = view
-            .stores
-            .iter()
-            .map(|s| StoreStatus {
-                path: s.path.clone(),
-                format: s.format.clone(),
-                sessions: s.sessions,
-                skipped_lines: s.skipped_lines,
-                errors: s.errors.clone(),
-            })
-            .collect();
+        let mut stores = view.stores.clone();
         if stores.is_empty() {
             // Not indexed yet: the configured roots, nothing counted.
             stores = self

@@ -6,7 +6,7 @@ use std::time::Duration;
 use tower_lsp::lsp_types::{self as lsp, Url};
 
 use crate::proto::to_proto;
-use crate::reference::diagnostics::{diagnose, DiagnosticOptions};
+use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions};
 use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
 
@@ -38,6 +38,7 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
             return;
         }
         let settings = backend.settings();
+        let cwd = backend.target_cwd(&uri);
         let encoding = backend.encoding();
         let version = snapshot.version;
         let work = backend.clone();
@@ -53,7 +54,10 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
                 view: &view,
                 cache: &work.cache,
             };
-            let found = diagnose(&text, options, &source, &|| !running.is_current());
+            let found = merge(
+                diagnose(&text, options, &source, &|| !running.is_current()),
+                crate::files::diagnostics(&text, cwd.as_deref().map(std::path::Path::new)),
+            );
             found
                 .iter()
                 .map(|d| to_proto::diagnostic(&snapshot.rope, d, encoding))

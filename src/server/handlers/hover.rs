@@ -3,7 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
-use super::{markdown, retained_source};
+use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
@@ -27,7 +27,15 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         .iter()
         .find(|m| m.span.start <= offset && offset < m.span.end)
     else {
-        return Ok(None);
+        // A file mention, perhaps: looked at off the async workers.
+        let cwd = backend.target_cwd(&uri);
+        let found = blocking("file hover", move |_| {
+            files::hover(&text, offset, cwd.as_deref().map(std::path::Path::new))
+        })
+        .await?;
+        return Ok(found.map(|(span, value)| {
+            markdown_hover(value, Some(position::range(&doc.rope, span, encoding)))
+        }));
     };
     let range = Some(position::range(&doc.rope, hovered.span.clone(), encoding));
     let id = match hovered.decode() {
@@ -65,7 +73,7 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
         session.header.cwd.is_some() && session.header.cwd == backend.target_cwd(&uri);
     let retained = retained_source(backend, &session, &label, "hover").await?;
     let value = match retained {
-        Ok(source) => markdown::hover(&session, &source, same_workspace),
+        Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
     };
     Ok(Some(markdown_hover(value, range)))

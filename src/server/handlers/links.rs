@@ -3,6 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
+use super::{blocking, files};
 use crate::proto::position;
 use crate::reference::mention;
 use crate::server::backend::Backend;
@@ -20,11 +21,22 @@ pub async fn document_link(
         .into_iter()
         .filter_map(|m| m.decode().ok().map(|id| (m.span, id)))
         .collect();
+    let cwd = backend.target_cwd(&params.text_document.uri);
+    let (rope, file_text) = (doc.rope.clone(), text.clone());
+    let mut file_links = blocking("file links", move |_| {
+        files::links(
+            &rope,
+            &file_text,
+            cwd.as_deref().map(std::path::Path::new),
+            encoding,
+        )
+    })
+    .await?;
     if mentions.is_empty() {
-        return Ok(Some(Vec::new()));
+        return Ok(Some(file_links));
     }
     let view = backend.sessions().await;
-    let links = mentions
+    let mut links: Vec<DocumentLink> = mentions
         .into_iter()
         .filter_map(|(span, id)| {
             let session = view.get(&id)?;
@@ -40,5 +52,7 @@ pub async fn document_link(
             })
         })
         .collect();
+    links.append(&mut file_links);
+    links.sort_by_key(|l| (l.range.start.line, l.range.start.character));
     Ok(Some(links))
 }

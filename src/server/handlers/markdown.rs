@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::model::Session;
+use crate::reference::budget::Budget;
 use crate::reference::prepare::RetainedSource;
 use crate::reference::retention::Turn;
 
@@ -13,7 +14,12 @@ const HOVER_TURNS: usize = 3;
 const TURN_CHARS: usize = 160;
 
 /// The hover summary of one referenced session.
-pub fn hover(session: &Session, source: &RetainedSource, same_workspace: bool) -> String {
+pub fn hover(
+    session: &Session,
+    source: &RetainedSource,
+    same_workspace: bool,
+    budget: &Budget,
+) -> String {
     let mut out = heading(session, &source.label);
     let stats = &source.retained.stats;
     let _ = writeln!(out, "- id: {}", code(&session.header.id));
@@ -33,6 +39,7 @@ pub fn hover(session: &Session, source: &RetainedSource, same_workspace: bool) -
     );
     let _ = writeln!(out, "- omitted bytes: {}", stats.omitted_bytes);
     let _ = writeln!(out, "- truncated: {}", yes_no(stats.truncated()));
+    let _ = writeln!(out, "- budget: {}", escape(&budget.describe()));
     match source.skipped_lines {
         0 => {}
         1 => out.push_str("- 1 line skipped (not understood)\n"),

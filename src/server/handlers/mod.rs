@@ -5,6 +5,7 @@ pub mod code_action;
 pub mod completion;
 pub mod custom;
 pub mod diagnostics;
+pub mod files;
 pub mod hover;
 pub mod links;
 mod markdown;
@@ -15,9 +16,11 @@ use std::sync::Arc;
 use tower_lsp::jsonrpc::Result;
 
 use super::backend::Backend;
+use super::cache::CachedSource;
 use super::error;
 use crate::model::Session;
-use crate::reference::prepare::{retain_snapshot, unknown_session, RetainedSource};
+use crate::reference::budget::Budget;
+use crate::reference::prepare::{retain_snapshot, settle_budget, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
 
 /// Sets the flag when dropped: tower-lsp cancels a request by dropping its
@@ -39,20 +42,33 @@ pub async fn retained_source(
     session: &Session,
     label: &str,
     what: &str,
-) -> Result<std::result::Result<RetainedSource, ReferenceError>> {
-    let budget = backend.settings().limits.max_reference_bytes;
+) -> Result<std::result::Result<(RetainedSource, Budget), ReferenceError>> {
+    let settings = backend.settings();
     let backend = backend.clone();
     let (session, label) = (session.clone(), label.to_string());
     let view = backend.index.view();
     blocking(what, move |cancelled| {
+        let source = CachedSource {
+            view: &view,
+            cache: &backend.cache,
+        };
+        // The same budget `prepare` would settle, from the index.
+        let budget = settle_budget(
+            settings.limits.max_reference_bytes,
+            settings.limits.max_references,
+            settings.target_session_id.as_deref(),
+            &source,
+            cancelled,
+        )?;
         let reader = view
             .reader
             .as_deref()
             .ok_or_else(|| unknown_session(session.id()))?;
-        let snapshot = backend
-            .cache
-            .read(reader, &session, &label, Some(budget), cancelled)?;
-        retain_snapshot(snapshot, &label, budget)
+        let snapshot =
+            backend
+                .cache
+                .read(reader, &session, &label, Some(budget.bytes), cancelled)?;
+        retain_snapshot(snapshot, &label, budget.bytes).map(|s| (s, budget))
     })
     .await
 }

@@ -7,7 +7,7 @@
 --
 -- Starts hydra-session-lsp for Markdown and prompt buffers, passes `settings`
 -- as initializationOptions (and answers workspace/configuration with them),
--- and adds :HydraPrepare, :HydraMention, :HydraStatus and :HydraRestart.
+-- and adds :HydraPrepare[!], :HydraMention[!], :HydraStatus and :HydraRestart.
 -- See the "Editors" section of the README.
 local M = {}
 
@@ -320,6 +320,42 @@ end
 
 local scratch_count = 0
 
+-- Puts `text` in the unnamed register and, when a clipboard provider is at
+-- hand, in "+" (the system clipboard). Returns the registers written.
+local function yank(text)
+  local regtype = text:sub(-1) == "\n" and "l" or "c"
+  vim.fn.setreg('"', text, regtype)
+  if vim.fn.has("clipboard") == 1 and pcall(vim.fn.setreg, "+", text, regtype) then
+    return 'registers " and +'
+  end
+  return 'register " (no clipboard provider for +)'
+end
+
+--- :HydraPrepare! — the prompt as an agent reading plain text receives it
+--- (the server's `prepare --format text`), yanked to the unnamed and "+"
+--- registers: paste it into `claude`, `codex` or any chat.
+function M.prepare_text(bufnr)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, format = "text" }
+  request(client, "sessionReference/prepare", params, function(err, result)
+    if err then
+      notify(describe(err), vim.log.levels.ERROR)
+      return
+    end
+    local text = result and result.text
+    if type(text) ~= "string" then
+      notify("the server answered no text form (is it up to date?)", vim.log.levels.ERROR)
+      return
+    end
+    local lines = select(2, text:gsub("\n", "\n"))
+    notify(string.format("prepared prompt (%d line%s) yanked to %s", lines, lines == 1 and "" or "s", yank(text)))
+  end, bufnr)
+end
+
 --- :HydraPrepare — the context this prompt will carry, in a scratch buffer.
 function M.prepare(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
@@ -419,8 +455,10 @@ function M.format_candidate(c, now_ms)
   return string.format("%s%s  %s · %s", title, id, place, M.age(c.createdAt or 0, now))
 end
 
---- :HydraMention [query] — pick a session and insert its mention.
-function M.mention(query)
+--- :HydraMention[!] [query] — pick a session and insert its mention (with
+--- !, or `opts.yank`: yank it to the unnamed and "+" registers instead).
+function M.mention(query, opts)
+  local yank_only = opts ~= nil and opts.yank
   local bufnr = vim.api.nvim_get_current_buf()
   local win = vim.api.nvim_get_current_win()
   local client = need_client(bufnr)
@@ -442,7 +480,9 @@ function M.mention(query)
       kind = "hydra_session",
       format_item = M.format_candidate,
     }, function(choice)
-      if choice then
+      if choice and yank_only then
+        notify(string.format("%s yanked to %s", choice.mention, yank(choice.mention)))
+      elseif choice then
         insert_mention(bufnr, win, choice.mention)
       end
     end)
@@ -506,12 +546,19 @@ end
 
 --- :HydraPrepare, :HydraMention, :HydraStatus, :HydraRestart.
 function M.define_commands()
-  vim.api.nvim_create_user_command("HydraPrepare", function()
-    M.prepare(0)
-  end, { desc = "Show the context this prompt's session mentions will carry" })
+  vim.api.nvim_create_user_command("HydraPrepare", function(args)
+    if args.bang then
+      M.prepare_text(0)
+    else
+      M.prepare(0)
+    end
+  end, {
+    bang = true,
+    desc = "Show the context this prompt's session mentions will carry (!: yank the prepared prompt)",
+  })
   vim.api.nvim_create_user_command("HydraMention", function(args)
-    M.mention(args.args)
-  end, { nargs = "?", desc = "Pick a session and insert its mention" })
+    M.mention(args.args, { yank = args.bang })
+  end, { nargs = "?", bang = true, desc = "Pick a session and insert its mention (!: yank it)" })
   vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
 

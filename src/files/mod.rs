@@ -1,0 +1,357 @@
+//! File mentions on the file system: candidates (reference.md §7a),
+//! existence, hover facts and links (server.md "File mentions"). The
+//! grammar is the core's (`reference::file_mention`); this module is the
+//! part that looks at folders. Every walk is bounded in entries and time,
+//! and nothing reads more of a file than it shows.
+
+mod ignore_rules;
+
+use std::fs;
+use std::io::Read;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant, SystemTime};
+
+use serde::Serialize;
+
+use crate::config::paths;
+use crate::reference::candidates::check_limit;
+use crate::reference::diagnostics::{Diagnostic, Severity};
+use crate::reference::file_mention::{self, FileMention};
+use crate::reference::ReferenceError;
+
+/// The diagnostic code of a file mention whose path does not exist.
+pub const NOT_FOUND: &str = "FILE_REFERENCE_NOT_FOUND";
+
+/// At most this many entries of one folder are looked at…
+const MAX_ENTRIES: usize = 100_000;
+/// …and for at most this long.
+const MAX_WALK: Duration = Duration::from_millis(30);
+/// Hover shows text files up to this size…
+const MAX_PREVIEW_BYTES: u64 = 1 << 20;
+/// …and this many lines or folder entries.
+const PREVIEW_LINES: usize = 20;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    // Folders sort first.
+    Directory,
+    File,
+}
+
+/// One file candidate: `{"path","kind"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct FileCandidate {
+    pub path: String,
+    pub kind: FileKind,
+}
+
+/// File candidates, and whether the limit (or a walk bound) cut them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FileList {
+    pub items: Vec<FileCandidate>,
+    pub incomplete: bool,
+}
+
+/// The file candidates of `query` (the raw text after `@`) inside `cwd`
+/// (reference.md §7a).
+pub fn candidates(cwd: Option<&Path>, query: &str, limit: u64) -> Result<FileList, ReferenceError> {
+    let limit = check_limit(limit)?;
+    let Some(cwd) = cwd else {
+        return Ok(FileList::default());
+    };
+    let path = file_mention::query_path(query);
+    let (folder, prefix) = file_mention::split_query(&path);
+    Ok(list(cwd, folder, prefix, limit).unwrap_or_default())
+}
+
+/// Whether a folder part stays inside the cwd as written.
+fn folder_is_confined(folder: &str) -> bool {
+    !folder.starts_with('/') && !folder.starts_with('~') && !folder.split('/').any(|s| s == "..")
+}
+
+fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList> {
+    if !folder_is_confined(folder) {
+        return None;
+    }
+    let cwd_real = fs::canonicalize(cwd).ok()?;
+    let dir = cwd.join(folder);
+    if !folder.is_empty() {
+        // Through links only when the folder really is inside the cwd.
+        let real = fs::canonicalize(&dir).ok()?;
+        if !real.starts_with(&cwd_real) {
+            return None;
+        }
+    }
+    let (mut entries, cut) = read_entries(&dir, prefix)?;
+    entries.sort();
+    let rules = ignore_rules::Rules::for_folder(cwd, folder);
+    let mut items = Vec::new();
+    let mut incomplete = cut;
+    for (kind, name) in entries {
+        let ignored = rules.is_ignored(&dir.join(&name), kind == FileKind::Directory);
+        if ignored {
+            continue;
+        }
+        if items.len() == limit {
+            incomplete = true;
+            break;
+        }
+        let mut path = format!("{folder}{name}");
+        if kind == FileKind::Directory {
+            path.push('/');
+        }
+        items.push(FileCandidate { path, kind });
+    }
+    Some(FileList { items, incomplete })
+}
+
+/// The entries of `dir` whose name starts with `prefix` (case-insensitive),
+/// by kind and name; whether the walk was cut short.
+fn read_entries(dir: &Path, prefix: &str) -> Option<(Vec<(FileKind, String)>, bool)> {
+    let started = Instant::now();
+    let hidden_ok = prefix.starts_with('.');
+    let prefix_lower = prefix.to_lowercase();
+    let mut out = Vec::new();
+    let mut cut = false;
+    for (seen, entry) in fs::read_dir(dir).ok()?.enumerate() {
+        if seen >= MAX_ENTRIES || (seen % 256 == 255 && started.elapsed() > MAX_WALK) {
+            cut = true;
+            break;
+        }
+        let Ok(entry) = entry else { continue };
+        let Ok(name) = entry.file_name().into_string() else {
+            continue;
+        };
+        if name == ".git"
+            || (name.starts_with('.') && !hidden_ok)
+            || name.contains(['\n', '\r', '\u{2028}', '\u{2029}'])
+            || !starts_with_lower(&name, prefix, &prefix_lower)
+        {
+            continue;
+        }
+        let Ok(file_type) = entry.file_type() else {
+            continue;
+        };
+        let kind = if file_type.is_dir() {
+            FileKind::Directory
+        } else if file_type.is_file() {
+            FileKind::File
+        } else if file_type.is_symlink() {
+            // Listed by what it points to; broken or looping: left out.
+            match fs::metadata(entry.path()) {
+                Ok(m) if m.is_dir() => FileKind::Directory,
+                Ok(m) if m.is_file() => FileKind::File,
+                _ => continue,
+            }
+        } else {
+            continue;
+        };
+        out.push((kind, name));
+    }
+    Some((out, cut))
+}
+
+/// `name` starts with `prefix`, both lower-cased (reference.md §7).
+fn starts_with_lower(name: &str, prefix: &str, prefix_lower: &str) -> bool {
+    if prefix.is_empty() {
+        return true;
+    }
+    if name.is_ascii() && prefix.is_ascii() {
+        return name.len() >= prefix.len()
+            && name.as_bytes()[..prefix.len()].eq_ignore_ascii_case(prefix.as_bytes());
+    }
+    name.to_lowercase().starts_with(prefix_lower)
+}
+
+/// Where a mentioned path is: absolute as written, `~/` under the home
+/// directory, else under `cwd` (none without one).
+pub fn resolve(cwd: Option<&Path>, path: &str) -> Option<PathBuf> {
+    if path.starts_with('/') {
+        return Some(PathBuf::from(path));
+    }
+    if path == "~" || path.starts_with("~/") {
+        return paths::home_dir()
+            .map(|home| home.join(path.trim_start_matches('~').trim_start_matches('/')));
+    }
+    cwd.map(|cwd| cwd.join(path))
+}
+
+/// Whether `path` exists, following links (a broken link does not).
+fn exists(path: &Path) -> bool {
+    fs::metadata(path).is_ok()
+}
+
+/// The file mentions of `text` as the server sees them: quoted ones, and
+/// bare ones that name something existing (or whose first segment exists
+/// when they hold a `/`). Each with whether its path exists.
+pub fn mentions(text: &str, cwd: Option<&Path>) -> Vec<(FileMention, Option<PathBuf>)> {
+    file_mention::scan(text)
+        .into_iter()
+        .filter_map(|m| {
+            let resolved = resolve(cwd, &m.path);
+            let found = resolved.as_deref().is_some_and(exists);
+            let counts = m.quoted
+                || found
+                || m.first_segment()
+                    .and_then(|first| resolve(cwd, first))
+                    .is_some_and(|p| exists(&p));
+            counts.then(|| (m, resolved.filter(|_| found)))
+        })
+        .collect()
+}
+
+/// `FILE_REFERENCE_NOT_FOUND` for every file mention whose path does not
+/// exist.
+pub fn diagnostics(text: &str, cwd: Option<&Path>) -> Vec<Diagnostic> {
+    mentions(text, cwd)
+        .into_iter()
+        .filter(|(_, found)| found.is_none())
+        .map(|(m, _)| Diagnostic {
+            range: m.span.clone(),
+            severity: Severity::Warning,
+            code: NOT_FOUND,
+            message: format!("no file or folder {:?}", m.path),
+            canonical: None,
+        })
+        .collect()
+}
+
+/// The links of existing file mentions: span and file.
+pub fn links(text: &str, cwd: Option<&Path>) -> Vec<(Range<usize>, PathBuf)> {
+    mentions(text, cwd)
+        .into_iter()
+        .filter_map(|(m, found)| found.map(|p| (m.span, p)))
+        .collect()
+}
+
+/// What hover shows of an existing file or folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FileInfo {
+    pub path: PathBuf,
+    pub kind: &'static str,
+    pub size: u64,
+    pub modified: Option<SystemTime>,
+    pub content: Content,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Content {
+    /// Nothing is shown, and why.
+    Hidden(&'static str),
+    Text {
+        lines: usize,
+        head: Vec<String>,
+        extension: String,
+    },
+    Folder {
+        /// Entries counted (a lower bound when `more`).
+        entries: usize,
+        more: bool,
+        first: Vec<String>,
+    },
+}
+
+/// Hover facts of the file mention `m` (none when its path does not
+/// exist). Reads at most 1 MiB of a regular text file inside the cwd.
+pub fn info(m: &FileMention, cwd: Option<&Path>) -> Option<FileInfo> {
+    let path = resolve(cwd, &m.path)?;
+    let meta = fs::metadata(&path).ok()?;
+    let inside = cwd
+        .and_then(|cwd| fs::canonicalize(cwd).ok())
+        .zip(fs::canonicalize(&path).ok())
+        .filter(|(cwd_real, real)| real.starts_with(cwd_real));
+    let kind = if meta.is_dir() {
+        "folder"
+    } else if meta.is_file() {
+        "file"
+    } else {
+        "special file"
+    };
+    let content = match (inside, kind) {
+        (None, _) => Content::Hidden("outside the workspace"),
+        (Some(_), "file") if meta.len() > MAX_PREVIEW_BYTES => Content::Hidden("larger than 1 MiB"),
+        (Some(_), "file") => text_content(&path),
+        (Some((cwd_real, real)), "folder") => folder_content(cwd, &cwd_real, &real, &path),
+        _ => Content::Hidden("not a regular file"),
+    };
+    Some(FileInfo {
+        path,
+        kind,
+        size: meta.len(),
+        modified: meta.modified().ok(),
+        content,
+    })
+}
+
+fn text_content(path: &Path) -> Content {
+    let mut bytes = Vec::new();
+    let read = fs::File::open(path).and_then(|f| f.take(MAX_PREVIEW_BYTES).read_to_end(&mut bytes));
+    if read.is_err() {
+        return Content::Hidden("unreadable");
+    }
+    let Ok(text) = std::str::from_utf8(&bytes) else {
+        return Content::Hidden("binary");
+    };
+    if text.contains('\0') {
+        return Content::Hidden("binary");
+    }
+    let lines = text.lines().count();
+    Content::Text {
+        lines,
+        head: text
+            .lines()
+            .take(PREVIEW_LINES)
+            .map(str::to_string)
+            .collect(),
+        extension: path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or_default()
+            .to_string(),
+    }
+}
+
+fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path, path: &Path) -> Content {
+    let Ok(rel) = real.strip_prefix(cwd_real) else {
+        return Content::Hidden("outside the workspace");
+    };
+    let Some(rel) = rel.to_str() else {
+        return Content::Hidden("not UTF-8");
+    };
+    let folder = if rel.is_empty() {
+        String::new()
+    } else {
+        format!("{rel}/")
+    };
+    let first = cwd
+        .and_then(|cwd| list(cwd, &folder, "", PREVIEW_LINES))
+        .map(|l| {
+            l.items
+                .into_iter()
+                .map(|c| c.path[folder.len()..].to_string())
+                .collect()
+        })
+        .unwrap_or_default();
+    let started = Instant::now();
+    let mut entries = 0;
+    let mut more = false;
+    if let Ok(dir) = fs::read_dir(path) {
+        for _ in dir {
+            entries += 1;
+            if entries >= MAX_ENTRIES || (entries % 256 == 0 && started.elapsed() > MAX_WALK) {
+                more = true;
+                break;
+            }
+        }
+    }
+    Content::Folder {
+        entries,
+        more,
+        first,
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,178 @@
+use std::fs;
+
+use super::*;
+
+fn paths(cwd: &Path, query: &str) -> Vec<String> {
+    candidates(Some(cwd), query, 50)
+        .unwrap()
+        .items
+        .into_iter()
+        .map(|c| c.path)
+        .collect()
+}
+
+fn tree() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    for d in [
+        "src",
+        "docs",
+        "target/debug",
+        ".git/info",
+        ".hidden",
+        "Src2",
+        "src/gen",
+    ] {
+        fs::create_dir_all(root.join(d)).unwrap();
+    }
+    for f in [
+        "src/cart.rs",
+        "src/Cart_test.rs",
+        "src/tax.rs",
+        "src/gen/out.rs",
+        "docs/design notes.md",
+        "README.md",
+        ".env",
+        "target/debug/app",
+        "notes.log",
+        "keep.log",
+    ] {
+        fs::write(root.join(f), b"x\n").unwrap();
+    }
+    fs::write(root.join(".gitignore"), "target/\n*.log\n!keep.log\n").unwrap();
+    fs::write(root.join("src/.gitignore"), "gen/\n").unwrap();
+    fs::write(root.join(".git/info/exclude"), "README.md\n").unwrap();
+    dir
+}
+
+#[test]
+fn folders_first_then_files_by_name_ignoring_ignored() {
+    let dir = tree();
+    assert_eq!(
+        paths(dir.path(), ""),
+        vec!["Src2/", "docs/", "src/", "keep.log"]
+    );
+    assert_eq!(
+        paths(dir.path(), "src/"),
+        vec!["src/Cart_test.rs", "src/cart.rs", "src/tax.rs"]
+    );
+    assert_eq!(
+        paths(dir.path(), "src/ca"),
+        vec!["src/Cart_test.rs", "src/cart.rs"]
+    );
+    assert_eq!(paths(dir.path(), "SRC"), vec!["Src2/", "src/"]);
+    // Hidden entries only for a query starting with `.`; `.git` never.
+    assert_eq!(
+        paths(dir.path(), "."),
+        vec![".hidden/", ".env", ".gitignore"]
+    );
+    // An ignored folder named explicitly lists its entries.
+    assert_eq!(paths(dir.path(), "target/"), vec!["target/debug/"]);
+    assert_eq!(
+        paths(dir.path(), "\"docs/des"),
+        vec!["docs/design notes.md"]
+    );
+}
+
+#[test]
+fn discovery_never_leaves_the_cwd() {
+    let dir = tree();
+    let cwd = dir.path().join("src");
+    for query in ["../", "/", "~/", "\"../", "gen/../../"] {
+        assert!(paths(&cwd, query).is_empty(), "{query}");
+    }
+    assert!(paths(&dir.path().join("nope"), "").is_empty());
+    assert!(candidates(None, "", 50).unwrap().items.is_empty());
+    assert!(candidates(Some(dir.path()), "", 0).is_err());
+}
+
+#[cfg(unix)]
+#[test]
+fn links_are_listed_by_target_and_cannot_lead_out() {
+    use std::os::unix::fs::symlink;
+    let dir = tree();
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("secret"), b"s").unwrap();
+    symlink(outside.path(), dir.path().join("out")).unwrap();
+    symlink(dir.path().join("src"), dir.path().join("inlink")).unwrap();
+    symlink(dir.path().join("missing"), dir.path().join("broken")).unwrap();
+    symlink(dir.path().join("loop"), dir.path().join("loop")).unwrap();
+    let top = paths(dir.path(), "");
+    assert!(top.contains(&"out/".to_string()));
+    assert!(top.contains(&"inlink/".to_string()));
+    assert!(!top
+        .iter()
+        .any(|p| p.starts_with("broken") || p.starts_with("loop")));
+    assert!(paths(dir.path(), "out/").is_empty());
+    assert_eq!(paths(dir.path(), "inlink/t"), vec!["inlink/tax.rs"]);
+}
+
+#[test]
+fn the_limit_cuts_and_says_so() {
+    let dir = tree();
+    let list = candidates(Some(dir.path()), "src/", 2).unwrap();
+    assert_eq!(list.items.len(), 2);
+    assert!(list.incomplete);
+    assert!(!candidates(Some(dir.path()), "src/", 3).unwrap().incomplete);
+}
+
+#[test]
+fn mentions_diagnostics_and_hover() {
+    let dir = tree();
+    let cwd = Some(dir.path());
+    let text = "@src/cart.rs @docs/nope.md @types/node @\"gone.md\" @word";
+    let found: Vec<_> = diagnostics(text, cwd)
+        .into_iter()
+        .map(|d| &text[d.range])
+        .collect();
+    assert_eq!(found, vec!["@docs/nope.md", "@\"gone.md\""]);
+    let links: Vec<_> = links(text, cwd)
+        .into_iter()
+        .map(|(r, _)| &text[r])
+        .collect();
+    assert_eq!(links, vec!["@src/cart.rs"]);
+    let m = &file_mention::scan("@src/cart.rs")[0];
+    let info = info(m, cwd).unwrap();
+    assert_eq!(info.kind, "file");
+    assert_eq!(
+        info.content,
+        Content::Text {
+            lines: 1,
+            head: vec!["x".into()],
+            extension: "rs".into()
+        }
+    );
+    let folder = info_of(dir.path(), "src");
+    assert!(
+        matches!(folder.content, Content::Folder { entries: 5, .. }),
+        "{folder:?}"
+    );
+    fs::write(dir.path().join("bin.dat"), b"a\0b").unwrap();
+    assert_eq!(
+        info_of(dir.path(), "bin.dat").content,
+        Content::Hidden("binary")
+    );
+}
+
+fn info_of(cwd: &Path, path: &str) -> FileInfo {
+    let text = format!("@{path}");
+    info(&file_mention::scan(&text)[0], Some(cwd)).unwrap()
+}
+
+#[cfg(unix)]
+#[test]
+fn special_files_are_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("pipe");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        return;
+    }
+    let started = Instant::now();
+    assert!(paths(dir.path(), "").is_empty(), "a FIFO is no candidate");
+    let info = info_of(dir.path(), "pipe");
+    assert_eq!(info.content, Content::Hidden("not a regular file"));
+    let dev = info_of(dir.path(), "/dev/zero");
+    assert_eq!(dev.content, Content::Hidden("outside the workspace"));
+    assert!(started.elapsed() < Duration::from_millis(50));
+}

@@ -1,0 +1,305 @@
+//! What a transcript says about its session, gathered line by line: id,
+//! createdAt, cwd, title, and the display titles it gives its sub-agents.
+//! Shared by the incremental scanner and by `read` (its first pass), so both
+//! tell the same story.
+
+use std::borrow::Cow;
+
+use super::line::{self, Block, Content, Kind, Line};
+use super::text;
+use crate::formats::{HeaderState, ScanMeta};
+use crate::model::SessionHeader;
+
+/// The `agentId` prefix of the auto-compaction worker's transcript.
+const COMPACTION_AGENT_PREFIX: &str = "acompact-";
+
+/// Task calls still waiting for their result are capped, so a transcript
+/// full of interrupted calls cannot grow the scanner without bound.
+const MAX_PENDING_TASKS: usize = 256;
+
+/// The session state a transcript's lines build up.
+#[derive(Debug, Clone, Default)]
+pub struct Meta {
+    /// Complete lines seen.
+    pub lines: u64,
+    pub skipped: u64,
+    /// Invalid UTF-8 (the only failure a lenient transcript has).
+    pub failure: Option<String>,
+    session_id: Option<String>,
+    /// The `agentId` of a sub-agent transcript.
+    agent_id: Option<String>,
+    not_a_session: Option<String>,
+    created_at: Option<u64>,
+    /// The file's modification time: `createdAt` when no line is dated.
+    pub file_modified: Option<u64>,
+    cwd: Option<String>,
+    custom_title: Option<String>,
+    ai_title: Option<String>,
+    first_prompt: Option<String>,
+    /// Task/Agent `tool_use` id → the display title it gives its agent.
+    pending_tasks: Vec<(String, String)>,
+    /// Sub-agent `agentId` → display title, from the Task results.
+    child_titles: Vec<(String, String)>,
+}
+
+/// Whether a line is a user's message, and its text (agent-logs.md
+/// "Messages"). `None`: not a message.
+pub fn user_text<'a>(line: &Line<'a>) -> Option<Cow<'a, str>> {
+    if line.kind != Kind::User || line.is_meta || line.is_compact_summary {
+        return None;
+    }
+    match &line.content {
+        Content::Str(Some(s)) => (!text::is_wrapper_only(s)).then(|| s.clone()),
+        Content::Blocks(blocks) => {
+            let mut texts = blocks.iter().filter_map(|b| match b {
+                Block::Text(Some(t)) if !text::is_wrapper_only(t) => Some(t),
+                _ => None,
+            });
+            let first = texts.next()?;
+            Some(match texts.next() {
+                None => first.clone(),
+                Some(second) => {
+                    let mut joined = format!("{first}\n{second}");
+                    for t in texts {
+                        joined.push('\n');
+                        joined.push_str(t);
+                    }
+                    Cow::Owned(joined)
+                }
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Text blocks of an assistant line (or a checkpoint's content), joined
+/// with `"\n"`.
+pub fn all_text<'a>(content: &Content<'a>) -> Cow<'a, str> {
+    match content {
+        Content::Str(Some(s)) => s.clone(),
+        Content::Blocks(blocks) => {
+            let mut texts = blocks.iter().filter_map(|b| match b {
+                Block::Text(Some(t)) => Some(t),
+                _ => None,
+            });
+            match (texts.next(), texts.next()) {
+                (None, _) => Cow::Borrowed(""),
+                (Some(first), None) => first.clone(),
+                (Some(first), Some(second)) => {
+                    let mut joined = format!("{first}\n{second}");
+                    for t in texts {
+                        joined.push('\n');
+                        joined.push_str(t);
+                    }
+                    Cow::Owned(joined)
+                }
+            }
+        }
+        _ => Cow::Borrowed(""),
+    }
+}
+
+impl Meta {
+    /// A fresh state whose `createdAt` falls back to `file_modified`.
+    pub fn dated_by(file_modified: Option<u64>) -> Self {
+        Self {
+            file_modified,
+            ..Self::default()
+        }
+    }
+
+    /// Whether a line's texts are still needed (for the title's prompt):
+    /// parsing without them skips their unescaping.
+    pub fn wants_texts(&self) -> bool {
+        self.first_prompt.is_none()
+    }
+
+    /// Takes one complete line. Returns it parsed, when it is understood.
+    pub fn raw_line<'l>(&mut self, raw: &'l [u8]) -> Option<Line<'l>> {
+        if self.failure.is_some() {
+            return None;
+        }
+        self.lines += 1;
+        let Ok(text) = simdutf8::basic::from_utf8(raw) else {
+            self.failure = Some(format!("line {}: invalid UTF-8", self.lines));
+            return None;
+        };
+        if text.trim_start().is_empty() {
+            return None;
+        }
+        match line::parse(text, self.wants_texts()) {
+            Ok(parsed) => {
+                self.observe(&parsed);
+                Some(parsed)
+            }
+            Err(_) => {
+                self.skipped += 1;
+                None
+            }
+        }
+    }
+
+    /// Whether the transcript is a sub-agent's (its session line carries
+    /// an `agentId`).
+    pub fn is_sub_agent(&self) -> bool {
+        self.agent_id.is_some()
+    }
+
+    fn observe(&mut self, l: &Line<'_>) {
+        if self.session_id.is_none() {
+            if let Some(id) = l.session_id.as_deref().filter(|id| !id.is_empty()) {
+                self.session_id = Some(id.to_string());
+                self.agent_id = l
+                    .agent_id
+                    .as_deref()
+                    .filter(|a| !a.is_empty())
+                    .map(str::to_string);
+                if let Some(agent) = self
+                    .agent_id
+                    .as_deref()
+                    .filter(|a| a.starts_with(COMPACTION_AGENT_PREFIX))
+                {
+                    self.not_a_session = Some(format!(
+                        "the auto-compaction worker's transcript (agentId {agent}), not a conversation"
+                    ));
+                }
+            }
+        }
+        if let Some(t) = l.timestamp.as_deref().and_then(text::parse_timestamp) {
+            self.created_at = Some(self.created_at.map_or(t, |c| c.min(t)));
+        }
+        if self.cwd.is_none() {
+            self.cwd = l
+                .cwd
+                .as_deref()
+                .filter(|c| !c.is_empty())
+                .map(str::to_string);
+        }
+        match l.kind {
+            Kind::CustomTitle => {
+                if let Some(t) = l.custom_title.as_deref().and_then(text::given_title) {
+                    self.custom_title = Some(t);
+                }
+            }
+            Kind::AiTitle => {
+                if let Some(t) = l.ai_title.as_deref().and_then(text::given_title) {
+                    self.ai_title = Some(t);
+                }
+            }
+            Kind::User => self.observe_user(l),
+            Kind::Assistant => self.observe_tasks(&l.content),
+            _ => {}
+        }
+    }
+
+    fn observe_user(&mut self, l: &Line<'_>) {
+        // Old inline sub-agents in a main transcript are never its prompts.
+        let on_main = self.is_sub_agent() || !l.is_sidechain;
+        if self.first_prompt.is_none() && on_main {
+            self.first_prompt = user_text(l).and_then(|t| text::cut_title(&t));
+        }
+        let (Some(agent), Content::Blocks(blocks)) = (l.result_agent_id.as_deref(), &l.content)
+        else {
+            return;
+        };
+        for block in blocks {
+            let Block::ToolResult {
+                tool_use_id: Some(id),
+            } = block
+            else {
+                continue;
+            };
+            if let Some(at) = self.pending_tasks.iter().position(|(t, _)| t == id) {
+                let (_, title) = self.pending_tasks.remove(at);
+                if !self.child_titles.iter().any(|(a, _)| a == agent) {
+                    self.child_titles.push((agent.to_string(), title));
+                }
+            }
+        }
+    }
+
+    /// Remembers the display title of each Task/Agent call until its result
+    /// names the agent it ran.
+    fn observe_tasks(&mut self, content: &Content<'_>) {
+        let Content::Blocks(blocks) = content else {
+            return;
+        };
+        for block in blocks {
+            let Block::ToolUse {
+                id: Some(id),
+                name: Some(name),
+                description,
+                prompt,
+            } = block
+            else {
+                continue;
+            };
+            if name != "Task" && name != "Agent" {
+                continue;
+            }
+            let title = description
+                .as_deref()
+                .and_then(text::given_title)
+                .or_else(|| prompt.as_deref().and_then(text::first_line));
+            if let Some(title) = title {
+                if self.pending_tasks.len() >= MAX_PENDING_TASKS {
+                    self.pending_tasks.remove(0);
+                }
+                self.pending_tasks.push((id.to_string(), title));
+            }
+        }
+    }
+
+    /// The session's id: a sub-agent's is `<sessionId>/<agentId>`.
+    fn id(&self) -> Option<String> {
+        let session = self.session_id.as_deref()?;
+        Some(match &self.agent_id {
+            Some(agent) => format!("{session}/{agent}"),
+            None => session.to_string(),
+        })
+    }
+
+    pub fn header(&self) -> HeaderState {
+        if let Some(why) = &self.not_a_session {
+            return HeaderState::NotASession(why.clone());
+        }
+        match self.id() {
+            Some(id) => HeaderState::Session(SessionHeader {
+                version: 0,
+                id,
+                created_at: self.created_at.or(self.file_modified).unwrap_or(0),
+                cwd: self.cwd.clone(),
+                label: None,
+            }),
+            None => match &self.failure {
+                Some(f) => HeaderState::NotASession(f.clone()),
+                None => HeaderState::Pending,
+            },
+        }
+    }
+
+    /// The title: the last custom title, else the last AI title, else the
+    /// first prompt cut to 80.
+    pub fn title(&self) -> Option<String> {
+        self.custom_title
+            .clone()
+            .or_else(|| self.ai_title.clone())
+            .or_else(|| self.first_prompt.clone())
+    }
+
+    pub fn scan_meta(&self) -> ScanMeta {
+        ScanMeta {
+            title: self.failure.is_none().then(|| self.title()).flatten(),
+            capacity: None,
+            skipped_lines: self.skipped,
+            failure: self.failure.clone(),
+            child_titles: self.child_titles.clone(),
+            parent: self.session_id.clone().zip(self.agent_id.clone()),
+        }
+    }
+
+    /// Whether later lines can change nothing.
+    pub fn is_done(&self) -> bool {
+        self.failure.is_some() || self.not_a_session.is_some()
+    }
+}

@@ -1,0 +1,86 @@
+//! The Claude Code transcript format (agent-logs.md "Claude Code"):
+//! lenient JSON Lines whose `uuid`/`parentUuid` links form a tree; the
+//! surface is the live branch. Rules decided where the contract is silent
+//! are in docs/agent-logs.md.
+
+pub mod line;
+pub mod meta;
+pub mod reader;
+pub mod text;
+
+#[cfg(test)]
+mod tests;
+
+use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use meta::Meta;
+
+/// The Claude Code format.
+#[derive(Debug, Clone, Copy)]
+pub struct ClaudeCode;
+
+impl LogFormat for ClaudeCode {
+    fn name(&self) -> &'static str {
+        "claude-code"
+    }
+
+    /// Transcripts are `*.jsonl`; spilled tool results (`tool-results/`)
+    /// and sidecar metadata (`*.meta.json`) are not sessions.
+    fn is_log_name(&self, rel: &[u8]) -> bool {
+        rel.ends_with(b".jsonl")
+            && !rel
+                .split(|&b| b == b'/')
+                .any(|part| part == b"tool-results")
+    }
+
+    fn recognizes(&self, line: &[u8]) -> bool {
+        line::recognizes(line)
+    }
+
+    fn scanner(&self) -> Box<dyn Scanner> {
+        Box::new(ClaudeScanner::default())
+    }
+
+    fn read(
+        &self,
+        log: &dyn LogSource,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError> {
+        reader::read_log(log, cancelled, sink)
+    }
+}
+
+/// Header, title and sub-agent titles of one transcript, line by line.
+#[derive(Debug, Clone, Default)]
+struct ClaudeScanner {
+    meta: Meta,
+}
+
+impl Scanner for ClaudeScanner {
+    fn file_modified(&mut self, millis: u64) {
+        self.meta.file_modified = Some(millis);
+    }
+
+    fn line(&mut self, raw: &[u8]) {
+        if !self.meta.is_done() {
+            self.meta.raw_line(raw);
+        }
+    }
+
+    fn header(&self) -> HeaderState {
+        self.meta.header()
+    }
+
+    fn meta(&self) -> ScanMeta {
+        self.meta.scan_meta()
+    }
+
+    fn is_done(&self) -> bool {
+        self.meta.is_done()
+    }
+
+    fn clone_box(&self) -> Box<dyn Scanner> {
+        Box::new(self.clone())
+    }
+}

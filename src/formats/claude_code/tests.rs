@@ -1,0 +1,685 @@
+//! The format on the real fixtures (tests/fixtures/agents/claude-code) and
+//! on synthetic transcripts for the corner cases.
+
+use std::io::{self, Read};
+use std::path::{Path, PathBuf};
+
+use super::ClaudeCode;
+use crate::formats::{HeaderState, LogFormat, LogSource, Scanner};
+use crate::model::{Entry, Event, ReadError, ReadSummary};
+use crate::store::Catalog;
+
+const MAIN_2_0: &str = "-tmp-private/4c2ddfdc-b619-4525-8d03-1950fb1b0257.jsonl";
+const WARMUP: &str = "-tmp-private/agent-36541525.jsonl";
+const MAIN_2_1: &str =
+    "-Users-User-repo-codemie-ai-codemie-code/e9fb405b-169f-40eb-9396-7e75076f045d.jsonl";
+const SUB_2_1: &str = "-Users-User-repo-codemie-ai-codemie-code/e9fb405b-169f-40eb-9396-7e75076f045d/subagents/agent-a485154.jsonl";
+const SPOTTER: &str = "-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl";
+const COMPACT_WORKER: &str = "-home-marco-projects-spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-acompact-e1f845.jsonl";
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/claude-code")
+}
+
+/// A log in memory, optionally with a modification time.
+struct Mem {
+    bytes: Vec<u8>,
+    modified_ms: Option<u64>,
+}
+
+impl LogSource for Mem {
+    fn name(&self) -> &str {
+        "mem.jsonl"
+    }
+    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
+        let size = self.bytes.len() as u64;
+        let size = limit.map_or(size, |l| l.min(size));
+        Ok((Box::new(&self.bytes[..]), size))
+    }
+    fn modified_ms(&self) -> Option<u64> {
+        self.modified_ms
+    }
+}
+
+/// One surface event, simplified: (seq, "user"/"assistant"/"checkpoint<N>", text).
+type Item = (u64, String, String);
+
+fn read_bytes(bytes: &[u8]) -> Result<(ReadSummary, Vec<Item>), ReadError> {
+    let log = Mem {
+        bytes: bytes.to_vec(),
+        modified_ms: Some(42),
+    };
+    let mut items = Vec::new();
+    let summary = ClaudeCode.read(&log, &|| false, &mut |e: Entry<'_>| {
+        let item = match e.event {
+            Event::Message { role, text } => (e.seq, role.as_str().to_string(), text.into_owned()),
+            Event::Checkpoint { through_seq, text } => {
+                (e.seq, format!("checkpoint{through_seq}"), text.into_owned())
+            }
+            other => (e.seq, format!("{other:?}"), String::new()),
+        };
+        items.push(item);
+    })?;
+    Ok((summary, items))
+}
+
+fn read_fixture(rel: &str) -> (ReadSummary, Vec<Item>) {
+    let bytes = std::fs::read(fixtures().join(rel)).unwrap();
+    read_bytes(&bytes).unwrap()
+}
+
+fn scan(bytes: &[u8]) -> Box<dyn Scanner> {
+    let mut scanner = ClaudeCode.scanner();
+    for line in bytes.split_inclusive(|&b| b == b'\n') {
+        if let Some(line) = line.strip_suffix(b"\n") {
+            scanner.line(line);
+        }
+    }
+    scanner
+}
+
+fn roles(items: &[Item]) -> Vec<(u64, &str)> {
+    items.iter().map(|(s, r, _)| (*s, r.as_str())).collect()
+}
+
+const SID: &str = "s1";
+
+/// A user line with a string prompt.
+fn user(uuid: &str, parent: Option<&str>, text: &str) -> String {
+    serde_json::json!({
+        "parentUuid": parent, "isSidechain": false, "sessionId": SID, "type": "user",
+        "message": {"role": "user", "content": text}, "uuid": uuid,
+        "timestamp": "2026-01-01T00:00:01.000Z", "cwd": "/w"
+    })
+    .to_string()
+        + "\n"
+}
+
+/// An assistant line with one text block.
+fn assistant(uuid: &str, parent: Option<&str>, msg: &str, text: &str) -> String {
+    serde_json::json!({
+        "parentUuid": parent, "isSidechain": false, "sessionId": SID,
+        "message": {"id": msg, "role": "assistant", "content": [{"type": "text", "text": text}]},
+        "type": "assistant", "uuid": uuid, "timestamp": "2026-01-01T00:00:02.000Z"
+    })
+    .to_string()
+        + "\n"
+}
+
+fn texts(items: &[Item]) -> Vec<(&str, &str)> {
+    items
+        .iter()
+        .map(|(_, r, t)| (r.as_str(), t.as_str()))
+        .collect()
+}
+
+#[test]
+fn main_transcript_2_0() {
+    let (summary, items) = read_fixture(MAIN_2_0);
+    // Line 1 is a file-history-snapshot without sessionId.
+    assert_eq!(summary.header.id, "4c2ddfdc-b619-4525-8d03-1950fb1b0257");
+    assert_eq!(summary.header.version, 0);
+    assert_eq!(summary.header.created_at, 1_765_395_465_343);
+    assert_eq!(summary.header.cwd.as_deref(), Some("/tmp/private"));
+    assert_eq!(summary.title.as_deref(), Some("create hello.py, md and js"));
+    assert_eq!(summary.captured_through_seq, Some(25));
+    assert_eq!(summary.skipped_lines, 0);
+    assert_eq!(summary.capacity, None);
+    assert_eq!(
+        roles(&items),
+        [
+            (2, "user"),
+            (3, "assistant"),
+            (13, "assistant"),
+            (15, "user"),
+            (16, "assistant"),
+            (18, "assistant"),
+            (20, "assistant"),
+            (22, "user"),
+            (23, "assistant"),
+            (25, "assistant"),
+        ]
+    );
+    // Lines 3–6 share one message.id: one message at line 3 (its tool_use
+    // parts add no text).
+    assert_eq!(
+        items[1].2,
+        "I'll create three simple files: hello.py, hello.md, and hello.js."
+    );
+    assert_eq!(items[7].2, "delete js");
+    assert_eq!(items[9].2, "Done! I've deleted hello.js.");
+}
+
+#[test]
+fn split_messages_merge_at_their_first_line() {
+    // 2.1.7: lines 4–6 are thinking, text, tool_use of one message.
+    let (summary, items) = read_fixture(MAIN_2_1);
+    assert_eq!(summary.header.id, "e9fb405b-169f-40eb-9396-7e75076f045d");
+    assert_eq!(summary.header.created_at, 1_768_418_403_207);
+    // Line 1 is a summary naming another session: never the title.
+    assert_eq!(
+        summary.title.as_deref(),
+        Some("@\"solution-architect (agent)\" analyze existing CLI command and create")
+    );
+    let seqs: Vec<u64> = items.iter().map(|i| i.0).collect();
+    assert_eq!(seqs, [3, 4, 8, 12, 15, 18, 21, 24, 27, 35, 42, 47]);
+    assert_eq!(items[1].1, "assistant");
+    assert!(items[1]
+        .2
+        .starts_with("I'll use the solution-architect agent to analyze"));
+    assert!(!items
+        .iter()
+        .any(|(_, _, t)| t.contains("<system-reminder>")));
+    // spotter: a text line and a tool_use line share message.id b8gyo9kz.
+    let (_, items) = read_fixture(SPOTTER);
+    assert!(items.contains(&(
+        12,
+        "assistant".into(),
+        "Phoenix server is starting in the background.\n\nLet me check the MCP servers status."
+            .into()
+    )));
+}
+
+#[test]
+fn wrappers_meta_and_tool_results_are_not_messages() {
+    let (summary, items) = read_fixture(SPOTTER);
+    assert_eq!(summary.header.id, "d6e0bada-1959-4eec-a9d2-0bfade768d8f");
+    assert_eq!(
+        summary.header.cwd.as_deref(),
+        Some("/home/marco/projects/spotter")
+    );
+    // The earliest timestamp (line 2, a progress line), not the first user's.
+    assert_eq!(summary.header.created_at, 1_770_764_271_291);
+    assert_eq!(
+        summary.title.as_deref(),
+        Some("start phoenix in background")
+    );
+    // Line 20 is isMeta, 21 only command wrappers (separated by newline and
+    // spaces), 22 only local-command-stdout; tool results never show.
+    assert_eq!(
+        texts(&items)
+            .into_iter()
+            .filter(|(r, _)| *r == "user")
+            .collect::<Vec<_>>(),
+        [
+            ("user", "start phoenix in background"),
+            ("user", "[Request interrupted by user]"),
+            (
+                "user",
+                "scrolling back in xterm.js still does not work (maybe because outer web catches it)? websearch xterm.js tmux interactions"
+            ),
+            ("user", "[Request interrupted by user]"),
+        ]
+    );
+}
+
+#[test]
+fn sub_agent_transcripts_read_as_sessions() {
+    let (summary, items) = read_fixture(SUB_2_1);
+    assert_eq!(
+        summary.header.id,
+        "e9fb405b-169f-40eb-9396-7e75076f045d/a485154"
+    );
+    assert_eq!(summary.header.created_at, 1_768_418_413_501);
+    assert_eq!(
+        summary.title.as_deref(),
+        Some("Analyze the existing CLI command structure in this CodeMie CLI project and")
+    );
+    // Every line is isSidechain: in a sub-agent transcript that is normal.
+    assert_eq!(
+        roles(&items),
+        [
+            (1, "user"),
+            (2, "assistant"),
+            (11, "assistant"),
+            (21, "assistant"),
+            (30, "assistant")
+        ]
+    );
+    let (summary, items) = read_fixture(WARMUP);
+    assert_eq!(
+        summary.header.id,
+        "4c2ddfdc-b619-4525-8d03-1950fb1b0257/36541525"
+    );
+    assert_eq!(summary.title.as_deref(), Some("Warmup"));
+    assert_eq!(roles(&items), [(1, "user"), (2, "assistant")]);
+}
+
+#[test]
+fn the_store_lists_sessions_with_display_titles() {
+    let catalog = Catalog::scan(&fixtures());
+    let listed: Vec<(String, Option<String>, Option<String>)> = catalog
+        .sessions()
+        .into_iter()
+        .map(|s| (s.header.id, s.title, s.header.label))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "e9fb405b-169f-40eb-9396-7e75076f045d".to_string(),
+                Some(
+                    "@\"solution-architect (agent)\" analyze existing CLI command and create"
+                        .into()
+                ),
+                None
+            ),
+            (
+                "e9fb405b-169f-40eb-9396-7e75076f045d/a485154".to_string(),
+                Some(
+                    "Analyze the existing CLI command structure in this CodeMie CLI project and"
+                        .into()
+                ),
+                // The parent's Task description.
+                Some("Analyze CLI and spec new commands".into())
+            ),
+            (
+                "d6e0bada-1959-4eec-a9d2-0bfade768d8f".to_string(),
+                Some("start phoenix in background".into()),
+                None
+            ),
+            (
+                "4c2ddfdc-b619-4525-8d03-1950fb1b0257".to_string(),
+                Some("create hello.py, md and js".into()),
+                None
+            ),
+            (
+                // Warmup: the parent has no Task call for it.
+                "4c2ddfdc-b619-4525-8d03-1950fb1b0257/36541525".to_string(),
+                Some("Warmup".into()),
+                None
+            ),
+        ]
+    );
+    // The compaction worker's transcript is not a session.
+    let notes: Vec<String> = catalog.notes().iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].starts_with(COMPACT_WORKER), "{notes:?}");
+    let bytes = std::fs::read(fixtures().join(COMPACT_WORKER)).unwrap();
+    assert!(matches!(scan(&bytes).header(), HeaderState::NotASession(_)));
+}
+
+#[test]
+fn sub_agents_beside_the_session_get_the_task_description() {
+    // The 2.0 layout: agent-<id>.jsonl beside <sessionId>.jsonl.
+    let dir = tempfile::tempdir().unwrap();
+    let project = dir.path().join("-w");
+    std::fs::create_dir(&project).unwrap();
+    let task = serde_json::json!({
+        "parentUuid": "u1", "sessionId": SID, "type": "assistant", "uuid": "a1",
+        "message": {"id": "m1", "content": [
+            {"type": "tool_use", "id": "t1", "name": "Task",
+             "input": {"prompt": "\n  Find the bug\nin the parser", "subagent_type": "x"}},
+            {"type": "tool_use", "id": "t2", "name": "Agent",
+             "input": {"description": "  Second agent ", "prompt": "p"}}
+        ]}
+    });
+    let result = |id: &str, tool: &str, uuid: &str| {
+        serde_json::json!({
+            "parentUuid": "a1", "sessionId": SID, "type": "user", "uuid": uuid,
+            "message": {"content": [{"type": "tool_result", "tool_use_id": tool, "content": "done"}]},
+            "toolUseResult": {"status": "completed", "agentId": id}
+        })
+        .to_string()
+            + "\n"
+    };
+    let parent = user("u1", None, "go")
+        + &task.to_string()
+        + "\n"
+        + &result("b1", "t1", "r1")
+        + &result("b2", "t2", "r2");
+    std::fs::write(project.join("s1.jsonl"), parent).unwrap();
+    let child = |agent: &str| {
+        serde_json::json!({"parentUuid": null, "isSidechain": true, "sessionId": SID,
+            "agentId": agent, "type": "user", "uuid": "c1",
+            "message": {"content": "do it"}})
+        .to_string()
+            + "\n"
+    };
+    std::fs::write(project.join("agent-b1.jsonl"), child("b1")).unwrap();
+    std::fs::create_dir_all(project.join("s1/subagents")).unwrap();
+    std::fs::write(project.join("s1/subagents/agent-b2.jsonl"), child("b2")).unwrap();
+    std::fs::write(project.join("agent-b3.jsonl"), child("b3")).unwrap();
+    // Not sessions: spilled tool results and sidecars.
+    std::fs::create_dir_all(project.join("s1/tool-results")).unwrap();
+    std::fs::write(
+        project.join("s1/tool-results/x.jsonl"),
+        user("z", None, "no"),
+    )
+    .unwrap();
+    std::fs::write(project.join("s1/agent-b2.meta.json"), "{}\n").unwrap();
+    let catalog = Catalog::scan_with(
+        dir.path(),
+        0,
+        crate::store::FormatChoice::Fixed(&ClaudeCode),
+        true,
+    );
+    let label = |id: &str| catalog.get(id).map(|s| s.header.label);
+    assert_eq!(label("s1/b1"), Some(Some("Find the bug".into())));
+    assert_eq!(label("s1/b2"), Some(Some("Second agent".into())));
+    assert_eq!(label("s1/b3"), Some(None));
+    assert_eq!(label("s1"), Some(None));
+    assert_eq!(catalog.len(), 4);
+    assert!(catalog.notes().is_empty(), "{:?}", catalog.notes());
+    assert!(!ClaudeCode.is_log_name(b"p/s1/tool-results/x.jsonl"));
+    assert!(!ClaudeCode.is_log_name(b"p/s1/agent-b2.meta.json"));
+    assert!(ClaudeCode.is_log_name(b"p/s1/subagents/agent-b2.jsonl"));
+}
+
+#[test]
+fn the_live_branch_follows_the_last_line_back() {
+    // A rewind: u2 was edited into u2b; the old branch (u2, a2) is not live.
+    let log = user("u1", None, "first")
+        + &assistant("a1", Some("u1"), "m1", "one")
+        + &user("u2", Some("a1"), "old question")
+        + &assistant("a2", Some("u2"), "m2", "old answer")
+        + &user("u2b", Some("a1"), "new question")
+        + &assistant("a2b", Some("u2b"), "m3", "new answer");
+    let (summary, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        texts(&items),
+        [
+            ("user", "first"),
+            ("assistant", "one"),
+            ("user", "new question"),
+            ("assistant", "new answer")
+        ]
+    );
+    // The title is the first prompt in the file, on the branch or not.
+    assert_eq!(summary.title.as_deref(), Some("first"));
+    // A dangling parent ends the chain without an error; sidechain lines of
+    // a main transcript are never on its surface, nor its leaf.
+    let sidechain = serde_json::json!({"parentUuid": "x2", "isSidechain": true, "sessionId": SID,
+        "type": "assistant", "uuid": "side", "message": {"id": "ms", "content": [{"type": "text", "text": "inline agent"}]}});
+    let log = user("x1", None, "lost")
+        + &user("x2", Some("gone"), "after a resume")
+        + &assistant("x3", Some("x2"), "m1", "reply")
+        + &sidechain.to_string()
+        + "\n";
+    let (_, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        texts(&items),
+        [("user", "after a resume"), ("assistant", "reply")]
+    );
+    // Any line with a uuid links the chain, a hook's progress line too.
+    let progress = serde_json::json!({"parentUuid": "p1", "sessionId": SID, "type": "progress",
+        "uuid": "hook", "data": {"type": "hook_progress"}});
+    let log =
+        user("p1", None, "one") + &progress.to_string() + "\n" + &user("p2", Some("hook"), "two");
+    let (_, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(texts(&items), [("user", "one"), ("user", "two")]);
+    // A cycle ends too.
+    let log = user("c1", Some("c2"), "one") + &user("c2", Some("c1"), "two");
+    let (_, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(texts(&items), [("user", "one"), ("user", "two")]);
+}
+
+#[test]
+fn a_split_message_on_a_side_branch_is_whole() {
+    // Parallel tool calls: the results hang off different parts of one
+    // message, and the next turn continues from one of them.
+    let tool_use = |uuid: &str, parent: &str, text: Option<&str>| {
+        let mut content =
+            vec![serde_json::json!({"type": "tool_use", "id": uuid, "name": "Read", "input": {}})];
+        if let Some(t) = text {
+            content.insert(0, serde_json::json!({"type": "text", "text": t}));
+        }
+        serde_json::json!({"parentUuid": parent, "sessionId": SID, "type": "assistant", "uuid": uuid,
+            "message": {"id": "m1", "content": content}})
+        .to_string()
+            + "\n"
+    };
+    let log = user("u1", None, "go")
+        + &tool_use("p1", "u1", Some("part one"))
+        + &tool_use("p2", "p1", Some("part two"))
+        + &user("r2", Some("p2"), "interleaved")
+        + &tool_use("p3", "p2", Some("part three"))
+        + &assistant("a9", Some("r2"), "m9", "done");
+    let (_, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        items,
+        [
+            (1, "user".into(), "go".into()),
+            (
+                2,
+                "assistant".into(),
+                "part one\npart two\npart three".into()
+            ),
+            (4, "user".into(), "interleaved".into()),
+            (6, "assistant".into(), "done".into()),
+        ]
+    );
+}
+
+#[test]
+fn compaction_shadows_the_branch_before_it() {
+    let boundary = serde_json::json!({"parentUuid": null, "logicalParentUuid": "a1", "sessionId": SID,
+        "type": "system", "subtype": "compact_boundary", "uuid": "b1",
+        "compactMetadata": {"trigger": "auto", "preTokens": 1000}});
+    let summary = serde_json::json!({"parentUuid": "b1", "sessionId": SID, "type": "user",
+        "isCompactSummary": true, "isVisibleInTranscriptOnly": true, "uuid": "cs",
+        "message": {"role": "user", "content": "This session is being continued. Summary: X"}});
+    let log = user("u1", None, "before")
+        + &assistant("a1", Some("u1"), "m1", "old")
+        + &boundary.to_string()
+        + "\n"
+        + &summary.to_string()
+        + "\n"
+        + &user("u2", Some("cs"), "after")
+        + &assistant("a2", Some("u2"), "m2", "new");
+    let (summary, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        items,
+        [
+            (1, "user".into(), "before".into()),
+            (2, "assistant".into(), "old".into()),
+            (
+                4,
+                "checkpoint3".into(),
+                "This session is being continued. Summary: X".into()
+            ),
+            (5, "user".into(), "after".into()),
+            (6, "assistant".into(), "new".into()),
+        ]
+    );
+    assert_eq!(summary.title.as_deref(), Some("before"));
+    // Through the projector: the checkpoint and what follows.
+    let mut projector = crate::reference::projection::Projector::new(None, usize::MAX);
+    let log = Mem {
+        bytes: log.into_bytes(),
+        modified_ms: None,
+    };
+    ClaudeCode
+        .read(&log, &|| false, &mut |e| projector.push(e))
+        .unwrap();
+    let projection = projector.finish();
+    assert!(projection.compacted);
+    let shown: Vec<&str> = projection
+        .messages
+        .iter()
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            "This session is being continued. Summary: X",
+            "after",
+            "new"
+        ]
+    );
+}
+
+#[test]
+fn titles_custom_then_ai_then_first_prompt() {
+    let custom = |t: &str| {
+        serde_json::json!({"type": "custom-title", "customTitle": t, "sessionId": SID}).to_string()
+            + "\n"
+    };
+    let ai = |t: &str| {
+        serde_json::json!({"type": "ai-title", "aiTitle": t, "sessionId": SID}).to_string() + "\n"
+    };
+    let summary_line =
+        r#"{"type":"summary","summary":"Someone else's","leafUuid":"zz"}"#.to_string() + "\n";
+    let prompt = "  <command-name>/x</command-name>  ";
+    let long = "word ".repeat(30);
+    let base = summary_line + &user("w", None, prompt) + &user("u", Some("w"), &long);
+    let title = |log: &str| scan(log.as_bytes()).meta().title;
+    assert_eq!(
+        title(&base),
+        Some("word ".repeat(16).trim_end().to_string())
+    );
+    assert_eq!(
+        title(&(ai("AI one") + &base + &ai(" AI two ") + &ai("  "))),
+        Some("AI two".into())
+    );
+    assert_eq!(
+        title(&(custom("Mine") + &base + &ai("AI") + &custom(""))),
+        Some("Mine".into())
+    );
+}
+
+#[test]
+fn lenient_lines_are_skipped_and_counted() {
+    let log = "{\"type\":\"summary\",\"summary\":\"s\"}\n".to_string()
+        + "not json\n"
+        + "[1,2]\n"
+        + "\n"
+        + &user("u1", None, "hello")
+        + "{\"type\":\"user\",\"message\":\n"
+        + &assistant("a1", Some("u1"), "m1", "hi")
+        + "{\"type\":\"assistant\",\"uuid\":\"a2\",\"parentUuid\":\"a1\",\"sessionId\":\"s1\",\"message\":{\"content\":[{\"type\":\"text\",\"text\":\"unfinished";
+    let (summary, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(summary.skipped_lines, 3);
+    // Complete lines only; the unfinished last one is ignored.
+    assert_eq!(summary.captured_through_seq, Some(7));
+    assert_eq!(texts(&items), [("user", "hello"), ("assistant", "hi")]);
+    let scanner = scan(log.as_bytes());
+    assert_eq!(scanner.meta().skipped_lines, 3);
+    assert_eq!(scanner.meta().failure, None);
+}
+
+#[test]
+fn invalid_utf8_fails_the_read() {
+    let mut log = user("u1", None, "hello").into_bytes();
+    log.extend_from_slice(b"{\"type\":\"user\",\"x\":\"\xff\"}\n");
+    let err = read_bytes(&log).unwrap_err();
+    assert!(
+        matches!(&err, ReadError::Log(e) if e.line == Some(2) && e.reason.contains("UTF-8")),
+        "{err:?}"
+    );
+    let scanner = scan(&log);
+    assert!(scanner.meta().failure.is_some());
+    assert!(scanner.is_done());
+    assert_eq!(scanner.meta().title, None);
+    // Before any sessionId, it is not a session at all.
+    let scanner = scan(b"{\"type\":\"summary\"}\n\xff\n");
+    assert!(matches!(scanner.header(), HeaderState::NotASession(_)));
+}
+
+#[test]
+fn no_session_id_is_not_a_session() {
+    let log = r#"{"type":"summary","summary":"a","leafUuid":"x"}
+{"type":"summary","summary":"b","leafUuid":"y"}
+{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}
+"#;
+    let scanner = scan(log.as_bytes());
+    assert_eq!(scanner.header(), HeaderState::Pending);
+    assert!(!scanner.is_done());
+    assert!(read_bytes(log.as_bytes()).is_err());
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("only-summaries.jsonl"), log).unwrap();
+    let catalog = Catalog::scan(dir.path());
+    assert!(catalog.is_empty());
+    assert_eq!(
+        catalog
+            .notes()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        ["only-summaries.jsonl: skipped, not a session: no complete line identifies a session"]
+    );
+    // A session line appended later makes it one.
+    let path = dir.path().join("only-summaries.jsonl");
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, user("u1", None, "late").as_bytes()).unwrap();
+    let mut catalog = catalog;
+    assert!(catalog.refresh_path(&path));
+    assert_eq!(catalog.get(SID).and_then(|s| s.title), Some("late".into()));
+}
+
+#[test]
+fn undated_sessions_take_the_file_time() {
+    let log = r#"{"type":"user","sessionId":"s1","uuid":"u","message":{"content":"hi"},"timestamp":"yesterday"}
+"#;
+    let (summary, _) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(summary.header.created_at, 42);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s1.jsonl");
+    std::fs::write(&path, log).unwrap();
+    let modified = std::fs::metadata(&path).unwrap().modified().unwrap();
+    let expected = modified
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let catalog = Catalog::scan(dir.path());
+    assert_eq!(
+        catalog.get("s1").map(|s| s.header.created_at),
+        Some(expected)
+    );
+    // The earliest parsable timestamp, wherever it is.
+    let log = user("u1", None, "a")
+        + r#"{"type":"system","sessionId":"s1","timestamp":"2020-01-01T00:00:00.999999Z"}"#
+        + "\n";
+    let (summary, _) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(summary.header.created_at, 1_577_836_800_999);
+}
+
+#[test]
+fn wrong_types_never_panic() {
+    let values = [
+        "null",
+        "1",
+        "-1.5",
+        "true",
+        "\"s\"",
+        "[]",
+        "{}",
+        "[1,{\"type\":\"text\"}]",
+        "{\"type\":\"text\",\"text\":5}",
+        "{\"id\":[],\"content\":{}}",
+    ];
+    let fields = [
+        "type",
+        "uuid",
+        "parentUuid",
+        "logicalParentUuid",
+        "sessionId",
+        "agentId",
+        "timestamp",
+        "cwd",
+        "isSidechain",
+        "isMeta",
+        "isCompactSummary",
+        "customTitle",
+        "aiTitle",
+        "message",
+        "toolUseResult",
+        "subtype",
+    ];
+    let mut log = String::new();
+    for field in fields {
+        for value in values {
+            for kind in ["user", "assistant", "system", "custom-title"] {
+                log.push_str(&format!(
+                    "{{\"type\":\"{kind}\",\"sessionId\":\"s1\",\"uuid\":\"{field}{value}\",\"{field}\":{value},\"message\":{{\"content\":{value},\"id\":{value}}}}}\n"
+                ));
+            }
+        }
+    }
+    let (summary, _) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(summary.header.id, "s1");
+    let _ = scan(log.as_bytes()).meta();
+}

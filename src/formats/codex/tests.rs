@@ -1,0 +1,958 @@
+//! The Codex format on the real fixtures (tests/fixtures/agents/codex) and
+//! on synthetic rollouts for the corner cases the fixtures lack.
+
+use std::io::{self, Read};
+use std::path::PathBuf;
+
+use super::track::ENCRYPTED_SUMMARY;
+use super::*;
+use crate::formats::lines::{self, Flow};
+use crate::model::{Event, Role, SessionHeader};
+use crate::reference::projection::Projector;
+
+/// A log held in memory.
+struct BytesLog(Vec<u8>);
+
+impl LogSource for BytesLog {
+    fn name(&self) -> &str {
+        "test.jsonl"
+    }
+
+    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
+        let size = limit.map_or(self.0.len() as u64, |l| l.min(self.0.len() as u64));
+        Ok((Box::new(&self.0[..]), size))
+    }
+}
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/agents/codex")
+        .join(name);
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+const OLD_EXEC: &str =
+    "2026/01/02/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl";
+const DESKTOP_REDACTED: &str =
+    "2026/02/23/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl";
+const TUI: &str =
+    "2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl";
+const DESKTOP_NO_USER_ITEMS: &str =
+    "2026/05/11/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl";
+
+/// Everything a full read yields: events and summary.
+struct Read_ {
+    entries: Vec<(u64, Event<'static>)>,
+    summary: Result<ReadSummary, ReadError>,
+}
+
+fn read(bytes: &[u8]) -> Read_ {
+    let mut entries = Vec::new();
+    let summary = Codex.read(&BytesLog(bytes.to_vec()), &|| false, &mut |e| {
+        entries.push((e.seq, owned(e.event)));
+    });
+    Read_ { entries, summary }
+}
+
+fn owned(event: Event<'_>) -> Event<'static> {
+    match event {
+        Event::Message { role, text } => Event::Message {
+            role,
+            text: text.into_owned().into(),
+        },
+        Event::Checkpoint { through_seq, text } => Event::Checkpoint {
+            through_seq,
+            text: text.into_owned().into(),
+        },
+        Event::Title(t) => Event::Title(t.into_owned().into()),
+        Event::Capacity(c) => Event::Capacity(c),
+        Event::Other => Event::Other,
+    }
+}
+
+/// The projected surface: `(role, checkpoint, text)` in order.
+fn surface(bytes: &[u8]) -> Vec<(Role, bool, String)> {
+    let r = read(bytes);
+    r.summary.expect("readable");
+    let mut projector = Projector::new(None, usize::MAX);
+    for (seq, event) in r.entries {
+        projector.push(Entry { seq, event });
+    }
+    projector
+        .finish()
+        .messages
+        .into_iter()
+        .map(|m| (m.role, m.checkpoint, m.text))
+        .collect()
+}
+
+fn scan(bytes: &[u8]) -> CodexScanner {
+    let mut scanner = CodexScanner::default();
+    lines::for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
+        scanner.line(l);
+        Ok(Flow::Continue)
+    })
+    .expect("in memory");
+    scanner
+}
+
+fn header(bytes: &[u8]) -> SessionHeader {
+    match scan(bytes).header() {
+        HeaderState::Session(h) => h,
+        other => panic!("not a session: {other:?}"),
+    }
+}
+
+fn texts(surface: &[(Role, bool, String)]) -> Vec<&str> {
+    surface.iter().map(|(_, _, t)| t.as_str()).collect()
+}
+
+// ---------------------------------------------------------------------------
+// Synthetic rollouts.
+
+const T0: &str = "2026-01-01T00:00:00.000Z";
+
+fn line(kind: &str, payload: &str) -> String {
+    format!(r#"{{"timestamp":"{T0}","type":"{kind}","payload":{payload}}}"#)
+}
+
+fn meta_with(id: &str, extra: &str) -> String {
+    line(
+        "session_meta",
+        &format!(
+            r#"{{"id":"{id}","timestamp":"{T0}","cwd":"/w","originator":"codex_cli_rs"{extra}}}"#
+        ),
+    )
+}
+
+fn meta(id: &str) -> String {
+    meta_with(id, r#","source":"cli""#)
+}
+
+fn json(text: &str) -> String {
+    serde_json::to_string(text).unwrap()
+}
+
+fn message(role: &str, kind: &str, texts: &[&str]) -> String {
+    let blocks: Vec<String> = texts
+        .iter()
+        .map(|t| format!(r#"{{"type":"{kind}","text":{}}}"#, json(t)))
+        .collect();
+    format!(
+        r#"{{"type":"message","role":"{role}","content":[{}]}}"#,
+        blocks.join(",")
+    )
+}
+
+fn user(text: &str) -> String {
+    line("response_item", &message("user", "input_text", &[text]))
+}
+
+fn assistant(text: &str) -> String {
+    line(
+        "response_item",
+        &message("assistant", "output_text", &[text]),
+    )
+}
+
+fn event(kind: &str, fields: &str) -> String {
+    line("event_msg", &format!(r#"{{"type":"{kind}"{fields}}}"#))
+}
+
+fn user_event(text: &str) -> String {
+    event(
+        "user_message",
+        &format!(r#","message":{},"images":[]"#, json(text)),
+    )
+}
+
+fn agent_event(text: &str) -> String {
+    event("agent_message", &format!(r#","message":{}"#, json(text)))
+}
+
+fn compacted(message: &str, history: Option<&[String]>) -> String {
+    let history = history.map_or(String::new(), |h| {
+        format!(r#","replacement_history":[{}]"#, h.join(","))
+    });
+    line(
+        "compacted",
+        &format!(r#"{{"message":{}{history}}}"#, json(message)),
+    )
+}
+
+fn rollout(lines: &[String]) -> Vec<u8> {
+    let mut out = lines.join("\n");
+    out.push('\n');
+    out.into_bytes()
+}
+
+const ENV: &str = "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>";
+
+fn u(text: &str) -> (Role, bool, String) {
+    (Role::User, false, text.into())
+}
+
+fn a(text: &str) -> (Role, bool, String) {
+    (Role::Assistant, false, text.into())
+}
+
+fn cp(text: &str) -> (Role, bool, String) {
+    (Role::User, true, text.into())
+}
+
+// ---------------------------------------------------------------------------
+// The real fixtures.
+
+#[test]
+fn fixture_headers() {
+    let cases = [
+        (
+            OLD_EXEC,
+            "019b7f94-51b4-7593-922e-ba12b5b73b52",
+            1_767_371_985_332, // 2026-01-02T16:39:45.332Z
+            "/Users/Nikita_Levyankov/repos/EPMCDME/codemie-ai/codemie-code",
+        ),
+        (
+            DESKTOP_REDACTED,
+            "019c8bfe-ec25-79e0-97d7-bda6a9c575ff",
+            1_771_875_265_573, // 2026-02-23T19:34:25.573Z
+            "/redacted/path/ea96e59ed9",
+        ),
+        (
+            TUI,
+            "019e1625-789d-76c0-80ab-3724b5ddb799",
+            1_778_488_015_042, // 2026-05-11T08:26:55.042Z
+            "/Users/Sample_User/repos/codemie-ai/codemie-code",
+        ),
+        (
+            DESKTOP_NO_USER_ITEMS,
+            "019e1695-0522-7c83-8b39-0dd379793f80",
+            1_778_495_325_482, // 2026-05-11T10:28:45.482Z
+            "/Users/Sample_User/naya",
+        ),
+    ];
+    for (file, id, created_at, cwd) in cases {
+        let bytes = fixture(file);
+        assert!(Codex.recognizes(bytes.split(|&b| b == b'\n').next().unwrap()));
+        let expected = SessionHeader {
+            version: 0,
+            id: id.into(),
+            created_at,
+            cwd: Some(cwd.into()),
+            label: None,
+        };
+        assert_eq!(header(&bytes), expected, "{file}");
+        assert_eq!(read(&bytes).summary.unwrap().header, expected, "{file}");
+    }
+}
+
+#[test]
+fn fixture_titles_capacity_and_lines() {
+    let cases = [
+        // The typed prompt, from the `user_message` event.
+        (
+            OLD_EXEC,
+            Some("what is current repository about? summarize purpuse and explain goals"),
+            Some(258_400),
+            26,
+        ),
+        (
+            DESKTOP_REDACTED,
+            Some("[REDACTED_MESSAGE len=98 sha=c002ff99]"),
+            Some(258_400),
+            63,
+        ),
+        // `task_started` before any token count gives the window too.
+        (TUI, Some("show tools"), Some(258_400), 77),
+        // Attached-file context leads the event; cut at the last space
+        // within 80.
+        (
+            DESKTOP_NO_USER_ITEMS,
+            Some("# Files mentioned by the user: ## Sample Project Demo Prep.vtt:"),
+            None,
+            37,
+        ),
+    ];
+    for (file, title, capacity, lines) in cases {
+        let bytes = fixture(file);
+        let meta = scan(&bytes).meta();
+        let expected = ScanMeta {
+            title: title.map(String::from),
+            capacity,
+            skipped_lines: 0,
+            failure: None,
+            ..ScanMeta::default()
+        };
+        assert_eq!(meta, expected, "{file}");
+        let summary = read(&bytes).summary.unwrap();
+        assert_eq!(summary.title.as_deref(), title, "{file}");
+        assert_eq!(summary.capacity, capacity, "{file}");
+        assert_eq!(summary.captured_through_seq, Some(lines), "{file}");
+        assert_eq!(summary.skipped_lines, 0, "{file}");
+    }
+}
+
+#[test]
+fn fixture_injected_context_is_skipped() {
+    // 0.77: AGENTS.md and environment context in messages of their own.
+    assert_eq!(
+        surface(&fixture(OLD_EXEC)),
+        [u(
+            "what is current repository about? summarize purpuse and explain goals"
+        )]
+    );
+    // 0.125: both in one message, which is then dropped; developer
+    // messages never show.
+    let tui = surface(&fixture(TUI));
+    let roles: Vec<Role> = tui.iter().map(|m| m.0).collect();
+    use Role::{Assistant as A, User as U};
+    assert_eq!(roles, [U, A, U, A, A, A]);
+    assert_eq!(tui[0], u("show tools"));
+    assert_eq!(
+        tui[2],
+        u("let's update the defailt context compart to 90 in env var")
+    );
+    assert!(tui[1]
+        .2
+        .starts_with("Available tool groups in this session:\n\n- `web`"));
+    assert!(tui
+        .iter()
+        .all(|m| !m.2.contains("AGENTS.md instructions for")
+            && !m.2.contains("<environment_context>")));
+}
+
+#[test]
+fn fixture_with_assistant_items_only_does_not_project_events() {
+    // It has `response_item` messages (assistant ones), so its
+    // `user_message` events stay duplicates: only assistant text shows.
+    let s = surface(&fixture(DESKTOP_NO_USER_ITEMS));
+    assert_eq!(s.len(), 2);
+    assert!(s.iter().all(|m| m.0 == Role::Assistant && !m.1));
+    assert!(s[1]
+        .2
+        .starts_with("Yes. The transcript clearly assigns User"));
+}
+
+#[test]
+fn fixture_redacted_desktop_rollout() {
+    // Redaction hides which user messages were injected context, so all
+    // three user items show; events never duplicate the items.
+    let s = surface(&fixture(DESKTOP_REDACTED));
+    assert_eq!(
+        texts(&s)[..4],
+        [
+            "[REDACTED_TEXT len=5296 sha=393c5edf]",
+            "[REDACTED_TEXT len=106 sha=81c7c868]",
+            "[REDACTED_TEXT len=98 sha=c002ff99]",
+            "[REDACTED_TEXT len=156 sha=2a40230f]",
+        ]
+    );
+    assert_eq!(s.len(), 9);
+    assert!(s.iter().all(|m| !m.2.starts_with("[REDACTED_MESSAGE")));
+}
+
+#[test]
+fn fixture_seqs_increase_and_scanner_matches_read() {
+    for file in [OLD_EXEC, DESKTOP_REDACTED, TUI, DESKTOP_NO_USER_ITEMS] {
+        let bytes = fixture(file);
+        let r = read(&bytes);
+        assert!(r.entries.windows(2).all(|w| w[0].0 < w[1].0), "{file}");
+        let summary = r.summary.unwrap();
+        let meta = scan(&bytes).meta();
+        assert_eq!(meta.title, summary.title, "{file}");
+        assert_eq!(meta.capacity, summary.capacity, "{file}");
+        // Fed in two parts, as an index does after an append.
+        let cut = bytes.len() / 2;
+        let cut = cut + bytes[cut..].iter().position(|&b| b == b'\n').unwrap() + 1;
+        let mut scanner = scan(&bytes[..cut]);
+        for l in bytes[cut..]
+            .split(|&b| b == b'\n')
+            .filter(|l| !l.is_empty())
+        {
+            scanner.line(l);
+        }
+        assert_eq!(scanner.meta(), meta, "{file}");
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Corner cases.
+
+#[test]
+fn events_only_rollout_projects_its_events() {
+    let lines = vec![
+        meta("e"),
+        line("turn_context", r#"{"cwd":"/w","model":"m"}"#),
+        user_event("hello there"),
+        agent_event("hi"),
+        event("token_count", r#","info":null"#),
+        user_event("bye"),
+    ];
+    assert_eq!(
+        surface(&rollout(&lines)),
+        [u("hello there"), a("hi"), u("bye")]
+    );
+    assert_eq!(
+        read(&rollout(&lines)).summary.unwrap().title.as_deref(),
+        Some("hello there")
+    );
+    // Any `response_item` message, even a developer one at the very end,
+    // makes the events duplicates again: decided by the whole file.
+    let mut with_item = lines.clone();
+    with_item.push(line(
+        "response_item",
+        &message("developer", "input_text", &["rules"]),
+    ));
+    assert_eq!(surface(&rollout(&with_item)), []);
+    // Other response items do not count.
+    let mut with_call = lines.clone();
+    with_call.insert(
+        2,
+        line(
+            "response_item",
+            r#"{"type":"function_call","name":"shell","arguments":"{}","call_id":"c"}"#,
+        ),
+    );
+    assert_eq!(surface(&rollout(&with_call)).len(), 3);
+}
+
+#[test]
+fn readable_compaction_shadows_earlier_lines() {
+    let lines = [
+        meta("c"),
+        user("first question"),
+        assistant("first answer"),
+        compacted("the summary so far", None),
+        line("event_msg", r#"{"type":"context_compacted"}"#),
+        user("next question"),
+        assistant("next answer"),
+    ];
+    assert_eq!(
+        surface(&rollout(&lines)),
+        [
+            cp("the summary so far"),
+            u("next question"),
+            a("next answer")
+        ]
+    );
+    // The title is still the session's first prompt.
+    assert_eq!(
+        scan(&rollout(&lines)).meta().title.as_deref(),
+        Some("first question")
+    );
+}
+
+#[test]
+fn encrypted_compaction_with_replacement_history() {
+    let history = [
+        message("developer", "input_text", &["<permissions instructions>x"]),
+        message("user", "input_text", &[ENV]),
+        message("user", "input_text", &["kept prompt"]),
+        r#"{"type":"message","role":"assistant","content":[{"type":"output_text","text":"kept answer"}],"phase":"final_answer"}"#.to_string(),
+        r#"{"type":"reasoning","summary":[],"encrypted_content":"gAAA"}"#.into(),
+        r#"{"type":"compaction","encrypted_content":"gAAAAABp"}"#.into(),
+    ];
+    let lines = [
+        meta("c"),
+        user("old prompt"),
+        assistant("old answer"),
+        compacted("", Some(&history)),
+        user("after"),
+    ];
+    assert_eq!(
+        surface(&rollout(&lines)),
+        [
+            cp(ENCRYPTED_SUMMARY),
+            u("kept prompt"),
+            a("kept answer"),
+            u("after")
+        ]
+    );
+    // Seqs: the history sorts right after its checkpoint, before line 5.
+    let seqs: Vec<u64> = read(&rollout(&lines))
+        .entries
+        .iter()
+        .filter(|(_, e)| matches!(e, Event::Message { .. } | Event::Checkpoint { .. }))
+        .map(|(s, _)| *s)
+        .collect();
+    let k = track::SPACING;
+    assert_eq!(seqs, [2 * k, 3 * k, 4 * k, 4 * k + 1, 4 * k + 2, 5 * k]);
+}
+
+#[test]
+fn repeated_summary_is_not_shown_twice() {
+    let summary = "Another language model started to solve this problem...\nsummary";
+    let history = [
+        message("user", "input_text", &["what I asked"]),
+        message("user", "input_text", &[summary]),
+    ];
+    let lines = [
+        meta("c"),
+        user("what I asked"),
+        compacted(summary, Some(&history)),
+        user("go on"),
+    ];
+    assert_eq!(
+        surface(&rollout(&lines)),
+        [cp(summary), u("what I asked"), u("go on")]
+    );
+}
+
+#[test]
+fn empty_compaction_still_shadows_and_the_last_one_decides() {
+    let lines = [
+        meta("c"),
+        user("one"),
+        compacted(
+            "first summary",
+            Some(&[message("user", "input_text", &["h1"])]),
+        ),
+        user("two"),
+        compacted("", Some(&[message("user", "input_text", &["h2"])])),
+        user("three"),
+    ];
+    assert_eq!(surface(&rollout(&lines)), [u("h2"), u("three")]);
+}
+
+#[test]
+fn resumed_rollout_appends_without_a_new_session_meta() {
+    let first = rollout(&[meta("r"), user_event("start here"), user("start here")]);
+    let mut scanner = scan(&first);
+    // A resumed session appends to the same file.
+    let appended = rollout(&[
+        line("turn_context", r#"{"cwd":"/w"}"#),
+        user_event("resumed"),
+        user("resumed"),
+        // A later session_meta never changes who the session is.
+        meta("other"),
+        event("task_started", r#","model_context_window":1000"#),
+    ]);
+    for l in appended.split(|&b| b == b'\n').filter(|l| !l.is_empty()) {
+        scanner.line(l);
+    }
+    let mut whole = first.clone();
+    whole.extend_from_slice(&appended);
+    assert_eq!(scanner.header(), scan(&whole).header());
+    assert!(matches!(scanner.header(), HeaderState::Session(h) if h.id == "r"));
+    assert_eq!(scanner.meta().title.as_deref(), Some("start here"));
+    assert_eq!(scanner.meta().capacity, Some(1000));
+    let r = read(&whole);
+    assert_eq!(r.summary.as_ref().unwrap().header.id, "r");
+    assert_eq!(surface(&whole), [u("start here"), u("resumed")]);
+}
+
+#[test]
+fn sub_agent_display_titles() {
+    let spawn = |fields: &str| {
+        format!(
+            r#","source":{{"subagent":{{"thread_spawn":{{"parent_thread_id":"p","depth":1{fields}}}}}}}"#
+        )
+    };
+    let label = |extra: &str| header(&rollout(&[meta_with("s", extra)])).label;
+    // The nickname from thread_spawn when session_meta has none.
+    assert_eq!(
+        label(&spawn(
+            r#","agent_nickname":"Scout","agent_role":"explorer""#
+        )),
+        Some("Scout".into())
+    );
+    assert_eq!(
+        label(&spawn(r#","agent_role":"explorer""#)),
+        Some("explorer".into())
+    );
+    // session_meta's own fields come first.
+    assert_eq!(
+        label(&(spawn(r#","agent_nickname":"Scout""#) + r#","agent_nickname":"Ada""#)),
+        Some("Ada".into())
+    );
+    // A role in session_meta loses to any nickname.
+    assert_eq!(
+        label(&(spawn(r#","agent_nickname":"Scout""#) + r#","agent_role":"worker""#)),
+        Some("Scout".into())
+    );
+    assert_eq!(
+        label(r#","source":{"subagent":"review"},"agent_role":"reviewer""#),
+        Some("reviewer".into())
+    );
+    assert_eq!(label(r#","source":{"subagent":"review"}"#), None);
+    assert_eq!(label(&spawn(r#","agent_nickname":"  ""#)), None);
+    // Not a sub-agent: its names are not a display title.
+    assert_eq!(label(r#","agent_nickname":"Ada""#), None);
+    assert_eq!(
+        label(r#","source":{"subagent":null},"agent_nickname":"Ada""#),
+        None
+    );
+    assert_eq!(
+        label(r#","source":{"other":1},"agent_nickname":"Ada""#),
+        None
+    );
+    assert_eq!(label(r#","source":"cli","agent_nickname":"Ada""#), None);
+    // A repeated key makes session_meta not understood: no session.
+    assert!(matches!(
+        scan(&rollout(&[meta_with(
+            "s",
+            r#","source":"cli","source":"exec""#
+        )]))
+        .header(),
+        HeaderState::NotASession(_)
+    ));
+}
+
+#[test]
+fn rollout_without_session_meta_is_not_a_session() {
+    for lines in [
+        vec![user("hello"), meta("late")],
+        vec![line("session_meta", r#"{"timestamp":"x"}"#), meta("late")],
+        vec![line("session_meta", r#"{"id":""}"#)],
+        vec![line("session_meta", r#"{"id":7}"#)],
+        vec!["not json".to_string(), meta("late")],
+    ] {
+        let bytes = rollout(&lines);
+        let scanner = scan(&bytes);
+        assert!(
+            matches!(scanner.header(), HeaderState::NotASession(_)),
+            "{lines:?}"
+        );
+        assert!(scanner.is_done());
+        assert!(matches!(read(&bytes).summary, Err(ReadError::Log(_))));
+    }
+    assert_eq!(scan(b"").header(), HeaderState::Pending);
+    assert_eq!(scan(meta("x").as_bytes()).header(), HeaderState::Pending);
+    assert!(matches!(
+        read(meta("x").as_bytes()).summary,
+        Err(ReadError::Log(_))
+    ));
+    // Blank lines before it are no line at all.
+    assert!(matches!(
+        scan(&rollout(&[String::new(), meta("x")])).header(),
+        HeaderState::Session(_)
+    ));
+    assert!(!Codex.recognizes(user("x").as_bytes()));
+    assert!(!Codex.recognizes(br#"{"type":"session","id":"h","createdAt":1}"#));
+}
+
+#[test]
+fn unfinished_last_line_is_ignored() {
+    let mut bytes = rollout(&[meta("u"), user("done")]);
+    bytes.extend_from_slice(br#"{"timestamp":"x","type":"response_item","payload":{"type":"mess"#);
+    bytes.extend_from_slice(b"\xff");
+    let r = read(&bytes);
+    let summary = r.summary.unwrap();
+    assert_eq!(summary.captured_through_seq, Some(2));
+    assert_eq!(summary.skipped_lines, 0);
+    assert_eq!(surface(&bytes), [u("done")]);
+    assert_eq!(scan(&bytes).meta().failure, None);
+}
+
+#[test]
+fn invalid_utf8_fails_the_read() {
+    let mut bytes = rollout(&[meta("x"), user("ok")]);
+    bytes.extend_from_slice(b"{\"type\":\"event_msg\",\"payload\":\"\xff\"}\n");
+    bytes.extend_from_slice(&rollout(&[user("later")]));
+    match read(&bytes).summary {
+        Err(ReadError::Log(e)) => {
+            assert_eq!(e.line, Some(3));
+            assert_eq!(e.reason, "invalid UTF-8");
+        }
+        other => panic!("{other:?}"),
+    }
+    let meta = scan(&bytes).meta();
+    assert_eq!(meta.failure.as_deref(), Some("line 3: invalid UTF-8"));
+    assert_eq!(meta.title, None);
+    // On line 1 it is not a session at all.
+    assert!(matches!(
+        scan(b"\xff\n").header(),
+        HeaderState::NotASession(_)
+    ));
+}
+
+#[test]
+fn wrong_types_in_every_line_kind_are_skipped_and_counted() {
+    let skipped = [
+        "not json".to_string(),
+        "[1,2]".into(),
+        "null".into(),
+        r#"{"type":1,"payload":{}}"#.into(),
+        r#"{"payload":{"type":"message"}}"#.into(),
+        r#"{"type":"response_item","type":"response_item","payload":{}}"#.into(),
+        line("response_item", "[]"),
+        line("response_item", "null"),
+        line(
+            "response_item",
+            r#"{"type":"message","role":5,"content":[]}"#,
+        ),
+        line(
+            "response_item",
+            r#"{"type":"message","role":"user","content":"text"}"#,
+        ),
+        line(
+            "response_item",
+            r#"{"type":"message","role":"user","content":{}}"#,
+        ),
+        r#"{"type":"response_item"}"#.into(),
+        line("compacted", r#"{"message":5}"#),
+        line("compacted", r#"{"message":"s","replacement_history":{}}"#),
+        line("compacted", r#""summary""#),
+        line("event_msg", r#"{"message":"no type"}"#),
+        line("event_msg", r#"{"type":"user_message","message":["x"]}"#),
+        line("event_msg", r#"{"type":"user_message"}"#),
+        line("event_msg", r#"{"type":"agent_message","message":null}"#),
+        line(
+            "event_msg",
+            r#"{"type":"thread_name_updated","thread_name":3}"#,
+        ),
+        line("event_msg", r#"{"type":"token_count","info":"big"}"#),
+        line(
+            "event_msg",
+            r#"{"type":"token_count","info":{"model_context_window":"9"}}"#,
+        ),
+        line(
+            "event_msg",
+            r#"{"type":"task_started","model_context_window":true}"#,
+        ),
+        line("session_meta", "7"),
+        line("session_meta", r#"{"id":{}}"#),
+        // One `}` too few: not JSON (its closed twin below is understood).
+        line(
+            "response_item",
+            r#"{"type":"message","role":"user","content":[1,null,{"type":"input_text","text":9}]"#,
+        ),
+    ];
+    let understood = [
+        line("mystery", r#"{"anything":[1]}"#),
+        r#"{"type":"mystery"}"#.into(),
+        line("turn_context", "5"),
+        line(
+            "response_item",
+            r#"{"type":"function_call","content":"not a message"}"#,
+        ),
+        line(
+            "response_item",
+            r#"{"type":"message","role":"user","content":[1,null,{"type":"input_text","text":9}]}"#,
+        ),
+        line(
+            "response_item",
+            r#"{"type":"message","role":"tool","content":null}"#,
+        ),
+        line(
+            "response_item",
+            r#"{"content":[{"type":"input_text","text":"x"}],"role":"user"}"#,
+        ),
+        line(
+            "compacted",
+            r#"{"message":null,"replacement_history":[1,"x",null,{"type":"message","role":7}]}"#,
+        ),
+        line(
+            "event_msg",
+            r#"{"type":"token_count","info":{"model_context_window":-1}}"#,
+        ),
+        line(
+            "event_msg",
+            r#"{"type":"token_count","info":{"model_context_window":0.5}}"#,
+        ),
+        line(
+            "event_msg",
+            r#"{"type":"task_started","model_context_window":null}"#,
+        ),
+        line("event_msg", r#"{"type":"thread_name_updated"}"#),
+        line("event_msg", r#"{"type":"exec_command_end","message":7}"#),
+    ];
+    for l in &understood {
+        assert!(
+            !matches!(
+                line::parse_line(l.as_bytes()),
+                Err(line::LineError::NotUnderstood)
+            ),
+            "{l}"
+        );
+    }
+    for l in &skipped {
+        assert_eq!(
+            line::parse_line(l.as_bytes()),
+            Err(line::LineError::NotUnderstood),
+            "{l}"
+        );
+    }
+    let mut lines = vec![meta("w")];
+    lines.extend(skipped.iter().cloned());
+    lines.extend(understood.iter().cloned());
+    lines.push(user("survivor"));
+    let bytes = rollout(&lines);
+    let scanner = scan(&bytes);
+    assert_eq!(scanner.meta().skipped_lines, skipped.len() as u64);
+    let summary = read(&bytes).summary.unwrap();
+    assert_eq!(summary.skipped_lines, skipped.len() as u64);
+    assert_eq!(summary.title.as_deref(), Some("survivor"));
+    assert_eq!(summary.capacity, None);
+    assert_eq!(surface(&bytes), [u("survivor")]);
+}
+
+#[test]
+fn thread_names_are_used_as_written() {
+    let long = "a name that is much longer than eighty characters, and it is kept whole as the person wrote it";
+    let lines = [
+        meta("t"),
+        user_event("prompt"),
+        event("thread_name_updated", r#","thread_name":"  First  ""#),
+        event(
+            "thread_name_updated",
+            &format!(r#","thread_name":{}"#, json(long)),
+        ),
+        event("thread_name_updated", r#","thread_name":"   ""#),
+        event("thread_name_updated", r#","thread_name":null"#),
+    ];
+    assert_eq!(scan(&rollout(&lines)).meta().title.as_deref(), Some(long));
+    assert_eq!(
+        scan(&rollout(&lines[..3])).meta().title.as_deref(),
+        Some("First")
+    );
+    assert_eq!(
+        read(&rollout(&lines)).summary.unwrap().title.as_deref(),
+        Some(long)
+    );
+}
+
+#[test]
+fn title_falls_back_to_the_first_projected_user_message() {
+    let long = format!("{} {}", "word ".repeat(15).trim(), "x".repeat(30));
+    let lines = [
+        meta("t"),
+        line(
+            "response_item",
+            &message(
+                "user",
+                "input_text",
+                &[ENV, "# AGENTS.md instructions for /w\n\nrules"],
+            ),
+        ),
+        user_event("   "),
+        user(&long),
+        user("second"),
+    ];
+    // 74 scalars of words, then 30 x's: cut after the last space within 80.
+    let expected = "word ".repeat(15).trim().to_string();
+    assert_eq!(
+        scan(&rollout(&lines)).meta().title.as_deref(),
+        Some(expected.as_str())
+    );
+    assert_eq!(
+        read(&rollout(&lines)).summary.unwrap().title.as_deref(),
+        Some(expected.as_str())
+    );
+}
+
+#[test]
+fn user_blocks_are_judged_one_by_one() {
+    let lines = [
+        meta("b"),
+        line(
+            "response_item",
+            &message(
+                "user",
+                "input_text",
+                &[
+                    ENV,
+                    "real text",
+                    "<user_shell_command>ls</user_shell_command>",
+                    "more",
+                ],
+            ),
+        ),
+        // Output blocks of a user message and input blocks of an
+        // assistant message are not theirs.
+        line(
+            "response_item",
+            r#"{"type":"message","role":"user","content":[{"type":"output_text","text":"no"},{"type":"input_image","image_url":"data:"}]}"#,
+        ),
+        line(
+            "response_item",
+            r#"{"type":"message","role":"assistant","content":[{"type":"input_text","text":"no"},{"type":"output_text","text":"yes"},{"type":"output_text","text":"twice"}]}"#,
+        ),
+        line("response_item", &message("system", "input_text", &["sys"])),
+    ];
+    assert_eq!(
+        surface(&rollout(&lines)),
+        [u("real text\nmore"), a("yes\ntwice")]
+    );
+}
+
+#[test]
+fn capacity_is_the_last_usable_window() {
+    let lines = [
+        meta("w"),
+        event("task_started", r#","model_context_window":1000"#),
+        event("token_count", r#","info":null"#),
+        event(
+            "token_count",
+            r#","info":{"total_token_usage":{},"model_context_window":258400.0}"#,
+        ),
+        event("token_count", r#","info":null,"rate_limits":{}"#),
+        event("token_count", r#","info":{"model_context_window":0}"#),
+        event("task_started", r#","model_context_window":1.5"#),
+    ];
+    let bytes = rollout(&lines);
+    assert_eq!(scan(&bytes).meta().capacity, Some(258_400));
+    let r = read(&bytes);
+    assert_eq!(r.summary.unwrap().capacity, Some(258_400));
+    let windows: Vec<&Event> = r.entries.iter().map(|(_, e)| e).collect();
+    assert_eq!(
+        windows,
+        [
+            &Event::Capacity(Some(1000)),
+            &Event::Capacity(Some(258_400))
+        ]
+    );
+}
+
+#[test]
+fn created_at_falls_back_to_the_line_timestamp() {
+    let payload = r#"{"id":"t","timestamp":"yesterday","cwd":"/w"}"#;
+    let bytes = rollout(&[format!(
+        r#"{{"timestamp":"2026-01-01T00:00:01.5Z","type":"session_meta","payload":{payload}}}"#
+    )]);
+    assert_eq!(header(&bytes).created_at, 1_767_225_601_500);
+    let bytes = rollout(&[line("session_meta", r#"{"id":"t","cwd":7}"#)]);
+    assert_eq!(header(&bytes).created_at, 1_767_225_600_000);
+    assert_eq!(header(&bytes).cwd, None);
+    // No parsable timestamp at all: the file's modification time, which
+    // the index gives the scanner before line 1.
+    let bytes = rollout(&[r#"{"type":"session_meta","payload":{"id":"t","timestamp":5}}"#.into()]);
+    let mut scanner = CodexScanner::default();
+    scanner.file_modified(42);
+    scanner.line(&bytes[..bytes.len() - 1]);
+    assert!(matches!(scanner.header(), HeaderState::Session(h) if h.created_at == 42));
+}
+
+#[test]
+fn the_index_dates_a_rollout_without_timestamps_by_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout.jsonl");
+    std::fs::write(
+        &path,
+        "{\"type\":\"session_meta\",\"payload\":{\"id\":\"t\"}}\n",
+    )
+    .unwrap();
+    let modified = std::fs::metadata(&path)
+        .unwrap()
+        .modified()
+        .unwrap()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_millis() as u64;
+    let catalog = crate::store::Catalog::scan(dir.path());
+    assert_eq!(catalog.get("t").unwrap().header.created_at, modified);
+}
+
+#[test]
+fn payload_before_type_is_read_the_same() {
+    let lines = [
+        r#"{"payload":{"id":"p","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"},"type":"session_meta"}"#.to_string(),
+        r#"{"payload":{"role":"user","content":[{"type":"input_text","text":"hi"}],"type":"message"},"timestamp":"x","type":"response_item"}"#.into(),
+        r#"{"payload":{"type":"token_count","info":{"model_context_window":5}},"type":"event_msg"}"#.into(),
+    ];
+    let bytes = rollout(&lines);
+    assert_eq!(header(&bytes).id, "p");
+    assert!(Codex.recognizes(lines[0].as_bytes()));
+    assert_eq!(surface(&bytes), [u("hi")]);
+    assert_eq!(scan(&bytes).meta().capacity, Some(5));
+}

@@ -1,0 +1,356 @@
+//! The spill directory (reference.md §5a): full snapshots stored
+//! atomically under their SHA-256, mode 0600 in 0700 folders, and kept
+//! under a size cap. Only `prepare` calls it.
+
+use std::collections::HashSet;
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use sha2::{Digest, Sha256};
+
+use crate::config::spill::SpillDir;
+use crate::reference::full_snapshot::{FullSnapshot, SpillStore};
+
+/// Temporary files older than this are removed by eviction.
+const STALE_TEMP: Duration = Duration::from_secs(3600);
+/// Prefix of temporary files (never ending in `.json`).
+const TEMP_PREFIX: &str = ".tmp-";
+const WRITE_BUFFER: usize = 256 * 1024;
+
+static COUNTER: AtomicU64 = AtomicU64::new(0);
+
+/// A spill directory and its size cap.
+#[derive(Debug, Clone)]
+pub struct Spill {
+    dir: Result<PathBuf, String>,
+    max_bytes: u64,
+}
+
+impl Spill {
+    /// The spill store for a setting; `None` when spilling is disabled.
+    pub fn for_setting(dir: &SpillDir, max_bytes: u64) -> Option<Self> {
+        let dir = match dir {
+            SpillDir::Disabled => return None,
+            SpillDir::Dir(dir) => Ok(dir.clone()),
+            SpillDir::Unknown(why) => Err(why.clone()),
+        };
+        Some(Self { dir, max_bytes })
+    }
+
+    /// Stores one snapshot: its path and length.
+    fn try_store(
+        &self,
+        write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>,
+    ) -> Result<(String, u64), String> {
+        let dir = self.dir.as_ref().map_err(Clone::clone)?;
+        let dir_text = dir
+            .to_str()
+            .ok_or("the spill directory's path is not UTF-8")?
+            .trim_end_matches('/');
+        create_private_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let temp = TempFile::create(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let file = temp.file.try_clone().map_err(|e| e.to_string())?;
+        let mut out = HashingWriter {
+            inner: BufWriter::with_capacity(WRITE_BUFFER, file),
+            hasher: Sha256::new(),
+            bytes: 0,
+        };
+        write(&mut out).map_err(|e| e.to_string())?;
+        out.inner.flush().map_err(|e| e.to_string())?;
+        let HashingWriter {
+            inner,
+            hasher,
+            bytes,
+        } = out;
+        drop(inner);
+        let name = format!("{}.json", hex(&hasher.finalize()));
+        let path = dir.join(&name);
+        match fs::symlink_metadata(&path) {
+            // Same bytes by construction: keep it, and mark it fresh.
+            Ok(meta) if meta.is_file() => {
+                touch(&path);
+                drop(temp);
+            }
+            _ => temp
+                .persist(&path)
+                .map_err(|e| format!("{}: {e}", path.display()))?,
+        }
+        Ok((format!("{dir_text}/{name}"), bytes))
+    }
+
+    fn try_evict(&self, keep: &[String]) -> io::Result<()> {
+        let Ok(dir) = &self.dir else { return Ok(()) };
+        let keep: HashSet<&str> = keep.iter().filter_map(|p| p.rsplit('/').next()).collect();
+        let now = SystemTime::now();
+        let mut snapshots = Vec::new();
+        let mut total = 0u64;
+        for entry in fs::read_dir(dir)? {
+            let entry = entry?;
+            let Ok(name) = entry.file_name().into_string() else {
+                continue;
+            };
+            // Not following links: only regular files count.
+            let Ok(meta) = entry.metadata() else { continue };
+            if !meta.is_file() {
+                continue;
+            }
+            let modified = meta.modified().unwrap_or(UNIX_EPOCH);
+            if is_snapshot_name(&name) {
+                total += meta.len();
+                snapshots.push((modified, name, meta.len()));
+            } else if name.starts_with(TEMP_PREFIX)
+                && now.duration_since(modified).unwrap_or_default() > STALE_TEMP
+            {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+        if total <= self.max_bytes {
+            return Ok(());
+        }
+        snapshots.sort();
+        for (_, name, len) in snapshots {
+            if total <= self.max_bytes {
+                break;
+            }
+            if keep.contains(name.as_str()) {
+                continue;
+            }
+            if fs::remove_file(dir.join(&name)).is_ok() {
+                total -= len;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl SpillStore for Spill {
+    fn store(&self, write: &mut dyn FnMut(&mut dyn Write) -> io::Result<()>) -> FullSnapshot {
+        match self.try_store(write) {
+            Ok((path, bytes)) => FullSnapshot::Stored { path, bytes },
+            Err(why) => FullSnapshot::Unavailable(format!("spill failed: {why}")),
+        }
+    }
+
+    fn evict(&self, keep: &[String]) {
+        // A failure while evicting changes no locator.
+        let _ = self.try_evict(keep);
+    }
+}
+
+/// `^[0-9a-f]{64}\.json$`
+pub fn is_snapshot_name(name: &str) -> bool {
+    name.len() == 69
+        && name.ends_with(".json")
+        && name[..64]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+fn hex(bytes: &[u8]) -> String {
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        out.push(DIGITS[(b >> 4) as usize] as char);
+        out.push(DIGITS[(b & 0xf) as usize] as char);
+    }
+    out
+}
+
+/// Creates `dir` and any missing parent, each created folder mode 0700.
+fn create_private_dir(dir: &Path) -> io::Result<()> {
+    let mut builder = fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    builder.create(dir)?;
+    if !fs::metadata(dir)?.is_dir() {
+        return Err(io::Error::other("not a directory"));
+    }
+    Ok(())
+}
+
+/// Sets a file's modification time to now (best effort).
+fn touch(path: &Path) {
+    if let Ok(file) = File::open(path) {
+        let _ = file.set_modified(SystemTime::now());
+    }
+}
+
+/// A temporary file in the spill directory, removed unless persisted.
+struct TempFile {
+    path: PathBuf,
+    file: File,
+    persisted: bool,
+}
+
+impl TempFile {
+    fn create(dir: &Path) -> io::Result<Self> {
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map(|d| d.subsec_nanos())
+            .unwrap_or_default();
+        let name = format!(
+            "{TEMP_PREFIX}{}-{}-{nanos:08x}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = dir.join(name);
+        let mut options = OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.mode(0o600);
+        }
+        let file = options.open(&path)?;
+        let temp = TempFile {
+            path,
+            file,
+            persisted: false,
+        };
+        // Whatever the umask: 0600.
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            temp.file
+                .set_permissions(fs::Permissions::from_mode(0o600))?;
+        }
+        Ok(temp)
+    }
+
+    /// Renames the whole file to `path`.
+    fn persist(mut self, path: &Path) -> io::Result<()> {
+        fs::rename(&self.path, path)?;
+        self.persisted = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.persisted {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Hashes and counts what it writes.
+struct HashingWriter<W: Write> {
+    inner: W,
+    hasher: Sha256,
+    bytes: u64,
+}
+
+impl<W: Write> Write for HashingWriter<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spill(dir: &Path, max: u64) -> Spill {
+        Spill::for_setting(&SpillDir::Dir(dir.to_path_buf()), max).unwrap()
+    }
+
+    #[test]
+    fn stores_by_hash_atomically_with_private_modes() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("a/b");
+        let s = spill(&dir, 1 << 20);
+        let stored = s.store(&mut |w| w.write_all(b"hello\n"));
+        let FullSnapshot::Stored { path, bytes } = stored else {
+            panic!("{stored:?}")
+        };
+        assert_eq!(bytes, 6);
+        let name = format!("{:x}.json", Sha256::digest(b"hello\n"));
+        assert_eq!(path, format!("{}/{name}", dir.display()));
+        assert_eq!(fs::read(&path).unwrap(), b"hello\n");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode(Path::new(&path)), 0o600);
+            assert_eq!(mode(&dir), 0o700);
+            assert_eq!(mode(&root.path().join("a")), 0o700);
+        }
+        // Stored again: the file is kept, and nothing else is left.
+        let again = s.store(&mut |w| w.write_all(b"hello\n"));
+        assert!(matches!(again, FullSnapshot::Stored { .. }));
+        assert_eq!(fs::read_dir(&dir).unwrap().count(), 1);
+    }
+
+    #[test]
+    fn a_failed_write_leaves_nothing() {
+        let root = tempfile::tempdir().unwrap();
+        let s = spill(root.path(), 1 << 20);
+        let stored = s.store(&mut |w| {
+            w.write_all(b"part")?;
+            Err(io::Error::other("boom"))
+        });
+        assert!(
+            matches!(&stored, FullSnapshot::Unavailable(r) if r.starts_with("spill failed: ")),
+            "{stored:?}"
+        );
+        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 0);
+    }
+
+    #[test]
+    fn a_file_in_the_way_is_unavailable() {
+        let root = tempfile::tempdir().unwrap();
+        let file = root.path().join("f");
+        fs::write(&file, b"x").unwrap();
+        let stored = spill(&file, 1 << 20).store(&mut |w| w.write_all(b"y"));
+        assert!(matches!(stored, FullSnapshot::Unavailable(_)));
+        let below = spill(&file.join("sub"), 1 << 20).store(&mut |w| w.write_all(b"y"));
+        assert!(matches!(below, FullSnapshot::Unavailable(_)));
+        assert_eq!(fs::read(&file).unwrap(), b"x");
+    }
+
+    #[test]
+    fn eviction_removes_the_oldest_but_never_what_is_kept() {
+        let root = tempfile::tempdir().unwrap();
+        let s = spill(root.path(), 10);
+        let mut paths = Vec::new();
+        for (i, text) in ["aaaaaaaa", "bbbbbbbb", "cccccccc"].iter().enumerate() {
+            let FullSnapshot::Stored { path, .. } = s.store(&mut |w| w.write_all(text.as_bytes()))
+            else {
+                panic!()
+            };
+            let when = SystemTime::now() - Duration::from_secs(100 - i as u64);
+            File::open(&path).unwrap().set_modified(when).unwrap();
+            paths.push(path);
+        }
+        fs::write(root.path().join("other.txt"), vec![b'x'; 100]).unwrap();
+        let stale = root.path().join(".tmp-1-2-3");
+        fs::write(&stale, b"partial").unwrap();
+        File::options()
+            .write(true)
+            .open(&stale)
+            .unwrap()
+            .set_modified(SystemTime::now() - Duration::from_secs(7200))
+            .unwrap();
+        s.evict(&paths[..1]);
+        // 24 bytes > 10: the oldest not kept (b) goes, then c; a is kept.
+        assert!(Path::new(&paths[0]).exists());
+        assert!(!Path::new(&paths[1]).exists());
+        assert!(!Path::new(&paths[2]).exists());
+        assert!(root.path().join("other.txt").exists());
+        assert!(!stale.exists());
+    }
+}
