@@ -138,6 +138,10 @@ local function find_diag(list, code, lnum)
 end
 
 local function main()
+  -- The workspace (and so the folder of file mentions) is the temp folder:
+  -- a project root (.git) for setup() and for vim.lsp.enable's root_markers.
+  vim.fn.mkdir(tmp .. "/.git", "p")
+  vim.cmd("cd " .. vim.fn.fnameescape(tmp))
   vim.o.completeopt = "menu,menuone"
   vim.o.swapfile = false
   vim.o.hidden = true
@@ -225,6 +229,10 @@ local function main()
       items = r.result.items or r.result
     end
   end
+  -- Session items only: file mentions add the workspace's files after them.
+  items = vim.tbl_filter(function(it)
+    return it.kind ~= 17 and it.kind ~= 19
+  end, items)
   local by_text = {}
   local ranges_ok = true
   for _, it in ipairs(items) do
@@ -321,11 +329,17 @@ local function main()
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask " })
   vim.api.nvim_win_set_cursor(0, { 5, 3 })
   feed("A@")
+  local function sessions_in(list)
+    return vim.tbl_filter(function(it)
+      return it.kind == "session" or it.kind == "over max"
+    end, list or {})
+  end
   local info = wait_for(10000, function()
     local i = vim.fn.complete_info({ "items", "mode" })
-    return vim.fn.mode() == "i" and #i.items == 4 and i
+    return vim.fn.mode() == "i" and #sessions_in(i.items) == 4 and i
   end)
-  check("typing '@' opens a menu of the 4 sessions", info ~= nil and #info.items == 4,
+  check("typing '@' opens a menu of the 4 sessions (files after them)",
+    info ~= nil and #sessions_in(info.items) == 4 and info.items[1].kind == "session",
     vim.inspect(info or vim.fn.complete_info()))
   feed("<C-y><Esc>")
   wait_for(3000, function()
@@ -344,7 +358,7 @@ local function main()
   feed("A@")
   local kinds = wait_for(10000, function()
     local i = vim.fn.complete_info({ "items" })
-    if vim.fn.pumvisible() ~= 1 or #i.items ~= 4 then
+    if vim.fn.pumvisible() ~= 1 or #sessions_in(i.items) ~= 4 then
       return nil
     end
     local k = {}
@@ -361,36 +375,38 @@ local function main()
     kinds and kinds["deploy-2026-11-28"] == "over max" and kinds["Inventory refactor"] == "session",
     vim.inspect(kinds))
 
-  -- A folder item (file mentions) carries editor.action.triggerSuggest:
-  -- accepting it asks the server again, as VS Code re-opens its menu.
-  local complete = require("hydra_session.complete")
-  local real_trigger = complete.trigger
-  local retriggered = false
-  complete.trigger = function()
-    retriggered = true
-  end
-  complete._state.items = {
-    { label = "docs/", kind = 19, textEdit = { newText = "@docs/" },
-      command = { title = "Suggest", command = "editor.action.triggerSuggest" } },
-  }
-  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Read @do" })
+  -- File mentions: a folder item carries editor.action.triggerSuggest;
+  -- accepting "docs/" opens the menu again on what the folder holds.
+  vim.fn.mkdir(tmp .. "/docs", "p")
+  write_file(tmp .. "/docs/design.md", { "# Design" })
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Read " })
   vim.api.nvim_win_set_cursor(0, { 5, 0 })
-  feed("A")
-  wait_for(3000, function()
-    return vim.fn.mode() == "i"
+  feed("A@doc")
+  local folder_menu = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items" })
+    for k, it in ipairs(i.items or {}) do
+      if it.kind == "folder" and it.word:find("docs/", 1, true) then
+        return { index = k, items = i.items }
+      end
+    end
   end)
-  vim.fn.complete(6, { { word = "@docs/", user_data = "hydra_session:1", equal = 1 } })
-  feed("<C-y>")
-  wait_for(3000, function()
-    return retriggered
+  if folder_menu then
+    feed(string.rep("<C-n>", folder_menu.index - 1) .. "<C-y>")
+  end
+  local inside = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items" })
+    for _, it in ipairs(i.items or {}) do
+      if it.word:find("docs/design.md", 1, true) then
+        return true
+      end
+    end
   end)
-  feed("<Esc>")
+  feed("<C-e><Esc>")
   wait_for(3000, function()
     return vim.fn.mode() == "n"
   end)
-  complete.trigger = real_trigger
-  check("accepting a folder item (command editor.action.triggerSuggest) opens completion again", retriggered,
-    vim.inspect(vim.api.nvim_buf_get_lines(buf, 4, 5, false)))
+  check("accepting a folder item ('@doc' → docs/) opens completion again on its files",
+    folder_menu ~= nil and inside, vim.inspect({ folder_menu, vim.api.nvim_buf_get_lines(buf, 4, 5, false) }))
 
   -- Hover on the valid mention (K): a floating window with the summary.
   vim.api.nvim_win_set_cursor(0, { 2, #"Pick up " + 4 })

@@ -561,7 +561,6 @@ function M.define_commands()
   end, { nargs = "?", bang = true, desc = "Pick a session and insert its mention (!: yank it)" })
   vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
-
 end
 
 --- The configuration setup() was given (nil before setup()).
