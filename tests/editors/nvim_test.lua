@@ -138,6 +138,10 @@ local function find_diag(list, code, lnum)
 end
 
 local function main()
+  -- The workspace (and so the folder of file mentions) is the temp folder:
+  -- a project root (.git) for setup() and for vim.lsp.enable's root_markers.
+  vim.fn.mkdir(tmp .. "/.git", "p")
+  vim.cmd("cd " .. vim.fn.fnameescape(tmp))
   vim.o.completeopt = "menu,menuone"
   vim.o.swapfile = false
   vim.o.hidden = true
@@ -219,16 +223,16 @@ local function main()
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask @" })
   local params = { textDocument = { uri = vim.uri_from_bufnr(buf) }, position = { line = 4, character = 5 } }
   local responses = vim.lsp.buf_request_sync(buf, "textDocument/completion", params, 10000) or {}
-  -- Sessions come first; the prompt's folder adds file items after them
-  -- (kinds File 17 and Folder 19), which this check leaves aside.
   local items = {}
   for _, r in pairs(responses) do
-    for _, it in ipairs(r.result and (r.result.items or r.result) or {}) do
-      if it.kind ~= 17 and it.kind ~= 19 then
-        table.insert(items, it)
-      end
+    if r.result then
+      items = r.result.items or r.result
     end
   end
+  -- Session items only: file mentions add the workspace's files after them.
+  items = vim.tbl_filter(function(it)
+    return it.kind ~= 17 and it.kind ~= 19
+  end, items)
   local by_text = {}
   local ranges_ok = true
   for _, it in ipairs(items) do
@@ -325,17 +329,18 @@ local function main()
   vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Ask " })
   vim.api.nvim_win_set_cursor(0, { 5, 3 })
   feed("A@")
-  local function sessions_in(i)
-    return #vim.tbl_filter(function(it)
-      return vim.startswith(it.word or "", "@[")
-    end, i.items or {})
+  local function sessions_in(list)
+    return vim.tbl_filter(function(it)
+      return it.kind == "session" or it.kind == "over max"
+    end, list or {})
   end
   local info = wait_for(10000, function()
     local i = vim.fn.complete_info({ "items", "mode" })
-    return vim.fn.mode() == "i" and sessions_in(i) == 4 and i
+    return vim.fn.mode() == "i" and #sessions_in(i.items) == 4 and i
   end)
   check("typing '@' opens a menu of the 4 sessions (files after them)",
-    info ~= nil and sessions_in(info) == 4, vim.inspect(info or vim.fn.complete_info()))
+    info ~= nil and #sessions_in(info.items) == 4 and info.items[1].kind == "session",
+    vim.inspect(info or vim.fn.complete_info()))
   feed("<C-y><Esc>")
   wait_for(3000, function()
     return vim.fn.mode() == "n"
@@ -345,36 +350,63 @@ local function main()
   check("accepting the first item leaves exactly its mention", line == "Ask " .. first,
     "line is " .. vim.inspect(line) .. ", expected " .. vim.inspect("Ask " .. first))
 
-  -- A folder item (file mentions) carries editor.action.triggerSuggest:
-  -- accepting it asks the server again, as VS Code re-opens its menu.
-  local complete = require("hydra_session.complete")
-  local real_trigger = complete.trigger
-  local retriggered = false
-  complete.trigger = function()
-    retriggered = true
-  end
-  complete._state.items = {
-    { label = "docs/", kind = 19, textEdit = { newText = "@docs/" },
-      command = { title = "Suggest", command = "editor.action.triggerSuggest" } },
-  }
-  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Read @do" })
+  -- At maxReferences (3 sessions referenced), the 4th is marked "over max".
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, {
+    expected["checkout-tax"] .. " " .. expected["inventory-refactor"] .. " " .. expected["checkout-tax.test-writer"] .. " ",
+  })
   vim.api.nvim_win_set_cursor(0, { 5, 0 })
-  feed("A")
-  wait_for(3000, function()
-    return vim.fn.mode() == "i"
+  feed("A@")
+  local kinds = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items" })
+    if vim.fn.pumvisible() ~= 1 or #sessions_in(i.items) ~= 4 then
+      return nil
+    end
+    local k = {}
+    for _, it in ipairs(i.items) do
+      k[it.abbr] = it.kind
+    end
+    return k
   end)
-  vim.fn.complete(6, { { word = "@docs/", user_data = "hydra_session:1", equal = 1 } })
-  feed("<C-y>")
-  wait_for(3000, function()
-    return retriggered
-  end)
-  feed("<Esc>")
+  feed("<C-e><Esc>")
   wait_for(3000, function()
     return vim.fn.mode() == "n"
   end)
-  complete.trigger = real_trigger
-  check("accepting a folder item (command editor.action.triggerSuggest) opens completion again", retriggered,
-    vim.inspect(vim.api.nvim_buf_get_lines(buf, 4, 5, false)))
+  check("at maxReferences the session that would exceed it is marked 'over max'",
+    kinds and kinds["deploy-2026-11-28"] == "over max" and kinds["Inventory refactor"] == "session",
+    vim.inspect(kinds))
+
+  -- File mentions: a folder item carries editor.action.triggerSuggest;
+  -- accepting "docs/" opens the menu again on what the folder holds.
+  vim.fn.mkdir(tmp .. "/docs", "p")
+  write_file(tmp .. "/docs/design.md", { "# Design" })
+  vim.api.nvim_buf_set_lines(buf, 4, 5, false, { "Read " })
+  vim.api.nvim_win_set_cursor(0, { 5, 0 })
+  feed("A@doc")
+  local folder_menu = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items" })
+    for k, it in ipairs(i.items or {}) do
+      if it.kind == "folder" and it.word:find("docs/", 1, true) then
+        return { index = k, items = i.items }
+      end
+    end
+  end)
+  if folder_menu then
+    feed(string.rep("<C-n>", folder_menu.index - 1) .. "<C-y>")
+  end
+  local inside = wait_for(10000, function()
+    local i = vim.fn.complete_info({ "items" })
+    for _, it in ipairs(i.items or {}) do
+      if it.word:find("docs/design.md", 1, true) then
+        return true
+      end
+    end
+  end)
+  feed("<C-e><Esc>")
+  wait_for(3000, function()
+    return vim.fn.mode() == "n"
+  end)
+  check("accepting a folder item ('@doc' → docs/) opens completion again on its files",
+    folder_menu ~= nil and inside, vim.inspect({ folder_menu, vim.api.nvim_buf_get_lines(buf, 4, 5, false) }))
 
   -- Hover on the valid mention (K): a floating window with the summary.
   vim.api.nvim_win_set_cursor(0, { 2, #"Pick up " + 4 })
@@ -522,6 +554,19 @@ local function main()
     local l = vim.api.nvim_buf_get_lines(buf2, last - 1, last, false)[1]
     return l ~= "Also see " and l
   end)
+  local hs = require("hydra_session")
+  local untitled, titled
+  for _, c in ipairs(offered or {}) do
+    if c.sessionId == "deploy-2026-11-28" then
+      untitled = hs.format_candidate(c, c.createdAt + 400 * 86400000)
+    elseif c.sessionId == "checkout-tax" then
+      titled = hs.format_candidate(c, c.createdAt + 2 * 3600000)
+    end
+  end
+  check(":HydraMention lines: an untitled session's id once; ages as completion's detail",
+    untitled == "deploy-2026-11-28  /home/ana/ops · other workspace · 2025-11-29"
+      and titled == "Checkout tax rounding  [checkout-tax]  /home/ana/shop · other workspace · 2 h ago",
+    vim.inspect({ untitled, titled }))
   check(":HydraMention offers the candidates and inserts the chosen mention",
     offered and #offered == 4 and mline == "Also see " .. expected["inventory-refactor"],
     vim.inspect(mline) .. " offered " .. tostring(offered and #offered))

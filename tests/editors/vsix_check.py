@@ -47,13 +47,17 @@ def main(path):
         "hydraSession.targetSessionId": "string",
         "hydraSession.maxReferences": "integer",
         "hydraSession.candidateLimit": "integer",
-        "hydraSession.maxReferenceBytes": "integer",
+        "hydraSession.maxReferenceBytes": ["integer", "string"],
+        "hydraSession.spillDir": ["string", "null"],
+        "hydraSession.spillMaxBytes": "integer",
         "hydraSession.serverPath": "string",
         "hydraSession.trace.server": "string",
     }
     check("the settings mirror the server's, plus serverPath and trace.server",
           all(props.get(k, {}).get("type") == t for k, t in want_props.items()),
           {k: props.get(k) for k in want_props})
+    mb = props.get("hydraSession.maxReferenceBytes", {})
+    check("maxReferenceBytes defaults to auto, as the server does", mb.get("default") == "auto", mb)
     mr = props.get("hydraSession.maxReferences", {})
     check("maxReferences is bounded 1..3 with default 3",
           (mr.get("minimum"), mr.get("maximum"), mr.get("default")) == (1, 3, 3), mr)

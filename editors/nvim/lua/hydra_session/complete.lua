@@ -122,6 +122,10 @@ local function doc_text(item)
 end
 
 local function kind_name(item)
+  -- Deprecated: the server marks sessions that would exceed maxReferences.
+  if type(item.tags) == "table" and vim.tbl_contains(item.tags, 1) then
+    return "over max"
+  end
   if item.kind == 17 or item.kind == 19 then -- File, Folder
     return item.kind == 19 and "folder" or "file"
   end

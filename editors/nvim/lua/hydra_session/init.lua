@@ -426,6 +426,35 @@ local function insert_mention(bufnr, win, mention)
   vim.api.nvim_win_set_cursor(win, { row, math.max(0, start + #mention - 1) })
 end
 
+--- A short age, as the server's completion detail: minutes, hours or
+--- days, else the date (UTC).
+function M.age(created_ms, now_ms)
+  local secs = math.floor(math.max(0, now_ms - created_ms) / 1000)
+  if secs < 60 then
+    return "just now"
+  elseif secs < 3600 then
+    return string.format("%d min ago", math.floor(secs / 60))
+  elseif secs < 86400 then
+    return string.format("%d h ago", math.floor(secs / 3600))
+  elseif secs < 2592000 then
+    return string.format("%d d ago", math.floor(secs / 86400))
+  end
+  return os.date("!%Y-%m-%d", math.floor(created_ms / 1000))
+end
+
+--- One line per candidate, with completion's detail: the title, the id
+--- when it differs from the title, folder · workspace · age.
+function M.format_candidate(c, now_ms)
+  local title = (c.displayTitle ~= nil and c.displayTitle ~= vim.NIL) and c.displayTitle or c.label
+  local place = "no cwd"
+  if c.cwd ~= nil and c.cwd ~= vim.NIL then
+    place = c.cwd .. (c.sameWorkspace and " · same workspace" or " · other workspace")
+  end
+  local id = title ~= c.sessionId and ("  [" .. c.sessionId .. "]") or ""
+  local now = now_ms or (os.time() * 1000)
+  return string.format("%s%s  %s · %s", title, id, place, M.age(c.createdAt or 0, now))
+end
+
 --- :HydraMention[!] [query] — pick a session and insert its mention (with
 --- !, or `opts.yank`: yank it to the unnamed and "+" registers instead).
 function M.mention(query, opts)
@@ -449,11 +478,7 @@ function M.mention(query, opts)
     vim.ui.select(candidates, {
       prompt = "Session to mention",
       kind = "hydra_session",
-      format_item = function(c)
-        local title = (c.displayTitle ~= nil and c.displayTitle ~= vim.NIL) and c.displayTitle or c.label
-        local cwd = (c.cwd ~= nil and c.cwd ~= vim.NIL) and c.cwd or "no folder"
-        return string.format("%s  [%s]  %s%s", title, c.sessionId, cwd, c.sameWorkspace and " (this workspace)" or "")
-      end,
+      format_item = M.format_candidate,
     }, function(choice)
       if choice and yank_only then
         notify(string.format("%s yanked to %s", choice.mention, yank(choice.mention)))
@@ -536,7 +561,6 @@ function M.define_commands()
   end, { nargs = "?", bang = true, desc = "Pick a session and insert its mention (!: yank it)" })
   vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
-
 end
 
 --- The configuration setup() was given (nil before setup()).
