@@ -71,7 +71,6 @@ impl Scanner for CodexScanner {
             capacity: t.capacity.filter(|_| readable),
             skipped_lines: t.skipped,
             failure,
-            ..ScanMeta::default()
         }
     }
 

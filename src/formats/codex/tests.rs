@@ -281,7 +281,6 @@ fn fixture_titles_capacity_and_lines() {
             capacity,
             skipped_lines: 0,
             failure: None,
-            ..ScanMeta::default()
         };
         assert_eq!(meta, expected, "{file}");
         let summary = read(&bytes).summary.unwrap();
