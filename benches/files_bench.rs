@@ -157,6 +157,7 @@ async fn main() {
     let n = all.len();
     let p50 = percentile(&mut all, 0.50);
     let p95 = percentile(&mut all, 0.95);
+    let firsts: Vec<String> = first_in_folder.iter().map(|d| ms(*d)).collect();
     let first_max = *first_in_folder.iter().max().expect("samples");
 
     let huge_line = FOLDERS * typed.len();
@@ -182,7 +183,8 @@ async fn main() {
         ms(p95)
     );
     println!(
-        "| first keystroke in a new folder, max of {FOLDERS} | {} | |",
+        "| first keystroke in a new folder, max of {FOLDERS} ({}) | {} | (included above) |",
+        firsts.join(", "),
         ms(first_max)
     );
     println!(

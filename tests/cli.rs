@@ -271,6 +271,67 @@ fn the_demo_prompt_prepares() {
     assert!(context.ends_with("\n</referenced-sessions>"));
 }
 
+#[test]
+fn check_warns_about_file_mentions_of_missing_paths_under_cwd() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::create_dir(dir.path().join("docs")).expect("mkdir");
+    std::fs::write(dir.path().join("docs/a.md"), "").expect("write");
+    let prompt = dir.path().join("p.md");
+    std::fs::write(
+        &prompt,
+        "see @docs/a.md and @docs/nope.md and @types/node\n",
+    )
+    .expect("write");
+    let store = dir.path().join("store");
+    let output = run(
+        &[
+            "check",
+            "--store",
+            store.to_str().unwrap(),
+            "--cwd",
+            dir.path().to_str().unwrap(),
+            prompt.to_str().unwrap(),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(
+        stdout
+            .lines()
+            .map(|l| l.split_once(": ").map_or(l, |(_, r)| r))
+            .collect::<Vec<_>>(),
+        vec!["warning[FILE_REFERENCE_NOT_FOUND]: no file or folder \"docs/nope.md\""],
+        "{stdout}"
+    );
+    assert!(stdout.contains("p.md:1:20: "), "{stdout}");
+}
+
+#[test]
+fn parse_and_prepare_leave_file_mentions_as_they_are() {
+    let text = "look at @src/cart.rs and @\"docs/design notes.md\":12 please";
+    let parsed = run(&["parse", "-"], text.as_bytes(), &[]);
+    assert_eq!(json(&parsed)["text"], text);
+    assert_eq!(json(&parsed)["references"], serde_json::json!([]));
+    let store = demo_store();
+    let prepared = run(
+        &[
+            "prepare",
+            "--no-spill",
+            "--store",
+            store.to_str().unwrap(),
+            "-",
+        ],
+        text.as_bytes(),
+        &[],
+    );
+    assert_eq!(
+        json(&prepared),
+        serde_json::json!({"content": [{"type": "text", "text": text}]})
+    );
+}
+
 /// Issue 10 item 7: `prepare /dev/zero` grew without end; inputs are now
 /// regular files (or standard input) of at most 64 MiB.
 #[test]

@@ -353,6 +353,22 @@ async fn prepare_spills_and_a_cancelled_prepare_publishes_nothing() {
     let answer = client.response(id).await;
     assert_eq!(answer["error"]["code"], json!(-32800), "{answer}");
     assert!(answer.get("result").is_none());
+    // An unusable spill directory: `unavailable`, a normal result, and the
+    // server goes on serving.
+    std::fs::write(&spill, b"a file in the way").unwrap();
+    let prepared = client
+        .call(
+            "sessionReference/prepare",
+            json!({"textDocument": {"uri": uri}}),
+        )
+        .await;
+    let text = prepared["additionalContext"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.contains("\"fullSnapshot\":{\"unavailable\":\"spill failed: "));
+    assert_eq!(std::fs::read(&spill).unwrap(), b"a file in the way");
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["sessions"], json!(2));
     // Nothing went to the user's cache.
     assert_eq!(std::fs::read_dir(fx.cache.path()).unwrap().count(), 0);
     client.shutdown_and_exit().await;

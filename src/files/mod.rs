@@ -5,12 +5,13 @@
 //! and nothing reads more of a file than it shows.
 
 mod ignore_rules;
+mod listing;
 
 use std::fs;
 use std::io::Read;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use serde::Serialize;
 
@@ -20,13 +21,19 @@ use crate::reference::diagnostics::{Diagnostic, Severity};
 use crate::reference::file_mention::{self, FileMention};
 use crate::reference::ReferenceError;
 
+/// Compiles the Git ignore rules of a workspace's top folder ahead of the
+/// first keystroke (the server calls it once per workspace folder).
+pub fn warm(cwd: &Path) {
+    let _ = ignore_rules::Rules::for_folder(cwd, "");
+}
+
 /// The diagnostic code of a file mention whose path does not exist.
 pub const NOT_FOUND: &str = "FILE_REFERENCE_NOT_FOUND";
 
 /// At most this many entries of one folder are looked at…
 const MAX_ENTRIES: usize = 100_000;
 /// …and for at most this long.
-const MAX_WALK: Duration = Duration::from_millis(30);
+const MAX_WALK: Duration = Duration::from_millis(20);
 /// Hover shows text files up to this size…
 const MAX_PREVIEW_BYTES: u64 = 1 << 20;
 /// …and this many lines or folder entries.
@@ -52,6 +59,10 @@ pub struct FileCandidate {
 pub struct FileList {
     pub items: Vec<FileCandidate>,
     pub incomplete: bool,
+    /// Entries of the folder listed (all of them, hidden ones included),
+    /// and whether its walk stopped at a bound.
+    pub folder_entries: usize,
+    pub folder_cut: bool,
 }
 
 /// The file candidates of `query` (the raw text after `@`) inside `cwd`
@@ -84,13 +95,24 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
             return None;
         }
     }
-    let (mut entries, cut) = read_entries(&dir, prefix)?;
-    entries.sort();
+    let listing = listing::listing(&dir, MAX_ENTRIES, MAX_WALK)?;
+    let mut entries = matching(&listing, prefix);
+    // Only the first entries are shown: order those, and the rest only if
+    // ignored entries leave too few.
+    let head = (limit * 2 + 64).min(entries.len());
+    if head < entries.len() {
+        entries.select_nth_unstable(head);
+    }
+    entries[..head].sort_unstable();
     let rules = ignore_rules::Rules::for_folder(cwd, folder);
     let mut items = Vec::new();
-    let mut incomplete = cut;
-    for (kind, name) in entries {
-        let ignored = rules.is_ignored(&dir.join(&name), kind == FileKind::Directory);
+    let mut incomplete = listing.cut;
+    for i in 0..entries.len() {
+        if i == head {
+            entries[head..].sort_unstable();
+        }
+        let (kind, name) = entries[i];
+        let ignored = rules.is_ignored(&dir.join(name), kind == FileKind::Directory);
         if ignored {
             continue;
         }
@@ -104,53 +126,29 @@ fn list(cwd: &Path, folder: &str, prefix: &str, limit: usize) -> Option<FileList
         }
         items.push(FileCandidate { path, kind });
     }
-    Some(FileList { items, incomplete })
+    Some(FileList {
+        items,
+        incomplete,
+        folder_entries: listing.entries.len(),
+        folder_cut: listing.cut,
+    })
 }
 
-/// The entries of `dir` whose name starts with `prefix` (case-insensitive),
-/// by kind and name; whether the walk was cut short.
-fn read_entries(dir: &Path, prefix: &str) -> Option<(Vec<(FileKind, String)>, bool)> {
-    let started = Instant::now();
+/// The entries of a listing a name prefix selects (case-insensitive):
+/// hidden ones only for a prefix starting with `.`, `.git` never.
+fn matching<'l>(listing: &'l listing::Listing, prefix: &str) -> Vec<(FileKind, &'l str)> {
     let hidden_ok = prefix.starts_with('.');
     let prefix_lower = prefix.to_lowercase();
-    let mut out = Vec::new();
-    let mut cut = false;
-    for (seen, entry) in fs::read_dir(dir).ok()?.enumerate() {
-        if seen >= MAX_ENTRIES || (seen % 256 == 255 && started.elapsed() > MAX_WALK) {
-            cut = true;
-            break;
-        }
-        let Ok(entry) = entry else { continue };
-        let Ok(name) = entry.file_name().into_string() else {
-            continue;
-        };
-        if name == ".git"
-            || (name.starts_with('.') && !hidden_ok)
-            || name.contains(['\n', '\r', '\u{2028}', '\u{2029}'])
-            || !starts_with_lower(&name, prefix, &prefix_lower)
-        {
-            continue;
-        }
-        let Ok(file_type) = entry.file_type() else {
-            continue;
-        };
-        let kind = if file_type.is_dir() {
-            FileKind::Directory
-        } else if file_type.is_file() {
-            FileKind::File
-        } else if file_type.is_symlink() {
-            // Listed by what it points to; broken or looping: left out.
-            match fs::metadata(entry.path()) {
-                Ok(m) if m.is_dir() => FileKind::Directory,
-                Ok(m) if m.is_file() => FileKind::File,
-                _ => continue,
-            }
-        } else {
-            continue;
-        };
-        out.push((kind, name));
-    }
-    Some((out, cut))
+    listing
+        .entries
+        .iter()
+        .filter(|(_, name)| {
+            name != ".git"
+                && (hidden_ok || !name.starts_with('.'))
+                && starts_with_lower(name, prefix, &prefix_lower)
+        })
+        .map(|(kind, name)| (*kind, name.as_str()))
+        .collect()
 }
 
 /// `name` starts with `prefix`, both lower-cased (reference.md §7).
@@ -189,17 +187,33 @@ fn exists(path: &Path) -> bool {
 pub fn mentions(text: &str, cwd: Option<&Path>) -> Vec<(FileMention, Option<PathBuf>)> {
     file_mention::scan(text)
         .into_iter()
-        .filter_map(|m| {
-            let resolved = resolve(cwd, &m.path);
-            let found = resolved.as_deref().is_some_and(exists);
-            let counts = m.quoted
-                || found
-                || m.first_segment()
-                    .and_then(|first| resolve(cwd, first))
-                    .is_some_and(|p| exists(&p));
-            counts.then(|| (m, resolved.filter(|_| found)))
-        })
+        .filter_map(|m| check(m, cwd))
         .collect()
+}
+
+/// The file mention of `text` that holds `offset`, if it counts (only that
+/// one is looked up).
+pub fn mention_at(
+    text: &str,
+    offset: usize,
+    cwd: Option<&Path>,
+) -> Option<(FileMention, Option<PathBuf>)> {
+    let m = file_mention::scan(text)
+        .into_iter()
+        .find(|m| m.span.start <= offset && offset < m.span.end)?;
+    check(m, cwd)
+}
+
+/// Whether a possible mention counts, and where its path is when it exists.
+fn check(m: FileMention, cwd: Option<&Path>) -> Option<(FileMention, Option<PathBuf>)> {
+    let resolved = resolve(cwd, &m.path);
+    let found = resolved.as_deref().is_some_and(exists);
+    let counts = m.quoted
+        || found
+        || m.first_segment()
+            .and_then(|first| resolve(cwd, first))
+            .is_some_and(|p| exists(&p));
+    counts.then(|| (m, resolved.filter(|_| found)))
 }
 
 /// `FILE_REFERENCE_NOT_FOUND` for every file mention whose path does not
@@ -273,7 +287,7 @@ pub fn info(m: &FileMention, cwd: Option<&Path>) -> Option<FileInfo> {
         (None, _) => Content::Hidden("outside the workspace"),
         (Some(_), "file") if meta.len() > MAX_PREVIEW_BYTES => Content::Hidden("larger than 1 MiB"),
         (Some(_), "file") => text_content(&path),
-        (Some((cwd_real, real)), "folder") => folder_content(cwd, &cwd_real, &real, &path),
+        (Some((cwd_real, real)), "folder") => folder_content(cwd, &cwd_real, &real),
         _ => Content::Hidden("not a regular file"),
     };
     Some(FileInfo {
@@ -313,7 +327,7 @@ fn text_content(path: &Path) -> Content {
     }
 }
 
-fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path, path: &Path) -> Content {
+fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path) -> Content {
     let Ok(rel) = real.strip_prefix(cwd_real) else {
         return Content::Hidden("outside the workspace");
     };
@@ -325,31 +339,18 @@ fn folder_content(cwd: Option<&Path>, cwd_real: &Path, real: &Path, path: &Path)
     } else {
         format!("{rel}/")
     };
-    let first = cwd
-        .and_then(|cwd| list(cwd, &folder, "", PREVIEW_LINES))
-        .map(|l| {
-            l.items
-                .into_iter()
-                .map(|c| c.path[folder.len()..].to_string())
-                .collect()
-        })
-        .unwrap_or_default();
-    let started = Instant::now();
-    let mut entries = 0;
-    let mut more = false;
-    if let Ok(dir) = fs::read_dir(path) {
-        for _ in dir {
-            entries += 1;
-            if entries >= MAX_ENTRIES || (entries % 256 == 0 && started.elapsed() > MAX_WALK) {
-                more = true;
-                break;
-            }
-        }
-    }
+    // One listing gives both the first names and the count.
+    let Some(list) = cwd.and_then(|cwd| list(cwd, &folder, "", PREVIEW_LINES)) else {
+        return Content::Hidden("unreadable");
+    };
     Content::Folder {
-        entries,
-        more,
-        first,
+        entries: list.folder_entries,
+        more: list.folder_cut,
+        first: list
+            .items
+            .into_iter()
+            .map(|c| c.path[folder.len()..].to_string())
+            .collect(),
     }
 }
 

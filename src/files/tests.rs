@@ -1,5 +1,7 @@
 use std::fs;
 
+use std::time::Instant;
+
 use super::*;
 
 fn paths(cwd: &Path, query: &str) -> Vec<String> {
@@ -175,4 +177,58 @@ fn special_files_are_never_read() {
     let dev = info_of(dir.path(), "/dev/zero");
     assert_eq!(dev.content, Content::Hidden("outside the workspace"));
     assert!(started.elapsed() < Duration::from_millis(50));
+}
+
+#[test]
+fn a_huge_folder_is_cut_and_said_so() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..600 {
+        fs::write(dir.path().join(format!("e{i:04}")), b"").unwrap();
+    }
+    let cut = listing::read(dir.path(), 500, MAX_WALK).unwrap();
+    assert!(cut.cut);
+    assert_eq!(cut.entries.len(), 500);
+    let whole = listing::read(dir.path(), 10_000, MAX_WALK).unwrap();
+    assert!(!whole.cut);
+    assert_eq!(matching(&whole, "E059").len(), 10);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_ten_gigabyte_file_and_a_link_loop_are_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let big = fs::File::create(dir.path().join("big.bin")).unwrap();
+    // Sparse: no disk used, and nothing of it is read.
+    big.set_len(10 << 30).unwrap();
+    std::os::unix::fs::symlink(dir.path().join("loop"), dir.path().join("loop")).unwrap();
+    let started = Instant::now();
+    let big = info_of(dir.path(), "big.bin");
+    assert_eq!(big.size, 10 << 30);
+    assert_eq!(big.content, Content::Hidden("larger than 1 MiB"));
+    // A looping link does not exist: no hover, a warning when quoted.
+    let text = "@loop @\"loop\"";
+    assert!(info(&file_mention::scan(text)[0], Some(dir.path())).is_none());
+    let found: Vec<_> = diagnostics(text, Some(dir.path()))
+        .into_iter()
+        .map(|d| &text[d.range])
+        .collect();
+    assert_eq!(found, vec!["@\"loop\""]);
+    assert!(paths(dir.path(), "").iter().all(|p| p == "big.bin"));
+    assert!(started.elapsed() < Duration::from_millis(50));
+}
+
+#[test]
+fn a_changed_folder_is_listed_again() {
+    let dir = tempfile::tempdir().unwrap();
+    fs::write(dir.path().join("one"), b"").unwrap();
+    // Old enough for its listing to be kept.
+    let old = std::time::SystemTime::now() - Duration::from_secs(60);
+    fs::File::open(dir.path())
+        .unwrap()
+        .set_modified(old)
+        .unwrap();
+    assert_eq!(paths(dir.path(), ""), vec!["one"]);
+    assert_eq!(paths(dir.path(), ""), vec!["one"]);
+    fs::write(dir.path().join("two"), b"").unwrap();
+    assert_eq!(paths(dir.path(), ""), vec!["one", "two"]);
 }

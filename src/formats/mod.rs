@@ -10,6 +10,7 @@ pub mod claude_code;
 pub mod codex;
 pub mod hydra;
 pub mod lines;
+pub mod text;
 
 use std::fmt;
 use std::io::{self, Read};

@@ -83,6 +83,11 @@ impl Backend {
             tokio::spawn(async move { backend.follow_index(&mut events).await });
         }
         self.ensure_index();
+        // Git ignore rules of the workspace, compiled before the first
+        // file completion needs them (off the async workers).
+        if let Some(first) = self.workspace.read().ok().and_then(|w| w.first_folder()) {
+            tokio::task::spawn_blocking(move || crate::files::warm(&first));
+        }
         let rejected = self.rejected_options.lock().ok().and_then(|mut r| r.take());
         if let Some(message) = rejected {
             self.client

@@ -199,6 +199,23 @@ mod tests {
     }
 
     #[test]
+    fn budgets_and_spills() {
+        use crate::reference::budget::BudgetSetting;
+        let base = Settings::default();
+        assert_eq!(base.limits.max_reference_bytes, BudgetSetting::Auto);
+        let fixed = base
+            .updated(&json!({"maxReferenceBytes": 4096, "spillDir": "", "spillMaxBytes": 10}))
+            .unwrap();
+        assert_eq!(fixed.limits.max_reference_bytes, BudgetSetting::Fixed(4096));
+        assert_eq!(fixed.spill_dir.as_deref(), Some(""));
+        assert_eq!(fixed.limits.spill_max_bytes, 10);
+        let back = fixed
+            .updated(&json!({"maxReferenceBytes": "auto", "spillDir": null, "spillMaxBytes": null}))
+            .unwrap();
+        assert_eq!(back, base);
+    }
+
+    #[test]
     fn one_bad_value_rejects_the_whole_update() {
         let base = Settings::default();
         for bad in [
@@ -210,6 +227,10 @@ mod tests {
             json!({"maxReferenceBytes": "10"}),
             json!({"store": 3, "maxReferences": 2}),
             json!({"logLevel": "loud"}),
+            json!({"maxReferenceBytes": "Auto"}),
+            json!({"spillMaxBytes": 0}),
+            json!({"spillMaxBytes": "1"}),
+            json!({"spillDir": 5}),
             json!([1]),
         ] {
             let error = base.updated(&bad).unwrap_err();

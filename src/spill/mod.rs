@@ -66,7 +66,7 @@ impl Spill {
             bytes,
         } = out;
         drop(inner);
-        let name = format!("{}.json", hex(&hasher.finalize()));
+        let name = format!("{:x}.json", hasher.finalize());
         let path = dir.join(&name);
         match fs::symlink_metadata(&path) {
             // Same bytes by construction: keep it, and mark it fresh.
@@ -147,16 +147,6 @@ pub fn is_snapshot_name(name: &str) -> bool {
         && name[..64]
             .bytes()
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
-}
-
-fn hex(bytes: &[u8]) -> String {
-    const DIGITS: &[u8; 16] = b"0123456789abcdef";
-    let mut out = String::with_capacity(bytes.len() * 2);
-    for b in bytes {
-        out.push(DIGITS[(b >> 4) as usize] as char);
-        out.push(DIGITS[(b & 0xf) as usize] as char);
-    }
-    out
 }
 
 /// Creates `dir` and any missing parent, each created folder mode 0700.

@@ -7,7 +7,9 @@ export interface ServerSettings {
   targetSessionId?: string;
   maxReferences?: number;
   candidateLimit?: number;
-  maxReferenceBytes?: number;
+  maxReferenceBytes?: number | 'auto';
+  spillDir?: string;
+  spillMaxBytes?: number;
 }
 
 export type Getter = (key: string) => unknown;
@@ -26,11 +28,21 @@ export function serverSettings(get: Getter): ServerSettings {
       out[key] = value.trim();
     }
   }
-  for (const key of ['maxReferences', 'candidateLimit', 'maxReferenceBytes'] as const) {
+  for (const key of ['maxReferences', 'candidateLimit', 'spillMaxBytes'] as const) {
     const value = get(key);
     if (typeof value === 'number') {
       out[key] = value;
     }
+  }
+  // `"auto"` (the default): the budget follows the target's model window.
+  const budget = get('maxReferenceBytes');
+  if (typeof budget === 'number' || budget === 'auto') {
+    out.maxReferenceBytes = budget;
+  }
+  // `""` turns spilling off, so it is passed on; unset keeps the default.
+  const spillDir = get('spillDir');
+  if (typeof spillDir === 'string') {
+    out.spillDir = spillDir.trim();
   }
   return out;
 }
@@ -42,6 +54,7 @@ export function serverSettings(get: Getter): ServerSettings {
 export function needsRestart(previous: ServerSettings, next: ServerSettings): boolean {
   return (
     (previous.store !== undefined && next.store === undefined) ||
-    (previous.targetSessionId !== undefined && next.targetSessionId === undefined)
+    (previous.targetSessionId !== undefined && next.targetSessionId === undefined) ||
+    (previous.spillDir !== undefined && next.spillDir === undefined)
   );
 }

@@ -107,9 +107,7 @@ pub fn hover(
     offset: usize,
     cwd: Option<&Path>,
 ) -> Option<(std::ops::Range<usize>, String)> {
-    let (m, _) = files::mentions(text, cwd)
-        .into_iter()
-        .find(|(m, _)| m.span.start <= offset && offset < m.span.end)?;
+    let (m, _) = files::mention_at(text, offset, cwd)?;
     let Some(info) = files::info(&m, cwd) else {
         return Some((
             m.span.clone(),
