@@ -325,6 +325,10 @@ pub fn prepare(
         if !stats.truncated() {
             continue;
         }
+        // Cancelled: write nothing more (not even the spill directory).
+        if cancelled() {
+            return Err(ReferenceError::cancelled());
+        }
         let full = match (spill, &source_retained.plan) {
             (Some(spill), Some(plan)) => {
                 spill.store(&mut |out| full_snapshot::stream(plan, source, out, cancelled))
