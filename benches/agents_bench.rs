@@ -11,6 +11,7 @@
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
+mod support;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -20,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, TestClient};
 use serde_json::{json, Value};
+use support::{ms, percentile, rss_kib};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
@@ -40,17 +42,12 @@ const WORDS: [&str; 12] = [
     "cache",
 ];
 
-struct Lcg(u64);
+/// Words of prose from the shared generator.
+trait Words {
+    fn words(&mut self, n: usize) -> String;
+}
 
-impl Lcg {
-    fn next(&mut self, bound: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % bound.max(1)
-    }
-
+impl Words for support::Lcg {
     fn words(&mut self, n: usize) -> String {
         let mut out = String::new();
         for i in 0..n {
@@ -89,7 +86,7 @@ fn timestamp(i: usize, j: usize) -> String {
 
 /// One Claude Code transcript of about `bytes`: prompts, split assistant
 /// messages, tool calls with large results, as Claude Code writes them.
-fn claude_transcript(rng: &mut Lcg, i: usize, bytes: usize) -> (String, String) {
+fn claude_transcript(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, String) {
     let session = uuid(1, i, 0);
     let cwd = format!("/home/u/proj{}", i % CWDS);
     let mut out = String::with_capacity(bytes + 4096);
@@ -143,7 +140,7 @@ fn claude_transcript(rng: &mut Lcg, i: usize, bytes: usize) -> (String, String) 
 }
 
 /// One Codex rollout of about `bytes`.
-fn codex_rollout(rng: &mut Lcg, i: usize, bytes: usize) -> (String, String) {
+fn codex_rollout(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, String) {
     let session = uuid(3, i, 0);
     let cwd = format!("/home/u/proj{}", i % CWDS);
     let mut out = String::with_capacity(bytes + 4096);
@@ -190,7 +187,7 @@ fn codex_rollout(rng: &mut Lcg, i: usize, bytes: usize) -> (String, String) {
 }
 
 fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
-    let mut rng = Lcg(7);
+    let mut rng = support::Lcg(7);
     let mut total = 0u64;
     for i in 0..logs {
         for (base, (rel, text)) in [
@@ -206,25 +203,6 @@ fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
         }
     }
     total
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[index.min(samples.len() - 1)]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
 
 fn env_usize(name: &str, default: usize) -> usize {

@@ -9,6 +9,7 @@
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
+mod support;
 
 use std::path::Path;
 use std::process::Stdio;
@@ -16,6 +17,7 @@ use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, TestClient};
 use serde_json::json;
+use support::{ms, percentile};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
@@ -23,16 +25,6 @@ type Client = TestClient<ChildStdout, ChildStdin>;
 const FOLDERS: usize = 8;
 const ENTRIES: usize = 10_000;
 const HUGE: usize = 300_000;
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[index.min(samples.len() - 1)]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
-}
 
 /// Folders `f0/`…: 10,000 entries each (100 subfolders, the rest files)
 /// and a 200-line `.gitignore` at the workspace root.

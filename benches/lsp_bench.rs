@@ -13,6 +13,7 @@
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
+mod support;
 
 use std::path::Path;
 use std::process::Stdio;
@@ -20,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, mention, LogBuilder, TestClient};
 use serde_json::json;
+use support::{ms, percentile, rss_kib, Lcg};
 use tokio::process::{ChildStdin, ChildStdout, Command};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
@@ -28,18 +30,6 @@ const DEFAULT_SESSIONS: usize = 10_000;
 const CWDS: usize = 40;
 const HUGE_BYTES: usize = 20 * 1024 * 1024;
 const DEBOUNCE: Duration = Duration::from_millis(150);
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, bound: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) as usize) % bound.max(1)
-    }
-}
 
 fn id(i: usize) -> String {
     format!("s{i:05}")
@@ -145,25 +135,6 @@ fn cpu_time(pid: &str, children: bool) -> Duration {
     let at = if children { 13 } else { 11 };
     let ticks = fields.get(at).copied().unwrap_or(0) + fields.get(at + 1).copied().unwrap_or(0);
     Duration::from_millis(ticks * 10)
-}
-
-fn rss_kib(pid: u32) -> u64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0)
-}
-
-fn percentile(samples: &mut [Duration], p: f64) -> Duration {
-    samples.sort();
-    let index = ((samples.len() as f64 - 1.0) * p).round() as usize;
-    samples[index.min(samples.len() - 1)]
-}
-
-fn ms(d: Duration) -> String {
-    format!("{:.2} ms", d.as_secs_f64() * 1e3)
 }
 
 async fn change(client: &mut Client, uri: &str, version: i64, text: &str) {
