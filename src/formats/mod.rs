@@ -9,6 +9,7 @@
 pub mod claude_code;
 pub mod codex;
 pub mod hydra;
+pub mod json;
 pub mod lines;
 pub mod text;
 

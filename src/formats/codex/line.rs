@@ -18,6 +18,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
+use crate::formats::json::Object;
 use crate::model::MAX_SAFE_INTEGER;
 
 /// What one line says.
@@ -814,25 +815,5 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shape<T> {
             }
         }
         d.deserialize_any(ShapeVisitor(PhantomData))
-    }
-}
-
-/// A struct that must be written as a JSON object (serde would otherwise
-/// also build structs from lists).
-struct Object<T>(T);
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Object<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ObjectVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for ObjectVisitor<T> {
-            type Value = Object<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Object<T>, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map)).map(Object)
-            }
-        }
-        d.deserialize_any(ObjectVisitor(PhantomData))
     }
 }
