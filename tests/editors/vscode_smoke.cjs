@@ -622,6 +622,18 @@ async function main() {
     });
   });
 
+  await test('a serverPath naming no executable file falls back to the bundled server, with a visible warning', async () => {
+    messages.length = 0;
+    status.text = '';
+    settings['hydraSession.serverPath'] = '/nowhere/hydra-session-lsp';
+    emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.serverPath'.startsWith(s) });
+    await waitFor('status after the fallback', () => /Hydra: 4 sessions/.test(status.text));
+    const warning = messages.find((m) => m.level === 'warning' && m.m.includes('/nowhere/hydra-session-lsp'));
+    if (warning === undefined || !/not used here/.test(warning.m)) throw new Error(show(messages));
+    settings['hydraSession.serverPath'] = server;
+    emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.serverPath'.startsWith(s) });
+  });
+
   await test('Hydra: Restart Server starts a new server', async () => {
     await vscode.commands.executeCommand('hydraSession.restartServer');
     status.text = '';

@@ -9,6 +9,14 @@ export const BINARY_NAME = process.platform === 'win32' ? 'hydra-session-lsp.exe
 export interface Resolved {
   command: string;
   from: 'setting' | 'path' | 'bundled';
+  /**
+   * Set when `hydraSession.serverPath` names no executable file here, so the
+   * PATH or the bundled binary runs instead: the caller says so visibly. A
+   * remote window may briefly see the User settings' value before VS Code
+   * filters it out (the setting is `machine-overridable`), and a stale path
+   * should not leave the user with no server when one is at hand.
+   */
+  unusableSetting?: string;
 }
 
 function isExecutable(file: string): boolean {
@@ -57,13 +65,28 @@ export function resolveServer(
   extensionDir: string,
   envPath: string | undefined = process.env.PATH,
 ): Resolved {
+  let unusable: string | undefined;
   if (setting.trim() !== '') {
     const file = expandPath(setting.trim(), workspaceFolder);
-    if (!isExecutable(file)) {
-      throw new Error(`hydraSession.serverPath is set to "${setting}", but ${file} is not an executable file`);
+    if (isExecutable(file)) {
+      return { command: file, from: 'setting' };
     }
-    return { command: file, from: 'setting' };
+    unusable = `hydraSession.serverPath is set to "${setting}", but ${file} is not an executable file`;
   }
+  const fallback = fallbackServer(extensionDir, envPath);
+  if (fallback !== undefined) {
+    return unusable === undefined ? fallback : { ...fallback, unusableSetting: unusable };
+  }
+  if (unusable !== undefined) {
+    throw new Error(unusable);
+  }
+  throw new Error(
+    `cannot find ${BINARY_NAME}: hydraSession.serverPath is empty, it is not on the PATH, and this extension has no bundled server`,
+  );
+}
+
+/** The binary on the PATH, else the bundled one, else undefined. */
+function fallbackServer(extensionDir: string, envPath: string | undefined): Resolved | undefined {
   const onPath = findOnPath(BINARY_NAME, envPath);
   if (onPath !== undefined) {
     return { command: onPath, from: 'path' };
@@ -75,14 +98,12 @@ export function resolveServer(
       try {
         fs.chmodSync(bundled, 0o755);
       } catch {
-        // Reported below.
+        // The caller reports a missing server.
       }
     }
     if (isExecutable(bundled)) {
       return { command: bundled, from: 'bundled' };
     }
   }
-  throw new Error(
-    `cannot find ${BINARY_NAME}: hydraSession.serverPath is empty, it is not on the PATH, and this extension has no bundled server`,
-  );
+  return undefined;
 }

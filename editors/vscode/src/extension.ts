@@ -12,7 +12,7 @@ import {
   State,
   TransportKind,
 } from 'vscode-languageclient/node';
-import { resolveServer } from './binary';
+import { Resolved, resolveServer } from './binary';
 import {
   Candidate,
   PrepareResult,
@@ -69,15 +69,17 @@ async function startClient(): Promise<void> {
       `Starting ${command} --stdio (from ${resolved.from}` +
         `${vscode.env.remoteName !== undefined ? `, remote window: ${vscode.env.remoteName}` : ''})`,
     );
-    void warnIfServerPathIgnored(resolved.from, command);
+    void warnIfServerPathIgnored(resolved, command);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     output.appendLine(message);
     setStatus('$(error) Hydra', `Hydra: ${message}`);
-    const open = await vscode.window.showErrorMessage(`Hydra: ${message}`, 'Open Settings');
-    if (open !== undefined) {
-      void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPath`);
-    }
+    // Not awaited: activation must not wait for the user to dismiss it.
+    void vscode.window.showErrorMessage(`Hydra: ${message}`, 'Open Settings').then((open) => {
+      if (open !== undefined) {
+        void vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPath`);
+      }
+    });
     return;
   }
 
@@ -129,16 +131,21 @@ async function startClient(): Promise<void> {
  * Says once, visibly, when the binary in use is not one that
  * `hydraSession.serverPath` names: it is `machine-overridable`, so a remote
  * window (code-server, Remote-SSH, WSL, Dev Containers, Codespaces) reads it
- * from the Remote settings (or the workspace), never from the User settings.
+ * from the Remote settings (or the workspace), never from the User settings;
+ * and a path that names no executable file here falls back to the PATH or the
+ * bundled binary rather than leaving the user without a server.
  */
-async function warnIfServerPathIgnored(from: 'setting' | 'path' | 'bundled', command: string): Promise<void> {
+async function warnIfServerPathIgnored(resolved: Resolved, command: string): Promise<void> {
+  const { from, unusableSetting } = resolved;
   if (from === 'setting' || warnedServerPath) {
     return;
   }
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('serverPath');
-  const configured = [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some(
-    (v) => typeof v === 'string' && v.trim() !== '',
-  );
+  const configured =
+    unusableSetting !== undefined ||
+    [inspected?.globalValue, inspected?.workspaceValue, inspected?.workspaceFolderValue].some(
+      (v) => typeof v === 'string' && v.trim() !== '',
+    );
   const remote = vscode.env.remoteName !== undefined;
   if (!configured && !remote) {
     return;
@@ -148,10 +155,15 @@ async function warnIfServerPathIgnored(from: 'setting' | 'path' | 'bundled', com
   }
   warnedServerPath = true;
   const where = from === 'path' ? 'from the PATH' : 'bundled with the extension';
-  const message = configured
-    ? `Hydra: hydraSession.serverPath is set but not used here; running ${command} (${where}).`
-    : `Hydra: running ${command} (${where}). In this remote window (${vscode.env.remoteName}), ` +
-      'hydraSession.serverPath is read from the Remote settings, not from your User settings.';
+  const remoteHint = remote
+    ? ` In this remote window (${vscode.env.remoteName}), hydraSession.serverPath is read from the Remote settings, not from your User settings.`
+    : '';
+  const message =
+    unusableSetting !== undefined
+      ? `Hydra: ${unusableSetting}, so it is not used here; running ${command} (${where}).${remoteHint}`
+      : configured
+        ? `Hydra: hydraSession.serverPath is set but not used here; running ${command} (${where}).${remoteHint}`
+        : `Hydra: running ${command} (${where}).${remoteHint}`;
   const openRemote = 'Open Remote Settings';
   const quiet = "Don't Show Again";
   const choice = await vscode.window.showWarningMessage(message, openRemote, ...(configured ? [] : [quiet]));
