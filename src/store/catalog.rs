@@ -7,12 +7,13 @@
 
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, HashSet};
-use std::fs::{self, File};
+use std::fs::File;
 use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use super::discover::{self, LogFile};
+use super::stamp::{DirStat, Stamp};
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
 use crate::model::{Locator, Session, SessionHeader, StoreNote};
@@ -78,59 +79,6 @@ struct FileState {
     /// place with another header (same inode, grown) is read again, not
     /// resumed. `(0, 0)` when not known.
     first_line: (u32, u64),
-}
-
-/// How a file was when it was last scanned: any difference rescans it
-/// (or, when only grown, reads what it gained).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub(crate) struct Stamp {
-    pub size: u64,
-    /// Modification time: seconds and nanoseconds since the epoch.
-    pub mtime: i64,
-    pub mtime_nsec: u32,
-    /// Status change time (Unix), which no tool sets back.
-    pub ctime_nsec: u32,
-    pub ctime: i64,
-    /// The file's identity (Unix): a replaced file is another file.
-    pub ino: u64,
-    pub dev: u64,
-}
-
-impl Stamp {
-    pub fn of(meta: &fs::Metadata) -> Self {
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::MetadataExt;
-            Stamp {
-                size: meta.len(),
-                mtime: meta.mtime(),
-                mtime_nsec: meta.mtime_nsec() as u32,
-                ctime: meta.ctime(),
-                ctime_nsec: meta.ctime_nsec() as u32,
-                ino: meta.ino(),
-                dev: meta.dev(),
-            }
-        }
-        #[cfg(not(unix))]
-        {
-            let since = meta
-                .modified()
-                .ok()
-                .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
-                .unwrap_or_default();
-            Stamp {
-                size: meta.len(),
-                mtime: since.as_secs() as i64,
-                mtime_nsec: since.subsec_nanos(),
-                ..Stamp::default()
-            }
-        }
-    }
-
-    /// Whether the file is the same one, possibly grown.
-    fn same_file(&self, other: &Stamp) -> bool {
-        (self.ino, self.dev) == (other.ino, other.dev)
-    }
 }
 
 /// One file as an index cache keeps it.
@@ -290,11 +238,11 @@ impl Catalog {
         let work: Vec<_> = found
             .logs
             .into_iter()
-            .map(|LogFile { rel, path }| {
+            .map(|LogFile { rel, dir }| {
                 while old.next_if(|(name, _)| **name < *rel).is_some() {}
                 match old.next_if(|(name, _)| **name == *rel) {
-                    Some((name, previous)) => (name, path, Some(previous)),
-                    None => (Arc::from(rel), path, None),
+                    Some((name, previous)) => (name, dir, Some(previous)),
+                    None => (Arc::from(rel), dir, None),
                 }
             })
             .collect();
@@ -319,12 +267,8 @@ impl Catalog {
         let previous = previous.map(|p| p.1);
         let before = previous.as_ref().map(|s| s.stamp);
         // Only regular files count; a symbolic link is not followed.
-        let is_file = fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file());
-        let state = if is_file {
-            refresh_state(path, previous, self.format, self.titles)
-        } else {
-            None
-        };
+        let state = Stamp::of_path(path)
+            .map(|stamp| refresh_state(path, stamp, previous, self.format, self.titles));
         let after = state.as_ref().map(|s| s.stamp);
         if let Some(state) = state {
             self.files.insert(rel, state);
@@ -638,9 +582,11 @@ fn pending_reason(size: u64, consumed: u64) -> &'static str {
 }
 
 /// Refreshes many files, spread over the machine's cores: a first index
-/// reads every log for its title, and the files are independent.
+/// reads every log for its title, and the files are independent. Each
+/// worker takes a run of files in name order, so it stats them relative to
+/// one open folder at a time.
 fn refresh_all(
-    work: Vec<(Arc<[u8]>, PathBuf, Option<FileState>)>,
+    work: Vec<(Arc<[u8]>, Arc<Path>, Option<FileState>)>,
     format: FormatChoice,
     titles: bool,
 ) -> BTreeMap<Arc<[u8]>, FileState> {
@@ -650,11 +596,26 @@ fn refresh_all(
         .min(work.len() / MIN_PER_THREAD)
         .max(1);
     let refresh =
-        |chunk: Vec<(Arc<[u8]>, PathBuf, Option<FileState>)>| -> Vec<(Arc<[u8]>, FileState)> {
+        |chunk: Vec<(Arc<[u8]>, Arc<Path>, Option<FileState>)>| -> Vec<(Arc<[u8]>, FileState)> {
+            let mut folder: Option<DirStat> = None;
             chunk
                 .into_iter()
-                .filter_map(|(rel, path, previous)| {
-                    refresh_state(&path, previous, format, titles).map(|s| (rel, s))
+                .filter_map(|(rel, dir, previous)| {
+                    let folder = match &mut folder {
+                        Some(f) if *f.dir() == dir => f,
+                        slot => slot.insert(DirStat::open(dir)),
+                    };
+                    let name = discover::file_name(&rel);
+                    let stamp = folder.stamp(name)?;
+                    let state = match previous {
+                        // Unchanged, the common case: no path is built.
+                        Some(prev) if prev.stamp == stamp => prev,
+                        previous => {
+                            let path = folder.dir().join(name);
+                            refresh_state(&path, stamp, previous, format, titles)
+                        }
+                    };
+                    Some((rel, state))
                 })
                 .collect()
         };
@@ -681,17 +642,18 @@ fn refresh_all(
     })
 }
 
-/// Brings one file's state up to date, parsing only what it needs.
+/// Brings one file's state up to its current `stamp`, parsing only what
+/// it needs.
 fn refresh_state(
     path: &Path,
+    stamp: Stamp,
     previous: Option<FileState>,
     format: FormatChoice,
     titles: bool,
-) -> Option<FileState> {
-    let stamp = Stamp::of(&fs::metadata(path).ok()?);
+) -> FileState {
     if let Some(prev) = previous {
         if prev.stamp == stamp {
-            return Some(prev);
+            return prev;
         }
         if stamp.size > prev.stamp.size
             && stamp.same_file(&prev.stamp)
@@ -699,11 +661,11 @@ fn refresh_state(
             && same_first_line(path, prev.first_line)
         {
             if let Some(grown) = append_scan(path, prev, stamp) {
-                return Some(grown);
+                return grown;
             }
         }
     }
-    Some(full_scan(path, stamp, format, titles))
+    full_scan(path, stamp, format, titles)
 }
 
 /// Scans a log from its first line: its format, header and (with `titles`)
@@ -869,6 +831,7 @@ fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileSt
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
 
     fn header(id: &str, created_at: u64) -> String {
         format!("{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at}}}\n")

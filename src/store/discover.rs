@@ -1,8 +1,10 @@
 //! Finding candidate logs below a store root (session-log.md "Store").
 
+use std::ffi::OsStr;
 use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 /// One `*.jsonl` regular file below the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -10,7 +12,9 @@ pub struct LogFile {
     /// The path relative to the root, `/`-separated, as raw bytes: the
     /// order of these bytes decides which of two same-id logs wins.
     pub rel: Vec<u8>,
-    pub path: PathBuf,
+    /// The folder it is in, shared by the folder's files (a store of
+    /// 100,000 logs has few folders): its name is the last part of `rel`.
+    pub dir: Arc<Path>,
 }
 
 impl LogFile {
@@ -18,6 +22,31 @@ impl LogFile {
     pub fn display(&self) -> String {
         String::from_utf8_lossy(&self.rel).into_owned()
     }
+
+    pub fn path(&self) -> PathBuf {
+        self.dir.join(file_name(&self.rel))
+    }
+}
+
+/// The file name at the end of a relative path as [`find_logs`] names it.
+pub fn file_name(rel: &[u8]) -> &OsStr {
+    let name = match memchr::memrchr(b'/', rel) {
+        Some(slash) => &rel[slash + 1..],
+        None => rel,
+    };
+    os_str(name)
+}
+
+#[cfg(unix)]
+fn os_str(bytes: &[u8]) -> &OsStr {
+    use std::os::unix::ffi::OsStrExt;
+    OsStr::from_bytes(bytes)
+}
+
+// Elsewhere relative paths are built from UTF-8 names only (`name_bytes`).
+#[cfg(not(unix))]
+fn os_str(bytes: &[u8]) -> &OsStr {
+    OsStr::new(std::str::from_utf8(bytes).unwrap_or(""))
 }
 
 /// What a walk of a store found.
@@ -89,6 +118,7 @@ pub fn find_logs_with(
                  entries: Vec<(std::ffi::OsString, EntryKind)>,
                  pending: &mut Vec<(PathBuf, Vec<u8>)>,
                  walk: &mut Walk| {
+        let mut shared: Option<Arc<Path>> = None;
         for (name, kind) in entries {
             let mut rel = prefix.to_vec();
             if !rel.is_empty() {
@@ -99,7 +129,7 @@ pub fn find_logs_with(
                 EntryKind::Dir => pending.push((dir.join(&name), rel)),
                 EntryKind::File if is_log(&rel) => walk.logs.push(LogFile {
                     rel,
-                    path: dir.join(&name),
+                    dir: shared.get_or_insert_with(|| Arc::from(dir)).clone(),
                 }),
                 _ => {}
             }

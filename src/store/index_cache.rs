@@ -14,7 +14,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::catalog::{Catalog, Record, Stamp};
+use super::catalog::{Catalog, Record};
+use super::stamp::Stamp;
 use crate::formats::{self, HeaderState, ScanMeta};
 use crate::model::SessionHeader;
 

@@ -10,6 +10,7 @@ pub mod catalog;
 pub mod discover;
 pub mod fs;
 pub mod index_cache;
+mod stamp;
 pub mod watch;
 
 pub use catalog::{Catalog, FormatChoice};

@@ -1,0 +1,168 @@
+//! What a log looked like when it was last scanned, and how to look again
+//! cheaply.
+//!
+//! An unchanged store of 100,000 logs costs 100,000 `stat`s on every index
+//! refresh, and most of a `stat` by full path is the kernel walking the
+//! path's components again. [`DirStat`] keeps one directory open and asks
+//! by name relative to it, so each look walks one component.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How a file was when it was last scanned: any difference rescans it
+/// (or, when only grown, reads what it gained).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Stamp {
+    pub size: u64,
+    /// Modification time: seconds and nanoseconds since the epoch.
+    pub mtime: i64,
+    pub mtime_nsec: u32,
+    /// Status change time (Unix), which no tool sets back.
+    pub ctime_nsec: u32,
+    pub ctime: i64,
+    /// The file's identity (Unix): a replaced file is another file.
+    pub ino: u64,
+    pub dev: u64,
+}
+
+impl Stamp {
+    /// Whether the file is the same one, possibly grown.
+    pub fn same_file(&self, other: &Stamp) -> bool {
+        (self.ino, self.dev) == (other.ino, other.dev)
+    }
+
+    /// The stamp of the regular file at `path`; `None` when it is gone or
+    /// is not a regular file (a symbolic link is not followed).
+    pub fn of_path(path: &Path) -> Option<Stamp> {
+        #[cfg(unix)]
+        {
+            let stat =
+                rustix::fs::statat(rustix::fs::CWD, path, rustix::fs::AtFlags::SYMLINK_NOFOLLOW)
+                    .ok()?;
+            Stamp::of_stat(&stat)
+        }
+        #[cfg(not(unix))]
+        {
+            Stamp::of_metadata(&std::fs::symlink_metadata(path).ok()?)
+        }
+    }
+
+    #[cfg(unix)]
+    fn of_stat(stat: &rustix::fs::Stat) -> Option<Stamp> {
+        use rustix::fs::FileType;
+        if FileType::from_raw_mode(stat.st_mode as _) != FileType::RegularFile {
+            return None;
+        }
+        // The kernel's field widths differ between targets: every value
+        // fits the stamp's (sizes and times are never negative past i64).
+        #[allow(clippy::unnecessary_cast)]
+        Some(Stamp {
+            size: stat.st_size as u64,
+            mtime: stat.st_mtime as i64,
+            mtime_nsec: stat.st_mtime_nsec as u32,
+            ctime: stat.st_ctime as i64,
+            ctime_nsec: stat.st_ctime_nsec as u32,
+            ino: stat.st_ino as u64,
+            dev: stat.st_dev as u64,
+        })
+    }
+
+    #[cfg(not(unix))]
+    fn of_metadata(meta: &std::fs::Metadata) -> Option<Stamp> {
+        if !meta.file_type().is_file() {
+            return None;
+        }
+        let since = meta
+            .modified()
+            .ok()
+            .and_then(|m| m.duration_since(std::time::UNIX_EPOCH).ok())
+            .unwrap_or_default();
+        Some(Stamp {
+            size: meta.len(),
+            mtime: since.as_secs() as i64,
+            mtime_nsec: since.subsec_nanos(),
+            ..Stamp::default()
+        })
+    }
+}
+
+/// Stamps of the files of one directory, asked by name. The directory is
+/// opened once; when it cannot be, each name is looked up by full path
+/// (and fails the same way a full path would).
+pub(crate) struct DirStat {
+    dir: Arc<Path>,
+    #[cfg(unix)]
+    fd: Option<rustix::fd::OwnedFd>,
+}
+
+impl DirStat {
+    pub fn open(dir: Arc<Path>) -> DirStat {
+        #[cfg(unix)]
+        {
+            use rustix::fs::{Mode, OFlags};
+            let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
+            let fd = rustix::fs::open(&*dir, flags, Mode::empty()).ok();
+            DirStat { dir, fd }
+        }
+        #[cfg(not(unix))]
+        {
+            DirStat { dir }
+        }
+    }
+
+    /// The directory this looks in.
+    pub fn dir(&self) -> &Arc<Path> {
+        &self.dir
+    }
+
+    /// The stamp of the regular file `name` in this directory.
+    pub fn stamp(&self, name: &OsStr) -> Option<Stamp> {
+        #[cfg(unix)]
+        if let Some(fd) = &self.fd {
+            let stat = rustix::fs::statat(fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW).ok()?;
+            return Stamp::of_stat(&stat);
+        }
+        Stamp::of_path(&self.dir.join(name))
+    }
+}
+
+impl std::fmt::Debug for DirStat {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DirStat").field("dir", &self.dir).finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_and_its_full_path_give_the_same_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.jsonl"), "{}\n").unwrap();
+        let by_dir = DirStat::open(Arc::from(dir.path()));
+        let by_name = by_dir.stamp(OsStr::new("a.jsonl")).unwrap();
+        let by_path = Stamp::of_path(&dir.path().join("a.jsonl")).unwrap();
+        assert_eq!(by_name, by_path);
+        assert_eq!(by_name.size, 3);
+        assert_ne!(by_name.ino, 0);
+    }
+
+    #[test]
+    fn gone_folders_and_links_have_no_stamp() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir(dir.path().join("sub")).unwrap();
+        let stat = DirStat::open(Arc::from(dir.path()));
+        assert_eq!(stat.stamp(OsStr::new("missing.jsonl")), None);
+        assert_eq!(stat.stamp(OsStr::new("sub")), None);
+        #[cfg(unix)]
+        {
+            std::fs::write(dir.path().join("real.jsonl"), "{}\n").unwrap();
+            std::os::unix::fs::symlink("real.jsonl", dir.path().join("link.jsonl")).unwrap();
+            assert_eq!(stat.stamp(OsStr::new("link.jsonl")), None);
+        }
+        let gone = DirStat::open(Arc::from(dir.path().join("nowhere").as_path()));
+        assert_eq!(gone.stamp(OsStr::new("a.jsonl")), None);
+    }
+}
