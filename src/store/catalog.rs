@@ -6,14 +6,15 @@
 //! lines and an unchanged one costs a `stat`.
 
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{Seek, SeekFrom};
+use std::io::{self, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
-use super::discover::{self, LogFile};
-use super::stamp::{DirStat, Stamp};
+use super::by_name::ByName;
+use super::discover::{self, LogFile, Walk};
+use super::stamp::Stamp;
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
 use crate::model::{Locator, Session, SessionHeader, StoreNote};
@@ -161,7 +162,7 @@ pub struct Catalog {
     index: usize,
     format: FormatChoice,
     /// By relative path; the key is shared with the sessions' locators.
-    files: BTreeMap<Arc<[u8]>, FileState>,
+    files: ByName<FileState>,
     /// Number of distinct ids.
     count: usize,
     /// id → relative path of the winning log, built on the first
@@ -200,7 +201,7 @@ impl Catalog {
             root: root.to_path_buf(),
             index,
             format,
-            files: BTreeMap::new(),
+            files: ByName::default(),
             count: 0,
             by_id: OnceLock::new(),
             missing: false,
@@ -220,34 +221,64 @@ impl Catalog {
 
     /// Walks the root again, reusing what is unchanged.
     pub fn rescan(&mut self) {
-        let found = match discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel)) {
+        let walked = self.walker().walk();
+        self.apply_walk(walked);
+    }
+
+    /// What walks this catalog's root, apart from the catalog: a walk can
+    /// run while the catalog is seeded from its index cache.
+    pub fn walker(&self) -> Walker {
+        Walker {
+            root: self.root.clone(),
+            format: self.format,
+        }
+    }
+
+    /// Brings the catalog to what a walk found: a log whose stamp is as
+    /// recorded is kept as it is, the others are scanned.
+    pub fn apply_walk(&mut self, walked: io::Result<Option<Walk>>) {
+        let found = match walked {
             Ok(found) => {
                 self.unreadable = None;
                 found
             }
             Err(e) => {
                 self.unreadable = Some(e.to_string());
-                Some(discover::Walk::default())
+                Some(Walk::default())
             }
         };
         self.missing = found.is_none();
         let found = found.unwrap_or_default();
         self.folder_errors = found.errors;
         // Both lists are sorted by name: pair them in one pass.
-        let mut old = std::mem::take(&mut self.files).into_iter().peekable();
-        let work: Vec<_> = found
-            .logs
+        let mut old = std::mem::take(&mut self.files)
+            .into_entries()
             .into_iter()
-            .map(|LogFile { rel, dir }| {
-                while old.next_if(|(name, _)| **name < *rel).is_some() {}
-                match old.next_if(|(name, _)| **name == *rel) {
-                    Some((name, previous)) => (name, dir, Some(previous)),
-                    None => (Arc::from(rel), dir, None),
-                }
-            })
-            .collect();
+            .peekable();
+        let mut kept = Vec::with_capacity(found.logs.len());
+        let mut changed = Vec::new();
+        for LogFile { rel, dir, stamp } in found.logs {
+            while old.next_if(|(name, _)| **name < *rel).is_some() {}
+            match old.next_if(|(name, _)| **name == *rel) {
+                Some((name, previous)) if previous.stamp == stamp => kept.push((name, previous)),
+                Some((name, previous)) => changed.push(Work {
+                    rel: name,
+                    dir,
+                    stamp,
+                    previous: Some(previous),
+                }),
+                None => changed.push(Work {
+                    rel: Arc::from(rel),
+                    dir,
+                    stamp,
+                    previous: None,
+                }),
+            }
+        }
         drop(old);
-        self.files = refresh_all(work, self.format, self.titles);
+        let scanned = refresh_all(changed, self.format, self.titles);
+        self.files = ByName::from_sorted(kept);
+        self.files.merge(ByName::from_sorted(scanned));
         self.elect();
     }
 
@@ -403,9 +434,11 @@ impl Catalog {
 
     /// Adds files as an index cache recorded them: the rescan that must
     /// follow keeps each whose stamp is unchanged, and scans the others
-    /// again.
-    pub(crate) fn seed(&mut self, records: impl IntoIterator<Item = Record>) {
-        let seeded = records.into_iter().map(|r| {
+    /// again. Adds nothing, and returns `None`, when any record is `None`
+    /// (a cache is used whole or not at all); else how many it added.
+    pub(crate) fn seed(&mut self, records: impl Iterator<Item = Option<Record>>) -> Option<usize> {
+        let seeded = records.map(|r| {
+            let r = r?;
             let found = Found::Recorded(Box::new(Recorded {
                 header: r.header,
                 meta: r.meta,
@@ -419,13 +452,15 @@ impl Catalog {
                 winner: false,
                 first_line: (0, 0),
             };
-            (r.rel, state)
+            Some((r.rel, state))
         });
-        let mut files: BTreeMap<Arc<[u8]>, FileState> = seeded.collect();
+        let mut files = ByName::from_sorted(seeded.collect::<Option<Vec<_>>>()?);
+        let added = files.len();
         // What the catalog held already wins over the cache.
-        files.append(&mut self.files);
+        files.merge(std::mem::take(&mut self.files));
         self.files = files;
         // The rescan that must follow elects the winners.
+        Some(added)
     }
 
     /// The number of files, and how many of them are as a seed recorded.
@@ -581,46 +616,47 @@ fn pending_reason(size: u64, consumed: u64) -> &'static str {
     }
 }
 
-/// Refreshes many files, spread over the machine's cores: a first index
-/// reads every log for its title, and the files are independent. Each
-/// worker takes a run of files in name order, so it stats them relative to
-/// one open folder at a time.
-fn refresh_all(
-    work: Vec<(Arc<[u8]>, Arc<Path>, Option<FileState>)>,
+/// A walk of one catalog's root.
+#[derive(Debug, Clone)]
+pub struct Walker {
+    root: PathBuf,
     format: FormatChoice,
-    titles: bool,
-) -> BTreeMap<Arc<[u8]>, FileState> {
+}
+
+impl Walker {
+    pub fn walk(&self) -> io::Result<Option<Walk>> {
+        discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))
+    }
+}
+
+/// One log to scan: new, or changed since its `previous` state.
+struct Work {
+    rel: Arc<[u8]>,
+    dir: Arc<Path>,
+    stamp: Stamp,
+    previous: Option<FileState>,
+}
+
+/// Scans many files, spread over the machine's cores: a first index reads
+/// every log for its title, and the files are independent.
+fn refresh_all(work: Vec<Work>, format: FormatChoice, titles: bool) -> Vec<(Arc<[u8]>, FileState)> {
     const MIN_PER_THREAD: usize = 64;
     let threads = std::thread::available_parallelism()
         .map_or(1, |n| n.get())
         .min(work.len() / MIN_PER_THREAD)
         .max(1);
-    let refresh =
-        |chunk: Vec<(Arc<[u8]>, Arc<Path>, Option<FileState>)>| -> Vec<(Arc<[u8]>, FileState)> {
-            let mut folder: Option<DirStat> = None;
-            chunk
-                .into_iter()
-                .filter_map(|(rel, dir, previous)| {
-                    let folder = match &mut folder {
-                        Some(f) if *f.dir() == dir => f,
-                        slot => slot.insert(DirStat::open(dir)),
-                    };
-                    let name = discover::file_name(&rel);
-                    let stamp = folder.stamp(name)?;
-                    let state = match previous {
-                        // Unchanged, the common case: no path is built.
-                        Some(prev) if prev.stamp == stamp => prev,
-                        previous => {
-                            let path = folder.dir().join(name);
-                            refresh_state(&path, stamp, previous, format, titles)
-                        }
-                    };
-                    Some((rel, state))
-                })
-                .collect()
-        };
+    let refresh = |chunk: Vec<Work>| -> Vec<(Arc<[u8]>, FileState)> {
+        chunk
+            .into_iter()
+            .map(|w| {
+                let path = w.dir.join(discover::file_name(&w.rel));
+                let state = refresh_state(&path, w.stamp, w.previous, format, titles);
+                (w.rel, state)
+            })
+            .collect()
+    };
     if threads == 1 {
-        return refresh(work).into_iter().collect();
+        return refresh(work);
     }
     let per_thread = work.len().div_ceil(threads);
     let mut chunks = Vec::with_capacity(threads);

@@ -1,10 +1,17 @@
-//! Finding candidate logs below a store root (session-log.md "Store").
+//! Finding candidate logs below a store root (session-log.md "Store"),
+//! each with its stamp.
+//!
+//! The walk stats every log it keeps, relative to the folder it is reading
+//! (one path component per look, not the whole path), and reads folders on
+//! several threads: on an unchanged store of 100,000 logs the walk is most
+//! of what a refresh costs.
 
-use std::ffi::OsStr;
-use std::fs;
+use std::ffi::{OsStr, OsString};
 use std::io;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Condvar, Mutex, PoisonError};
+
+use super::stamp::{DirStat, Stamp};
 
 /// One `*.jsonl` regular file below the root.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -15,6 +22,8 @@ pub struct LogFile {
     /// The folder it is in, shared by the folder's files (a store of
     /// 100,000 logs has few folders): its name is the last part of `rel`.
     pub dir: Arc<Path>,
+    /// What it looked like when the walk found it.
+    pub(crate) stamp: Stamp,
 }
 
 impl LogFile {
@@ -60,7 +69,7 @@ pub struct Walk {
 }
 
 /// One directory's entries: names and kinds.
-pub type Entries = Vec<(std::ffi::OsString, EntryKind)>;
+pub type Entries = Vec<(OsString, EntryKind)>;
 
 /// The kind of one directory entry (symbolic links are `Other`: never
 /// followed).
@@ -71,23 +80,102 @@ pub enum EntryKind {
     Other,
 }
 
-/// Every regular file below `root` whose relative path `is_log` accepts,
-/// sorted by relative path bytes. Symbolic links below the root are never
-/// followed (the root itself may be one). A missing root is an empty store
-/// (`Ok(None)`); a root that cannot be read is the error.
-///
-/// At most one directory is open at a time: each is read whole and closed
-/// before the next is opened, so a store of thousands of folders needs no
-/// more descriptors than one of a single folder.
-pub fn find_logs(root: &Path, is_log: &dyn Fn(&[u8]) -> bool) -> io::Result<Option<Walk>> {
-    find_logs_with(root, is_log, &list_dir)
+/// One folder as the walk reads it: its entries, and the folder kept open
+/// to stat the files the walk keeps.
+#[derive(Debug)]
+pub(crate) struct Listing {
+    pub entries: Entries,
+    pub folder: DirStat,
 }
 
-/// One directory's entries: names and kinds; the directory is closed on
-/// return.
-pub fn list_dir(dir: &Path) -> io::Result<Entries> {
+/// Lists one folder (tests inject failures).
+pub(crate) type Lister<'a> = dyn Fn(&Path) -> io::Result<Listing> + Sync + 'a;
+
+/// Every regular file below `root` whose relative path `is_log` accepts,
+/// with its stamp, sorted by relative path bytes. Symbolic links below the
+/// root are never followed (the root itself may be one). A missing root is
+/// an empty store (`Ok(None)`); a root that cannot be read is the error.
+///
+/// Each worker holds at most one folder open at a time (read whole, its
+/// files stamped, closed before the next), so a store of thousands of
+/// folders needs no more descriptors than one of a few.
+pub fn find_logs(root: &Path, is_log: &(dyn Fn(&[u8]) -> bool + Sync)) -> io::Result<Option<Walk>> {
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    find_logs_with(root, is_log, &list_dir, workers)
+}
+
+/// One directory's entries, names and kinds, with the directory kept open
+/// for [`DirStat::stamp`].
+pub(crate) fn list_dir(dir: &Path) -> io::Result<Listing> {
+    let folder = DirStat::open(Arc::from(dir))?;
+    let entries = read_entries(&folder)?;
+    Ok(Listing { entries, folder })
+}
+
+/// The entries of an open folder, read through its descriptor into one
+/// reused buffer (no allocation per entry).
+#[cfg(target_os = "linux")]
+fn read_entries(folder: &DirStat) -> io::Result<Entries> {
+    let mut buf = Vec::with_capacity(32 * 1024);
     let mut out = Vec::new();
-    for entry in fs::read_dir(dir)? {
+    let mut entries = rustix::fs::RawDir::new(folder.fd(), buf.spare_capacity_mut());
+    while let Some(entry) = entries.next() {
+        let entry = entry?;
+        push_entry(
+            folder,
+            entry.file_name().to_bytes(),
+            entry.file_type(),
+            &mut out,
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(all(unix, not(target_os = "linux")))]
+fn read_entries(folder: &DirStat) -> io::Result<Entries> {
+    let mut reader = rustix::fs::Dir::read_from(folder.fd())?;
+    let mut out = Vec::new();
+    while let Some(entry) = reader.read() {
+        let entry = entry?;
+        push_entry(
+            folder,
+            entry.file_name().to_bytes(),
+            entry.file_type(),
+            &mut out,
+        );
+    }
+    Ok(out)
+}
+
+#[cfg(unix)]
+fn push_entry(folder: &DirStat, name: &[u8], file_type: rustix::fs::FileType, out: &mut Entries) {
+    use rustix::fs::FileType;
+    use std::os::unix::ffi::OsStrExt;
+    if name == b"." || name == b".." {
+        return;
+    }
+    let kind_of = |t: FileType| match t {
+        FileType::Directory => EntryKind::Dir,
+        FileType::RegularFile => EntryKind::File,
+        _ => EntryKind::Other,
+    };
+    let kind = match file_type {
+        // Some file systems leave the type to a stat (not following a link).
+        FileType::Unknown => {
+            match rustix::fs::statat(folder.fd(), name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW) {
+                Ok(st) => kind_of(FileType::from_raw_mode(st.st_mode as _)),
+                Err(_) => EntryKind::Other,
+            }
+        }
+        t => kind_of(t),
+    };
+    out.push((OsStr::from_bytes(name).to_os_string(), kind));
+}
+
+#[cfg(not(unix))]
+fn read_entries(folder: &DirStat) -> io::Result<Entries> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(folder.dir())? {
         let entry = entry?;
         let kind = match entry.file_type()? {
             t if t.is_dir() => EntryKind::Dir,
@@ -99,46 +187,83 @@ pub fn list_dir(dir: &Path) -> io::Result<Entries> {
     Ok(out)
 }
 
-/// [`find_logs`] over any directory lister (tests inject failures).
-pub fn find_logs_with(
+/// Folders still to read, shared by the workers.
+#[derive(Default)]
+struct Queue {
+    /// Each folder's path and relative path (not open).
+    folders: Vec<(PathBuf, Vec<u8>)>,
+    /// Workers reading a folder now (which may add folders).
+    busy: usize,
+}
+
+/// [`find_logs`] over any directory lister, with `workers` threads.
+pub(crate) fn find_logs_with(
     root: &Path,
-    is_log: &dyn Fn(&[u8]) -> bool,
-    list: &dyn Fn(&Path) -> io::Result<Entries>,
+    is_log: &(dyn Fn(&[u8]) -> bool + Sync),
+    list: &Lister<'_>,
+    workers: usize,
 ) -> io::Result<Option<Walk>> {
     let top = match list(root) {
-        Ok(entries) => entries,
+        Ok(listing) => listing,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let mut walk = Walk::default();
-    // Folders still to read: their path and relative path (not open).
-    let mut pending: Vec<(PathBuf, Vec<u8>)> = Vec::new();
-    let visit = |dir: &Path,
-                 prefix: &[u8],
-                 entries: Vec<(std::ffi::OsString, EntryKind)>,
-                 pending: &mut Vec<(PathBuf, Vec<u8>)>,
-                 walk: &mut Walk| {
-        let mut shared: Option<Arc<Path>> = None;
-        for (name, kind) in entries {
-            let mut rel = prefix.to_vec();
-            if !rel.is_empty() {
-                rel.push(b'/');
-            }
-            rel.extend_from_slice(name_bytes(&name));
-            match kind {
-                EntryKind::Dir => pending.push((dir.join(&name), rel)),
-                EntryKind::File if is_log(&rel) => walk.logs.push(LogFile {
-                    rel,
-                    dir: shared.get_or_insert_with(|| Arc::from(dir)).clone(),
-                }),
-                _ => {}
-            }
+    let mut folders = Vec::new();
+    visit(top, &[], is_log, &mut folders, &mut walk);
+    if !folders.is_empty() {
+        let queue = Mutex::new(Queue { folders, busy: 0 });
+        let changed = Condvar::new();
+        let work = || read_folders(root, is_log, list, &queue, &changed);
+        let found: Vec<Walk> = if workers <= 1 {
+            vec![work()]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..workers).map(|_| scope.spawn(work)).collect();
+                handles.into_iter().filter_map(|h| h.join().ok()).collect()
+            })
+        };
+        for part in found {
+            walk.logs.extend(part.logs);
+            walk.errors.extend(part.errors);
         }
-    };
-    visit(root, &[], top, &mut pending, &mut walk);
-    while let Some((dir, rel)) = pending.pop() {
+    }
+    walk.logs.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
+    walk.errors.sort();
+    Ok(Some(walk))
+}
+
+/// One worker: takes folders from the queue until none is left and no
+/// other worker can add one.
+fn read_folders(
+    root: &Path,
+    is_log: &(dyn Fn(&[u8]) -> bool + Sync),
+    list: &Lister<'_>,
+    queue: &Mutex<Queue>,
+    changed: &Condvar,
+) -> Walk {
+    let mut walk = Walk::default();
+    let mut found = Vec::new();
+    loop {
+        let next = {
+            let mut q = queue.lock().unwrap_or_else(PoisonError::into_inner);
+            loop {
+                if let Some(folder) = q.folders.pop() {
+                    q.busy += 1;
+                    break Some(folder);
+                }
+                if q.busy == 0 {
+                    break None;
+                }
+                q = changed.wait(q).unwrap_or_else(PoisonError::into_inner);
+            }
+        };
+        let Some((dir, rel)) = next else {
+            changed.notify_all();
+            return walk;
+        };
         match list(&dir) {
-            Ok(entries) => visit(&dir, &rel, entries, &mut pending, &mut walk),
+            Ok(listing) => visit(listing, &rel, is_log, &mut found, &mut walk),
             // A folder that vanished mid-walk: stores change under us.
             Err(e) if e.kind() == io::ErrorKind::NotFound => {}
             Err(e) => {
@@ -147,10 +272,42 @@ pub fn find_logs_with(
                 walk.errors.push(format!("{rel}: {e}"));
             }
         }
+        let mut q = queue.lock().unwrap_or_else(PoisonError::into_inner);
+        q.folders.append(&mut found);
+        q.busy -= 1;
+        drop(q);
+        changed.notify_all();
     }
-    walk.logs.sort_by(|a, b| a.rel.cmp(&b.rel));
-    walk.errors.sort();
-    Ok(Some(walk))
+}
+
+/// Takes one folder's logs (stamped) and queues its subfolders.
+fn visit(
+    listing: Listing,
+    prefix: &[u8],
+    is_log: &(dyn Fn(&[u8]) -> bool + Sync),
+    folders: &mut Vec<(PathBuf, Vec<u8>)>,
+    walk: &mut Walk,
+) {
+    let Listing { entries, folder } = listing;
+    for (name, kind) in entries {
+        let mut rel = Vec::with_capacity(prefix.len() + 1 + name.len());
+        rel.extend_from_slice(prefix);
+        if !rel.is_empty() {
+            rel.push(b'/');
+        }
+        rel.extend_from_slice(name_bytes(&name));
+        match kind {
+            EntryKind::Dir => folders.push((folder.dir().join(&name), rel)),
+            EntryKind::File if is_log(&rel) => {
+                // Gone since the listing, or no longer a regular file.
+                if let Some(stamp) = folder.stamp(&name) {
+                    let dir = folder.dir().clone();
+                    walk.logs.push(LogFile { rel, dir, stamp });
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// The relative path of `path` below `root`, as `find_logs` would name it.
@@ -185,6 +342,8 @@ fn name_bytes(name: &std::ffi::OsStr) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs;
+    use std::sync::atomic::{AtomicUsize, Ordering};
 
     #[test]
     fn unreadable_folders_are_reported_not_swallowed() {
@@ -200,36 +359,97 @@ mod tests {
                 list_dir(path)
             }
         };
-        let walk = find_logs_with(dir.path(), &|_| true, &failing)
-            .unwrap()
-            .unwrap();
-        let rels: Vec<String> = walk.logs.iter().map(LogFile::display).collect();
-        assert_eq!(rels, ["a/s.jsonl", "c/s.jsonl"]);
-        assert_eq!(walk.errors.len(), 1);
-        assert!(walk.errors[0].starts_with("b: "), "{:?}", walk.errors);
+        for workers in [1, 3] {
+            let walk = find_logs_with(dir.path(), &|_| true, &failing, workers)
+                .unwrap()
+                .unwrap();
+            let rels: Vec<String> = walk.logs.iter().map(LogFile::display).collect();
+            assert_eq!(rels, ["a/s.jsonl", "c/s.jsonl"]);
+            assert_eq!(walk.errors.len(), 1);
+            assert!(walk.errors[0].starts_with("b: "), "{:?}", walk.errors);
+        }
     }
 
     #[test]
-    fn one_folder_is_open_at_a_time() {
+    fn each_worker_holds_one_folder_open_at_a_time() {
         let dir = tempfile::tempdir().unwrap();
         for i in 0..50 {
             let sub = dir.path().join(format!("{i}")).join("deeper");
             fs::create_dir_all(&sub).unwrap();
             fs::write(sub.join("s.jsonl"), "{}\n").unwrap();
         }
-        let open = std::cell::Cell::new(0usize);
-        let max = std::cell::Cell::new(0usize);
-        let counting = |path: &Path| {
-            open.set(open.get() + 1);
-            max.set(max.get().max(open.get()));
-            let listed = list_dir(path);
-            open.set(open.get() - 1);
-            listed
-        };
-        let walk = find_logs_with(dir.path(), &|_| true, &counting)
+        for workers in [1, 2, 4] {
+            let open = AtomicUsize::new(0);
+            let max = AtomicUsize::new(0);
+            let counting = |path: &Path| {
+                let now = open.fetch_add(1, Ordering::SeqCst) + 1;
+                max.fetch_max(now, Ordering::SeqCst);
+                let listed = list_dir(path);
+                open.fetch_sub(1, Ordering::SeqCst);
+                listed
+            };
+            let walk = find_logs_with(dir.path(), &|_| true, &counting, workers)
+                .unwrap()
+                .unwrap();
+            assert_eq!(walk.logs.len(), 50);
+            assert!(max.load(Ordering::SeqCst) <= workers, "{workers} workers");
+        }
+    }
+
+    #[test]
+    fn logs_come_sorted_by_relative_path_with_their_stamps() {
+        let dir = tempfile::tempdir().unwrap();
+        // Byte order, not a folder-first walk: "a-b" < "a.jsonl" < "a/x".
+        for rel in [
+            "a/x.jsonl",
+            "a.jsonl",
+            "a-b/y.jsonl",
+            "b.jsonl",
+            "a/c/z.jsonl",
+        ] {
+            let path = dir.path().join(rel);
+            fs::create_dir_all(path.parent().unwrap()).unwrap();
+            fs::write(&path, rel).unwrap();
+        }
+        fs::write(dir.path().join("notes.txt"), "x").unwrap();
+        let walk = find_logs(dir.path(), &|rel| rel.ends_with(b".jsonl"))
             .unwrap()
             .unwrap();
-        assert_eq!(walk.logs.len(), 50);
-        assert_eq!(max.get(), 1);
+        let rels: Vec<String> = walk.logs.iter().map(LogFile::display).collect();
+        assert_eq!(
+            rels,
+            [
+                "a-b/y.jsonl",
+                "a.jsonl",
+                "a/c/z.jsonl",
+                "a/x.jsonl",
+                "b.jsonl"
+            ]
+        );
+        for log in &walk.logs {
+            assert_eq!(log.stamp.size, log.rel.len() as u64);
+            assert_eq!(Stamp::of_path(&log.path()), Some(log.stamp));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_below_the_root_are_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        fs::write(outside.path().join("o.jsonl"), "{}\n").unwrap();
+        std::os::unix::fs::symlink(outside.path(), dir.path().join("linked")).unwrap();
+        std::os::unix::fs::symlink(outside.path().join("o.jsonl"), dir.path().join("l.jsonl"))
+            .unwrap();
+        let walk = find_logs(dir.path(), &|_| true).unwrap().unwrap();
+        assert!(walk.logs.is_empty(), "{:?}", walk.logs);
+    }
+
+    #[test]
+    fn a_missing_root_is_an_empty_store() {
+        let dir = tempfile::tempdir().unwrap();
+        assert!(find_logs(&dir.path().join("nowhere"), &|_| true)
+            .unwrap()
+            .is_none());
     }
 }

@@ -68,11 +68,29 @@ impl FsStore {
     /// The caches are then brought up to date.
     pub fn open_cached(specs: &[StoreSpec], scan: Scan, cache_dir: &Path) -> Self {
         let mut store = Self::unscanned(specs, scan);
-        let loaded: Vec<usize> = store
-            .catalogs
-            .iter_mut()
-            .map(|c| index_cache::load(c, cache_dir))
-            .collect();
+        // The walk (listing and stats) needs nothing from the cache: it runs
+        // while the caches are read.
+        let walkers: Vec<_> = store.catalogs.iter().map(Catalog::walker).collect();
+        let (walks, loaded) = std::thread::scope(|scope| {
+            let walking = scope.spawn(|| walkers.iter().map(|w| w.walk()).collect::<Vec<_>>());
+            let loaded: Vec<usize> = store
+                .catalogs
+                .iter_mut()
+                .map(|c| index_cache::load(c, cache_dir))
+                .collect();
+            (walking.join(), loaded)
+        });
+        // A walk that died leaves the rescan to `update`.
+        if let Ok(walks) = walks {
+            for ((catalog, pending), walked) in
+                store.catalogs.iter_mut().zip(&store.pending).zip(walks)
+            {
+                catalog.apply_walk(walked);
+                if let Ok(mut p) = pending.lock() {
+                    p.rescan = false;
+                }
+            }
+        }
         store.update();
         for (catalog, loaded) in store.catalogs.iter().zip(loaded) {
             index_cache::save_if_changed(catalog, cache_dir, loaded);

@@ -63,17 +63,11 @@ pub fn load(catalog: &mut Catalog, dir: &Path) -> usize {
     let Ok(bytes) = fs::read(&path) else {
         return 0;
     };
-    match decode(&bytes, &identity(catalog)) {
-        Some(records) => {
-            let n = records.len();
-            catalog.seed(records);
-            n
-        }
-        None => {
-            tracing::debug!("ignoring the index cache {}", path.display());
-            0
-        }
-    }
+    let seeded = decode(&bytes, &identity(catalog)).and_then(|records| catalog.seed(records));
+    seeded.unwrap_or_else(|| {
+        tracing::debug!("ignoring the index cache {}", path.display());
+        0
+    })
 }
 
 /// Writes `catalog` to its cache in `dir`, unless it is exactly what
@@ -175,7 +169,13 @@ fn record(out: &mut Out, r: &Record) {
     out.opt_str(failure.as_deref());
 }
 
-fn decode(bytes: &[u8], identity: &[u8]) -> Option<Vec<Record>> {
+/// The records of a sound cache file, decoded as they are asked for (no
+/// list of them is built): `None` when the file is not a cache of this
+/// store in this layout; an item is `None` where a record does not decode.
+fn decode<'a>(
+    bytes: &'a [u8],
+    identity: &[u8],
+) -> Option<impl Iterator<Item = Option<Record>> + 'a> {
     let body_len = bytes.len().checked_sub(8)?;
     let (body, sum) = bytes.split_at(body_len);
     if u64::from_le_bytes(sum.try_into().ok()?) != hash(body) {
@@ -185,11 +185,9 @@ fn decode(bytes: &[u8], identity: &[u8]) -> Option<Vec<Record>> {
     if input.take(MAGIC.len())? != MAGIC || input.bytes()? != identity {
         return None;
     }
-    let mut records = Vec::new();
-    while input.at < body.len() {
-        records.push(read_record(&mut input)?);
-    }
-    Some(records)
+    Some(std::iter::from_fn(move || {
+        (input.at < body.len()).then(|| read_record(&mut input))
+    }))
 }
 
 fn read_record(input: &mut In<'_>) -> Option<Record> {

@@ -6,6 +6,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod by_name;
 pub mod catalog;
 pub mod discover;
 pub mod fs;

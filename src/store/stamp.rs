@@ -4,7 +4,7 @@
 //! An unchanged store of 100,000 logs costs 100,000 `stat`s on every index
 //! refresh, and most of a `stat` by full path is the kernel walking the
 //! path's components again. [`DirStat`] keeps one directory open and asks
-//! by name relative to it, so each look walks one component.
+//! by name relative to it (`fstatat`), so each look walks one component.
 
 use std::ffi::OsStr;
 use std::path::Path;
@@ -87,27 +87,30 @@ impl Stamp {
     }
 }
 
-/// Stamps of the files of one directory, asked by name. The directory is
-/// opened once; when it cannot be, each name is looked up by full path
-/// (and fails the same way a full path would).
+/// Stamps of the files of one open directory, asked by name.
 pub(crate) struct DirStat {
     dir: Arc<Path>,
     #[cfg(unix)]
-    fd: Option<rustix::fd::OwnedFd>,
+    fd: rustix::fd::OwnedFd,
 }
 
 impl DirStat {
-    pub fn open(dir: Arc<Path>) -> DirStat {
+    /// Opens `dir`; fails as reading it would (missing, not a folder,
+    /// no permission, no descriptor left).
+    pub fn open(dir: Arc<Path>) -> std::io::Result<DirStat> {
         #[cfg(unix)]
         {
             use rustix::fs::{Mode, OFlags};
             let flags = OFlags::RDONLY | OFlags::DIRECTORY | OFlags::CLOEXEC;
-            let fd = rustix::fs::open(&*dir, flags, Mode::empty()).ok();
-            DirStat { dir, fd }
+            let fd = rustix::fs::open(&*dir, flags, Mode::empty())?;
+            Ok(DirStat { dir, fd })
         }
         #[cfg(not(unix))]
         {
-            DirStat { dir }
+            if !std::fs::metadata(&dir)?.is_dir() {
+                return Err(std::io::Error::other("not a folder"));
+            }
+            Ok(DirStat { dir })
         }
     }
 
@@ -116,14 +119,24 @@ impl DirStat {
         &self.dir
     }
 
+    #[cfg(unix)]
+    pub fn fd(&self) -> rustix::fd::BorrowedFd<'_> {
+        use rustix::fd::AsFd;
+        self.fd.as_fd()
+    }
+
     /// The stamp of the regular file `name` in this directory.
     pub fn stamp(&self, name: &OsStr) -> Option<Stamp> {
         #[cfg(unix)]
-        if let Some(fd) = &self.fd {
-            let stat = rustix::fs::statat(fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW).ok()?;
-            return Stamp::of_stat(&stat);
+        {
+            let stat =
+                rustix::fs::statat(&self.fd, name, rustix::fs::AtFlags::SYMLINK_NOFOLLOW).ok()?;
+            Stamp::of_stat(&stat)
         }
-        Stamp::of_path(&self.dir.join(name))
+        #[cfg(not(unix))]
+        {
+            Stamp::of_path(&self.dir.join(name))
+        }
     }
 }
 
@@ -141,7 +154,7 @@ mod tests {
     fn a_name_and_its_full_path_give_the_same_stamp() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.jsonl"), "{}\n").unwrap();
-        let by_dir = DirStat::open(Arc::from(dir.path()));
+        let by_dir = DirStat::open(Arc::from(dir.path())).unwrap();
         let by_name = by_dir.stamp(OsStr::new("a.jsonl")).unwrap();
         let by_path = Stamp::of_path(&dir.path().join("a.jsonl")).unwrap();
         assert_eq!(by_name, by_path);
@@ -150,10 +163,10 @@ mod tests {
     }
 
     #[test]
-    fn gone_folders_and_links_have_no_stamp() {
+    fn gone_files_folders_and_links_have_no_stamp() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir(dir.path().join("sub")).unwrap();
-        let stat = DirStat::open(Arc::from(dir.path()));
+        let stat = DirStat::open(Arc::from(dir.path())).unwrap();
         assert_eq!(stat.stamp(OsStr::new("missing.jsonl")), None);
         assert_eq!(stat.stamp(OsStr::new("sub")), None);
         #[cfg(unix)]
@@ -163,6 +176,9 @@ mod tests {
             assert_eq!(stat.stamp(OsStr::new("link.jsonl")), None);
         }
         let gone = DirStat::open(Arc::from(dir.path().join("nowhere").as_path()));
-        assert_eq!(gone.stamp(OsStr::new("a.jsonl")), None);
+        assert_eq!(
+            gone.map(|_| ()).unwrap_err().kind(),
+            std::io::ErrorKind::NotFound
+        );
     }
 }
