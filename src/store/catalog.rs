@@ -90,6 +90,8 @@ pub(crate) struct Record {
     pub format: Option<&'static dyn LogFormat>,
     pub consumed: u64,
     pub full: bool,
+    /// Whether it held the first session of its id when recorded.
+    pub winner: bool,
     pub header: HeaderState,
     pub meta: ScanMeta,
 }
@@ -165,6 +167,9 @@ pub struct Catalog {
     files: ByName<FileState>,
     /// Number of distinct ids.
     count: usize,
+    /// Whether `count` and each file's `winner` are those of `files` (so a
+    /// walk that changes nothing need not elect again).
+    elected: bool,
     /// id → relative path of the winning log, built on the first
     /// [`Catalog::get`] after a change (the server never asks).
     by_id: OnceLock<HashMap<String, Arc<[u8]>>>,
@@ -203,6 +208,7 @@ impl Catalog {
             format,
             files: ByName::default(),
             count: 0,
+            elected: true,
             by_id: OnceLock::new(),
             missing: false,
             unreadable: None,
@@ -250,36 +256,54 @@ impl Catalog {
         self.missing = found.is_none();
         let found = found.unwrap_or_default();
         self.folder_errors = found.errors;
-        // Both lists are sorted by name: pair them in one pass.
-        let mut old = std::mem::take(&mut self.files)
-            .into_entries()
-            .into_iter()
-            .peekable();
-        let mut kept = Vec::with_capacity(found.logs.len());
+        let mut entries = std::mem::take(&mut self.files).into_entries();
+        let before = entries.len();
+        // Both lists are sorted by name: pair them in one pass, moving the
+        // unchanged entries to the front in place (a store of 100,000 logs
+        // is not copied to keep it).
+        let mut logs = found.logs.into_iter().peekable();
         let mut changed = Vec::new();
-        for LogFile { rel, dir, stamp } in found.logs {
-            while old.next_if(|(name, _)| **name < *rel).is_some() {}
-            match old.next_if(|(name, _)| **name == *rel) {
-                Some((name, previous)) if previous.stamp == stamp => kept.push((name, previous)),
-                Some((name, previous)) => changed.push(Work {
-                    rel: name,
-                    dir,
-                    stamp,
-                    previous: Some(previous),
-                }),
-                None => changed.push(Work {
-                    rel: Arc::from(rel),
-                    dir,
-                    stamp,
-                    previous: None,
-                }),
+        let mut restamped = Vec::new();
+        let mut kept = 0;
+        for i in 0..entries.len() {
+            while let Some(new) = logs.next_if(|log| *log.rel < *entries[i].0) {
+                changed.push(Work::new(new));
+            }
+            match logs.next_if(|log| *log.rel == *entries[i].0) {
+                Some(log) if log.stamp == entries[i].1.stamp => {
+                    entries.swap(kept, i);
+                    kept += 1;
+                }
+                Some(log) => restamped.push(log),
+                None => {} // gone
             }
         }
-        drop(old);
+        changed.extend(logs.map(Work::new));
+        // The changed and the gone, out of order after the swaps.
+        let mut rest = entries.split_off(kept);
+        if !restamped.is_empty() {
+            rest.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            let mut rest = rest.into_iter().peekable();
+            for log in restamped {
+                while rest.next_if(|(name, _)| **name < *log.rel).is_some() {}
+                if let Some((rel, previous)) = rest.next_if(|(name, _)| **name == *log.rel) {
+                    changed.push(Work {
+                        rel,
+                        dir: log.dir,
+                        stamp: log.stamp,
+                        previous: Some(previous),
+                    });
+                }
+            }
+        }
+        let unchanged = changed.is_empty() && kept == before;
         let scanned = refresh_all(changed, self.format, self.titles);
-        self.files = ByName::from_sorted(kept);
+        self.files = ByName::from_sorted(entries);
         self.files.merge(ByName::from_sorted(scanned));
-        self.elect();
+        // The same files with the same stamps: the same winners.
+        if !(unchanged && self.elected) {
+            self.elect();
+        }
     }
 
     /// Re-reads one path after a change notification. Returns whether the
@@ -314,6 +338,7 @@ impl Catalog {
     /// Marks the first file of each id (by name) as its winner.
     fn elect(&mut self) {
         self.by_id = OnceLock::new();
+        self.elected = true;
         let mut seen: HashSet<String, FastHash> = HashSet::default();
         let mut borrowed: HashSet<&str, FastHash> =
             HashSet::with_capacity_and_hasher(self.files.len(), FastHash::default());
@@ -437,8 +462,10 @@ impl Catalog {
     /// again. Adds nothing, and returns `None`, when any record is `None`
     /// (a cache is used whole or not at all); else how many it added.
     pub(crate) fn seed(&mut self, records: impl Iterator<Item = Option<Record>>) -> Option<usize> {
+        let mut winners = 0;
         let seeded = records.map(|r| {
             let r = r?;
+            winners += usize::from(r.winner);
             let found = Found::Recorded(Box::new(Recorded {
                 header: r.header,
                 meta: r.meta,
@@ -449,17 +476,21 @@ impl Catalog {
                 found,
                 consumed: r.consumed,
                 full: r.full,
-                winner: false,
+                winner: r.winner,
                 first_line: (0, 0),
             };
             Some((r.rel, state))
         });
         let mut files = ByName::from_sorted(seeded.collect::<Option<Vec<_>>>()?);
         let added = files.len();
+        // Into an empty catalog, the winners are as the cache recorded them
+        // (it was written from an elected catalog); else the rescan that
+        // must follow elects them.
+        self.elected = self.files.len() == 0;
+        self.count = winners;
         // What the catalog held already wins over the cache.
         files.merge(std::mem::take(&mut self.files));
         self.files = files;
-        // The rescan that must follow elects the winners.
         Some(added)
     }
 
@@ -490,6 +521,7 @@ impl Catalog {
                 format: state.format,
                 consumed: state.consumed,
                 full: state.full,
+                winner: state.winner,
                 header,
                 meta: state.meta(),
             });
@@ -635,6 +667,18 @@ struct Work {
     dir: Arc<Path>,
     stamp: Stamp,
     previous: Option<FileState>,
+}
+
+impl Work {
+    /// A log the catalog did not have.
+    fn new(log: LogFile) -> Work {
+        Work {
+            rel: Arc::from(log.rel),
+            dir: log.dir,
+            stamp: log.stamp,
+            previous: None,
+        }
+    }
 }
 
 /// Scans many files, spread over the machine's cores: a first index reads

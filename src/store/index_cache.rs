@@ -20,7 +20,7 @@ use crate::formats::{self, HeaderState, ScanMeta};
 use crate::model::SessionHeader;
 
 /// The first bytes of a cache file; the digit changes with the layout.
-const MAGIC: &[u8; 8] = b"HSLIDX\x00\x03";
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x04";
 
 /// The cache file of `catalog` in `dir`; `None` when `dir` is inside the
 /// store (a cache is never written into a store).
@@ -127,6 +127,7 @@ fn record(out: &mut Out, r: &Record) {
     out.str(r.format.map_or("", |f| f.name()));
     out.u64(r.consumed);
     out.u8(u8::from(r.full));
+    out.u8(u8::from(r.winner));
     match &r.header {
         HeaderState::Pending => out.u8(0),
         HeaderState::NotASession(why) => {
@@ -207,6 +208,7 @@ fn read_record(input: &mut In<'_>) -> Option<Record> {
     };
     let consumed = input.u64()?;
     let full = input.u8()? != 0;
+    let winner = input.u8()? != 0;
     let header = match input.u8()? {
         0 => HeaderState::Pending,
         1 => HeaderState::NotASession(input.str()?.to_string()),
@@ -235,6 +237,7 @@ fn read_record(input: &mut In<'_>) -> Option<Record> {
         format,
         consumed,
         full,
+        winner,
         header,
         meta,
     })
@@ -425,6 +428,23 @@ mod tests {
         // Written back: the next call reads nothing again.
         let (again, _) = cached(store.path(), cache.path());
         assert_eq!(again.recorded(), (6, 6));
+    }
+
+    #[test]
+    fn winners_come_from_the_cache_only_while_nothing_changed() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        cached(store.path(), cache.path());
+        let (same, _) = cached(store.path(), cache.path());
+        assert_eq!(same.get("a").map(|s| s.header.created_at), Some(1));
+        // The winner of id `a` goes: its duplicate wins now.
+        fs::remove_file(store.path().join("a.jsonl")).unwrap();
+        let (catalog, _) = cached(store.path(), cache.path());
+        assert_eq!(catalog.get("a").map(|s| s.header.created_at), Some(3));
+        assert_eq!(catalog.sessions(), Catalog::scan(store.path()).sessions());
+        assert_eq!(catalog.notes(), Catalog::scan(store.path()).notes());
+        let (again, _) = cached(store.path(), cache.path());
+        assert_eq!(again.sessions(), catalog.sessions());
+        assert_eq!(again.len(), catalog.len());
     }
 
     #[test]
