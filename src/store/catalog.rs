@@ -6,6 +6,7 @@
 //! lines and an unchanged one costs a `stat`.
 
 use std::borrow::Cow;
+use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
 use std::io::{self, Seek, SeekFrom};
@@ -266,16 +267,21 @@ impl Catalog {
         let mut restamped = Vec::new();
         let mut kept = 0;
         for i in 0..entries.len() {
-            while let Some(new) = logs.next_if(|log| *log.rel < *entries[i].0) {
-                changed.push(Work::new(new));
-            }
-            match logs.next_if(|log| *log.rel == *entries[i].0) {
+            // One comparison per step: new logs come before this entry.
+            let log = loop {
+                match logs.peek().map(|log| (*log.rel).cmp(&*entries[i].0)) {
+                    Some(Ordering::Less) => changed.extend(logs.next().map(Work::new)),
+                    Some(Ordering::Equal) => break logs.next(),
+                    _ => break None, // gone
+                }
+            };
+            match log {
                 Some(log) if log.stamp == entries[i].1.stamp => {
                     entries.swap(kept, i);
                     kept += 1;
                 }
                 Some(log) => restamped.push(log),
-                None => {} // gone
+                None => {}
             }
         }
         changed.extend(logs.map(Work::new));
@@ -298,7 +304,8 @@ impl Catalog {
         }
         let unchanged = changed.is_empty() && kept == before;
         let scanned = refresh_all(changed, self.format, self.titles);
-        self.files = ByName::from_sorted(entries);
+        // Still in order: the kept entries only moved towards the front.
+        self.files = ByName::from_sorted_unchecked(entries);
         self.files.merge(ByName::from_sorted(scanned));
         // The same files with the same stamps: the same winners.
         if !(unchanged && self.elected) {
