@@ -15,6 +15,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::by_name::ByName;
 use super::discover::{self, LogFile, Walk};
+use super::record::{Cached, Payload, Record};
 use super::stamp::Stamp;
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
@@ -83,20 +84,6 @@ struct FileState {
     first_line: (u32, u64),
 }
 
-/// One file as an index cache keeps it.
-#[derive(Debug, Clone)]
-pub(crate) struct Record {
-    pub rel: Arc<[u8]>,
-    pub stamp: Stamp,
-    pub format: Option<&'static dyn LogFormat>,
-    pub consumed: u64,
-    pub full: bool,
-    /// Whether it held the first session of its id when recorded.
-    pub winner: bool,
-    pub header: HeaderState,
-    pub meta: ScanMeta,
-}
-
 /// What a scan of one file found.
 #[derive(Debug, Clone)]
 pub(crate) enum Found {
@@ -105,16 +92,10 @@ pub(crate) enum Found {
     Not(Box<HeaderState>),
     /// The format's scanner, which resumes after an append.
     Scanner(Box<dyn Scanner>),
-    /// What a scan recorded, without its scanner (from the index cache):
-    /// any change of the file scans it again from the start.
-    Recorded(Box<Recorded>),
-}
-
-/// A scan's result, kept without the scanner.
-#[derive(Debug, Clone)]
-pub(crate) struct Recorded {
-    pub header: HeaderState,
-    pub meta: ScanMeta,
+    /// What a scan recorded, without its scanner, as the index cache holds
+    /// it (decoded when asked): any change of the file scans it again from
+    /// the start.
+    Cached(Cached),
 }
 
 impl FileState {
@@ -128,10 +109,30 @@ impl FileState {
                     _ => None,
                 },
             },
-            Found::Recorded(r) => match &r.header {
-                HeaderState::Session(h) => Some(Cow::Borrowed(h)),
+            Found::Cached(c) => match c.header() {
+                HeaderState::Session(h) => Some(Cow::Owned(h)),
                 _ => None,
             },
+        }
+    }
+
+    /// The session's id, borrowed where the state lends it (a cached one
+    /// is not decoded).
+    fn session_id(&self) -> Option<Cow<'_, str>> {
+        match &self.found {
+            Found::Cached(c) => c.session_id().map(Cow::Borrowed),
+            _ => match self.session_header()? {
+                Cow::Borrowed(h) => Some(Cow::Borrowed(h.id.as_str())),
+                Cow::Owned(h) => Some(Cow::Owned(h.id)),
+            },
+        }
+    }
+
+    /// The session's header and metadata, decoding a cached state once.
+    fn session(&self) -> Option<(SessionHeader, ScanMeta)> {
+        match &self.found {
+            Found::Cached(c) => c.session(),
+            _ => Some((self.session_header()?.into_owned(), self.meta())),
         }
     }
 
@@ -139,7 +140,7 @@ impl FileState {
         match &self.found {
             Found::Not(h) => (**h).clone(),
             Found::Scanner(s) => s.header(),
-            Found::Recorded(r) => r.header.clone(),
+            Found::Cached(c) => c.header(),
         }
     }
 
@@ -147,7 +148,7 @@ impl FileState {
         match &self.found {
             Found::Not(_) => ScanMeta::default(),
             Found::Scanner(s) => s.meta(),
-            Found::Recorded(r) => r.meta.clone(),
+            Found::Cached(c) => c.meta(),
         }
     }
 
@@ -351,10 +352,10 @@ impl Catalog {
             HashSet::with_capacity_and_hasher(self.files.len(), FastHash::default());
         let mut winners = Vec::with_capacity(self.files.len());
         for state in self.files.values() {
-            let won = match state.session_header() {
+            let won = match state.session_id() {
                 None => false,
-                Some(Cow::Borrowed(h)) => !seen.contains(&h.id) && borrowed.insert(&h.id),
-                Some(Cow::Owned(h)) => !borrowed.contains(h.id.as_str()) && seen.insert(h.id),
+                Some(Cow::Borrowed(id)) => !seen.contains(id) && borrowed.insert(id),
+                Some(Cow::Owned(id)) => !borrowed.contains(id.as_str()) && seen.insert(id),
             };
             winners.push(won);
         }
@@ -386,14 +387,13 @@ impl Catalog {
             self.files
                 .iter()
                 .filter(|(_, state)| state.winner)
-                .filter_map(|(rel, state)| Some((state.session_header()?.id.clone(), rel.clone())))
+                .filter_map(|(rel, state)| Some((state.session_id()?.into_owned(), rel.clone())))
                 .collect()
         })
     }
 
     fn session_at(&self, rel: &Arc<[u8]>, state: &FileState) -> Option<Session> {
-        let mut header = state.session_header()?.into_owned();
-        let meta = state.meta();
+        let (mut header, meta) = state.session()?;
         let full = state.full;
         if header.label.is_none() && full {
             // (A recorded state keeps the label its parent gave it.)
@@ -450,13 +450,7 @@ impl Catalog {
         self.files
             .iter()
             .filter(|(_, s)| s.winner)
-            .filter_map(|(rel, state)| {
-                let id = match state.session_header()? {
-                    Cow::Borrowed(h) => Cow::Borrowed(h.id.as_str()),
-                    Cow::Owned(h) => Cow::Owned(h.id),
-                };
-                Some((id, &rel[..]))
-            })
+            .filter_map(|(rel, state)| Some((state.session_id()?, &rel[..])))
     }
 
     /// Whether every log is scanned to its end (titles, capacity).
@@ -473,14 +467,14 @@ impl Catalog {
         let seeded = records.map(|r| {
             let r = r?;
             winners += usize::from(r.winner);
-            let found = Found::Recorded(Box::new(Recorded {
-                header: r.header,
-                meta: r.meta,
-            }));
+            // A cache's records keep their payload as its bytes.
+            let Payload::Cached(cached) = r.payload else {
+                return None;
+            };
             let state = FileState {
                 stamp: r.stamp,
                 format: r.format,
-                found,
+                found: Found::Cached(cached),
                 consumed: r.consumed,
                 full: r.full,
                 winner: r.winner,
@@ -506,7 +500,7 @@ impl Catalog {
         let recorded = self
             .files
             .values()
-            .filter(|s| matches!(s.found, Found::Recorded(_)))
+            .filter(|s| matches!(s.found, Found::Cached(_)))
             .count();
         (self.files.len(), recorded)
     }
@@ -514,14 +508,22 @@ impl Catalog {
     /// Every file as an index cache keeps it, in relative-path order.
     pub(crate) fn for_each_record(&self, f: &mut dyn FnMut(Record)) {
         for (rel, state) in &self.files {
-            let mut header = state.header();
-            // A sub-agent's display title comes from its parent's log:
-            // keep it as found, since no scanner is there to ask later.
-            if let (HeaderState::Session(h), Found::Scanner(s)) = (&mut header, &state.found) {
-                if h.label.is_none() && state.full {
-                    h.label = s.parent().and_then(|p| self.child_title(&p));
+            let payload = match &state.found {
+                // As read from the cache: written back as it is.
+                Found::Cached(c) => Payload::Cached(c.clone()),
+                found => {
+                    let mut header = state.header();
+                    // A sub-agent's display title comes from its parent's
+                    // log: keep it as found, since no scanner is there to
+                    // ask later.
+                    if let (HeaderState::Session(h), Found::Scanner(s)) = (&mut header, found) {
+                        if h.label.is_none() && state.full {
+                            h.label = s.parent().and_then(|p| self.child_title(&p));
+                        }
+                    }
+                    Payload::Values(header, state.meta())
                 }
-            }
+            };
             f(Record {
                 rel: rel.clone(),
                 stamp: state.stamp,
@@ -529,15 +531,20 @@ impl Catalog {
                 consumed: state.consumed,
                 full: state.full,
                 winner: state.winner,
-                header,
-                meta: state.meta(),
+                payload,
             });
         }
     }
 
     /// Lines skipped over every session of this store.
     pub fn skipped_lines(&self) -> u64 {
-        self.files.values().map(|s| s.meta().skipped_lines).sum()
+        self.files
+            .values()
+            .map(|s| match &s.found {
+                Found::Cached(c) => c.skipped_lines(),
+                _ => s.meta().skipped_lines,
+            })
+            .sum()
     }
 
     /// What to report about the store: missing, skipped files, duplicates.
@@ -564,17 +571,20 @@ impl Catalog {
         // The winner of each id that has losers.
         let mut winners: HashMap<String, &[u8]> = HashMap::new();
         for (rel, state) in &self.files {
+            // A winner holds a session and needs no note (nor a decode).
+            if state.winner {
+                continue;
+            }
             let rel_text = || String::from_utf8_lossy(rel).into_owned();
-            match state.session_header() {
-                Some(header) if !state.winner => {
-                    winners.entry(header.id.clone()).or_default();
+            match state.session_id() {
+                Some(id) => {
+                    winners.entry(id.to_string()).or_default();
                     notes.push(StoreNote::Duplicate {
                         rel: rel_text(),
-                        id: header.id.clone(),
+                        id: id.into_owned(),
                         winner: String::new(),
                     });
                 }
-                Some(_) => {}
                 None => match state.header() {
                     HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
                         rel: rel_text(),
@@ -590,8 +600,8 @@ impl Catalog {
         }
         if !winners.is_empty() {
             for (rel, state) in &self.files {
-                if let Some(header) = state.session_header().filter(|_| state.winner) {
-                    if let Some(slot) = winners.get_mut(&header.id) {
+                if let Some(id) = state.session_id().filter(|_| state.winner) {
+                    if let Some(slot) = winners.get_mut(&*id) {
                         *slot = rel;
                     }
                 }

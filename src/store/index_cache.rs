@@ -14,10 +14,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::catalog::{Catalog, Record};
-use super::stamp::Stamp;
-use crate::formats::{self, HeaderState, ScanMeta};
-use crate::model::SessionHeader;
+use super::catalog::Catalog;
+use super::record::{self, In, Out, Record};
 
 /// The first bytes of a cache file; the digit changes with the layout.
 const MAGIC: &[u8; 8] = b"HSLIDX\x00\x04";
@@ -63,7 +61,7 @@ pub fn load(catalog: &mut Catalog, dir: &Path) -> usize {
     let Ok(bytes) = fs::read(&path) else {
         return 0;
     };
-    let seeded = decode(&bytes, &identity(catalog)).and_then(|records| catalog.seed(records));
+    let seeded = decode(bytes, &identity(catalog)).and_then(|records| catalog.seed(records));
     seeded.unwrap_or_else(|| {
         tracing::debug!("ignoring the index cache {}", path.display());
         0
@@ -108,75 +106,16 @@ fn encode(catalog: &Catalog) -> Vec<u8> {
     let mut out = Out(Vec::with_capacity(1 << 20));
     out.0.extend_from_slice(MAGIC);
     out.bytes(&identity(catalog));
-    catalog.for_each_record(&mut |r| record(&mut out, &r));
+    catalog.for_each_record(&mut |r| record::encode(&mut out, &r));
     let sum = hash(&out.0);
     out.0.extend_from_slice(&sum.to_le_bytes());
     out.0
 }
 
-fn record(out: &mut Out, r: &Record) {
-    out.bytes(&r.rel);
-    let s = &r.stamp;
-    out.u64(s.size);
-    out.u64(s.mtime as u64);
-    out.u32(s.mtime_nsec);
-    out.u64(s.ctime as u64);
-    out.u32(s.ctime_nsec);
-    out.u64(s.ino);
-    out.u64(s.dev);
-    out.str(r.format.map_or("", |f| f.name()));
-    out.u64(r.consumed);
-    out.u8(u8::from(r.full));
-    out.u8(u8::from(r.winner));
-    match &r.header {
-        HeaderState::Pending => out.u8(0),
-        HeaderState::NotASession(why) => {
-            out.u8(1);
-            out.str(why);
-        }
-        HeaderState::Session(h) => {
-            out.u8(2);
-            let SessionHeader {
-                version,
-                id,
-                created_at,
-                cwd,
-                label,
-            } = h;
-            out.u64(*version);
-            out.str(id);
-            out.u64(*created_at);
-            out.opt_str(cwd.as_deref());
-            out.opt_str(label.as_deref());
-        }
-    }
-    // Every field, so that a field added to the metadata fails to compile
-    // here until the cache keeps it too (then bump MAGIC).
-    let ScanMeta {
-        title,
-        capacity,
-        skipped_lines,
-        failure,
-    } = &r.meta;
-    out.opt_str(title.as_deref());
-    match capacity {
-        Some(c) => {
-            out.u8(1);
-            out.u64(*c);
-        }
-        None => out.u8(0),
-    }
-    out.u64(*skipped_lines);
-    out.opt_str(failure.as_deref());
-}
-
-/// The records of a sound cache file, decoded as they are asked for (no
-/// list of them is built): `None` when the file is not a cache of this
-/// store in this layout; an item is `None` where a record does not decode.
-fn decode<'a>(
-    bytes: &'a [u8],
-    identity: &[u8],
-) -> Option<impl Iterator<Item = Option<Record>> + 'a> {
+/// The records of a sound cache file, decoded as they are asked for: `None`
+/// when the file is not a cache of this store in this layout; an item is
+/// `None` where a record does not decode.
+fn decode(bytes: Vec<u8>, identity: &[u8]) -> Option<impl Iterator<Item = Option<Record>>> {
     let body_len = bytes.len().checked_sub(8)?;
     let (body, sum) = bytes.split_at(body_len);
     if u64::from_le_bytes(sum.try_into().ok()?) != hash(body) {
@@ -186,152 +125,11 @@ fn decode<'a>(
     if input.take(MAGIC.len())? != MAGIC || input.bytes()? != identity {
         return None;
     }
-    Some(std::iter::from_fn(move || {
-        (input.at < body.len()).then(|| read_record(&mut input))
-    }))
-}
-
-fn read_record(input: &mut In<'_>) -> Option<Record> {
-    let rel: Arc<[u8]> = Arc::from(input.bytes()?);
-    let stamp = Stamp {
-        size: input.u64()?,
-        mtime: input.u64()? as i64,
-        mtime_nsec: input.u32()?,
-        ctime: input.u64()? as i64,
-        ctime_nsec: input.u32()?,
-        ino: input.u64()?,
-        dev: input.u64()?,
-    };
-    let format = match input.str()? {
-        "" => None,
-        name => Some(formats::by_name(name)?),
-    };
-    let consumed = input.u64()?;
-    let full = input.u8()? != 0;
-    let winner = input.u8()? != 0;
-    let header = match input.u8()? {
-        0 => HeaderState::Pending,
-        1 => HeaderState::NotASession(input.str()?.to_string()),
-        2 => HeaderState::Session(SessionHeader {
-            version: input.u64()?,
-            id: input.str()?.to_string(),
-            created_at: input.u64()?,
-            cwd: input.opt_str()?,
-            label: input.opt_str()?,
-        }),
-        _ => return None,
-    };
-    let meta = ScanMeta {
-        title: input.opt_str()?,
-        capacity: match input.u8()? {
-            0 => None,
-            1 => Some(input.u64()?),
-            _ => return None,
-        },
-        skipped_lines: input.u64()?,
-        failure: input.opt_str()?,
-    };
-    Some(Record {
-        rel,
-        stamp,
-        format,
-        consumed,
-        full,
-        winner,
-        header,
-        meta,
-    })
-}
-
-struct Out(Vec<u8>);
-
-impl Out {
-    fn u8(&mut self, v: u8) {
-        self.0.push(v);
-    }
-
-    fn u32(&mut self, v: u32) {
-        self.u64(u64::from(v));
-    }
-
-    /// LEB128: seven bits a byte, low bits first.
-    fn u64(&mut self, mut v: u64) {
-        while v >= 0x80 {
-            self.0.push((v as u8) | 0x80);
-            v >>= 7;
-        }
-        self.0.push(v as u8);
-    }
-
-    fn bytes(&mut self, b: &[u8]) {
-        self.u64(b.len() as u64);
-        self.0.extend_from_slice(b);
-    }
-
-    fn str(&mut self, s: &str) {
-        self.bytes(s.as_bytes());
-    }
-
-    fn opt_str(&mut self, s: Option<&str>) {
-        match s {
-            Some(s) => {
-                self.u8(1);
-                self.str(s);
-            }
-            None => self.u8(0),
-        }
-    }
-}
-
-struct In<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl<'a> In<'a> {
-    fn take(&mut self, n: usize) -> Option<&'a [u8]> {
-        let end = self.at.checked_add(n)?;
-        let out = self.bytes.get(self.at..end)?;
-        self.at = end;
-        Some(out)
-    }
-
-    fn u8(&mut self) -> Option<u8> {
-        Some(self.take(1)?[0])
-    }
-
-    fn u32(&mut self) -> Option<u32> {
-        u32::try_from(self.u64()?).ok()
-    }
-
-    fn u64(&mut self) -> Option<u64> {
-        let mut v = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.u8()?;
-            v |= u64::from(b & 0x7f).checked_shl(shift)?;
-            if b < 0x80 {
-                return Some(v);
-            }
-        }
-        None
-    }
-
-    fn bytes(&mut self) -> Option<&'a [u8]> {
-        let n = usize::try_from(self.u64()?).ok()?;
-        self.take(n)
-    }
-
-    fn str(&mut self) -> Option<&'a str> {
-        std::str::from_utf8(self.bytes()?).ok()
-    }
-
-    fn opt_str(&mut self) -> Option<Option<String>> {
-        match self.u8()? {
-            0 => Some(None),
-            1 => Some(Some(self.str()?.to_string())),
-            _ => None,
-        }
-    }
+    let at = input.at;
+    let mut bytes = bytes;
+    bytes.truncate(body_len);
+    // The catalog's cached payloads point into this buffer.
+    Some(record::decode(Arc::new(bytes), at))
 }
 
 /// A 64-bit hash, stable across builds (file names, corruption checks):

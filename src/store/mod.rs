@@ -11,6 +11,7 @@ pub mod catalog;
 pub mod discover;
 pub mod fs;
 pub mod index_cache;
+mod record;
 mod stamp;
 pub mod watch;
 
