@@ -139,7 +139,7 @@ fn run(command: Command) -> Result<i32, Failure> {
             };
             // Only the sessions that can make the list are kept.
             let mut preselect = candidates::Preselect::new(target, &query, limit)?;
-            store.for_each_session(&mut |s| preselect.offer(s));
+            store.offer_sessions(&mut preselect);
             let list = candidates::candidates(&preselect.finish(), target, &query, limit)?;
             // The process ends next: freeing a large index one block at a
             // time is wasted work.

@@ -63,3 +63,36 @@ impl Session {
         &self.header.id
     }
 }
+
+/// What ranking and matching a session need, borrowed from a store's index:
+/// a store can offer it before it builds the [`Session`] (a store of
+/// 100,000 logs then builds only the few a list keeps).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SessionKey<'a> {
+    pub id: &'a str,
+    pub created_at: u64,
+    pub cwd: Option<&'a str>,
+    /// The header's label.
+    pub label: Option<&'a str>,
+    /// The title, as [`Session::title`].
+    pub title: Option<&'a str>,
+}
+
+impl Session {
+    pub fn key(&self) -> SessionKey<'_> {
+        SessionKey {
+            id: &self.header.id,
+            created_at: self.header.created_at,
+            cwd: self.header.cwd.as_deref(),
+            label: self.header.label.as_deref(),
+            title: self.title.as_deref(),
+        }
+    }
+}
+
+/// Takes sessions from a store, saying first, from each one's key, whether
+/// it wants the session at all.
+pub trait SessionSink {
+    fn wants(&self, key: SessionKey<'_>) -> bool;
+    fn take(&mut self, session: Session);
+}

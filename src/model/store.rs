@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use super::event::Entry;
 use super::read::{ReadError, ReadSummary};
-use super::session::Session;
+use super::session::{Session, SessionSink};
 
 /// Polled during long reads; `true` abandons the work.
 pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
@@ -32,6 +32,17 @@ pub trait SessionStore: Send + Sync {
         for session in self.sessions() {
             f(session);
         }
+    }
+
+    /// Hands `sink` the sessions it wants, in the order of
+    /// [`Self::sessions`]; a store that can tell a session's key without
+    /// building it builds only those.
+    fn offer_sessions(&self, sink: &mut dyn SessionSink) {
+        self.for_each_session(&mut |s| {
+            if sink.wants(s.key()) {
+                sink.take(s);
+            }
+        });
     }
 
     /// The session with this id.

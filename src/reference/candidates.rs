@@ -7,8 +7,8 @@ use serde::Serialize;
 
 use super::error::{ErrorCode, ReferenceError};
 use super::mention;
-use crate::model::Session;
 use crate::model::MAX_SAFE_INTEGER;
+use crate::model::{Session, SessionKey, SessionSink};
 
 /// One session offered for a mention.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -101,17 +101,15 @@ pub fn candidates(
 /// Whether the query (lower-cased) matches the id, cwd, label or display
 /// title of `s`. Message bodies are never searched.
 fn matches(s: &Session, needle: &str) -> bool {
+    key_matches(s.key(), needle)
+}
+
+fn key_matches(k: SessionKey<'_>, needle: &str) -> bool {
     needle.is_empty()
-        || contains_lowercased(&s.header.id, needle)
-        || s.header
-            .cwd
-            .as_deref()
-            .is_some_and(|cwd| contains_lowercased(cwd, needle))
-        || contains_lowercased(s.label(), needle)
-        || s.header
-            .label
-            .as_deref()
-            .is_some_and(|l| contains_lowercased(l, needle))
+        || contains_lowercased(k.id, needle)
+        || k.cwd.is_some_and(|cwd| contains_lowercased(cwd, needle))
+        || contains_lowercased(k.title.unwrap_or(k.id), needle)
+        || k.label.is_some_and(|l| contains_lowercased(l, needle))
 }
 
 /// The sessions [`candidates`] would list first, kept while sessions are
@@ -169,11 +167,28 @@ impl<'a> Preselect<'a> {
     }
 
     pub fn offer(&mut self, session: Session) {
-        if Some(session.header.id.as_str()) == self.target.session_id
-            || !matches(&session, &self.needle)
-        {
-            return;
+        if self.wants(session.key()) {
+            self.keep(session);
         }
+    }
+
+    /// Whether a session with this key would be kept now: it is not the
+    /// target, it matches, and it ranks before the worst kept so far.
+    pub fn wants(&self, key: SessionKey<'_>) -> bool {
+        if Some(key.id) == self.target.session_id || !key_matches(key, &self.needle) {
+            return false;
+        }
+        if self.kept.len() < self.wanted {
+            return true;
+        }
+        let rank = rank(key.cwd, self.target.cwd);
+        self.kept
+            .peek()
+            .is_some_and(|worst| (rank, Reverse(key.created_at), key.id.as_bytes()) < worst.key())
+    }
+
+    /// Keeps a session [`Self::wants`], dropping the worst when full.
+    fn keep(&mut self, session: Session) {
         let rank = rank(session.header.cwd.as_deref(), self.target.cwd);
         let ranked = Ranked(session, rank);
         if self.kept.len() >= self.wanted {
@@ -190,6 +205,16 @@ impl<'a> Preselect<'a> {
     /// The kept sessions (in no particular order).
     pub fn finish(self) -> Vec<Session> {
         self.kept.into_iter().map(|r| r.0).collect()
+    }
+}
+
+impl SessionSink for Preselect<'_> {
+    fn wants(&self, key: SessionKey<'_>) -> bool {
+        Preselect::wants(self, key)
+    }
+
+    fn take(&mut self, session: Session) {
+        self.keep(session);
     }
 }
 

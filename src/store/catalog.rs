@@ -19,7 +19,7 @@ use super::record::{Cached, Payload, Record};
 use super::stamp::Stamp;
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
-use crate::model::{Locator, Session, SessionHeader, StoreNote};
+use crate::model::{Locator, Session, SessionHeader, SessionSink, StoreNote};
 
 /// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
 /// stands in for one): no title or header is that long.
@@ -439,6 +439,28 @@ impl Catalog {
             if state.winner {
                 if let Some(session) = self.session_at(rel, state) {
                     f(session);
+                }
+            }
+        }
+    }
+
+    /// Hands `sink` the sessions it wants, in relative-path order; a
+    /// cached session is asked by its key before it is decoded.
+    pub fn offer_sessions(&self, sink: &mut dyn SessionSink) {
+        for (rel, state) in &self.files {
+            if !state.winner {
+                continue;
+            }
+            let cached = match &state.found {
+                Found::Cached(c) => match c.key(state.full) {
+                    Some(key) if sink.wants(key) => true,
+                    _ => continue,
+                },
+                _ => false,
+            };
+            if let Some(session) = self.session_at(rel, state) {
+                if cached || sink.wants(session.key()) {
+                    sink.take(session);
                 }
             }
         }

@@ -15,8 +15,8 @@ use super::index_cache;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::{self, LogSource};
 use crate::model::{
-    Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionReader,
-    SessionStore, StoreNote, StoreStatus, Version, Wake,
+    Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionKey,
+    SessionReader, SessionSink, SessionStore, StoreNote, StoreStatus, Version, Wake,
 };
 
 /// One store of the list: a root directory and the format of its logs.
@@ -151,6 +151,22 @@ impl FsStore {
     }
 }
 
+/// A sink that never sees the ids of earlier stores.
+struct Unseen<'s, 'a> {
+    seen: &'s HashSet<Cow<'a, str>>,
+    sink: &'s mut dyn SessionSink,
+}
+
+impl SessionSink for Unseen<'_, '_> {
+    fn wants(&self, key: SessionKey<'_>) -> bool {
+        !self.seen.contains(key.id) && self.sink.wants(key)
+    }
+
+    fn take(&mut self, session: Session) {
+        self.sink.take(session);
+    }
+}
+
 impl SessionStore for FsStore {
     fn sessions(&self) -> Vec<Session> {
         let mut out = Vec::new();
@@ -170,6 +186,18 @@ impl SessionStore for FsStore {
                     f(session);
                 }
             });
+            seen.extend(catalog.ids().map(|(id, _)| id));
+        }
+    }
+
+    fn offer_sessions(&self, sink: &mut dyn SessionSink) {
+        if let [only] = &self.catalogs[..] {
+            return only.offer_sessions(sink);
+        }
+        // The ids of the stores before this one: the first store wins.
+        let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
+        for catalog in &self.catalogs {
+            catalog.offer_sessions(&mut Unseen { seen: &seen, sink });
             seen.extend(catalog.ids().map(|(id, _)| id));
         }
     }

@@ -209,6 +209,42 @@ mod tests {
         }
     }
 
+    /// Takes every session, noting the key it was asked with.
+    #[derive(Default)]
+    struct Everything {
+        keys: std::cell::RefCell<Vec<String>>,
+        taken: Vec<crate::model::Session>,
+    }
+
+    impl crate::model::SessionSink for Everything {
+        fn wants(&self, key: crate::model::SessionKey<'_>) -> bool {
+            self.keys.borrow_mut().push(format!("{key:?}"));
+            true
+        }
+
+        fn take(&mut self, session: crate::model::Session) {
+            self.taken.push(session);
+        }
+    }
+
+    #[test]
+    fn a_cached_catalog_offers_each_session_by_its_key() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        let fresh = Catalog::scan(store.path());
+        cached(store.path(), cache.path());
+        let (warm, _) = cached(store.path(), cache.path());
+        assert_eq!(warm.recorded(), (6, 6));
+        let mut sink = Everything::default();
+        warm.offer_sessions(&mut sink);
+        assert_eq!(sink.taken, fresh.sessions());
+        let keys: Vec<String> = fresh
+            .sessions()
+            .iter()
+            .map(|s| format!("{:?}", s.key()))
+            .collect();
+        assert_eq!(sink.keys.into_inner(), keys);
+    }
+
     #[test]
     fn a_changed_log_is_read_again() {
         let (store, cache) = (store(), tempfile::tempdir().unwrap());

@@ -16,7 +16,7 @@ use std::sync::Arc;
 
 use super::stamp::Stamp;
 use crate::formats::{self, HeaderState, LogFormat, ScanMeta};
-use crate::model::SessionHeader;
+use crate::model::{SessionHeader, SessionKey};
 
 /// One file as an index cache keeps it.
 #[derive(Debug, Clone)]
@@ -93,6 +93,28 @@ impl Cached {
         skip_header(&mut input)
             .and_then(|()| read_meta(&mut input))
             .unwrap_or_default()
+    }
+
+    /// What ranking and matching need, borrowed from the buffer; the title
+    /// only when the scan was `full` (as [`crate::model::Session::title`]).
+    pub fn key(&self, full: bool) -> Option<SessionKey<'_>> {
+        let mut input = self.input();
+        if input.u8()? != SESSION {
+            return None;
+        }
+        input.u64()?; // version
+        let id = input.str()?;
+        let created_at = input.u64()?;
+        let cwd = input.opt_str()?;
+        let label = input.opt_str()?;
+        let title = input.opt_str()?.filter(|_| full);
+        Some(SessionKey {
+            id,
+            created_at,
+            cwd,
+            label,
+            title,
+        })
     }
 
     /// The scan's skipped lines, decoding nothing else.
@@ -458,7 +480,13 @@ mod tests {
         assert_eq!(c.session_id(), Some("s-é"));
         assert_eq!(c.header(), HeaderState::Session(header.clone()));
         assert_eq!(c.meta(), meta);
-        assert_eq!(c.session(), Some((header, meta)));
+        assert_eq!(c.session(), Some((header.clone(), meta)));
+        let key = c.key(true).unwrap();
+        assert_eq!(
+            (key.id, key.created_at, key.cwd, key.label, key.title),
+            ("s-é", header.created_at, Some("/w"), None, Some("Title"))
+        );
+        assert_eq!(c.key(false).unwrap().title, None);
         // Written back from the cached bytes: the same record.
         let again = round_trip(&back);
         let Payload::Cached(c2) = &again.payload else {
