@@ -253,6 +253,7 @@ const emitter = (name) => (events[name] ??= new EventEmitter());
 const messages = [];
 const commands = new Map();
 const shown = [];
+const channels = [];
 const contentProviders = new Map();
 const diagnosticsByUri = new Map();
 const statusItems = [];
@@ -322,7 +323,9 @@ const vscode = {
     visibleTextEditors: [],
     createOutputChannel(name) {
       const lines = [];
-      return { name, lines, append: (s) => lines.push(s), appendLine: (s) => lines.push(s + '\n'), clear() {}, show() {}, hide() {}, replace() {}, dispose() {} };
+      const channel = { name, lines, append: (s) => lines.push(s), appendLine: (s) => lines.push(s + '\n'), clear() {}, show() {}, hide() {}, replace() {}, dispose() {} };
+      channels.push(channel);
+      return channel;
     },
     createStatusBarItem(id) {
       const item = { id, tooltip: '', command: undefined, visible: false, history: [], show() { this.visible = true; }, hide() { this.visible = false; }, dispose() {} };
@@ -630,6 +633,20 @@ async function main() {
     await waitFor('status after the fallback', () => /Hydra: 4 sessions/.test(status.text));
     const warning = messages.find((m) => m.level === 'warning' && m.m.includes('/nowhere/hydra-session-lsp'));
     if (warning === undefined || !/not used here/.test(warning.m)) throw new Error(show(messages));
+  });
+
+  await test('a serverPath change that names the same binary leaves the server running', async () => {
+    // As a remote window may see it: the User settings' unusable path first,
+    // then none; both resolve to the same fallback binary.
+    const starts = () => channels.flatMap((c) => c.lines).filter((l) => l.startsWith('Starting ')).length;
+    const before = starts();
+    messages.length = 0;
+    settings['hydraSession.serverPath'] = '';
+    emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.serverPath'.startsWith(s) });
+    // A restart would have stopped the client before this command runs.
+    await vscode.commands.executeCommand('hydraSession.prepare');
+    if (messages.some((m) => /not running/.test(m.m))) throw new Error(show(messages));
+    if (starts() !== before) throw new Error(`restarted: ${starts()} starts, was ${before}`);
     settings['hydraSession.serverPath'] = server;
     emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.serverPath'.startsWith(s) });
   });

@@ -46,6 +46,8 @@ let indexingTimer: NodeJS.Timeout | undefined;
 let extensionDir = '';
 let globalState: vscode.Memento | undefined;
 let warnedServerPath = false;
+/** The binary the running client was started with. */
+let startedCommand: string | undefined;
 const SERVER_PATH_QUIET = 'hydraSession.serverPathNoticeDismissed';
 const contexts = new Map<string, string>();
 const contextChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -59,12 +61,27 @@ function firstWorkspaceFolder(): string | undefined {
   return vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
 }
 
+function configuredServerPath(): string {
+  return vscode.workspace.getConfiguration(SECTION).get<string>('serverPath') ?? '';
+}
+
+/** The binary `serverPath` (or its fallback) names now, if any. */
+function serverCommand(): string | undefined {
+  try {
+    return resolveServer(configuredServerPath(), firstWorkspaceFolder(), extensionDir).command;
+  } catch {
+    return undefined;
+  }
+}
+
 async function startClient(): Promise<void> {
-  const setting = vscode.workspace.getConfiguration(SECTION).get<string>('serverPath') ?? '';
+  const setting = configuredServerPath();
   let command: string;
+  startedCommand = undefined;
   try {
     const resolved = resolveServer(setting, firstWorkspaceFolder(), extensionDir);
     command = resolved.command;
+    startedCommand = command;
     output.appendLine(
       `Starting ${command} --stdio (from ${resolved.from}` +
         `${vscode.env.remoteName !== undefined ? `, remote window: ${vscode.env.remoteName}` : ''})`,
@@ -268,7 +285,11 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
     return;
   }
   const next = currentSettings();
-  if (e.affectsConfiguration(`${SECTION}.serverPath`) || client === undefined || needsRestart(sentSettings, next)) {
+  // A new serverPath restarts the server only when it names another binary:
+  // a remote window may first see the User settings' value, then none, and
+  // both can resolve to the bundled server.
+  const otherBinary = e.affectsConfiguration(`${SECTION}.serverPath`) && serverCommand() !== startedCommand;
+  if (otherBinary || client === undefined || needsRestart(sentSettings, next)) {
     await restartClient();
     return;
   }
