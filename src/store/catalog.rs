@@ -992,6 +992,49 @@ mod tests {
     }
 
     #[test]
+    fn a_rescan_after_scattered_changes_equals_a_fresh_scan() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        let title = |seq: u64, t: &str| {
+            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
+        };
+        let path = |i: u32| root.join(format!("d{}/s{i:03}.jsonl", i % 7));
+        for d in 0..7 {
+            fs::create_dir(root.join(format!("d{d}"))).unwrap();
+        }
+        for i in 0..200 {
+            // Every tenth id twice: duplicates across folders.
+            let id = format!("id{}", if i % 10 == 0 { i / 10 } else { i });
+            fs::write(path(i), header(&id, u64::from(i)) + &title(1, "T")).unwrap();
+        }
+        let mut catalog = Catalog::scan(root);
+        // Interleaved in name order: appended, removed, replaced, added.
+        for i in (0..200).step_by(9) {
+            let mut file = fs::OpenOptions::new().append(true).open(path(i)).unwrap();
+            std::io::Write::write_all(&mut file, title(2, &format!("New {i}")).as_bytes()).unwrap();
+        }
+        for i in (3..200).step_by(11) {
+            fs::remove_file(path(i)).unwrap();
+        }
+        for i in (5..200).step_by(23) {
+            let _ = fs::remove_file(path(i));
+            fs::write(path(i), header(&format!("other{i}"), 9)).unwrap();
+        }
+        for i in 200..230 {
+            fs::write(path(i), header(&format!("id{}", i - 190), 5)).unwrap();
+        }
+        catalog.rescan();
+        let fresh = Catalog::scan(root);
+        assert_eq!(catalog.sessions(), fresh.sessions());
+        assert_eq!(catalog.notes(), fresh.notes());
+        assert_eq!(catalog.len(), fresh.len());
+        assert_eq!(
+            catalog.get("id9").map(|s| s.title),
+            fresh.get("id9").map(|s| s.title)
+        );
+    }
+
+    #[test]
     fn a_grown_log_is_parsed_from_where_it_stopped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
