@@ -66,75 +66,121 @@ impl Cached {
         &self.bytes[self.start as usize..self.end as usize]
     }
 
-    fn input(&self) -> In<'_> {
-        In {
+    /// The payload with its strings borrowed from the buffer.
+    fn view(&self) -> Option<PayloadView<'_>> {
+        read_payload(&mut In {
             bytes: self.raw(),
             at: 0,
-        }
+        })
     }
 
     /// The session's id, borrowed from the buffer.
     pub fn session_id(&self) -> Option<&str> {
-        let mut input = self.input();
-        if input.u8()? != SESSION {
-            return None;
+        match self.view()?.header {
+            HeaderView::Session { id, .. } => Some(id),
+            _ => None,
         }
-        input.u64()?; // version
-        input.str()
     }
 
+    // Every payload was checked when the cache was read: the fallbacks
+    // below are never taken.
+
     pub fn header(&self) -> HeaderState {
-        // Checked when the cache was read: this cannot fail.
-        read_header(&mut self.input()).unwrap_or(HeaderState::Pending)
+        self.view()
+            .map_or(HeaderState::Pending, |v| v.header.to_owned())
     }
 
     pub fn meta(&self) -> ScanMeta {
-        let mut input = self.input();
-        skip_header(&mut input)
-            .and_then(|()| read_meta(&mut input))
-            .unwrap_or_default()
+        self.view().map(|v| v.meta()).unwrap_or_default()
+    }
+
+    /// The scan's skipped lines, building nothing.
+    pub fn skipped_lines(&self) -> u64 {
+        self.view().map_or(0, |v| v.skipped_lines)
     }
 
     /// What ranking and matching need, borrowed from the buffer; the title
     /// only when the scan was `full` (as [`crate::model::Session::title`]).
     pub fn key(&self, full: bool) -> Option<SessionKey<'_>> {
-        let mut input = self.input();
-        if input.u8()? != SESSION {
-            return None;
+        let view = self.view()?;
+        match view.header {
+            HeaderView::Session {
+                id,
+                created_at,
+                cwd,
+                label,
+                ..
+            } => Some(SessionKey {
+                id,
+                created_at,
+                cwd,
+                label,
+                title: view.title.filter(|_| full),
+            }),
+            _ => None,
         }
-        input.u64()?; // version
-        let id = input.str()?;
-        let created_at = input.u64()?;
-        let cwd = input.opt_str()?;
-        let label = input.opt_str()?;
-        let title = input.opt_str()?.filter(|_| full);
-        Some(SessionKey {
-            id,
-            created_at,
-            cwd,
-            label,
-            title,
-        })
-    }
-
-    /// The scan's skipped lines, decoding nothing else.
-    pub fn skipped_lines(&self) -> u64 {
-        let mut input = self.input();
-        (|| {
-            skip_header(&mut input)?;
-            input.opt_str()?;
-            read_capacity(&mut input)?;
-            input.u64()
-        })()
-        .unwrap_or(0)
     }
 
     /// The session's header and the scan's metadata, in one pass.
     pub fn session(&self) -> Option<(SessionHeader, ScanMeta)> {
-        let mut input = self.input();
-        match read_header(&mut input)? {
-            HeaderState::Session(h) => Some((h, read_meta(&mut input)?)),
+        let view = self.view()?;
+        match view.header.to_owned() {
+            HeaderState::Session(h) => Some((h, view.meta())),
             _ => None,
+        }
+    }
+}
+
+/// A payload as it lies in a cache's buffer.
+struct PayloadView<'a> {
+    header: HeaderView<'a>,
+    title: Option<&'a str>,
+    capacity: Option<u64>,
+    skipped_lines: u64,
+    failure: Option<&'a str>,
+}
+
+enum HeaderView<'a> {
+    Pending,
+    NotASession(&'a str),
+    Session {
+        version: u64,
+        id: &'a str,
+        created_at: u64,
+        cwd: Option<&'a str>,
+        label: Option<&'a str>,
+    },
+}
+
+impl HeaderView<'_> {
+    fn to_owned(&self) -> HeaderState {
+        match *self {
+            HeaderView::Pending => HeaderState::Pending,
+            HeaderView::NotASession(why) => HeaderState::NotASession(why.to_string()),
+            HeaderView::Session {
+                version,
+                id,
+                created_at,
+                cwd,
+                label,
+            } => HeaderState::Session(SessionHeader {
+                version,
+                id: id.to_string(),
+                created_at,
+                cwd: cwd.map(str::to_string),
+                label: label.map(str::to_string),
+            }),
+        }
+    }
+}
+
+impl PayloadView<'_> {
+    fn meta(&self) -> ScanMeta {
+        ScanMeta {
+            title: self.title.map(str::to_string),
+            capacity: self.capacity,
+            skipped_lines: self.skipped_lines,
+            failure: self.failure.map(str::to_string),
         }
     }
 }
@@ -250,8 +296,8 @@ fn read_record(input: &mut In<'_>, body: &Arc<Vec<u8>>) -> Option<Record> {
     let full = input.u8()? != 0;
     let winner = input.u8()? != 0;
     let start = input.at;
-    skip_header(input)?;
-    skip_meta(input)?;
+    // Checked whole now (UTF-8 included), read again only when asked.
+    read_payload(input)?;
     let payload = Cached {
         bytes: body.clone(),
         start: u32::try_from(start).ok()?,
@@ -268,63 +314,30 @@ fn read_record(input: &mut In<'_>, body: &Arc<Vec<u8>>) -> Option<Record> {
     })
 }
 
-fn read_header(input: &mut In<'_>) -> Option<HeaderState> {
-    Some(match input.u8()? {
-        PENDING => HeaderState::Pending,
-        NOT_A_SESSION => HeaderState::NotASession(input.str()?.to_string()),
-        SESSION => HeaderState::Session(SessionHeader {
+fn read_payload<'a>(input: &mut In<'a>) -> Option<PayloadView<'a>> {
+    let header = match input.u8()? {
+        PENDING => HeaderView::Pending,
+        NOT_A_SESSION => HeaderView::NotASession(input.str()?),
+        SESSION => HeaderView::Session {
             version: input.u64()?,
-            id: input.str()?.to_string(),
+            id: input.str()?,
             created_at: input.u64()?,
-            cwd: input.opt_str()?.map(str::to_string),
-            label: input.opt_str()?.map(str::to_string),
-        }),
+            cwd: input.opt_str()?,
+            label: input.opt_str()?,
+        },
         _ => return None,
-    })
-}
-
-/// [`read_header`] without building anything (UTF-8 still checked).
-fn skip_header(input: &mut In<'_>) -> Option<()> {
-    match input.u8()? {
-        PENDING => {}
-        NOT_A_SESSION => {
-            input.str()?;
-        }
-        SESSION => {
-            input.u64()?;
-            input.str()?;
-            input.u64()?;
-            input.opt_str()?;
-            input.opt_str()?;
-        }
-        _ => return None,
-    }
-    Some(())
-}
-
-fn read_meta(input: &mut In<'_>) -> Option<ScanMeta> {
-    Some(ScanMeta {
-        title: input.opt_str()?.map(str::to_string),
-        capacity: read_capacity(input)?,
+    };
+    Some(PayloadView {
+        header,
+        title: input.opt_str()?,
+        capacity: match input.u8()? {
+            0 => None,
+            1 => Some(input.u64()?),
+            _ => return None,
+        },
         skipped_lines: input.u64()?,
-        failure: input.opt_str()?.map(str::to_string),
+        failure: input.opt_str()?,
     })
-}
-
-fn skip_meta(input: &mut In<'_>) -> Option<()> {
-    input.opt_str()?;
-    read_capacity(input)?;
-    input.u64()?;
-    input.opt_str()?;
-    Some(())
-}
-
-fn read_capacity(input: &mut In<'_>) -> Option<Option<u64>> {
-    match input.u8()? {
-        0 => Some(None),
-        1 => Some(Some(input.u64()?)),
-        _ => None,
-    }
 }
 
 /// Bytes being written.
