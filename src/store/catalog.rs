@@ -259,53 +259,46 @@ impl Catalog {
         let found = found.unwrap_or_default();
         self.folder_errors = found.errors;
         let mut entries = std::mem::take(&mut self.files).into_entries();
-        let before = entries.len();
-        // Both lists are sorted by name: pair them in one pass, moving the
-        // unchanged entries to the front in place (a store of 100,000 logs
-        // is not copied to keep it).
+        // Both lists are sorted by name: pair them in one pass. Unchanged
+        // entries stay where they are (a store of 100,000 logs is not
+        // copied to keep it); the others are taken out, each with its new
+        // stamp, or none when it is gone.
         let mut logs = found.logs.into_iter().peekable();
         let mut changed = Vec::new();
-        let mut restamped = Vec::new();
-        let mut kept = 0;
-        for i in 0..entries.len() {
-            // One comparison per step: new logs come before this entry.
-            let log = loop {
-                match logs.peek().map(|log| (*log.rel).cmp(&*entries[i].0)) {
-                    Some(Ordering::Less) => changed.extend(logs.next().map(Work::new)),
-                    Some(Ordering::Equal) => break logs.next(),
-                    _ => break None, // gone
+        let mut fates = Vec::new();
+        let taken: Vec<_> = entries
+            .extract_if(.., |(name, state)| {
+                // One comparison per step: new logs come before this entry.
+                let log = loop {
+                    match logs.peek().map(|log| (*log.rel).cmp(&**name)) {
+                        Some(Ordering::Less) => changed.extend(logs.next().map(Work::new)),
+                        Some(Ordering::Equal) => break logs.next(),
+                        _ => break None,
+                    }
+                };
+                match log {
+                    Some(log) if log.stamp == state.stamp => false,
+                    log => {
+                        fates.push(log);
+                        true
+                    }
                 }
-            };
-            match log {
-                Some(log) if log.stamp == entries[i].1.stamp => {
-                    entries.swap(kept, i);
-                    kept += 1;
-                }
-                Some(log) => restamped.push(log),
-                None => {}
-            }
-        }
+            })
+            .collect();
         changed.extend(logs.map(Work::new));
-        // The changed and the gone, out of order after the swaps.
-        let mut rest = entries.split_off(kept);
-        if !restamped.is_empty() {
-            rest.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-            let mut rest = rest.into_iter().peekable();
-            for log in restamped {
-                while rest.next_if(|(name, _)| **name < *log.rel).is_some() {}
-                if let Some((rel, previous)) = rest.next_if(|(name, _)| **name == *log.rel) {
-                    changed.push(Work {
-                        rel,
-                        dir: log.dir,
-                        stamp: log.stamp,
-                        previous: Some(previous),
-                    });
-                }
+        let unchanged = changed.is_empty() && taken.is_empty();
+        for ((rel, previous), log) in taken.into_iter().zip(fates) {
+            if let Some(log) = log {
+                changed.push(Work {
+                    rel,
+                    dir: log.dir,
+                    stamp: log.stamp,
+                    previous: Some(previous),
+                });
             }
         }
-        let unchanged = changed.is_empty() && kept == before;
         let scanned = refresh_all(changed, self.format, self.titles);
-        // Still in order: the kept entries only moved towards the front.
+        // Still in order: entries were only taken out.
         self.files = ByName::from_sorted_unchecked(entries);
         self.files.merge(ByName::from_sorted(scanned));
         // The same files with the same stamps: the same winners.
