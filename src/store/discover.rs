@@ -247,39 +247,19 @@ pub(crate) fn find_logs_with(
                 handles.into_iter().filter_map(|h| h.join().ok()).collect()
             })
         };
-        sort_by_name(&mut walk.logs);
-        let mut runs = vec![std::mem::take(&mut walk.logs)];
         for part in found {
-            runs.push(part.logs);
+            walk.logs.extend(part.logs);
             walk.errors.extend(part.errors);
         }
-        walk.logs = merge_runs(runs);
-    } else {
-        sort_by_name(&mut walk.logs);
     }
+    // A stable sort finds the workers' sorted runs and merges them.
+    walk.logs.sort_by(|a, b| a.rel.cmp(&b.rel));
     walk.errors.sort();
     Ok(Some(walk))
 }
 
 fn sort_by_name(logs: &mut [LogFile]) {
     logs.sort_unstable_by(|a, b| a.rel.cmp(&b.rel));
-}
-
-/// One list in name order from lists each in name order.
-fn merge_runs(mut runs: Vec<Vec<LogFile>>) -> Vec<LogFile> {
-    while runs.len() > 1 {
-        let (a, b) = (runs.swap_remove(0), runs.swap_remove(0));
-        let mut merged = Vec::with_capacity(a.len() + b.len());
-        let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-        while let (Some(x), Some(y)) = (a.peek(), b.peek()) {
-            let next = if x.rel <= y.rel { a.next() } else { b.next() };
-            merged.extend(next);
-        }
-        merged.extend(a);
-        merged.extend(b);
-        runs.push(merged);
-    }
-    runs.pop().unwrap_or_default()
 }
 
 /// One worker: takes folders from the queue until none is left and no
