@@ -55,7 +55,7 @@ pub struct Session {
 impl Session {
     /// `title ?? id`: the candidate label.
     pub fn label(&self) -> &str {
-        self.title.as_deref().unwrap_or(&self.header.id)
+        self.key().candidate_label()
     }
 
     /// The session's id.
@@ -76,6 +76,13 @@ pub struct SessionKey<'a> {
     pub label: Option<&'a str>,
     /// The title, as [`Session::title`].
     pub title: Option<&'a str>,
+}
+
+impl<'a> SessionKey<'a> {
+    /// `title ?? id`: the candidate label ([`Session::label`]).
+    pub fn candidate_label(&self) -> &'a str {
+        self.title.unwrap_or(self.id)
+    }
 }
 
 impl Session {

@@ -108,7 +108,7 @@ fn key_matches(k: SessionKey<'_>, needle: &str) -> bool {
     needle.is_empty()
         || contains_lowercased(k.id, needle)
         || k.cwd.is_some_and(|cwd| contains_lowercased(cwd, needle))
-        || contains_lowercased(k.title.unwrap_or(k.id), needle)
+        || contains_lowercased(k.candidate_label(), needle)
         || k.label.is_some_and(|l| contains_lowercased(l, needle))
 }
 
