@@ -86,7 +86,7 @@ async function startClient(): Promise<void> {
       `Starting ${command} --stdio (from ${resolved.from}` +
         `${vscode.env.remoteName !== undefined ? `, remote window: ${vscode.env.remoteName}` : ''})`,
     );
-    void warnIfServerPathIgnored(resolved, command);
+    void warnIfServerPathIgnored(resolved);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     output.appendLine(message);
@@ -152,8 +152,8 @@ async function startClient(): Promise<void> {
  * and a path that names no executable file here falls back to the PATH or the
  * bundled binary rather than leaving the user without a server.
  */
-async function warnIfServerPathIgnored(resolved: Resolved, command: string): Promise<void> {
-  const { from, unusableSetting } = resolved;
+async function warnIfServerPathIgnored(resolved: Resolved): Promise<void> {
+  const { command, from, unusableSetting } = resolved;
   if (from === 'setting' || warnedServerPath) {
     return;
   }
