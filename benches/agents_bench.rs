@@ -16,13 +16,12 @@ mod support;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, TestClient};
 use serde_json::{json, Value};
-use support::{ms, percentile, rss_kib};
-use tokio::process::{ChildStdin, ChildStdout, Command};
+use support::{ms, percentile, rss_kib, spawn_server};
+use tokio::process::{ChildStdin, ChildStdout};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
 
@@ -248,19 +247,8 @@ async fn main() {
     let claude = root.path().join("claude/projects");
     let codex = root.path().join("codex/sessions");
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn the server (cargo bench builds it)");
+    let (child, mut client) = spawn_server(&[]);
     let pid = child.id().unwrap_or(0);
-    let mut client = TestClient::new(
-        child.stdout.take().expect("stdout"),
-        child.stdin.take().expect("stdin"),
-    );
     // Drop the OS page cache's advantage? Not possible unprivileged in
     // general: the figures are for a warm page cache (the generator just
     // wrote the files), as an editor restarted on a used machine sees.

@@ -12,13 +12,12 @@ mod lsp_common;
 mod support;
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, TestClient};
 use serde_json::json;
-use support::{ms, percentile};
-use tokio::process::{ChildStdin, ChildStdout, Command};
+use support::{ms, percentile, spawn_server};
+use tokio::process::{ChildStdin, ChildStdout};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
 
@@ -85,19 +84,7 @@ async fn main() {
     generate(workspace.path());
     eprintln!("generated in {:.1?}", started.elapsed());
     // Cold: the page cache keeps the folders, but the server has seen none.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("HYDRA_SESSION_STORE", store.path())
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn the server (cargo bench builds it)");
-    let mut client = TestClient::new(
-        child.stdout.take().expect("stdout"),
-        child.stdin.take().expect("stdin"),
-    );
+    let (_child, mut client) = spawn_server(&[("HYDRA_SESSION_STORE", store.path().as_os_str())]);
     let cwd = workspace.path().to_str().expect("utf-8");
     client
         .initialize(json!({

@@ -16,13 +16,12 @@ mod lsp_common;
 mod support;
 
 use std::path::Path;
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, mention, LogBuilder, TestClient};
 use serde_json::json;
-use support::{ms, percentile, rss_kib, Lcg};
-use tokio::process::{ChildStdin, ChildStdout, Command};
+use support::{ms, percentile, rss_kib, spawn_server, Lcg};
+use tokio::process::{ChildStdin, ChildStdout};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
 
@@ -171,26 +170,15 @@ async fn main() {
         started.elapsed()
     );
 
-    let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("HYDRA_SESSION_STORE", store_path.as_path())
+    let log = std::env::var_os("BENCH_LOG").unwrap_or("warn".into());
+    let (mut child, mut client) = spawn_server(&[
+        ("HYDRA_SESSION_STORE", store_path.as_os_str()),
         // Only the generated store: not the machine's agent sessions.
-        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
-        .env("CODEX_HOME", "/nonexistent")
-        .env(
-            "RUST_LOG",
-            std::env::var("BENCH_LOG").unwrap_or("warn".into()),
-        )
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("spawn the server (cargo bench builds it)");
+        ("CLAUDE_CONFIG_DIR", "/nonexistent".as_ref()),
+        ("CODEX_HOME", "/nonexistent".as_ref()),
+        ("RUST_LOG", &log),
+    ]);
     let pid = child.id().unwrap_or(0);
-    let mut client = TestClient::new(
-        child.stdout.take().expect("stdout"),
-        child.stdin.take().expect("stdin"),
-    );
     let started = Instant::now();
     client
         .initialize(json!({

@@ -3,7 +3,35 @@
 
 #![allow(dead_code)] // Each bench uses its own subset.
 
+use std::ffi::OsStr;
+use std::process::Stdio;
 use std::time::Duration;
+
+use tokio::process::{Child, ChildStdin, ChildStdout, Command};
+
+use crate::lsp_common::TestClient;
+
+/// The server under bench over stdio, with `env` set (`RUST_LOG` is `warn`
+/// unless `env` says otherwise), and a client on its pipes.
+pub fn spawn_server(env: &[(&str, &OsStr)]) -> (Child, TestClient<ChildStdout, ChildStdin>) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    command.env("RUST_LOG", "warn");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("spawn the server (cargo bench builds it)");
+    let client = TestClient::new(
+        child.stdout.take().expect("stdout"),
+        child.stdin.take().expect("stdin"),
+    );
+    (child, client)
+}
 
 /// A small seeded generator: the same store on every run.
 pub struct Lcg(pub u64);
