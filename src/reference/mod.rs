@@ -12,6 +12,7 @@ pub mod file_mention;
 pub mod full_snapshot;
 pub mod json;
 pub mod mention;
+pub mod one_line;
 pub mod prepare;
 pub mod projection;
 pub mod render;
