@@ -533,7 +533,8 @@ function mcpServer(): McpServer {
   }
   try {
     const { command } = resolveServer(configuredServerPath(), firstWorkspaceFolder(), extensionDir);
-    return { command, args: mcpArgs(currentSettings(), firstWorkspaceFolder()) };
+    const folder = firstWorkspaceFolder();
+    return { command, args: mcpArgs(currentSettings(), folder), ...(folder !== undefined ? { cwd: folder } : {}) };
   } catch (e) {
     return { off: e instanceof Error ? e.message : String(e) };
   }
@@ -586,7 +587,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       mcpServer,
       mcpInputsChanged,
       typeof version === 'string' ? version : undefined,
-      firstWorkspaceFolder,
       (line) => output.appendLine(line),
     ),
   );

@@ -31,8 +31,11 @@ export function mcpArgs(settings: ServerSettings, workspaceFolder: string | unde
   return args;
 }
 
-/** What the provider publishes now: a command line, or nothing (and why). */
-export type McpServer = { command: string; args: string[] } | { off: string };
+/**
+ * What the provider publishes now: a command line (run in the first
+ * workspace folder, when there is one), or nothing, and why.
+ */
+export type McpServer = { command: string; args: string[]; cwd?: string } | { off: string };
 
 // The API is in VS Code 1.101 and later; the extension supports older ones,
 // whose `vscode` module lacks these (the 1.82 typings do not declare them).
@@ -59,12 +62,13 @@ interface McpApi {
  * output channel and does nothing. `current` is read each time VS Code asks;
  * `changed` tells when it may answer differently (a setting, the workspace
  * folders), and VS Code is told only when the answer really changed.
+ * `version` (the extension's) is the definition's: a new one tells VS Code
+ * the tools may have changed.
  */
 export function registerMcpServer(
   current: () => McpServer,
   changed: vscode.Event<unknown>,
   version: string | undefined,
-  workspaceFolder: () => string | undefined,
   log: (line: string) => void,
 ): vscode.Disposable[] {
   const api = vscode as unknown as McpApi;
@@ -86,21 +90,20 @@ export function registerMcpServer(
   let provider: vscode.Disposable;
   try {
     provider = register.call(api.lm, MCP_PROVIDER_ID, {
-    onDidChangeMcpServerDefinitions: emitter.event,
-    provideMcpServerDefinitions: () => {
-      const server = current();
-      published = JSON.stringify(server);
-      if ('off' in server) {
-        log(`MCP: no server for Copilot Chat: ${server.off}`);
-        return [];
-      }
-      const definition = new Definition(MCP_LABEL, server.command, server.args, {}, version);
-      const folder = workspaceFolder();
-      if (folder !== undefined) {
-        definition.cwd = vscode.Uri.file(folder);
-      }
-      return [definition];
-    },
+      onDidChangeMcpServerDefinitions: emitter.event,
+      provideMcpServerDefinitions: () => {
+        const server = current();
+        published = JSON.stringify(server);
+        if ('off' in server) {
+          log(`MCP: no server for Copilot Chat: ${server.off}`);
+          return [];
+        }
+        const definition = new Definition(MCP_LABEL, server.command, server.args, {}, version);
+        if (server.cwd !== undefined) {
+          definition.cwd = vscode.Uri.file(server.cwd);
+        }
+        return [definition];
+      },
     });
   } catch (e) {
     // A VS Code that has the API but refuses the provider (say, a fork
