@@ -16,6 +16,7 @@
 //! (they stop at the same place), so `"@[a](hydra-session:" × n` is linear
 //! too.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::error::ReferenceError;
@@ -98,23 +99,65 @@ const CANCEL_BYTES: usize = 64 * 1024;
 
 /// Parses text; the first invalid URI fails the whole parse.
 pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
-    let mut out = String::with_capacity(text.len());
     let mut references = Vec::new();
-    let mut copied_to = 0;
-    for mention in Scanner::new(text) {
+    let text = replace_mentions(text, |mention| {
         let session_id = uri::decode_reference(mention.uri)?;
         let label = mention.label().unwrap_or_else(|| session_id.clone());
+        references.push(Reference {
+            session_id,
+            label: label.clone(),
+        });
+        Ok(Some(label))
+    })?;
+    Ok(ParsedText {
+        text: text.into_owned(),
+        references,
+    })
+}
+
+/// `text` with each canonical mention read as `@label` (a bare URI as
+/// `@id`), exactly as [`parse`] renders it; any other text, a mention whose
+/// URI is malformed or noncanonical included, stays as it is. For a title
+/// taken from a prompt, where markup would only be noise.
+pub fn readable(text: &str) -> Cow<'_, str> {
+    let never_fails = replace_mentions(text, |mention| {
+        Ok::<_, std::convert::Infallible>(
+            uri::decode(mention.uri)
+                .ok()
+                .map(|id| mention.label().unwrap_or(id)),
+        )
+    });
+    match never_fails {
+        Ok(text) => text,
+        Err(never) => match never {},
+    }
+}
+
+/// `text` with each mention for which `label` gives `Some` replaced by
+/// `@` and that label; borrowed when there is none.
+fn replace_mentions<'t, E>(
+    text: &'t str,
+    mut label: impl FnMut(&Mention<'t>) -> Result<Option<String>, E>,
+) -> Result<Cow<'t, str>, E> {
+    let mut out = String::new();
+    let mut copied_to = 0;
+    for mention in Scanner::new(text) {
+        let Some(label) = label(&mention)? else {
+            continue;
+        };
+        if out.is_empty() {
+            out.reserve(text.len());
+        }
         out.push_str(&text[copied_to..mention.span.start]);
         out.push('@');
         out.push_str(&label);
         copied_to = mention.span.end;
-        references.push(Reference { session_id, label });
+    }
+    if copied_to == 0 {
+        return Ok(Cow::Borrowed(text));
     }
     out.push_str(&text[copied_to..]);
-    Ok(ParsedText {
-        text: out,
-        references,
-    })
+    Ok(Cow::Owned(out))
 }
 
 /// `@[escape(label ?? id)](encode(id))`.
@@ -374,6 +417,29 @@ mod tests {
         let parsed = parse("see @[Tax](hydra-session:ImEi) and hydra-session:ImIi.").expect("ok");
         assert_eq!(parsed.text, "see @Tax and @b.");
         assert_eq!(refs("hydra-session:ImEi"), vec![("a".into(), "a".into())]);
+    }
+
+    #[test]
+    fn readable_renders_only_canonical_mentions() {
+        let text = r"Continue @[Review \] the cart](hydra-session:ImEi) and hydra-session:ImIi";
+        assert_eq!(readable(text), "Continue @Review ] the cart and @b");
+        assert_eq!(readable(text), parse(text).expect("parses").text);
+        // Malformed and noncanonical URIs, and text that is no mention,
+        // stay as written; the canonical one beside them is still read.
+        let mixed =
+            "@[x](hydra-session:!!) @[y](hydra-session:ImEiIA) @[z](hydra-session:ImEi) @[open";
+        assert_eq!(
+            readable(mixed),
+            "@[x](hydra-session:!!) @[y](hydra-session:ImEiIA) @z @[open"
+        );
+        assert!(matches!(
+            readable("no mention"),
+            Cow::Borrowed("no mention")
+        ));
+        assert!(matches!(
+            readable("@[x](hydra-session:!!)"),
+            Cow::Borrowed(_)
+        ));
     }
 
     #[test]
