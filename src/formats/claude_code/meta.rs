@@ -272,14 +272,18 @@ impl Meta {
     }
 
     /// The session, once a line gives its id and a user or assistant
-    /// message is seen: a transcript with neither (a prompt a hook blocked
+    /// message is seen (or a line fails the read): a transcript without (a prompt a hook blocked
     /// leaves only bookkeeping lines) is pending, so the index lists it as
     /// skipped and becomes a session when a message is appended.
     pub fn header(&self) -> HeaderState {
         if let Some(why) = &self.not_a_session {
             return HeaderState::NotASession(why.clone());
         }
-        match self.id().filter(|_| self.has_message) {
+        // An unreadable transcript stays listed: its read says why.
+        match self
+            .id()
+            .filter(|_| self.has_message || self.failure.is_some())
+        {
             Some(id) => HeaderState::Session(SessionHeader {
                 version: 0,
                 id,

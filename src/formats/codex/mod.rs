@@ -59,7 +59,7 @@ impl Scanner for CodexScanner {
         // before that (a prompt a hook blocked) it is pending, listed as
         // skipped, and becomes a session when one is appended.
         match &self.tracker.header {
-            Some(Ok(header)) if self.tracker.has_message => HeaderState::Session(header.clone()),
+            Some(Ok(header)) if self.tracker.is_session() => HeaderState::Session(header.clone()),
             None | Some(Ok(_)) => HeaderState::Pending,
             Some(Err(why)) => HeaderState::NotASession(why.clone()),
         }
@@ -67,7 +67,7 @@ impl Scanner for CodexScanner {
 
     fn header_ref(&self) -> Option<&SessionHeader> {
         match &self.tracker.header {
-            Some(Ok(header)) if self.tracker.has_message => Some(header),
+            Some(Ok(header)) if self.tracker.is_session() => Some(header),
             _ => None,
         }
     }

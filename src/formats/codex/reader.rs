@@ -51,7 +51,7 @@ pub fn read_log(
         return Err(fail(Some(n), "invalid UTF-8".into()));
     }
     let header = match tracker.header {
-        Some(Ok(_)) if !tracker.has_message => {
+        Some(Ok(_)) if !tracker.is_session() => {
             return Err(fail(
                 None,
                 "not a session: no user or assistant message".into(),

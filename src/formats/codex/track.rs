@@ -55,6 +55,13 @@ impl Tracker {
         }
     }
 
+    /// Whether the rollout, its `session_meta` read, is a session: once a
+    /// user or assistant message is seen, or a line fails the read (that
+    /// line may be the message; the read then says why it fails).
+    pub fn is_session(&self) -> bool {
+        self.has_message || self.failure.is_some()
+    }
+
     /// Whether later lines can change nothing.
     pub fn is_done(&self) -> bool {
         self.failure.is_some() || matches!(self.header, Some(Err(_)))
