@@ -11,6 +11,10 @@ use std::process::{Command, Output, Stdio};
 use serde_json::{json, Value};
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_with(args, stdin, &[])
+}
+
+fn run_with(args: &[&str], stdin: &[u8], env: &[(&str, &Path)]) -> Output {
     let home = tempfile::tempdir().expect("temp dir");
     let cache = tempfile::tempdir().expect("temp dir");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
@@ -22,7 +26,9 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
         .env_remove("HYDRA_HOME")
         .env_remove("CLAUDE_CONFIG_DIR")
         .env_remove("CODEX_HOME")
+        .env_remove("CLAUDE_CODE_MESSAGING_SOCKET")
         .env("HOME", home.path())
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -218,4 +224,50 @@ fn a_transcript_the_hook_blocked_is_no_session() {
         .map(|a| a.iter().map(|c| c["label"].clone()).collect())
         .unwrap_or_default();
     assert!(labels.contains(&json!("Now it counts")), "{labels:?}");
+}
+
+#[test]
+fn inside_claude_codes_editor_route_the_edited_session_is_self() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let projects = dir.path().join("projects/-w");
+    std::fs::create_dir_all(&projects).expect("mkdir");
+    let store = store_args(&dir.path().join("projects"));
+    for id in ["edited", "other"] {
+        write(
+            &projects,
+            &format!("{id}.jsonl"),
+            &transcript(id, &format!("Prompt of {id}"), "ok"),
+        );
+    }
+    // What Claude Code 2.1.332 keeps for its process 4242 and passes on to
+    // the editor it starts on Ctrl+G.
+    let claude = dir.path().join("claude");
+    std::fs::create_dir_all(claude.join("sessions")).expect("mkdir");
+    let socket = dir.path().join("cc-socks/4242.sock");
+    std::fs::write(
+        claude.join("sessions/4242.json"),
+        json!({"pid": 4242, "sessionId": "edited", "cwd": "/w",
+               "messagingSocketPath": socket.display().to_string()})
+        .to_string(),
+    )
+    .expect("write");
+    let env = [
+        ("CLAUDE_CONFIG_DIR", claude.as_path()),
+        ("CLAUDE_CODE_MESSAGING_SOCKET", socket.as_path()),
+    ];
+    let ids = |output: &Output| -> Vec<Value> {
+        stdout_json(output)
+            .as_array()
+            .map(|a| a.iter().map(|c| c["sessionId"].clone()).collect())
+            .unwrap_or_default()
+    };
+    let listed = run_with(&args("candidates", &store, &[]), b"", &env);
+    assert_eq!(listed.status.code(), Some(0), "{listed:?}");
+    assert_eq!(ids(&listed), [json!("other")]);
+    // `--self` still decides when given.
+    let listed = run_with(&args("candidates", &store, &["--self", "other"]), b"", &env);
+    assert_eq!(ids(&listed), [json!("edited")]);
+    // Without the agent's word, both are offered.
+    let listed = run(&args("candidates", &store, &[]), b"");
+    assert_eq!(ids(&listed).len(), 2);
 }

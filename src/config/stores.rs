@@ -94,13 +94,8 @@ pub fn default_hydra_store() -> PathBuf {
 
 /// Where Claude Code and Codex keep their sessions (agent-logs.md).
 fn agent_stores() -> Vec<(&'static str, PathBuf)> {
-    let home = paths::home_dir();
-    let claude = paths::resolve_env("CLAUDE_CONFIG_DIR")
-        .or_else(|| home.as_ref().map(|h| h.join(".claude")))
-        .map(|dir| dir.join("projects"));
-    let codex = paths::resolve_env("CODEX_HOME")
-        .or_else(|| home.as_ref().map(|h| h.join(".codex")))
-        .map(|dir| dir.join("sessions"));
+    let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
+    let codex = paths::codex_home().map(|dir| dir.join("sessions"));
     [("claude-code", claude), ("codex", codex)]
         .into_iter()
         .filter_map(|(name, path)| path.map(|p| (name, p)))
