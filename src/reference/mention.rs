@@ -48,6 +48,34 @@ impl Mention<'_> {
     pub fn decode(&self) -> Result<String, DecodeError> {
         uri::decode(self.uri)
     }
+
+    /// What [`parse`] puts after the `@` for this mention (its label, or
+    /// the id of a bare URI); `None` when the URI is not canonical.
+    pub fn readable_label(&self) -> Option<String> {
+        let id = self.decode().ok()?;
+        Some(self.label().unwrap_or(id))
+    }
+}
+
+/// Mentions found one at a time, each only when it starts before a given
+/// offset: a reader that needs only the start of a long text (a title)
+/// scans no further than that.
+pub struct Mentions<'a>(Scanner<'a, 'static>);
+
+impl<'a> Mentions<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self(Scanner::new(text))
+    }
+
+    /// The next mention, if one starts before `limit` (it may end past
+    /// it). `None` leaves the scan where it was: a later call with a
+    /// greater limit goes on from there.
+    pub fn next_before(&mut self, limit: usize) -> Option<Mention<'a>> {
+        self.0.limit = limit.min(self.0.text.len());
+        let found = self.0.next();
+        self.0.limit = self.0.text.len();
+        found
+    }
 }
 
 /// A session reference taken from text.
@@ -121,11 +149,7 @@ pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
 /// taken from a prompt, where markup would only be noise.
 pub fn readable(text: &str) -> Cow<'_, str> {
     let never_fails = replace_mentions(text, |mention| {
-        Ok::<_, std::convert::Infallible>(
-            uri::decode(mention.uri)
-                .ok()
-                .map(|id| mention.label().unwrap_or(id)),
-        )
+        Ok::<_, std::convert::Infallible>(mention.readable_label())
     });
     match never_fails {
         Ok(text) => text,
@@ -220,6 +244,9 @@ pub fn is_ecma_whitespace(c: char) -> bool {
 struct Scanner<'a, 'c> {
     text: &'a str,
     pos: usize,
+    /// Candidates are looked for before this offset only (`text.len()`
+    /// but for [`Mentions::next_before`]).
+    limit: usize,
     cancelled: Option<&'c dyn Fn() -> bool>,
     was_cancelled: bool,
     /// Candidate positions visited since the last poll of `cancelled`.
@@ -238,6 +265,7 @@ impl<'a> Scanner<'a, '_> {
         Self {
             text,
             pos: 0,
+            limit: text.len(),
             cancelled: None,
             was_cancelled: false,
             since_poll: 0,
@@ -363,7 +391,7 @@ impl<'a> Iterator for Scanner<'a, '_> {
 
     fn next(&mut self) -> Option<Mention<'a>> {
         let bytes = self.text.as_bytes();
-        while self.pos < bytes.len() {
+        while self.pos < self.limit {
             if self.was_cancelled {
                 self.pos = bytes.len();
                 return None;
@@ -381,7 +409,7 @@ impl<'a> Iterator for Scanner<'a, '_> {
             }
             // Both alternatives start with an ASCII byte, never found inside
             // a multi-byte character, so byte steps visit every candidate.
-            let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..])?;
+            let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..self.limit])?;
             let found = if bytes[at] == b'@' {
                 self.markdown_at(at)
             } else {
@@ -440,6 +468,20 @@ mod tests {
             readable("@[x](hydra-session:!!)"),
             Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn mentions_before_a_limit_resume_where_they_stopped() {
+        let text = "ab @[x](hydra-session:ImEi) cd hydra-session:ImIi";
+        let mut mentions = Mentions::new(text);
+        assert_eq!(mentions.next_before(3), None);
+        // One that starts before the limit is found whole.
+        let first = mentions.next_before(4).map(|m| m.span);
+        assert_eq!(first, Some(3..27));
+        assert_eq!(mentions.next_before(30), None);
+        let second = mentions.next_before(usize::MAX);
+        assert_eq!(second.map(|m| m.uri), Some("hydra-session:ImIi"));
+        assert_eq!(mentions.next_before(usize::MAX), None);
     }
 
     #[test]
