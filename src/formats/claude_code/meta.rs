@@ -272,9 +272,10 @@ impl Meta {
     }
 
     /// The session, once a line gives its id and a user or assistant
-    /// message is seen (or a line fails the read): a transcript without (a prompt a hook blocked
-    /// leaves only bookkeeping lines) is pending, so the index lists it as
-    /// skipped and becomes a session when a message is appended.
+    /// message is seen (or a line fails the read). A transcript without a
+    /// message (a prompt a hook blocked leaves only bookkeeping lines) is
+    /// pending: the index lists it as skipped, and it becomes a session
+    /// when a message is appended.
     pub fn header(&self) -> HeaderState {
         if let Some(why) = &self.not_a_session {
             return HeaderState::NotASession(why.clone());
