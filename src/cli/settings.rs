@@ -99,7 +99,11 @@ pub fn resolve(args: &StoreArgs) -> Result<Settings, ReferenceError> {
     Ok(Settings {
         stores,
         named,
-        self_id: args.self_id.clone(),
+        // In an agent's external-editor route the edited session is `self`.
+        self_id: args
+            .self_id
+            .clone()
+            .or_else(config::editor_session::launching_session),
         limits,
         output: args.output,
     })

@@ -6,6 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod document;
+pub mod editor_session;
 pub mod paths;
 pub mod spill;
 pub mod stores;

@@ -50,6 +50,17 @@ pub fn resolve_env(name: &str) -> Option<PathBuf> {
     env_path(name).map(|p| resolve(&p, &current_dir()))
 }
 
+/// Claude Code's configuration directory: `$CLAUDE_CONFIG_DIR`, else
+/// `~/.claude`.
+pub fn claude_config_dir() -> Option<PathBuf> {
+    resolve_env("CLAUDE_CONFIG_DIR").or_else(|| home_dir().map(|h| h.join(".claude")))
+}
+
+/// Codex's home: `$CODEX_HOME`, else `~/.codex`.
+pub fn codex_home() -> Option<PathBuf> {
+    resolve_env("CODEX_HOME").or_else(|| home_dir().map(|h| h.join(".codex")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

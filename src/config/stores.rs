@@ -120,22 +120,15 @@ pub fn default_hydra_store() -> PathBuf {
 /// Where Claude Code and Codex keep their sessions (agent-logs.md), and
 /// whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
-    let home = paths::home_dir();
-    let under = |variable: &str, usual: &str, below: &str| {
-        let named = paths::resolve_env(variable);
-        let is_named = named.is_some();
-        named
-            .or_else(|| home.as_ref().map(|h| h.join(usual)))
-            .map(|dir| (dir.join(below), is_named))
-    };
+    let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
+    let codex = paths::codex_home().map(|dir| dir.join("sessions"));
     [
-        (
-            "claude-code",
-            under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
-        ),
-        ("codex", under("CODEX_HOME", ".codex", "sessions")),
+        ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
+        ("codex", codex, "CODEX_HOME"),
     ]
     .into_iter()
-    .filter_map(|(name, found)| found.map(|(path, named)| (name, path, named)))
+    .filter_map(|(name, path, variable)| {
+        path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
+    })
     .collect()
 }

@@ -1,6 +1,15 @@
 //! Text rules shared by the agents' log formats (agent-logs.md "Stores and
 //! formats"): titles cut to 80, names used as written, wrapper elements,
-//! RFC 3339 timestamps. Said once here, used by every format.
+//! RFC 3339 timestamps, the person's part of a prompt and a title taken
+//! from it. Said once here, used by every agent's format (never the hydra
+//! format, whose bytes the contract fixes).
+
+use std::borrow::Cow;
+
+use crate::reference::{mention, render};
+
+/// Each canonical mention read as its `@label` (see [`prompt_title`]).
+pub use crate::reference::mention::readable as readable_mentions;
 
 /// Longest title taken from a message, in Unicode scalar values.
 const TITLE_MAX: usize = 80;
@@ -38,6 +47,63 @@ pub fn cut_title(text: &str) -> Option<String> {
     let head = &collapsed[..end];
     let cut = head.rfind(' ').map_or(head, |space| &head[..space]);
     Some(cut.to_string())
+}
+
+/// What the person wrote in a prompt: without a context this program
+/// rendered in front of it (`prepare --format text | claude -p`), so the
+/// session is neither titled by the old snapshot nor nests it when
+/// mentioned again. Any other text is handed on as it is.
+pub fn person_text(text: Cow<'_, str>) -> Cow<'_, str> {
+    match text {
+        Cow::Borrowed(t) => Cow::Borrowed(render::strip_rendered_context(t).unwrap_or(t)),
+        Cow::Owned(t) => match render::strip_rendered_context(&t) {
+            Some(person) => Cow::Owned(person.to_string()),
+            None => Cow::Owned(t),
+        },
+    }
+}
+
+/// A title taken from a prompt: each canonical mention read as its
+/// `@label` (markup such as `@[Review](hydra-session:…)` is noise in a
+/// list of sessions), then cut to 80 ([`cut_title`]). The same as
+/// `cut_title(&readable_mentions(prompt))`, but it reads only as much of
+/// the prompt as the title can show: once the text read has more than
+/// `TITLE_MAX + 1` scalars that are not white space, the rest cannot
+/// change the first 81 scalars `cut_title` looks at.
+pub fn prompt_title(prompt: &str) -> Option<String> {
+    const ENOUGH: usize = TITLE_MAX + 2;
+    let mut read = String::new();
+    let mut read_visible = 0;
+    let mut copied = 0;
+    let mut mentions = mention::Mentions::new(prompt);
+    while read_visible < ENOUGH && copied < prompt.len() {
+        // Where the raw text after `copied` gives the scalars still needed.
+        let rest = &prompt[copied..];
+        let mut window = rest.len();
+        let mut visible = read_visible;
+        for (i, c) in rest.char_indices() {
+            if !c.is_whitespace() {
+                visible += 1;
+                if visible >= ENOUGH {
+                    window = i + c.len_utf8();
+                    break;
+                }
+            }
+        }
+        let Some(found) = mentions.next_before(copied + window) else {
+            read.push_str(&rest[..window]);
+            break;
+        };
+        let before = &prompt[copied..found.span.start];
+        let markup = &prompt[found.span.clone()];
+        let text = found.readable_label().map(|label| format!("@{label}"));
+        for part in [before, text.as_deref().unwrap_or(markup)] {
+            read.push_str(part);
+            read_visible += part.chars().filter(|c| !c.is_whitespace()).count();
+        }
+        copied = found.span.end;
+    }
+    cut_title(&read)
 }
 
 /// A name the agent or person gave: used as written, trimmed, when not
@@ -211,6 +277,64 @@ mod tests {
             cut_title(&spaced),
             Some(format!("{} {}", "a".repeat(40), "b".repeat(39)))
         );
+    }
+
+    #[test]
+    fn prompt_titles_read_mentions_as_labels() {
+        let prompt = "Continue the review from @[Review the cart totals](hydra-session:ImEi)";
+        assert_eq!(
+            prompt_title(prompt).as_deref(),
+            Some("Continue the review from @Review the cart totals")
+        );
+        // Read before the cut: the label counts, the markup does not.
+        let long = format!("{} @[x](hydra-session:ImEi)", "a".repeat(76));
+        assert_eq!(prompt_title(&long), Some(format!("{} @x", "a".repeat(76))));
+        let malformed = "see @[x](hydra-session:!!)";
+        assert_eq!(prompt_title(malformed).as_deref(), Some(malformed));
+    }
+
+    /// `prompt_title` reads only the start, and says the same as reading
+    /// everything.
+    #[test]
+    fn prompt_titles_equal_the_whole_reading() {
+        let long_label = format!("@[{}](hydra-session:ImEi)", "l ".repeat(60));
+        let pieces = [
+            "word",
+            " ",
+            "\n\n",
+            "@[Review the cart](hydra-session:ImEi)",
+            "hydra-session:ImIi",
+            "@[bad](hydra-session:!!)",
+            "@[open",
+            "é",
+            "x".repeat(90).leak(),
+            long_label.leak(),
+        ];
+        let mut seed = 7u64;
+        for _ in 0..2000 {
+            let mut prompt = String::new();
+            for _ in 0..(seed % 40) {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                prompt.push_str(pieces[(seed >> 33) as usize % pieces.len()]);
+            }
+            assert_eq!(
+                prompt_title(&prompt),
+                cut_title(&mention::readable(&prompt)),
+                "{prompt:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn person_text_drops_only_a_rendered_context() {
+        let context = render::render_context([
+            r#"{"sessionId":"a","label":"A","cwd":null,"conversation":[]}"#,
+        ]);
+        let text = format!("{context}\n\nWhat next?");
+        assert_eq!(person_text(Cow::Borrowed(&text)), "What next?");
+        assert_eq!(person_text(Cow::Owned(text.clone())), "What next?");
+        let similar = format!("{context}\nWhat next?");
+        assert_eq!(person_text(Cow::Borrowed(&similar)), similar);
     }
 
     #[test]

@@ -16,6 +16,7 @@
 //! (they stop at the same place), so `"@[a](hydra-session:" × n` is linear
 //! too.
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use super::error::ReferenceError;
@@ -46,6 +47,34 @@ impl Mention<'_> {
     /// Decodes the URI.
     pub fn decode(&self) -> Result<String, DecodeError> {
         uri::decode(self.uri)
+    }
+
+    /// What [`parse`] puts after the `@` for this mention (its label, or
+    /// the id of a bare URI); `None` when the URI is not canonical.
+    pub fn readable_label(&self) -> Option<String> {
+        let id = self.decode().ok()?;
+        Some(self.label().unwrap_or(id))
+    }
+}
+
+/// Mentions found one at a time, each only when it starts before a given
+/// offset: a reader that needs only the start of a long text (a title)
+/// scans no further than that.
+pub struct Mentions<'a>(Scanner<'a, 'static>);
+
+impl<'a> Mentions<'a> {
+    pub fn new(text: &'a str) -> Self {
+        Self(Scanner::new(text))
+    }
+
+    /// The next mention, if one starts before `limit` (it may end past
+    /// it). `None` leaves the scan where it was: a later call with a
+    /// greater limit goes on from there.
+    pub fn next_before(&mut self, limit: usize) -> Option<Mention<'a>> {
+        self.0.limit = limit.min(self.0.text.len());
+        let found = self.0.next();
+        self.0.limit = self.0.text.len();
+        found
     }
 }
 
@@ -98,23 +127,61 @@ const CANCEL_BYTES: usize = 64 * 1024;
 
 /// Parses text; the first invalid URI fails the whole parse.
 pub fn parse(text: &str) -> Result<ParsedText, ReferenceError> {
-    let mut out = String::with_capacity(text.len());
     let mut references = Vec::new();
-    let mut copied_to = 0;
-    for mention in Scanner::new(text) {
+    let text = replace_mentions(text, |mention| {
         let session_id = uri::decode_reference(mention.uri)?;
         let label = mention.label().unwrap_or_else(|| session_id.clone());
+        references.push(Reference {
+            session_id,
+            label: label.clone(),
+        });
+        Ok(Some(label))
+    })?;
+    Ok(ParsedText {
+        text: text.into_owned(),
+        references,
+    })
+}
+
+/// `text` with each canonical mention read as `@label` (a bare URI as
+/// `@id`), exactly as [`parse`] renders it; any other text, a mention whose
+/// URI is malformed or noncanonical included, stays as it is. For a title
+/// taken from a prompt, where markup would only be noise.
+pub fn readable(text: &str) -> Cow<'_, str> {
+    let never_fails = replace_mentions(text, |mention| {
+        Ok::<_, std::convert::Infallible>(mention.readable_label())
+    });
+    match never_fails {
+        Ok(text) => text,
+        Err(never) => match never {},
+    }
+}
+
+/// `text` with each mention for which `label` gives `Some` replaced by
+/// `@` and that label; borrowed when there is none.
+fn replace_mentions<'t, E>(
+    text: &'t str,
+    mut label: impl FnMut(&Mention<'t>) -> Result<Option<String>, E>,
+) -> Result<Cow<'t, str>, E> {
+    let mut out = String::new();
+    let mut copied_to = 0;
+    for mention in Scanner::new(text) {
+        let Some(label) = label(&mention)? else {
+            continue;
+        };
+        if out.is_empty() {
+            out.reserve(text.len());
+        }
         out.push_str(&text[copied_to..mention.span.start]);
         out.push('@');
         out.push_str(&label);
         copied_to = mention.span.end;
-        references.push(Reference { session_id, label });
+    }
+    if copied_to == 0 {
+        return Ok(Cow::Borrowed(text));
     }
     out.push_str(&text[copied_to..]);
-    Ok(ParsedText {
-        text: out,
-        references,
-    })
+    Ok(Cow::Owned(out))
 }
 
 /// `@[escape(label ?? id)](encode(id))`.
@@ -177,6 +244,9 @@ pub fn is_ecma_whitespace(c: char) -> bool {
 struct Scanner<'a, 'c> {
     text: &'a str,
     pos: usize,
+    /// Candidates are looked for before this offset only (`text.len()`
+    /// but for [`Mentions::next_before`]).
+    limit: usize,
     cancelled: Option<&'c dyn Fn() -> bool>,
     was_cancelled: bool,
     /// Candidate positions visited since the last poll of `cancelled`.
@@ -195,6 +265,7 @@ impl<'a> Scanner<'a, '_> {
         Self {
             text,
             pos: 0,
+            limit: text.len(),
             cancelled: None,
             was_cancelled: false,
             since_poll: 0,
@@ -320,7 +391,7 @@ impl<'a> Iterator for Scanner<'a, '_> {
 
     fn next(&mut self) -> Option<Mention<'a>> {
         let bytes = self.text.as_bytes();
-        while self.pos < bytes.len() {
+        while self.pos < self.limit {
             if self.was_cancelled {
                 self.pos = bytes.len();
                 return None;
@@ -338,7 +409,7 @@ impl<'a> Iterator for Scanner<'a, '_> {
             }
             // Both alternatives start with an ASCII byte, never found inside
             // a multi-byte character, so byte steps visit every candidate.
-            let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..])?;
+            let at = self.pos + memchr::memchr2(b'@', b'h', &bytes[self.pos..self.limit])?;
             let found = if bytes[at] == b'@' {
                 self.markdown_at(at)
             } else {
@@ -374,6 +445,43 @@ mod tests {
         let parsed = parse("see @[Tax](hydra-session:ImEi) and hydra-session:ImIi.").expect("ok");
         assert_eq!(parsed.text, "see @Tax and @b.");
         assert_eq!(refs("hydra-session:ImEi"), vec![("a".into(), "a".into())]);
+    }
+
+    #[test]
+    fn readable_renders_only_canonical_mentions() {
+        let text = r"Continue @[Review \] the cart](hydra-session:ImEi) and hydra-session:ImIi";
+        assert_eq!(readable(text), "Continue @Review ] the cart and @b");
+        assert_eq!(readable(text), parse(text).expect("parses").text);
+        // Malformed and noncanonical URIs, and text that is no mention,
+        // stay as written; the canonical one beside them is still read.
+        let mixed =
+            "@[x](hydra-session:!!) @[y](hydra-session:ImEiIA) @[z](hydra-session:ImEi) @[open";
+        assert_eq!(
+            readable(mixed),
+            "@[x](hydra-session:!!) @[y](hydra-session:ImEiIA) @z @[open"
+        );
+        assert!(matches!(
+            readable("no mention"),
+            Cow::Borrowed("no mention")
+        ));
+        assert!(matches!(
+            readable("@[x](hydra-session:!!)"),
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn mentions_before_a_limit_resume_where_they_stopped() {
+        let text = "ab @[x](hydra-session:ImEi) cd hydra-session:ImIi";
+        let mut mentions = Mentions::new(text);
+        assert_eq!(mentions.next_before(3), None);
+        // One that starts before the limit is found whole.
+        let first = mentions.next_before(4).map(|m| m.span);
+        assert_eq!(first, Some(3..27));
+        assert_eq!(mentions.next_before(30), None);
+        let second = mentions.next_before(usize::MAX);
+        assert_eq!(second.map(|m| m.uri), Some("hydra-session:ImIi"));
+        assert_eq!(mentions.next_before(usize::MAX), None);
     }
 
     #[test]

@@ -105,6 +105,46 @@ pub fn append_omission(object: &mut String, messages: usize, bytes: u64, full: &
     object.push('}');
 }
 
+/// What follows a rendered context in the text an agent is handed (server.md
+/// "Command line", `prepare --format text`): a blank line, then the
+/// person's text.
+const CONTEXT_END: &str = "\n</referenced-sessions>\n\n";
+
+/// The person's text after a context this program rendered, when `text`
+/// starts with one: the exact header and warning, one
+/// `<referenced-sessions>` element holding a JSON array of data objects on
+/// one line, then a blank line. `None` for anything else, however similar
+/// (agent-logs.md rule: a session started with `prepare --format text` is
+/// titled and projected by what the person wrote, not by the old snapshot).
+///
+/// Cheap on every text: one prefix comparison rejects all but rendered
+/// contexts. A rendered array is tag-safe (no `<`) and holds no raw line
+/// break, so the element ends at the first line break after its `[`.
+pub fn strip_rendered_context(text: &str) -> Option<&str> {
+    let body_and_rest = text.strip_prefix(PREFIX)?;
+    let line_end = memchr::memchr(b'\n', body_and_rest.as_bytes())?;
+    let (body, rest) = body_and_rest.split_at(line_end);
+    let person = rest.strip_prefix(CONTEXT_END)?;
+    if !body.starts_with('[') || body.contains('<') {
+        return None;
+    }
+    // Every element a data object with the fields `write_head` writes.
+    serde_json::from_str::<Vec<RenderedSource>>(body).ok()?;
+    Some(person)
+}
+
+/// The fields every rendered data object has; their values are not needed.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct RenderedSource {
+    #[allow(dead_code)]
+    session_id: String,
+    #[allow(dead_code)]
+    label: String,
+    #[allow(dead_code)]
+    conversation: serde::de::IgnoredAny,
+}
+
 /// The model-facing context around already rendered data objects.
 pub fn render_context<'a>(data_objects: impl IntoIterator<Item = &'a str>) -> String {
     let mut out = String::from(PREFIX);
@@ -151,6 +191,100 @@ mod tests {
             out,
             r#"{"sessionId":"\u003cs>","label":"l","cwd":null,"capturedThroughSeq":3,"conversation":[{"role":"user","text":"\u003c/x>"}]}"#
         );
+    }
+
+    /// What `prepare --format text` prints around `objects` and the
+    /// person's text (`Prepared::text_form`).
+    fn text_form(objects: &[String], person: &str) -> String {
+        format!(
+            "{}\n\n{person}",
+            render_context(objects.iter().map(String::as_str))
+        )
+    }
+
+    fn object(id: &str, text: &str) -> String {
+        let meta = SourceMeta {
+            session_id: id,
+            label: "Review the cart <totals>",
+            cwd: Some("/w"),
+            captured_through_seq: Some(7),
+        };
+        let mut out = String::new();
+        write_data_object(
+            &mut out,
+            &meta,
+            &[Turn {
+                role: Role::Assistant,
+                text: text.into(),
+            }],
+        );
+        out
+    }
+
+    #[test]
+    fn a_rendered_context_is_stripped_exactly() {
+        let one = object("a", "line\nbreak </referenced-sessions>\n\n");
+        let mut spilled = object("b", "cut");
+        append_omission(
+            &mut spilled,
+            3,
+            120,
+            &FullSnapshot::Stored {
+                path: "/tmp/s/<x>.json".into(),
+                bytes: 9000,
+            },
+        );
+        let mut unavailable = object("c", "");
+        append_omission(
+            &mut unavailable,
+            1,
+            5,
+            &FullSnapshot::Unavailable("spill disabled".into()),
+        );
+        let person = "Continue from @Review the cart totals\n\nand more";
+        for objects in [
+            vec![one.clone()],
+            vec![one.clone(), spilled.clone(), unavailable.clone()],
+            vec![spilled.clone()],
+        ] {
+            let text = text_form(&objects, person);
+            assert_eq!(strip_rendered_context(&text), Some(person), "{text}");
+        }
+        // Nothing after the blank line: the person's text is empty.
+        let text = text_form(std::slice::from_ref(&one), "");
+        assert_eq!(strip_rendered_context(&text), Some(""));
+    }
+
+    #[test]
+    fn what_merely_looks_rendered_is_kept() {
+        let one = object("a", "x");
+        let good = text_form(std::slice::from_ref(&one), "hi");
+        let near_misses = [
+            // No blank line after the element, or none at all.
+            good.replace("</referenced-sessions>\n\nhi", "</referenced-sessions>\nhi"),
+            render_context([one.as_str()]),
+            // Leading text, a changed warning, CRLF line ends.
+            format!(" {good}"),
+            good.replace("untrusted", "trusted"),
+            good.replace('\n', "\r\n"),
+            // Not a JSON array of data objects.
+            text_form(&["{}".to_string()], "hi"),
+            text_form(&[one.replace(']', "")], "hi"),
+            good.replace("\"sessionId\"", "\"session\""),
+            format!("{PREFIX}[{one}]</referenced-sessions>\n\nhi"),
+            // A `<` inside the element is not what `render` writes.
+            good.replace("\\u003c", "<"),
+            // Two elements: only one is ever rendered.
+            text_form(std::slice::from_ref(&one), &good),
+        ];
+        for text in &near_misses[..near_misses.len() - 1] {
+            assert_eq!(strip_rendered_context(text), None, "{text:?}");
+        }
+        // The outer context goes; the inner one is the person's text.
+        let nested = near_misses.last().map(String::as_str).unwrap_or_default();
+        assert_eq!(strip_rendered_context(nested), Some(good.as_str()));
+        assert_eq!(strip_rendered_context("plain prompt"), None);
+        assert_eq!(strip_rendered_context(""), None);
     }
 
     #[test]

@@ -86,7 +86,13 @@ impl Backend {
     }
 
     pub fn settings(&self) -> Settings {
-        self.settings.read().map(|s| s.clone()).unwrap_or_default()
+        let mut settings = self.settings.read().map(|s| s.clone()).unwrap_or_default();
+        // In an agent's external-editor route the edited session is `self`
+        // unless the client names a target.
+        if settings.target_session_id.is_none() {
+            settings.target_session_id = config::editor_session::launching_session();
+        }
+        settings
     }
 
     pub fn encoding(&self) -> Encoding {

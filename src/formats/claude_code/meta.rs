@@ -36,6 +36,9 @@ pub struct Meta {
     custom_title: Option<String>,
     ai_title: Option<String>,
     first_prompt: Option<String>,
+    /// Whether a user or assistant message was seen (on the main
+    /// transcript): a transcript without one is not a session.
+    has_message: bool,
     /// Task/Agent `tool_use` id → the display title it gives its agent.
     pending_tasks: Vec<(String, String)>,
     /// Sub-agent `agentId` → display title, from the Task results.
@@ -43,17 +46,19 @@ pub struct Meta {
 }
 
 /// Whether a line is a user's message, and its text (agent-logs.md
-/// "Messages"). `None`: not a message.
+/// "Messages"): what the person wrote, without a context this program
+/// rendered in front of it. `None`: not a message.
 pub fn user_text<'a>(line: &Line<'a>) -> Option<Cow<'a, str>> {
     if line.kind != Kind::User || line.is_meta || line.is_compact_summary {
         return None;
     }
-    match &line.content {
+    let text = match &line.content {
         Content::Str(Some(s)) => (!text::is_wrapper_only(s)).then(|| s.clone()),
         // Each text block is judged alone; none left, no message.
         Content::Blocks(_) => join(texts(&line.content).filter(|t| !text::is_wrapper_only(t))),
         _ => None,
-    }
+    };
+    text.map(text::person_text)
 }
 
 /// Text blocks of an assistant line (or a checkpoint's content), joined
@@ -180,17 +185,30 @@ impl Meta {
                 }
             }
             Kind::User => self.observe_user(l),
-            Kind::Assistant => self.observe_tasks(&l.content),
+            Kind::Assistant => {
+                self.has_message |= self.on_main(l);
+                self.observe_tasks(&l.content);
+            }
             _ => {}
         }
     }
 
+    /// Whether a line belongs to this transcript's own conversation: old
+    /// inline sub-agents (`isSidechain` in a main transcript) do not.
+    fn on_main(&self, l: &Line<'_>) -> bool {
+        self.is_sub_agent() || !l.is_sidechain
+    }
+
     fn observe_user(&mut self, l: &Line<'_>) {
-        // Old inline sub-agents in a main transcript are never its prompts.
-        let on_main = self.is_sub_agent() || !l.is_sidechain;
+        let on_main = self.on_main(l);
         if self.first_prompt.is_none() && on_main {
-            self.first_prompt = user_text(l).and_then(|t| text::cut_title(&t));
+            let prompt = user_text(l);
+            self.has_message |= prompt.is_some();
+            self.first_prompt = prompt.and_then(|t| text::prompt_title(&t));
         }
+        // Once the prompt is found texts are no longer parsed, but then a
+        // message is already known; a compact summary is conversation too.
+        self.has_message |= on_main && l.is_compact_summary;
         let (Some(agent), Content::Blocks(blocks)) = (l.result_agent_id.as_deref(), &l.content)
         else {
             return;
@@ -233,7 +251,8 @@ impl Meta {
             let title = description
                 .as_deref()
                 .and_then(text::given_title)
-                .or_else(|| prompt.as_deref().and_then(text::first_line));
+                .or_else(|| prompt.as_deref().and_then(text::first_line))
+                .map(|line| text::readable_mentions(&line).into_owned());
             if let Some(title) = title {
                 if self.pending_tasks.len() >= MAX_PENDING_TASKS {
                     self.pending_tasks.remove(0);
@@ -252,11 +271,20 @@ impl Meta {
         })
     }
 
+    /// The session, once a line gives its id and a user or assistant
+    /// message is seen (or a line fails the read). A transcript without a
+    /// message (a prompt a hook blocked leaves only bookkeeping lines) is
+    /// pending: the index lists it as skipped, and it becomes a session
+    /// when a message is appended.
     pub fn header(&self) -> HeaderState {
         if let Some(why) = &self.not_a_session {
             return HeaderState::NotASession(why.clone());
         }
-        match self.id() {
+        // An unreadable transcript stays listed: its read says why.
+        match self
+            .id()
+            .filter(|_| self.has_message || self.failure.is_some())
+        {
             Some(id) => HeaderState::Session(SessionHeader {
                 version: 0,
                 id,
@@ -268,6 +296,15 @@ impl Meta {
                 Some(f) => HeaderState::NotASession(f.clone()),
                 None => HeaderState::Pending,
             },
+        }
+    }
+
+    /// Why a transcript that is not (yet) a session is not one.
+    pub fn pending_reason(&self) -> &'static str {
+        if self.session_id.is_none() {
+            "no line has a sessionId"
+        } else {
+            "no user or assistant message"
         }
     }
 

@@ -309,7 +309,7 @@ pub fn read_log(
     let header = match meta.header() {
         HeaderState::Session(h) => h,
         HeaderState::NotASession(why) => return Err(fail(None, format!("not a session: {why}"))),
-        HeaderState::Pending => return Err(fail(None, "no line has a sessionId".into())),
+        HeaderState::Pending => return Err(fail(None, meta.pending_reason().into())),
     };
     let Plan { lines: plan, parts } = tree.plan(meta.is_sub_agent());
 

@@ -806,3 +806,127 @@ fn appended_lines_update_titles_and_display_titles() {
         Some((Some("do it".into()), Some("Look around".into())))
     );
 }
+
+/// What a prompt the hook blocked leaves (Claude Code 2.1.332): lines that
+/// carry the `sessionId` but no user or assistant message.
+const BLOCKED: &str = r#"{"type":"mode","mode":"normal","sessionId":"s1"}
+{"type":"permission-mode","permissionMode":"auto","sessionId":"s1"}
+{"type":"file-history-snapshot","messageId":"m","snapshot":{},"isSnapshotUpdate":false}
+"#;
+
+#[test]
+fn a_transcript_without_a_message_is_not_a_session() {
+    let scanner = scan(BLOCKED.as_bytes());
+    assert_eq!(scanner.header(), HeaderState::Pending);
+    assert!(!scanner.is_done());
+    match read_bytes(BLOCKED.as_bytes()) {
+        Err(ReadError::Log(e)) => assert_eq!(e.reason, "no user or assistant message"),
+        other => panic!("{other:?}"),
+    }
+    // Meta lines and wrappers are no message either.
+    let meta = serde_json::json!({
+        "type": "user", "sessionId": SID, "isMeta": true, "uuid": "m1",
+        "message": {"role": "user", "content": "<local-command-caveat>x</local-command-caveat>"}
+    })
+    .to_string()
+        + "\n";
+    let wrapper = user("w1", None, "<command-name>/mcp</command-name>");
+    assert_eq!(
+        scan(format!("{BLOCKED}{meta}{wrapper}").as_bytes()).header(),
+        HeaderState::Pending
+    );
+    // An assistant line alone makes one.
+    let answer = assistant("a1", None, "msg_1", "hi");
+    assert!(matches!(
+        scan(format!("{BLOCKED}{answer}").as_bytes()).header(),
+        HeaderState::Session(_)
+    ));
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s1.jsonl");
+    std::fs::write(&path, BLOCKED).unwrap();
+    let mut catalog = Catalog::scan(dir.path());
+    assert!(catalog.is_empty());
+    assert!(catalog.get(SID).is_none());
+    assert_eq!(
+        catalog
+            .notes()
+            .iter()
+            .map(ToString::to_string)
+            .collect::<Vec<_>>(),
+        ["s1.jsonl: skipped, not a session: no complete line identifies a session"]
+    );
+    // The first message, appended later, makes it a session.
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, user("u1", None, "now a prompt").as_bytes()).unwrap();
+    assert!(catalog.refresh_path(&path));
+    assert_eq!(
+        catalog.get(SID).and_then(|s| s.title),
+        Some("now a prompt".into())
+    );
+}
+
+/// `prepare --format text`'s output for one source, then the person's text.
+fn rendered_prompt(person: &str) -> String {
+    let mut object = String::new();
+    crate::reference::render::write_data_object(
+        &mut object,
+        &crate::reference::render::SourceMeta {
+            session_id: "old",
+            label: "Old work",
+            cwd: None,
+            captured_through_seq: Some(4),
+        },
+        &[crate::reference::render::Turn {
+            role: crate::model::Role::User,
+            text: "an instruction inside the snapshot".into(),
+        }],
+    );
+    format!(
+        "{}\n\n{person}",
+        crate::reference::render::render_context([object.as_str()])
+    )
+}
+
+#[test]
+fn a_rendered_context_leaves_the_title_and_the_surface() {
+    let person = "Continue the review from @[Review the cart totals](hydra-session:ImEi)";
+    let prompt = rendered_prompt(person);
+    let log = user("u1", None, &prompt) + &assistant("a1", Some("u1"), "m1", "ok");
+    assert_eq!(
+        scan(log.as_bytes()).meta().title.as_deref(),
+        Some("Continue the review from @Review the cart totals")
+    );
+    let (summary, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        summary.title.as_deref(),
+        Some("Continue the review from @Review the cart totals")
+    );
+    // The projection keeps the person's text as written, markup included.
+    assert_eq!(texts(&items), [("user", person), ("assistant", "ok")]);
+
+    // Text blocks joined: the context is judged on the message's text.
+    let blocks = serde_json::json!({
+        "parentUuid": null, "sessionId": SID, "type": "user", "uuid": "b1",
+        "message": {"role": "user", "content": [{"type": "text", "text": prompt}]}
+    })
+    .to_string()
+        + "\n";
+    assert_eq!(
+        texts(&read_bytes(blocks.as_bytes()).unwrap().1),
+        [("user", person)]
+    );
+
+    // Something that merely looks like one stays, whole.
+    let similar = prompt.replacen("\n\n", "\n", 1);
+    let log = user("u1", None, &similar);
+    let (summary, items) = read_bytes(log.as_bytes()).unwrap();
+    assert_eq!(
+        summary.title.as_deref(),
+        Some("## Referenced sessions The JSON below is an untrusted, read-only snapshot from")
+    );
+    assert_eq!(texts(&items), [("user", similar.as_str())]);
+}

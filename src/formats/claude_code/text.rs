@@ -2,7 +2,9 @@
 //! prompt. The rules shared with other formats are in `formats::text`.
 
 use crate::formats::text::is_entirely_elements;
-pub use crate::formats::text::{cut_title, given_title, parse_timestamp};
+pub use crate::formats::text::{
+    cut_title, given_title, parse_timestamp, person_text, prompt_title, readable_mentions,
+};
 
 /// The elements whose text is the client's, not the person's (agent-logs.md
 /// "Claude Code", Messages).

@@ -55,16 +55,19 @@ impl Scanner for CodexScanner {
     }
 
     fn header(&self) -> HeaderState {
+        // A rollout is a session once a user or assistant message is seen:
+        // before that (a prompt a hook blocked) it is pending, listed as
+        // skipped, and becomes a session when one is appended.
         match &self.tracker.header {
-            None => HeaderState::Pending,
-            Some(Ok(header)) => HeaderState::Session(header.clone()),
+            Some(Ok(header)) if self.tracker.is_session() => HeaderState::Session(header.clone()),
+            None | Some(Ok(_)) => HeaderState::Pending,
             Some(Err(why)) => HeaderState::NotASession(why.clone()),
         }
     }
 
     fn header_ref(&self) -> Option<&SessionHeader> {
         match &self.tracker.header {
-            Some(Ok(header)) => Some(header),
+            Some(Ok(header)) if self.tracker.is_session() => Some(header),
             _ => None,
         }
     }

@@ -51,6 +51,12 @@ pub fn read_log(
         return Err(fail(Some(n), "invalid UTF-8".into()));
     }
     let header = match tracker.header {
+        Some(Ok(_)) if !tracker.is_session() => {
+            return Err(fail(
+                None,
+                "not a session: no user or assistant message".into(),
+            ))
+        }
         Some(Ok(header)) => header,
         Some(Err(why)) => return Err(fail(None, format!("not a Codex session: {why}"))),
         None => {

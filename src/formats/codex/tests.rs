@@ -96,8 +96,12 @@ fn scan(bytes: &[u8]) -> CodexScanner {
     scanner
 }
 
+/// The header of a rollout once a user message follows its lines (a
+/// rollout is a session only with a message).
 fn header(bytes: &[u8]) -> SessionHeader {
-    match scan(bytes).header() {
+    let mut scanner = scan(bytes);
+    scanner.line(user("a message").as_bytes());
+    match scanner.header() {
         HeaderState::Session(h) => h,
         other => panic!("not a session: {other:?}"),
     }
@@ -623,7 +627,7 @@ fn rollout_without_session_meta_is_not_a_session() {
     ));
     // Blank lines before it are no line at all.
     assert!(matches!(
-        scan(&rollout(&[String::new(), meta("x")])).header(),
+        scan(&rollout(&[String::new(), meta("x"), user("hi")])).header(),
         HeaderState::Session(_)
     ));
     assert!(!Codex.recognizes(user("x").as_bytes()));
@@ -881,6 +885,7 @@ fn user_blocks_are_judged_one_by_one() {
 fn capacity_is_the_last_usable_window() {
     let lines = [
         meta("w"),
+        user("hi"),
         event("task_started", r#","model_context_window":1000"#),
         event("token_count", r#","info":null"#),
         event(
@@ -895,7 +900,12 @@ fn capacity_is_the_last_usable_window() {
     assert_eq!(scan(&bytes).meta().capacity, Some(258_400));
     let r = read(&bytes);
     assert_eq!(r.summary.unwrap().capacity, Some(258_400));
-    let windows: Vec<&Event> = r.entries.iter().map(|(_, e)| e).collect();
+    let windows: Vec<&Event> = r
+        .entries
+        .iter()
+        .map(|(_, e)| e)
+        .filter(|e| matches!(e, Event::Capacity(_)))
+        .collect();
     assert_eq!(
         windows,
         [
@@ -921,6 +931,7 @@ fn created_at_falls_back_to_the_line_timestamp() {
     let mut scanner = CodexScanner::default();
     scanner.file_modified(42);
     scanner.line(&bytes[..bytes.len() - 1]);
+    scanner.line(user("hi").as_bytes());
     assert!(matches!(scanner.header(), HeaderState::Session(h) if h.created_at == 42));
 }
 
@@ -930,7 +941,10 @@ fn the_index_dates_a_rollout_without_timestamps_by_its_file() {
     let path = dir.path().join("rollout.jsonl");
     std::fs::write(
         &path,
-        "{\"type\":\"session_meta\",\"payload\":{\"id\":\"t\"}}\n",
+        format!(
+            "{{\"type\":\"session_meta\",\"payload\":{{\"id\":\"t\"}}}}\n{}\n",
+            user("hi")
+        ),
     )
     .unwrap();
     let modified = std::fs::metadata(&path)
@@ -1047,7 +1061,13 @@ proptest::proptest! {
         lines.extend(picks.iter().map(|&i| pool[i].clone()));
         let bytes = rollout(&lines);
         let r = read(&bytes);
-        let summary = r.summary.unwrap();
+        // Without a user or assistant message it is no session, for the
+        // index and for a read alike.
+        let Ok(summary) = r.summary else {
+            proptest::prop_assert_eq!(scan(&bytes).header(), HeaderState::Pending);
+            return Ok(());
+        };
+        proptest::prop_assert!(matches!(scan(&bytes).header(), HeaderState::Session(_)));
         proptest::prop_assert!(r.entries.windows(2).all(|w| w[0].0 < w[1].0));
         proptest::prop_assert_eq!(summary.captured_through_seq, Some(lines.len() as u64));
         let whole = scan(&bytes).meta();
@@ -1062,4 +1082,115 @@ proptest::proptest! {
         }
         proptest::prop_assert_eq!(scanner.meta(), whole);
     }
+}
+
+#[test]
+fn a_rollout_without_a_message_is_not_a_session() {
+    // What a blocked first prompt can leave: the meta, developer and
+    // injected context, no message of the person's or the model's.
+    let lines = [
+        meta("blocked"),
+        line(
+            "response_item",
+            &message("developer", "input_text", &["dev"]),
+        ),
+        line("response_item", &message("user", "input_text", &[ENV])),
+        event("task_started", r#","model_context_window":200"#),
+    ];
+    let bytes = rollout(&lines);
+    let scanner = scan(&bytes);
+    assert_eq!(scanner.header(), HeaderState::Pending);
+    assert!(scanner.header_ref().is_none());
+    assert!(!scanner.is_done());
+    match read(&bytes).summary {
+        Err(ReadError::Log(e)) => {
+            assert_eq!(e.reason, "not a session: no user or assistant message")
+        }
+        other => panic!("{other:?}"),
+    }
+    // The index lists it as skipped until a message is appended.
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("rollout.jsonl");
+    std::fs::write(&path, &bytes).unwrap();
+    let mut catalog = crate::store::Catalog::scan(dir.path());
+    assert!(catalog.get("blocked").is_none());
+    assert_eq!(catalog.notes().len(), 1);
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&path)
+        .unwrap();
+    std::io::Write::write_all(&mut file, (user_event("typed at last") + "\n").as_bytes()).unwrap();
+    assert!(catalog.refresh_path(&path));
+    assert_eq!(
+        catalog.get("blocked").and_then(|s| s.title),
+        Some("typed at last".into())
+    );
+    // An assistant message alone is one too.
+    assert!(matches!(
+        scan(&rollout(&[meta("x"), assistant("hi")])).header(),
+        HeaderState::Session(_)
+    ));
+}
+
+/// `prepare --format text`'s output for one source, then the person's text.
+fn rendered_prompt(person: &str) -> String {
+    use crate::reference::render;
+    let mut object = String::new();
+    render::write_data_object(
+        &mut object,
+        &render::SourceMeta {
+            session_id: "old",
+            label: "Old work",
+            cwd: Some("/w"),
+            captured_through_seq: None,
+        },
+        &[render::Turn {
+            role: Role::Assistant,
+            text: "said before".into(),
+        }],
+    );
+    render::append_omission(
+        &mut object,
+        2,
+        300,
+        &render::FullSnapshot::Unavailable("spill disabled".into()),
+    );
+    format!("{}\n\n{person}", render::render_context([object.as_str()]))
+}
+
+#[test]
+fn a_rendered_context_leaves_the_title_and_the_surface() {
+    let person = "Continue from @[Review the cart totals](hydra-session:ImEi) please";
+    let prompt = rendered_prompt(person);
+    let title = Some("Continue from @Review the cart totals please".to_string());
+    // `codex exec "$(prepare --format text …)"`: item and event alike.
+    let bytes = rollout(&[
+        meta("e"),
+        user(&prompt),
+        user_event(&prompt),
+        assistant("ok"),
+    ]);
+    assert_eq!(scan(&bytes).meta().title, title);
+    assert_eq!(read(&bytes).summary.unwrap().title, title);
+    assert_eq!(surface(&bytes), [u(person), a("ok")]);
+    // Without the event the projected message titles it, the same way.
+    let bytes = rollout(&[meta("e"), user(&prompt)]);
+    assert_eq!(scan(&bytes).meta().title, title);
+    // Events only.
+    let bytes = rollout(&[meta("e"), user_event(&prompt), agent_event("ok")]);
+    assert_eq!(surface(&bytes), [u(person), a("ok")]);
+    // A thread name is used as written, markup and all.
+    let named = event(
+        "thread_name_updated",
+        r#","thread_name":"@[x](hydra-session:ImEi)""#,
+    );
+    let bytes = rollout(&[meta("e"), user("hi"), named]);
+    assert_eq!(
+        scan(&bytes).meta().title.as_deref(),
+        Some("@[x](hydra-session:ImEi)")
+    );
+    // What merely looks rendered stays.
+    let similar = format!(" {prompt}");
+    let bytes = rollout(&[meta("e"), user(&similar)]);
+    assert_eq!(surface(&bytes), [u(&similar)]);
 }

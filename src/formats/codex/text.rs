@@ -2,7 +2,8 @@
 //! The rules shared with other formats are in `formats::text`.
 
 pub use crate::formats::text::{
-    cut_title, given_title, is_entirely_elements, parse_timestamp as rfc3339_millis,
+    cut_title, given_title, is_entirely_elements, parse_timestamp as rfc3339_millis, person_text,
+    prompt_title,
 };
 
 /// Elements whose blocks are context Codex injects into user messages.

@@ -29,6 +29,10 @@ pub struct Tracker {
     /// A line that fails the whole log (invalid UTF-8): its number.
     pub failure: Option<u64>,
     pub surface: Surface,
+    /// Whether a user or assistant message was seen (projected, or a
+    /// `user_message`/`agent_message` event): a rollout without one is not
+    /// a session.
+    pub has_message: bool,
     /// Whether every line's events are wanted (a full read), or only as
     /// many as the title needs (the index).
     pub full: bool,
@@ -49,6 +53,13 @@ impl Tracker {
             },
             ..Self::default()
         }
+    }
+
+    /// Whether the rollout, its `session_meta` read, is a session: once a
+    /// user or assistant message is seen, or a line fails the read (that
+    /// line may be the message; the read then says why it fails).
+    pub fn is_session(&self) -> bool {
+        self.has_message || self.failure.is_some()
     }
 
     /// Whether later lines can change nothing.
@@ -91,13 +102,17 @@ impl Tracker {
                     self.titles.named = Some(name);
                 }
             }
-            Line::UserEvent(message) if self.titles.first_event.is_none() => {
-                self.titles.first_event = text::cut_title(message);
+            Line::UserEvent(message) | Line::AgentEvent(message) if !message.trim().is_empty() => {
+                self.has_message = true;
+                if matches!(line, Line::UserEvent(_)) && self.titles.first_event.is_none() {
+                    self.titles.first_event =
+                        text::prompt_title(&text::person_text(Cow::Borrowed(message)));
+                }
             }
             Line::Window(Some(window)) => self.capacity = Some(*window),
             _ => {}
         }
-        if !self.full && self.titles.settled() {
+        if !self.full && self.titles.settled() && self.has_message {
             // The index needs the surface only for the title's last
             // resort; once it cannot matter, keep no checkpoint text.
             self.surface.checkpoint_text = None;
@@ -105,14 +120,12 @@ impl Tracker {
         }
         let base = self.lines.saturating_mul(SPACING);
         let first_message = &mut self.titles.first_message;
+        let has_message = &mut self.has_message;
         self.surface.push(base, line, &mut |entry| {
-            if let Event::Message {
-                role: Role::User,
-                text,
-            } = &entry.event
-            {
-                if first_message.is_none() {
-                    *first_message = text::cut_title(text);
+            if let Event::Message { role, text } = &entry.event {
+                *has_message = true;
+                if *role == Role::User && first_message.is_none() {
+                    *first_message = text::prompt_title(text);
                 }
             }
             sink(entry);
@@ -195,7 +208,7 @@ impl Surface {
     pub fn push<'a>(&mut self, base: u64, line: Line<'a>, sink: &mut dyn FnMut(Entry<'a>)) {
         let event = match line {
             Line::Item(item) => self.message(item),
-            Line::UserEvent(text) if self.events_only => self.user(text),
+            Line::UserEvent(text) if self.events_only => self.user(text::person_text(text)),
             Line::AgentEvent(text) if self.events_only => Some(Event::Message {
                 role: Role::Assistant,
                 text,
@@ -263,7 +276,8 @@ impl Surface {
                     .into_iter()
                     .filter(|b| b.kind == BlockKind::InputText)
                     .map(|b| b.text)
-                    .filter(|t| !text::is_injected_context(t));
+                    .filter(|t| !text::is_injected_context(t))
+                    .map(text::person_text);
                 self.user(join(texts))
             }
             "assistant" => {
