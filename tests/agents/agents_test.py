@@ -1,0 +1,499 @@
+#!/usr/bin/env python3
+"""Real-agent tests of hydra-session-lsp (issue 14): the real Claude Code and
+Codex CLIs against a fake model API on 127.0.0.1 that records every request.
+
+    python3 agents_test.py CLAUDE CODEX SERVER STORE
+
+CLAUDE and CODEX are the installed agents (tests/agents/install.sh), SERVER
+the built hydra-session-lsp, STORE a hydra session store (the demo store).
+Every agent runs with a private HOME (and CLAUDE_CONFIG_DIR / CODEX_HOME in
+it) in a temporary directory, so nothing on the machine is read or touched,
+and under `timeout`. Synchronisation is on events: a run's exit, a recorded
+request appearing, text on the tmux screen, each polled against a deadline.
+
+Prints one "PASS name" / "FAIL name: why" line per check; exits 1 on any
+failure.
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+CLAUDE, CODEX, SERVER, STORE = (os.path.abspath(a) for a in sys.argv[1:5])
+FAKE_KEY = "sk-ant-fake-key-for-tests-0123456789"
+SESSION_ID = "checkout-tax"
+SESSION_TITLE = "Checkout tax rounding"
+GOOD_PROMPT = f"Look at @[{SESSION_TITLE}](hydra-session:ImNoZWNrb3V0LXRheCI) and summarise it."
+BAD_PROMPT = "Look at @[Nowhere](hydra-session:Im5vd2hlcmUtMTIzIg) and summarise it."
+BAD_ID = "nowhere-123"
+RUN_SECONDS = 90
+
+failures = 0
+
+
+def check(name, ok, why=""):
+    global failures
+    if ok:
+        print(f"PASS {name}", flush=True)
+    else:
+        failures += 1
+        print(f"FAIL {name}: {why}", flush=True)
+    return ok
+
+
+def wait_for(predicate, seconds, interval=0.2):
+    """Polls until predicate() is truthy or the deadline passes."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value or time.monotonic() > deadline:
+            return value
+        time.sleep(interval)
+
+
+def strings(value):
+    """Every string inside a JSON value (message texts, tool outputs)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v)
+
+
+def holds(value, needle):
+    return any(needle in s for s in strings(value))
+
+
+def tail(text, n=1500):
+    text = text if isinstance(text, str) else text.decode("utf-8", "replace")
+    return text[-n:].replace("\n", "\\n")
+
+
+class FakeApi:
+    """tests/agents/fake_api.py on an ephemeral port, with its record file."""
+
+    def __init__(self, work, read_session=None):
+        self.record = os.path.join(work, "requests.jsonl")
+        port_file = os.path.join(work, "api.port")
+        open(self.record, "w").close()
+        env = dict(os.environ)
+        if read_session:
+            env["FAKE_API_READ_SESSION"] = read_session
+        self.proc = subprocess.Popen(
+            [sys.executable, os.path.join(HERE, "fake_api.py"), self.record, port_file], env=env
+        )
+        if not wait_for(lambda: os.path.exists(port_file), 10):
+            raise RuntimeError("the fake API did not start")
+        self.port = int(open(port_file).read())
+        self.url = f"http://127.0.0.1:{self.port}"
+
+    def requests(self, path_end=None):
+        out = []
+        with open(self.record) as f:
+            for line in f:
+                entry = json.loads(line)
+                if path_end is None or entry["path"].split("?")[0].endswith(path_end):
+                    out.append(entry)
+        return out
+
+    def stop(self):
+        self.proc.terminate()
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+
+
+class Sandbox:
+    """A private HOME, a project directory, a PATH with the server first,
+    and a fake API: one per check group, removed afterwards."""
+
+    def __init__(self, name, read_session=None):
+        self.root = tempfile.mkdtemp(prefix=f"hydra-agents-{name}.")
+        self.home = os.path.join(self.root, "home")
+        self.project = os.path.join(self.root, "project")
+        self.bin = os.path.join(self.root, "bin")
+        for d in (self.home, self.project, self.bin):
+            os.makedirs(d)
+        # The printed configs name the bare command, as a person's PATH has it.
+        os.symlink(SERVER, os.path.join(self.bin, "hydra-session-lsp"))
+        self.api = FakeApi(self.root, read_session)
+
+    def env(self, extra):
+        keep = ("PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "LOGNAME", "SHELL")
+        env = {k: v for k, v in os.environ.items() if k in keep}
+        env["PATH"] = self.bin + os.pathsep + env.get("PATH", "/usr/bin:/bin")
+        env["HOME"] = self.home
+        env["XDG_CONFIG_HOME"] = os.path.join(self.home, ".config")
+        env["XDG_CACHE_HOME"] = os.path.join(self.home, ".cache")
+        env["XDG_DATA_HOME"] = os.path.join(self.home, ".local", "share")
+        env["XDG_STATE_HOME"] = os.path.join(self.home, ".local", "state")
+        env.update(extra)
+        return env
+
+    def run(self, argv, env, seconds=RUN_SECONDS, stdin=None):
+        return subprocess.run(
+            ["timeout", "--kill-after=5", str(seconds)] + argv,
+            cwd=self.project,
+            env=env,
+            input=stdin,
+            stdin=None if stdin is not None else subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+        )
+
+    def close(self):
+        self.api.stop()
+        shutil.rmtree(self.root, ignore_errors=True)
+
+
+def server(*args, stdin=None):
+    """Runs the server under test; returns (status, stdout, stderr)."""
+    p = subprocess.run(
+        ["timeout", "--kill-after=5", "60", SERVER] + list(args),
+        input=stdin,
+        capture_output=True,
+        text=True,
+    )
+    return p.returncode, p.stdout, p.stderr
+
+
+def prepared_context():
+    """What `prepare` renders for a message citing the session by its
+    canonical mention: the bytes the MCP resource and read_session carry."""
+    status, out, err = server("prepare", "--store", STORE, "-", stdin=GOOD_PROMPT + "\n")
+    if status != 0:
+        raise RuntimeError(f"prepare failed: {err}")
+    return "".join(c["text"] for c in json.loads(out)["additionalContext"]["content"])
+
+
+def hook_command(config, event="UserPromptSubmit"):
+    """The one command a printed hooks config runs on UserPromptSubmit."""
+    commands = [
+        h["command"]
+        for group in config["hooks"][event]
+        for h in group["hooks"]
+        if h.get("type") == "command"
+    ]
+    if len(commands) != 1:
+        raise ValueError(f"expected one command hook, got {commands}")
+    return commands[0]
+
+
+def hook_output(sandbox, command, prompt, agent_input):
+    """Runs a hook command as the agent would, on the sandbox's PATH."""
+    payload = dict(agent_input, hook_event_name="UserPromptSubmit", prompt=prompt, cwd=sandbox.project)
+    p = subprocess.run(
+        ["timeout", "60", "sh", "-c", command],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        env=sandbox.env({}),
+        cwd=sandbox.project,
+    )
+    return json.loads(p.stdout) if p.stdout.strip() else {}
+
+
+# ---- Claude Code -------------------------------------------------------------
+
+
+def claude_config(sandbox):
+    """The private config dir: onboarding done, the theme chosen, the fake
+    key approved, the project folder trusted (no prompt at startup)."""
+    config_dir = os.path.join(sandbox.home, ".claude")
+    os.makedirs(config_dir, exist_ok=True)
+    state = {
+        "hasCompletedOnboarding": True,
+        "theme": "dark",
+        "autoUpdates": False,
+        # Claude Code remembers an approved key by its last 20 characters.
+        "customApiKeyResponses": {"approved": [FAKE_KEY[-20:]], "rejected": []},
+        "projects": {
+            sandbox.project: {"hasTrustDialogAccepted": True, "hasCompletedProjectOnboarding": True}
+        },
+    }
+    with open(os.path.join(config_dir, ".claude.json"), "w") as f:
+        json.dump(state, f)
+    return config_dir
+
+
+def claude_env(sandbox, config_dir):
+    return sandbox.env(
+        {
+            "CLAUDE_CONFIG_DIR": config_dir,
+            "ANTHROPIC_BASE_URL": sandbox.api.url,
+            "ANTHROPIC_API_KEY": FAKE_KEY,
+            "DISABLE_AUTOUPDATER": "1",
+            "DISABLE_TELEMETRY": "1",
+            "DISABLE_ERROR_REPORTING": "1",
+            "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        }
+    )
+
+
+def messages_holding(api, needle):
+    return [r for r in api.requests("/v1/messages") if holds(r["body"], needle)]
+
+
+def test_claude_hook():
+    sb = Sandbox("claude-hook")
+    try:
+        config_dir = claude_config(sb)
+        status, printed, err = server("hook", "claude-code", "--store", STORE, "--print-config")
+        if not check("claude-code hook: --print-config prints the settings", status == 0, err):
+            return
+        settings = json.loads(printed)
+        with open(os.path.join(config_dir, "settings.json"), "w") as f:
+            json.dump(settings, f)
+        command = hook_command(settings)
+        expected = hook_output(sb, command, GOOD_PROMPT, {"session_id": "claude-test"})
+        context = expected.get("hookSpecificOutput", {}).get("additionalContext", "")
+        check("claude-code hook: the hook gives context for a mention", "<referenced-sessions>" in context, expected)
+
+        env = claude_env(sb, config_dir)
+        run = sb.run(
+            [CLAUDE, "-p", "--output-format", "stream-json", "--verbose", "--include-hook-events", GOOD_PROMPT],
+            env,
+        )
+        got = messages_holding(sb.api, GOOD_PROMPT)
+        check(
+            "claude-code hook: claude -p sends the context verbatim in the model request",
+            run.returncode == 0 and context and any(holds(r["body"], context) for r in got),
+            f"status {run.returncode}, {len(got)} requests with the prompt; stderr {tail(run.stderr)}",
+        )
+        # What Claude Code shows the person: an informational line naming
+        # the hook and its systemMessage.
+        shown = [
+            e.get("content", "")
+            for e in map(json.loads, filter(str.strip, run.stdout.splitlines()))
+            if e.get("type") == "system" and e.get("subtype") == "informational"
+        ]
+        message = expected.get("systemMessage")
+        check(
+            "claude-code hook: the systemMessage is shown to the person",
+            bool(message) and any(message in s for s in shown),
+            f"hook systemMessage {message!r}; shown {shown!r}",
+        )
+
+        before = len(sb.api.requests("/v1/messages"))
+        run = sb.run([CLAUDE, "-p", BAD_PROMPT], env)
+        said = run.stdout + run.stderr
+        check(
+            "claude-code hook: a bad mention blocks the prompt (no model request, the reason shown)",
+            not messages_holding(sb.api, BAD_PROMPT)
+            and len(sb.api.requests("/v1/messages")) == before
+            and "blocked" in said
+            and BAD_ID in said
+            and "not found" in said,
+            f"status {run.returncode}; output {tail(said)}",
+        )
+    finally:
+        sb.close()
+
+
+def tmux(sock, *args):
+    return subprocess.run(["tmux", "-L", sock] + list(args), capture_output=True, text=True)
+
+
+def screen(sock):
+    return tmux(sock, "capture-pane", "-p", "-t", "agent").stdout
+
+
+def test_claude_mcp_interactive():
+    sb = Sandbox("claude-mcp")
+    sock = "hydra-agents-" + os.path.basename(sb.root).split(".")[-1]
+    try:
+        config_dir = claude_config(sb)
+        env = claude_env(sb, config_dir)
+        expected = prepared_context()
+        # Added as the README says, into the private user config.
+        add = sb.run(
+            [CLAUDE, "mcp", "add", "--scope", "user", "hydra", "--", "hydra-session-lsp", "mcp", "--store", STORE],
+            env,
+            seconds=60,
+        )
+        if not check("claude-code mcp: claude mcp add hydra", add.returncode == 0, tail(add.stdout + add.stderr)):
+            return
+        script = os.path.join(sb.root, "claude.sh")
+        with open(script, "w") as f:
+            f.write("cd " + sh_quote(sb.project) + "\n")
+            for k, v in env.items():
+                f.write(f"export {k}={sh_quote(v)}\n")
+            f.write(f"exec timeout --kill-after=5 {RUN_SECONDS * 2} {sh_quote(CLAUDE)}\n")
+        tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", "agent", "-x", "160", "-y", "45", "bash " + sh_quote(script))
+        ready = wait_for(lambda: "❯" in screen(sock) and "Claude Code" in screen(sock), 60)
+        if not check("claude-code mcp: the interactive prompt appears", ready, tail(screen(sock))):
+            return
+        tmux(sock, "send-keys", "-t", "agent", " @")
+        tmux(sock, "send-keys", "-t", "agent", "-l", "Checkout tax")
+        listed = wait_for(lambda: "hydra:session:" in screen(sock) and SESSION_TITLE in screen(sock), 30)
+        if not check("claude-code mcp: ' @' + part of the title lists the session", listed, tail(screen(sock))):
+            return
+        tmux(sock, "send-keys", "-t", "agent", "Down")
+        chosen = wait_for(lambda: any(l.lstrip().startswith("❯ ◇") for l in screen(sock).splitlines()), 10)
+        tmux(sock, "send-keys", "-t", "agent", "Enter")
+        inserted = wait_for(
+            lambda: any("@hydra:session:" in l and l.lstrip().startswith("❯") for l in screen(sock).splitlines()), 10
+        )
+        if not check("claude-code mcp: ↓ and Enter put the session's resource in the prompt", chosen and inserted, tail(screen(sock))):
+            return
+        tmux(sock, "send-keys", "-t", "agent", "Enter")
+        got = wait_for(lambda: [r for r in sb.api.requests("/v1/messages") if holds(r["body"], expected)], 60)
+        check(
+            "claude-code mcp: the session's context (prepare's bytes) reaches the model request",
+            bool(got),
+            f"{len(sb.api.requests('/v1/messages'))} requests, none holding the context; screen {tail(screen(sock))}",
+        )
+    finally:
+        tmux(sock, "kill-server")
+        sb.close()
+
+
+def sh_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
+
+
+# ---- Codex -------------------------------------------------------------------
+
+
+def codex_home(sandbox, mcp=None):
+    """A private CODEX_HOME: the fake API as the model provider, no update
+    check, no analytics or feedback; with MCP, the hydra server."""
+    home = os.path.join(sandbox.home, ".codex")
+    os.makedirs(home, exist_ok=True)
+    lines = [
+        'model = "gpt-fake"',
+        'model_provider = "fake"',
+        "check_for_update_on_startup = false",
+        "",
+        "[model_providers.fake]",
+        'name = "fake"',
+        f'base_url = "{sandbox.api.url}/v1"',
+        'env_key = "FAKE_API_KEY"',
+        'wire_api = "responses"',
+        "request_max_retries = 0",
+        "stream_max_retries = 0",
+        "",
+        "[analytics]",
+        "enabled = false",
+        "",
+        "[feedback]",
+        "enabled = false",
+    ]
+    if mcp:
+        lines += ["", mcp]
+    with open(os.path.join(home, "config.toml"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    return home
+
+
+def codex_env(sandbox, home):
+    return sandbox.env({"CODEX_HOME": home, "FAKE_API_KEY": "fake"})
+
+
+def codex_exec(sandbox, env, prompt, *flags):
+    return sandbox.run(
+        [CODEX, "exec", "--skip-git-repo-check", "--ephemeral", "--strict-config", *flags, prompt], env
+    )
+
+
+def test_codex_hook():
+    sb = Sandbox("codex-hook")
+    try:
+        home = codex_home(sb)
+        env = codex_env(sb, home)
+        status, printed, err = server("hook", "codex", "--store", STORE, "--print-config")
+        config = None
+        try:
+            config = json.loads(printed) if status == 0 else None
+            command = hook_command(config) if config else ""
+        except (ValueError, KeyError) as e:
+            err, command = str(e), ""
+        check(
+            "codex hook: hook codex --print-config prints hooks.json running `hook codex`",
+            " hook codex" in command,
+            f"status {status}: {tail(err or printed)}",
+        )
+        if not command:
+            # The same hook speaks Codex's protocol too: keep testing Codex
+            # with the Claude Code command so the other checks still mean
+            # something.
+            status, printed, err = server("hook", "claude-code", "--store", STORE, "--print-config")
+            config = json.loads(printed)
+            command = hook_command(config)
+        with open(os.path.join(home, "hooks.json"), "w") as f:
+            json.dump(config, f)
+        expected = hook_output(sb, command, GOOD_PROMPT, {"session_id": "codex-test", "turn_id": "t1", "model": "gpt-fake"})
+        context = expected.get("hookSpecificOutput", {}).get("additionalContext", "")
+
+        # An untrusted hook is skipped without a word: the automation switch.
+        run = codex_exec(sb, env, GOOD_PROMPT, "--dangerously-bypass-hook-trust")
+        got = [r for r in sb.api.requests("/v1/responses") if holds(r["body"], GOOD_PROMPT)]
+        check(
+            "codex hook: codex exec sends the context verbatim in the model request",
+            run.returncode == 0 and context and any(holds(r["body"], context) for r in got),
+            f"status {run.returncode}, {len(got)} requests with the prompt; stderr {tail(run.stderr)}",
+        )
+
+        before = len(sb.api.requests("/v1/responses"))
+        run = codex_exec(sb, env, BAD_PROMPT, "--dangerously-bypass-hook-trust")
+        check(
+            "codex hook: a bad mention blocks the prompt (no model request)",
+            len(sb.api.requests("/v1/responses")) == before and "UserPromptSubmit Blocked" in run.stderr,
+            f"status {run.returncode}; stderr {tail(run.stderr)}",
+        )
+    finally:
+        sb.close()
+
+
+def test_codex_mcp():
+    sb = Sandbox("codex-mcp", read_session=SESSION_ID)
+    try:
+        expected = prepared_context()
+        mcp = "\n".join(
+            [
+                "[mcp_servers.hydra]",
+                'command = "hydra-session-lsp"',
+                f"args = {json.dumps(['mcp', '--store', STORE])}",
+            ]
+        )
+        home = codex_home(sb, mcp)
+        env = codex_env(sb, home)
+        run = codex_exec(sb, env, "Summarise the checkout tax session.", "--json")
+        reqs = sb.api.requests("/v1/responses")
+        offered = any(holds(r["body"].get("tools"), "read_session") for r in reqs[:1])
+        check("codex mcp: the first request offers the read_session tool", offered, f"status {run.returncode}; stderr {tail(run.stderr)}")
+        outputs = [
+            item
+            for r in reqs[1:]
+            for item in r["body"].get("input", [])
+            if isinstance(item, dict) and item.get("type") == "function_call_output"
+        ]
+        check(
+            "codex mcp: the read_session result (prepare's context) reaches the next request",
+            any(holds(o, expected) for o in outputs),
+            f"status {run.returncode}; {len(reqs)} requests; outputs {tail(json.dumps(outputs))}; stdout {tail(run.stdout)}",
+        )
+    finally:
+        sb.close()
+
+
+def main():
+    for test in (test_claude_hook, test_codex_hook, test_claude_mcp_interactive, test_codex_mcp):
+        try:
+            test()
+        except Exception as e:  # one broken group is one failure; the rest still run
+            check(f"{test.__name__}: ran to the end", False, f"{type(e).__name__}: {e}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()
