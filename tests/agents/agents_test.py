@@ -299,17 +299,57 @@ def test_claude_hook():
         sb.close()
 
 
-def tmux(sock, *args):
-    return subprocess.run(["tmux", "-L", sock] + list(args), capture_output=True, text=True)
+class Tmux:
+    """An agent's TUI in a private tmux server, 160x45, read by capture-pane."""
+
+    def __init__(self, sandbox, name, argv, env):
+        self.sock = f"hydra-agents-{name}-{os.getpid()}"
+        script = os.path.join(sandbox.root, f"{name}.sh")
+        with open(script, "w") as f:
+            f.write("cd " + sh_quote(sandbox.project) + "\n")
+            for k, v in env.items():
+                f.write(f"export {k}={sh_quote(v)}\n")
+            f.write(f"exec timeout --kill-after=5 {RUN_SECONDS * 2} " + " ".join(map(sh_quote, argv)) + "\n")
+        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "agent", "-x", "160", "-y", "45", "bash " + sh_quote(script))
+
+    def tmux(self, *args):
+        return subprocess.run(["tmux", "-L", self.sock] + list(args), capture_output=True, text=True)
+
+    def screen(self):
+        return self.tmux("capture-pane", "-p", "-t", "agent").stdout
+
+    def lines(self):
+        return self.screen().splitlines()
+
+    def keys(self, *keys):
+        self.tmux("send-keys", "-t", "agent", *keys)
+
+    def type(self, text):
+        self.tmux("send-keys", "-t", "agent", "-l", text)
+
+    def paste(self, text):
+        """Pastes text as a terminal paste (bracketed), then waits for its
+        start on the screen: Codex takes keys typed in a burst for a paste
+        and a following Enter for a newline, so a prompt is pasted whole."""
+        self.tmux("set-buffer", "-b", "prompt", text)
+        self.tmux("paste-buffer", "-p", "-d", "-b", "prompt", "-t", "agent")
+        return self.shows(text[:40], seconds=10)
+
+    def shows(self, *texts, seconds=30):
+        """Waits until every text is on the screen at once."""
+        return wait_for(lambda: all(t in self.screen() for t in texts), seconds)
+
+    def close(self):
+        self.tmux("kill-server")
 
 
-def screen(sock):
-    return tmux(sock, "capture-pane", "-p", "-t", "agent").stdout
+def sh_quote(s):
+    return "'" + s.replace("'", "'\\''") + "'"
 
 
 def test_claude_mcp_interactive():
     sb = Sandbox("claude-mcp")
-    sock = "hydra-agents-" + os.path.basename(sb.root).split(".")[-1]
+    tui = None
     try:
         config_dir = claude_config(sb)
         env = claude_env(sb, config_dir)
@@ -322,43 +362,36 @@ def test_claude_mcp_interactive():
         )
         if not check("claude-code mcp: claude mcp add hydra", add.returncode == 0, tail(add.stdout + add.stderr)):
             return
-        script = os.path.join(sb.root, "claude.sh")
-        with open(script, "w") as f:
-            f.write("cd " + sh_quote(sb.project) + "\n")
-            for k, v in env.items():
-                f.write(f"export {k}={sh_quote(v)}\n")
-            f.write(f"exec timeout --kill-after=5 {RUN_SECONDS * 2} {sh_quote(CLAUDE)}\n")
-        tmux(sock, "-f", "/dev/null", "new-session", "-d", "-s", "agent", "-x", "160", "-y", "45", "bash " + sh_quote(script))
-        ready = wait_for(lambda: "❯" in screen(sock) and "Claude Code" in screen(sock), 60)
-        if not check("claude-code mcp: the interactive prompt appears", ready, tail(screen(sock))):
+        tui = Tmux(sb, "claude", [CLAUDE], env)
+        ready = tui.shows("Claude Code", "❯", seconds=60)
+        if not check("claude-code mcp: the interactive prompt appears", ready, tail(tui.screen())):
             return
-        tmux(sock, "send-keys", "-t", "agent", " @")
-        tmux(sock, "send-keys", "-t", "agent", "-l", "Checkout tax")
-        listed = wait_for(lambda: "hydra:session:" in screen(sock) and SESSION_TITLE in screen(sock), 30)
-        if not check("claude-code mcp: ' @' + part of the title lists the session", listed, tail(screen(sock))):
+        # The menu opens on " @" (an @ after a space); part of the title
+        # narrows it to the session, shown as hydra:<uri> and its description.
+        tui.keys(" @")
+        tui.type("Checkout tax")
+        listed = tui.shows("hydra:session:", SESSION_TITLE + " — ")
+        if not check("claude-code mcp: ' @' + part of the title lists the session", listed, tail(tui.screen())):
             return
-        tmux(sock, "send-keys", "-t", "agent", "Down")
-        chosen = wait_for(lambda: any(l.lstrip().startswith("❯ ◇") for l in screen(sock).splitlines()), 10)
-        tmux(sock, "send-keys", "-t", "agent", "Enter")
+        tui.keys("Down")
+        chosen = wait_for(lambda: any(l.lstrip().startswith("❯ ◇") for l in tui.lines()), 10)
+        tui.keys("Enter")
         inserted = wait_for(
-            lambda: any("@hydra:session:" in l and l.lstrip().startswith("❯") for l in screen(sock).splitlines()), 10
+            lambda: any(l.lstrip().startswith("❯") and "@hydra:session:" in l for l in tui.lines()), 10
         )
-        if not check("claude-code mcp: ↓ and Enter put the session's resource in the prompt", chosen and inserted, tail(screen(sock))):
+        if not check("claude-code mcp: ↓ and Enter put the session's resource in the prompt", chosen and inserted, tail(tui.screen())):
             return
-        tmux(sock, "send-keys", "-t", "agent", "Enter")
+        tui.keys("Enter")
         got = wait_for(lambda: [r for r in sb.api.requests("/v1/messages") if holds(r["body"], expected)], 60)
         check(
             "claude-code mcp: the session's context (prepare's bytes) reaches the model request",
             bool(got),
-            f"{len(sb.api.requests('/v1/messages'))} requests, none holding the context; screen {tail(screen(sock))}",
+            f"{len(sb.api.requests('/v1/messages'))} requests, none holding the context; screen {tail(tui.screen())}",
         )
     finally:
-        tmux(sock, "kill-server")
+        if tui:
+            tui.close()
         sb.close()
-
-
-def sh_quote(s):
-    return "'" + s.replace("'", "'\\''") + "'"
 
 
 # ---- Codex -------------------------------------------------------------------
@@ -450,6 +483,46 @@ def test_codex_hook():
             len(sb.api.requests("/v1/responses")) == before and "UserPromptSubmit Blocked" in run.stderr,
             f"status {run.returncode}; stderr {tail(run.stderr)}",
         )
+
+        # Without persisted trust (and without the switch) Codex skips the
+        # hook and says nothing: what the README's one-time trust step is for.
+        before = len(sb.api.requests("/v1/responses"))
+        run = codex_exec(sb, env, GOOD_PROMPT)
+        new = sb.api.requests("/v1/responses")[before:]
+        check(
+            "codex hook: an untrusted hook is skipped without a word",
+            run.returncode == 0 and new and not any(holds(r["body"], "<referenced-sessions>") for r in new)
+            and "UserPromptSubmit" not in run.stderr,
+            f"status {run.returncode}; {len(new)} requests; stderr {tail(run.stderr)}",
+        )
+
+        # The TUI: what the person sees for an attached and a blocked prompt.
+        tui = Tmux(sb, "codex", [CODEX, "--dangerously-bypass-hook-trust", "--no-alt-screen"], env)
+        try:
+            ready = tui.shows("OpenAI Codex", "›", seconds=60)
+            if not check("codex hook: the TUI starts", ready, tail(tui.screen())):
+                return
+            tui.paste(GOOD_PROMPT)
+            tui.keys("Enter")
+            replied = tui.shows("Fake model reply.")
+            message = (expected.get("systemMessage") or "").splitlines()
+            shown = bool(message) and tui.shows("↳ Hook · " + message[0][:60], seconds=5)
+            check(
+                "codex hook: the TUI shows the systemMessage",
+                replied and shown,
+                f"hook systemMessage {expected.get('systemMessage')!r}; screen {tail(tui.screen())}",
+            )
+            before = len(sb.api.requests("/v1/responses"))
+            tui.paste(BAD_PROMPT)
+            tui.keys("Enter")
+            blocked = tui.shows("Blocked by hook", f'session "{BAD_ID}" not found')
+            check(
+                "codex hook: the TUI shows why a bad mention blocked the prompt, and sends nothing",
+                blocked and len(sb.api.requests("/v1/responses")) == before,
+                f"screen {tail(tui.screen())}",
+            )
+        finally:
+            tui.close()
     finally:
         sb.close()
 
@@ -487,7 +560,14 @@ def test_codex_mcp():
 
 
 def main():
-    for test in (test_claude_hook, test_codex_hook, test_claude_mcp_interactive, test_codex_mcp):
+    tests = (test_claude_hook, test_codex_hook, test_claude_mcp_interactive, test_codex_mcp)
+    # HYDRA_AGENTS_ONLY=codex runs the groups whose name holds "codex" (and
+    # says which it left out, so nothing is skipped silently).
+    only = os.environ.get("HYDRA_AGENTS_ONLY", "")
+    for test in tests:
+        if only not in test.__name__:
+            print(f"SKIP {test.__name__} (HYDRA_AGENTS_ONLY={only})", flush=True)
+            continue
         try:
             test()
         except Exception as e:  # one broken group is one failure; the rest still run

@@ -66,6 +66,8 @@ timeout --kill-after=10 420 python3 "$here/agents_test.py" "$claude" "$codex" "$
 cat "$work/test.out"
 passed=$(grep -c '^PASS ' "$work/test.out" || true)
 failed=$(grep -c '^FAIL ' "$work/test.out" || true)
+skipped=$(grep -c '^SKIP ' "$work/test.out" || true)
+[ "$skipped" -eq 0 ] || echo "$skipped groups skipped (HYDRA_AGENTS_ONLY)"
 if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
   echo "FAIL agents: agents_test.py exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out)")"
   failed=1
