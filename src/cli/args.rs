@@ -103,6 +103,15 @@ pub enum HookCommand {
         #[arg(long)]
         print_config: bool,
     },
+    /// A Codex `UserPromptSubmit` hook: the same input and output as
+    /// `claude-code`, with the context sized to what Codex keeps inline.
+    Codex {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print the `~/.codex/hooks.json` snippet that installs the hook.
+        #[arg(long)]
+        print_config: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -261,7 +270,9 @@ impl Cli {
             }
             Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
-            Some(Command::Hook(HookCommand::ClaudeCode { store, .. })) => (&[], Some(store)),
+            Some(Command::Hook(
+                HookCommand::ClaudeCode { store, .. } | HookCommand::Codex { store, .. },
+            )) => (&[], Some(store)),
             _ => (&[], None),
         };
         if let Some(store) = store {

@@ -197,15 +197,22 @@ fn run(command: Command) -> Result<i32, Failure> {
                 deny,
             )
         }
-        Command::Hook(HookCommand::ClaudeCode {
-            store,
-            print_config,
-        }) => {
+        Command::Hook(command) => {
+            let (host, store, print_config) = match command {
+                HookCommand::ClaudeCode {
+                    store,
+                    print_config,
+                } => (hook::Host::ClaudeCode, store, print_config),
+                HookCommand::Codex {
+                    store,
+                    print_config,
+                } => (hook::Host::Codex, store, print_config),
+            };
             if print_config {
-                print_text(&hook::print_config(&store));
+                print_text(&hook::print_config(host, &store));
                 return Ok(OK);
             }
-            Ok(hook::claude_code(&store))
+            Ok(hook::run(host, &store))
         }
     }
 }
