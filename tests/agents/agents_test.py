@@ -276,17 +276,18 @@ def test_claude_hook():
             run.returncode == 0 and context and any(holds(r["body"], context) for r in got),
             f"status {run.returncode}, {len(got)} requests with the prompt; stderr {tail(run.stderr)}",
         )
-        # What Claude Code shows the person: an informational line naming
-        # the hook and its systemMessage.
+        # What Claude Code shows the person: an informational event with
+        # each line of the systemMessage after "UserPromptSubmit says: ".
         shown = [
             e.get("content", "")
             for e in map(json.loads, filter(str.strip, run.stdout.splitlines()))
             if e.get("type") == "system" and e.get("subtype") == "informational"
         ]
-        message = expected.get("systemMessage")
+        message = expected.get("systemMessage") or ""
+        said = "\n".join(shown).splitlines()
         check(
             "claude-code hook: the systemMessage is shown to the person",
-            bool(message) and any(message in s for s in shown),
+            bool(message) and all("UserPromptSubmit says: " + line in said for line in message.splitlines()),
             f"hook systemMessage {message!r}; shown {shown!r}",
         )
 
@@ -413,7 +414,7 @@ def test_claude_mcp_interactive():
         tui.paste(GOOD_PROMPT)
         tui.keys("Enter")
         message = (hooked.get("systemMessage") or "").splitlines()
-        shown = bool(message) and tui.shows("UserPromptSubmit says: " + message[0][:60])
+        shown = bool(message) and tui.shows(*("UserPromptSubmit says: " + l[:60] for l in message))
         check(
             "claude-code tui: the hook's systemMessage is shown",
             shown,
@@ -547,7 +548,7 @@ def test_codex_hook():
             tui.keys("Enter")
             replied = tui.shows("Fake model reply.", "Worked for")
             message = (expected.get("systemMessage") or "").splitlines()
-            shown = bool(message) and tui.shows("↳ Hook · " + message[0][:60], seconds=5)
+            shown = bool(message) and tui.shows("↳ Hook · " + message[0][:60], *(l[:60] for l in message), seconds=5)
             check(
                 "codex hook: the TUI shows the systemMessage",
                 replied and shown,
