@@ -17,6 +17,7 @@ failure.
 
 import json
 import os
+import shlex
 import shutil
 import subprocess
 import sys
@@ -347,8 +348,26 @@ class Tmux:
         """Waits until every text is on the screen at once."""
         return wait_for(lambda: all(t in self.screen() for t in texts), seconds)
 
+    def shows_message(self, prefix, lines, seconds=30):
+        """A hook's message as both TUIs show one: the first line after
+        the prefix, the others below it (each cut to what surely fits)."""
+        return self.shows(prefix + lines[0][:60], *(line[:60] for line in lines[1:]), seconds=seconds)
+
     def close(self):
         self.tmux("kill-server")
+
+
+def mcp_add_command(agent, agent_bin, group):
+    """The `<agent> mcp add …` line `mcp --print-config` prints, run with
+    the installed agent; when there is none, the README's own command (and
+    one failure, so the other checks still run)."""
+    client = {"claude": "claude-code", "codex": "codex"}[agent]
+    status, out, err = server("mcp", "--store", STORE, "--print-config", client)
+    lines = [l for l in out.splitlines() if l.startswith(f"{agent} mcp add ")]
+    if check(f"{group}: mcp --print-config {client} prints `{agent} mcp add …`", status == 0 and len(lines) == 1, tail(err or out)):
+        return [agent_bin] + shlex.split(lines[0])[1:]
+    scope = ["--scope", "user"] if agent == "claude" else []
+    return [agent_bin, "mcp", "add", *scope, "hydra", "--", "hydra-session-lsp", "mcp", "--store", STORE]
 
 
 def sh_quote(s):
@@ -363,12 +382,9 @@ def test_claude_mcp_interactive():
         env = claude_env(sb, config_dir)
         expected = prepared_context()
         hooked = install_claude_hook(sb, config_dir, "claude-code tui") or {}
-        # Added as the README says, into the private user config.
-        add = sb.run(
-            [CLAUDE, "mcp", "add", "--scope", "user", "hydra", "--", "hydra-session-lsp", "mcp", "--store", STORE],
-            env,
-            seconds=60,
-        )
+        # Added the way `mcp --print-config claude-code` says, into the
+        # private user config.
+        add = sb.run(mcp_add_command("claude", CLAUDE, "claude-code mcp"), env, seconds=60)
         if not check("claude-code mcp: claude mcp add hydra", add.returncode == 0, tail(add.stdout + add.stderr)):
             return
         tui = Tmux(sb, "claude", [CLAUDE], env)
@@ -414,7 +430,7 @@ def test_claude_mcp_interactive():
         tui.paste(GOOD_PROMPT)
         tui.keys("Enter")
         message = (hooked.get("systemMessage") or "").splitlines()
-        shown = bool(message) and tui.shows(*("UserPromptSubmit says: " + l[:60] for l in message))
+        shown = bool(message) and tui.shows_message("UserPromptSubmit says: ", message)
         check(
             "claude-code tui: the hook's systemMessage is shown",
             shown,
@@ -439,9 +455,9 @@ def test_claude_mcp_interactive():
 # ---- Codex -------------------------------------------------------------------
 
 
-def codex_home(sandbox, mcp=None):
+def codex_home(sandbox):
     """A private CODEX_HOME: the fake API as the model provider, no update
-    check, no analytics or feedback; with MCP, the hydra server."""
+    check, no analytics or feedback."""
     home = os.path.join(sandbox.home, ".codex")
     os.makedirs(home, exist_ok=True)
     lines = [
@@ -463,8 +479,6 @@ def codex_home(sandbox, mcp=None):
         "[feedback]",
         "enabled = false",
     ]
-    if mcp:
-        lines += ["", mcp]
     with open(os.path.join(home, "config.toml"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return home
@@ -548,7 +562,7 @@ def test_codex_hook():
             tui.keys("Enter")
             replied = tui.shows("Fake model reply.", "Worked for")
             message = (expected.get("systemMessage") or "").splitlines()
-            shown = bool(message) and tui.shows("↳ Hook · " + message[0][:60], *(l[:60] for l in message), seconds=5)
+            shown = bool(message) and tui.shows_message("↳ Hook · ", message, seconds=5)
             check(
                 "codex hook: the TUI shows the systemMessage",
                 replied and shown,
@@ -572,15 +586,12 @@ def test_codex_mcp():
     sb = Sandbox("codex-mcp", read_session=SESSION_ID)
     try:
         expected = prepared_context()
-        mcp = "\n".join(
-            [
-                "[mcp_servers.hydra]",
-                'command = "hydra-session-lsp"',
-                f"args = {json.dumps(['mcp', '--store', STORE])}",
-            ]
-        )
-        home = codex_home(sb, mcp)
+        home = codex_home(sb)
         env = codex_env(sb, home)
+        # Added the way `mcp --print-config codex` says, into CODEX_HOME.
+        add = sb.run(mcp_add_command("codex", CODEX, "codex mcp"), env, seconds=60)
+        if not check("codex mcp: codex mcp add hydra", add.returncode == 0, tail(add.stdout + add.stderr)):
+            return
         run = codex_exec(sb, env, "Summarise the checkout tax session.", "--json")
         reqs = sb.api.requests("/v1/responses")
         offered = any(holds(r["body"].get("tools"), "read_session") for r in reqs[:1])
