@@ -785,3 +785,91 @@ fn codex_print_config_prints_the_hooks_json_snippet() {
         }]}]}})
     );
 }
+
+/// Issue 14: every command warned about `~/.hydra/sessions` when only the
+/// agents' stores existed, and the warning, pasted with the output, became
+/// a Codex thread's title. A default store nobody named is silent; a named
+/// one that is missing is warned about.
+#[test]
+fn only_a_named_missing_store_is_warned_about() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let codex_sessions = home.path().join(".codex/sessions");
+    std::fs::create_dir_all(&codex_sessions).expect("mkdir");
+    for args in [
+        &["candidates"][..],
+        &["prepare", "--format", "text"],
+        &["hook", "codex"],
+        &["hook", "claude-code"],
+    ] {
+        let stdin = if args[0] == "hook" {
+            codex_input(SESSION, "hi")
+        } else {
+            b"hi".to_vec()
+        };
+        let output = run_in(home.path(), args, &stdin, &[]);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
+        assert!(output.stderr.is_empty(), "{args:?}: {output:?}");
+    }
+    // Named, by flag or by the environment: warned about.
+    let missing = home.path().join("no-such-store");
+    let missing = missing.to_str().unwrap_or_default();
+    let by_flag = run_in(home.path(), &["candidates", "--store", missing], b"", &[]);
+    let by_env = run_in(
+        home.path(),
+        &["candidates"],
+        b"",
+        &[("HYDRA_SESSION_STORE", missing)],
+    );
+    for output in [by_flag, by_env] {
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!(
+                "hydra-session-lsp: warning: the session store {missing} does not exist; it is empty\n"
+            )
+        );
+    }
+}
+
+/// `status` prints `sessionReference/status`'s JSON: the default stores,
+/// each with its format and counts, and the notes stderr no longer gets.
+#[test]
+fn status_prints_the_stores_and_their_notes() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let codex_sessions = home.path().join(".codex/sessions");
+    std::fs::create_dir_all(&codex_sessions).expect("mkdir");
+    std::fs::write(codex_sessions.join("junk.jsonl"), "not json\n").expect("write");
+    let output = run_in(home.path(), &["status"], b"", &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+    let hydra = home.path().join(".hydra/sessions").display().to_string();
+    let codex = codex_sessions.display().to_string();
+    let status: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(
+        status,
+        json!({
+            "store": hydra,
+            "sessions": 0,
+            "indexing": false,
+            "stores": [
+                {"path": hydra, "format": "auto", "sessions": 0, "skippedLines": 0, "errors": []},
+                {"path": codex, "format": "codex", "sessions": 0, "skippedLines": 0, "errors": []},
+            ],
+            "notes": [
+                {"kind": "missingStore",
+                 "message": format!("the session store {hydra} does not exist; it is empty")},
+                {"kind": "notASession",
+                 "message": "junk.jsonl: skipped, not a session: line 1 is not a Codex session_meta with an id"},
+            ],
+        })
+    );
+    // Over the demo store: its sessions counted, nothing to note.
+    let output = run_in(home.path(), &["status", "--store", &demo_store()], b"", &[]);
+    let status: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(status["sessions"], 4);
+    assert_eq!(status["stores"][0]["format"], "auto");
+    assert_eq!(status["notes"], json!([]));
+    // Its output format is JSON only.
+    let output = run_in(home.path(), &["status", "--format", "text"], b"", &[]);
+    assert_eq!(output.status.code(), Some(2));
+}

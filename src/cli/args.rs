@@ -89,6 +89,12 @@ pub enum Command {
     /// Hooks for the agents people run.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// The stores: their formats, sessions, skipped lines, errors and
+    /// notes (the language server's `sessionReference/status`).
+    Status {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -270,6 +276,7 @@ impl Cli {
             }
             Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
+            Some(Command::Status { store }) => (&[Format::Json], Some(store)),
             Some(Command::Hook(
                 HookCommand::ClaudeCode { store, .. } | HookCommand::Codex { store, .. },
             )) => (&[], Some(store)),

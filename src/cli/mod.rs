@@ -10,7 +10,7 @@ use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
 
-use crate::model::SessionStore;
+use crate::model::{SessionStore, Status};
 use crate::reference::candidates::{self, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
@@ -196,6 +196,18 @@ fn run(command: Command) -> Result<i32, Failure> {
                 settings.output.unwrap_or(Format::Text),
                 deny,
             )
+        }
+        Command::Status { store } => {
+            let settings = settings::resolve(&store)?;
+            let store = settings.index(Scan::Full);
+            let mut sessions = 0;
+            store.for_each_session(&mut |_| sessions += 1);
+            print_ok(&Status::new(
+                store.status(),
+                sessions,
+                false,
+                &store.notes(),
+            ))
         }
         Command::Hook(command) => {
             let (host, store, print_config) = match command {
