@@ -407,8 +407,17 @@ def test_claude_mcp_interactive():
             listed = tui.shows("hydra:session:", SESSION_TITLE + " — ", seconds=3)
         if not check("claude-code mcp: ' @' + part of the title lists the session", listed, tail(tui.screen())):
             return
-        tui.keys("Down")
-        chosen = wait_for(lambda: any(l.lstrip().startswith("❯ ◇") for l in tui.lines()), 10)
+        # ↓ until the highlighted item (❯) is this session: other sessions
+        # may match the word too (their ids or titles).
+        def highlighted():
+            return [l for l in tui.lines() if l.lstrip().startswith("❯ ◇")]
+
+        chosen = False
+        for _ in range(6):
+            tui.keys("Down")
+            chosen = wait_for(lambda: any(SESSION_TITLE + " — " in l for l in highlighted()), 3)
+            if chosen:
+                break
         tui.keys("Enter")
         inserted = wait_for(
             lambda: any(l.lstrip().startswith("❯") and "@hydra:session:" in l for l in tui.lines()), 10
