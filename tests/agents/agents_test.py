@@ -461,6 +461,59 @@ def test_claude_mcp_interactive():
         sb.close()
 
 
+def tool_results(api, since=0):
+    """The tool_result blocks of the Messages requests recorded from the
+    since-th on."""
+    return [
+        block
+        for r in api.requests("/v1/messages")[since:]
+        for m in r["body"].get("messages") or []
+        if isinstance(m, dict) and isinstance(m.get("content"), list)
+        for block in m["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_result"
+    ]
+
+
+def test_claude_mcp_print():
+    """claude -p attaches no resources: there the model reads a session
+    through the read_session tool, allowed by the printed permission rule."""
+    sb = Sandbox("claude-mcp-print", read_session=SESSION_ID)
+    try:
+        config_dir = claude_config(sb)
+        env = claude_env(sb, config_dir)
+        expected = prepared_context()
+        add = sb.run(mcp_add_command("claude", CLAUDE, "claude-code -p mcp"), env, seconds=60)
+        if not check("claude-code -p mcp: claude mcp add hydra", add.returncode == 0, tail(add.stdout + add.stderr)):
+            return
+        # Without a permission rule, -p (which cannot ask) refuses the call.
+        run = sb.run([CLAUDE, "-p", "Summarise the checkout tax session."], env)
+        denied = [b for b in tool_results(sb.api) if b.get("is_error") and holds(b, "mcp__hydra__read_session")]
+        check("claude-code -p mcp: without a permission rule, read_session is refused", bool(denied), tail(run.stdout + run.stderr))
+        before = len(sb.api.requests("/v1/messages"))
+
+        _, printed, _ = server("mcp", "--store", STORE, "--print-config", "claude-code")
+        rule = "mcp__hydra__read_session"
+        try:
+            settings = json.loads(printed[printed.index("\n{") :])
+        except ValueError:
+            settings = {}
+        allowed = rule in settings.get("permissions", {}).get("allow", [])
+        check(f"claude-code -p mcp: the printed settings allow {rule}", allowed, tail(printed))
+        with open(os.path.join(config_dir, "settings.json"), "w") as f:
+            json.dump(settings if allowed else {"permissions": {"allow": [rule]}}, f)
+        # The fake model first loads the deferred tool with ToolSearch, as
+        # a model does, then calls it.
+        run = sb.run([CLAUDE, "-p", "Summarise the checkout tax session."], env)
+        results = tool_results(sb.api, since=before)
+        check(
+            "claude-code -p mcp: the read_session result (prepare's context) reaches the next request",
+            any(holds(b, expected) and not b.get("is_error") for b in results),
+            f"status {run.returncode}; results {tail(json.dumps(results))}; output {tail(run.stdout + run.stderr)}",
+        )
+    finally:
+        sb.close()
+
+
 # ---- Codex -------------------------------------------------------------------
 
 
@@ -621,7 +674,7 @@ def test_codex_mcp():
 
 
 def main():
-    tests = (test_claude_hook, test_codex_hook, test_claude_mcp_interactive, test_codex_mcp)
+    tests = (test_claude_hook, test_codex_hook, test_claude_mcp_interactive, test_claude_mcp_print, test_codex_mcp)
     # HYDRA_AGENTS_ONLY=codex runs the groups whose name holds "codex" (and
     # says which it left out, so nothing is skipped silently).
     only = os.environ.get("HYDRA_AGENTS_ONLY", "")

@@ -9,20 +9,26 @@ JSON line: {"method","path","body"} (body parsed as JSON when it is JSON,
 else as text). It answers:
 
 - the Anthropic Messages API (Claude Code, through ANTHROPIC_BASE_URL):
-  POST /v1/messages with a streamed (SSE) or plain reply of one text block;
+  POST /v1/messages with a streamed (SSE) or plain reply of one text block,
+  or, when the request offers the MCP tool mcp__<server>__read_session and
+  holds no result of it yet, a streamed call of it with {"session": SESSION}
+  (first the ToolSearch call that loads it, when Claude Code defers it);
   POST /v1/messages/count_tokens with a count; anything else Claude Code asks
   at startup (model lists, settings, metrics) with an empty JSON object.
 - the OpenAI Responses API (Codex, through a custom model_provider):
   POST /v1/responses streamed as SSE. When the request offers a tool whose
   name ends in "read_session" and holds no tool result yet, the reply is a
-  call of that tool with {"session": SESSION} (SESSION from the environment
-  variable FAKE_API_READ_SESSION); otherwise a final text message.
+  call of that tool with {"session": SESSION}; otherwise a final message.
+
+SESSION comes from the environment variable FAKE_API_READ_SESSION; without
+it no tool is ever called.
 
 Stdlib only, one thread per connection; stops on SIGTERM.
 """
 
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -69,6 +75,61 @@ def anthropic_stream(model):
             ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": REPLY_TEXT}}),
             ("content_block_stop", {"type": "content_block_stop", "index": 0}),
             ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}, "usage": {"output_tokens": 4}}),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+    )
+
+
+def texts(value):
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from texts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from texts(v)
+
+
+def anthropic_tool_call(body, session):
+    """The next scripted tool_use for Claude Code, if any: the MCP tool
+    read_session (named mcp__<server>__read_session) once offered; before
+    that, when Claude Code defers MCP tools behind ToolSearch (it lists
+    their names only), the ToolSearch call that loads it, as a model does."""
+    if not session:
+        return None
+    answered = {
+        block.get("tool_use_id")
+        for message in body.get("messages") or []
+        if isinstance(message, dict) and isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_result"
+    }
+    if "toolu_fake_read" in answered:
+        return None
+    offered = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+    for name in offered:
+        if isinstance(name, str) and name.startswith("mcp__") and name.endswith("__read_session"):
+            return {"type": "tool_use", "id": "toolu_fake_read", "name": name, "input": {"session": session}}
+    listed = "\n".join(texts([body.get("system"), body.get("messages")]))
+    deferred = re.search(r"(?<![A-Za-z0-9_])mcp__[A-Za-z0-9_-]+?__read_session\b", listed)
+    if deferred and "ToolSearch" in offered and "toolu_fake_search" not in answered:
+        query = "select:" + deferred.group(0)
+        return {"type": "tool_use", "id": "toolu_fake_search", "name": "ToolSearch", "input": {"query": query}}
+    return None
+
+
+def anthropic_tool_stream(model, call):
+    start = dict(anthropic_message(model), content=[], stop_reason=None, usage={"input_tokens": 10, "output_tokens": 1})
+    arguments = json.dumps(call["input"])
+    return sse(
+        [
+            ("message_start", {"type": "message_start", "message": start}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": dict(call, input={})}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 8}}),
             ("message_stop", {"type": "message_stop"}),
         ]
     )
@@ -176,7 +237,10 @@ class Handler(BaseHTTPRequestHandler):
             self.send(200, {"input_tokens": 10})
         elif self.command == "POST" and path.endswith("/messages"):
             model = body.get("model", "claude-fake")
-            if body.get("stream"):
+            call = anthropic_tool_call(body, os.environ.get("FAKE_API_READ_SESSION"))
+            if call and body.get("stream"):
+                self.send(200, anthropic_tool_stream(model, call), "text/event-stream")
+            elif body.get("stream"):
                 self.send(200, anthropic_stream(model), "text/event-stream")
             else:
                 self.send(200, anthropic_message(model))
