@@ -639,7 +639,7 @@ fn the_claude_code_hook_applies_codexs_limits_to_codexs_input() {
     assert_eq!(output.status.code(), Some(0));
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(
-        stderr.starts_with("hydra-session-lsp hook codex: warning: the context has ")
+        stderr.starts_with("hydra-session-lsp hook claude-code: warning: the context has ")
             && stderr.contains("tokens by Codex's estimate; Codex keeps 2500 inline"),
         "{stderr}"
     );

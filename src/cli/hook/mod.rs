@@ -105,14 +105,14 @@ pub fn run(host: Host, args: &StoreArgs) -> i32 {
     };
     drop(bytes);
     // Codex's input gets Codex's limits, whichever subcommand runs.
-    let host = if input.from_codex { Host::Codex } else { host };
+    let limits = if input.from_codex { Host::Codex } else { host };
     // Unless a budget is given, the context is sized to stay inline.
     let fixed_budget = args.max_reference_bytes.is_some();
-    let written = match answer(host, &settings, &input, fixed_budget) {
+    let written = match answer(limits, &settings, &input, fixed_budget) {
         Outcome::Nothing => return OK,
         Outcome::Context(prepared) => {
             let context = prepared.context_text().unwrap_or_default();
-            if let Some(overflow) = host.overflow(&context) {
+            if let Some(overflow) = limits.overflow(&context) {
                 eprintln!(
                     "hydra-session-lsp hook {}: warning: {overflow}",
                     host.command()
