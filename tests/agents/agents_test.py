@@ -122,7 +122,8 @@ class Sandbox:
         self.home = os.path.join(self.root, "home")
         self.project = os.path.join(self.root, "project")
         self.bin = os.path.join(self.root, "bin")
-        for d in (self.home, self.project, self.bin):
+        self.tmp = os.path.join(self.root, "tmp")
+        for d in (self.home, self.project, self.bin, self.tmp):
             os.makedirs(d)
         # The printed configs name the bare command, as a person's PATH has it.
         os.symlink(SERVER, os.path.join(self.bin, "hydra-session-lsp"))
@@ -137,6 +138,8 @@ class Sandbox:
         env["XDG_CACHE_HOME"] = os.path.join(self.home, ".cache")
         env["XDG_DATA_HOME"] = os.path.join(self.home, ".local", "share")
         env["XDG_STATE_HOME"] = os.path.join(self.home, ".local", "state")
+        # Codex saves cut hook output under the temporary directory.
+        env["TMPDIR"] = self.tmp
         env.update(extra)
         return env
 
@@ -156,6 +159,11 @@ class Sandbox:
         shutil.rmtree(self.root, ignore_errors=True)
 
 
+# The server's own runs (print-config, prepare, candidates) spill, if ever,
+# into a private cache, never the machine's.
+SERVER_CACHE = tempfile.mkdtemp(prefix="hydra-agents-cache.")
+
+
 def server(*args, stdin=None):
     """Runs the server under test; returns (status, stdout, stderr)."""
     p = subprocess.run(
@@ -163,6 +171,7 @@ def server(*args, stdin=None):
         input=stdin,
         capture_output=True,
         text=True,
+        env=dict(os.environ, XDG_CACHE_HOME=SERVER_CACHE),
     )
     return p.returncode, p.stdout, p.stderr
 
@@ -546,6 +555,23 @@ def codex_home(sandbox):
     return home
 
 
+def write_long_session(root):
+    """A hydra store in root holding one long session (120 messages, about
+    45 kB): more than any hook may pass whole."""
+    store = os.path.join(root, "long-store")
+    os.makedirs(store)
+    lines = [{"type": "session", "version": 1, "id": "ledger-review", "createdAt": 1764400001000, "cwd": "/home/ana/books"}]
+    for i in range(60):
+        question = f"Question {i}: why does ledger entry {i} not balance? " + "The debit and credit columns disagree. " * 6
+        answer = f"Answer {i}: entry {i} rounds each line. " + "Rounding once per entry fixes the drift. " * 6
+        lines.append({"seq": 2 * i + 1, "type": "user/message", "data": {"id": f"u{i}", "source": {"kind": "user"}, "content": [{"type": "text", "text": question}]}})
+        lines.append({"seq": 2 * i + 2, "type": "assistant/message", "data": {"message": {"id": f"a{i}", "content": [{"type": "text", "text": answer}]}}})
+    lines.append({"seq": 121, "type": "session/title", "data": {"title": "Ledger review"}})
+    with open(os.path.join(store, "ledger-review.jsonl"), "w") as f:
+        f.write("".join(json.dumps(line) + "\n" for line in lines))
+    return store
+
+
 def codex_env(sandbox, home):
     return sandbox.env({"CODEX_HOME": home, "FAKE_API_KEY": "fake"})
 
@@ -561,7 +587,9 @@ def test_codex_hook():
     try:
         home = codex_home(sb)
         env = codex_env(sb, home)
-        status, printed, err = server("hook", "codex", "--store", STORE, "--print-config")
+        big_store = write_long_session(sb.root)
+        stores = ["--store", STORE, "--store", big_store]
+        status, printed, err = server("hook", "codex", *stores, "--print-config")
         config = None
         try:
             config = json.loads(printed) if status == 0 else None
@@ -577,7 +605,7 @@ def test_codex_hook():
             # The same hook speaks Codex's protocol too: keep testing Codex
             # with the Claude Code command so the other checks still mean
             # something.
-            status, printed, err = server("hook", "claude-code", "--store", STORE, "--print-config")
+            status, printed, err = server("hook", "claude-code", *stores, "--print-config")
             config = json.loads(printed)
             command = hook_command(config)
         with open(os.path.join(home, "hooks.json"), "w") as f:
@@ -592,6 +620,25 @@ def test_codex_hook():
             "codex hook: codex exec sends the context verbatim in the model request",
             run.returncode == 0 and context and any(holds(r["body"], context) for r in got),
             f"status {run.returncode}, {len(got)} requests with the prompt; stderr {tail(run.stderr)}",
+        )
+
+        # A long session: Codex cuts hook output above 2,500 tokens (by its
+        # own estimate) to a preview and saves the rest to a file, so the
+        # hook must cut first, within that room, and say what it left out.
+        _, mention, _ = server("candidates", "--store", big_store, "--format", "mention")
+        long_prompt = f"Look at {mention.strip()} and summarise it."
+        big = hook_output(sb, command, long_prompt, {"session_id": "codex-test", "turn_id": "t2", "model": "gpt-fake"})
+        big_context = big.get("hookSpecificOutput", {}).get("additionalContext", "")
+        run = codex_exec(sb, env, long_prompt, "--dangerously-bypass-hook-trust")
+        got = [r for r in sb.api.requests("/v1/responses") if holds(r["body"], long_prompt)]
+        check(
+            "codex hook: a long session's context fits Codex's hook limit and arrives whole",
+            run.returncode == 0
+            and "omitted" in (big.get("systemMessage") or "")
+            and any(holds(r["body"], big_context) for r in got)
+            and not any(holds(r["body"], "Warning: truncated output") for r in got),
+            f"status {run.returncode}; context {len(big_context)} chars; systemMessage {big.get('systemMessage')!r}; "
+            f"{len(got)} requests; stderr {tail(run.stderr)}",
         )
 
         before = len(sb.api.requests("/v1/responses"))
@@ -686,6 +733,7 @@ def main():
             test()
         except Exception as e:  # one broken group is one failure; the rest still run
             check(f"{test.__name__}: ran to the end", False, f"{type(e).__name__}: {e}")
+    shutil.rmtree(SERVER_CACHE, ignore_errors=True)
     sys.exit(1 if failures else 0)
 
 
