@@ -10,7 +10,7 @@
 #   bash tests/agents/install.sh
 #
 # A second run reuses the install when the lock file has not changed. Prints
-# "claude=PATH" and "codex=PATH" (sourceable).
+# "claude=PATH" and "codex=PATH".
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

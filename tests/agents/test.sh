@@ -56,8 +56,8 @@ if [ "$rc" -ne 0 ]; then
   failed=1
   finish
 fi
-# shellcheck disable=SC1091
-. "$work/install.out"
+claude=$(sed -n 's/^claude=//p' "$work/install.out")
+codex=$(sed -n 's/^codex=//p' "$work/install.out")
 echo "using $("$claude" --version) and $("$codex" --version 2>/dev/null), $server"
 
 rc=0
