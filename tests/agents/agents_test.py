@@ -19,6 +19,7 @@ import json
 import os
 import shlex
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -321,17 +322,20 @@ class Tmux:
     """An agent's TUI in a private tmux server, 160x45, read by capture-pane."""
 
     def __init__(self, sandbox, name, argv, env):
-        self.sock = f"hydra-agents-{name}-{os.getpid()}"
+        # The server's socket lives in the sandbox, and goes with it.
+        self.sock = os.path.join(sandbox.root, f"{name}.tmux")
+        self.pid_file = os.path.join(sandbox.root, f"{name}.pid")
         script = os.path.join(sandbox.root, f"{name}.sh")
         with open(script, "w") as f:
             f.write("cd " + sh_quote(sandbox.project) + "\n")
             for k, v in env.items():
                 f.write(f"export {k}={sh_quote(v)}\n")
+            f.write(f"echo $$ > {sh_quote(self.pid_file)}\n")
             f.write(f"exec timeout --kill-after=5 {RUN_SECONDS * 2} " + " ".join(map(sh_quote, argv)) + "\n")
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "agent", "-x", "160", "-y", "45", "bash " + sh_quote(script))
 
     def tmux(self, *args):
-        return subprocess.run(["tmux", "-L", self.sock] + list(args), capture_output=True, text=True)
+        return subprocess.run(["tmux", "-S", self.sock] + list(args), capture_output=True, text=True)
 
     def screen(self):
         return self.tmux("capture-pane", "-p", "-t", "agent").stdout
@@ -363,7 +367,21 @@ class Tmux:
         return self.shows(prefix + lines[0][:60], *(line[:60] for line in lines[1:]), seconds=seconds)
 
     def close(self):
+        """Ends the agent and waits for it (the `timeout` that runs it): an
+        agent still writing its state would race the sandbox's removal."""
         self.tmux("kill-server")
+        try:
+            pid = int(open(self.pid_file).read())
+        except (OSError, ValueError):
+            return
+        # `timeout` passes the hangup (and a TERM) on to the agent.
+        for sig in (signal.SIGTERM, signal.SIGKILL):
+            if wait_for(lambda: not alive(pid), 10):
+                return
+            try:
+                os.kill(pid, sig)
+            except OSError:
+                return
 
 
 def mcp_add_command(agent, agent_bin, group):
@@ -377,6 +395,15 @@ def mcp_add_command(agent, agent_bin, group):
         return [agent_bin] + shlex.split(lines[0])[1:]
     scope = ["--scope", "user"] if agent == "claude" else []
     return [agent_bin, "mcp", "add", *scope, "hydra", "--", "hydra-session-lsp", "mcp", "--store", STORE]
+
+
+def alive(pid):
+    """Whether pid runs (a zombie counts as gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 def sh_quote(s):
