@@ -25,6 +25,9 @@ import sys
 import tempfile
 import time
 
+sys.dont_write_bytecode = True
+from fake_api import texts  # noqa: E402  (every string inside a JSON value)
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLAUDE, CODEX, SERVER, STORE = (os.path.abspath(a) for a in sys.argv[1:5])
 FAKE_KEY = "sk-ant-fake-key-for-tests-0123456789"
@@ -58,20 +61,8 @@ def wait_for(predicate, seconds, interval=0.2):
         time.sleep(interval)
 
 
-def strings(value):
-    """Every string inside a JSON value (message texts, tool outputs)."""
-    if isinstance(value, str):
-        yield value
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from strings(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from strings(v)
-
-
 def holds(value, needle):
-    return any(needle in s for s in strings(value))
+    return any(needle in s for s in texts(value))
 
 
 def tail(text, n=1500):
