@@ -375,17 +375,17 @@ class Tmux:
                 return
 
 
-def mcp_add_command(agent, agent_bin, group):
+def mcp_add_command(agent, agent_bin, group, store=STORE):
     """The `<agent> mcp add …` line `mcp --print-config` prints, run with
     the installed agent; when there is none, the README's own command (and
     one failure, so the other checks still run)."""
     client = {"claude": "claude-code", "codex": "codex"}[agent]
-    status, out, err = server("mcp", "--store", STORE, "--print-config", client)
+    status, out, err = server("mcp", "--store", store, "--print-config", client)
     lines = [l for l in out.splitlines() if l.startswith(f"{agent} mcp add ")]
     if check(f"{group}: mcp --print-config {client} prints `{agent} mcp add …`", status == 0 and len(lines) == 1, tail(err or out)):
         return [agent_bin] + shlex.split(lines[0])[1:]
     scope = ["--scope", "user"] if agent == "claude" else []
-    return [agent_bin, "mcp", "add", *scope, "hydra", "--", "hydra-session-lsp", "mcp", "--store", STORE]
+    return [agent_bin, "mcp", "add", *scope, "hydra", "--", "hydra-session-lsp", "mcp", "--store", store]
 
 
 def alive(pid):
@@ -401,6 +401,24 @@ def sh_quote(s):
     return "'" + s.replace("'", "'\\''") + "'"
 
 
+def claude_menu_lists(tui, word, title, seconds):
+    """Types ` @` and a word of a title into Claude Code's prompt until its
+    menu lists that session (as hydra:<uri>, then its description)."""
+    # The MCP server connects, and re-lists after a change, in the
+    # background; a menu opened before that keeps what it had: clear the
+    # line and type again until the session shows (or the deadline passes).
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        tui.keys("C-u")
+        tui.keys(" @")
+        # One word: after a space in the query Claude Code still lists the
+        # match but replaces only the last word on Enter.
+        tui.type(word)
+        if tui.shows("hydra:session:", title + " — ", seconds=3):
+            return True
+    return False
+
+
 def test_claude_mcp_interactive():
     sb = Sandbox("claude-mcp")
     tui = None
@@ -409,29 +427,19 @@ def test_claude_mcp_interactive():
         env = claude_env(sb, config_dir)
         expected = prepared_context()
         hooked = install_claude_hook(sb, config_dir, "claude-code tui") or {}
+        # A copy of the demo store, which the test adds a session to.
+        store = os.path.join(sb.root, "store")
+        shutil.copytree(STORE, store)
         # Added the way `mcp --print-config claude-code` says, into the
         # private user config.
-        add = sb.run(mcp_add_command("claude", CLAUDE, "claude-code mcp"), env, seconds=60)
+        add = sb.run(mcp_add_command("claude", CLAUDE, "claude-code mcp", store), env, seconds=60)
         if not check("claude-code mcp: claude mcp add hydra", add.returncode == 0, tail(add.stdout + add.stderr)):
             return
         tui = Tmux(sb, "claude", [CLAUDE], env)
         ready = tui.shows("Claude Code", "❯", seconds=60)
         if not check("claude-code mcp: the interactive prompt appears", ready, tail(tui.screen())):
             return
-        # The menu opens on " @" (an @ after a space); a word of the title
-        # narrows it to the session, shown as hydra:<uri> and its description.
-        # The MCP server connects in the background, and a menu opened
-        # before it has listed nothing keeps nothing: clear the line and
-        # type again until the session shows (or the deadline passes).
-        deadline = time.monotonic() + 60
-        listed = False
-        while not listed and time.monotonic() < deadline:
-            tui.keys("C-u")
-            tui.keys(" @")
-            # One word: after a space in the query Claude Code still lists
-            # the match but replaces only the last word on Enter.
-            tui.type("Checkout")
-            listed = tui.shows("hydra:session:", SESSION_TITLE + " — ", seconds=3)
+        listed = claude_menu_lists(tui, "Checkout", SESSION_TITLE, 60)
         if not check("claude-code mcp: ' @' + part of the title lists the session", listed, tail(tui.screen())):
             return
         # ↓ until the highlighted item (❯) is this session: other sessions
@@ -481,6 +489,14 @@ def test_claude_mcp_interactive():
             "claude-code tui: a bad mention is blocked with its reason shown, and nothing sent",
             blocked and not messages_holding(sb.api, BAD_PROMPT),
             f"screen {tail(tui.screen())}",
+        )
+        # A session that appears while Claude Code runs: the server's
+        # list_changed makes Claude Code list it without a restart.
+        write_session(store, "refund-policy", "Refund policy draft")
+        check(
+            "claude-code mcp: a session added to the store is listed without a restart",
+            claude_menu_lists(tui, "Refund", "Refund policy draft", 45),
+            tail(tui.screen()),
         )
     finally:
         if tui:
@@ -571,6 +587,21 @@ def codex_home(sandbox):
     with open(os.path.join(home, "config.toml"), "w") as f:
         f.write("\n".join(lines) + "\n")
     return home
+
+
+def write_session(store, session_id, title):
+    """A short hydra session, written whole under a temporary name and
+    renamed into the store, as a writer that appends a finished log would."""
+    lines = [
+        {"type": "session", "version": 1, "id": session_id, "createdAt": 1764500000000, "cwd": "/home/ana/shop"},
+        {"seq": 1, "type": "user/message", "data": {"id": "u1", "source": {"kind": "user"}, "content": [{"type": "text", "text": "Draft the refund policy."}]}},
+        {"seq": 2, "type": "assistant/message", "data": {"message": {"id": "a1", "content": [{"type": "text", "text": "Refunds within 30 days."}]}}},
+        {"seq": 3, "type": "session/title", "data": {"title": title}},
+    ]
+    path = os.path.join(store, f"{session_id}.jsonl")
+    with open(path + ".part", "w") as f:
+        f.write("".join(json.dumps(line) + "\n" for line in lines))
+    os.replace(path + ".part", path)
 
 
 def write_long_session(root):
