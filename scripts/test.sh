@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The project's test command: every Rust test (unit, conformance, CLI, LSP,
 # property), a 60-second soak of the server, then the editor integrations
-# against the built server.
+# and the real agents (Claude Code, Codex) against the built server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Never end without saying why.
@@ -23,4 +23,5 @@ fi
 if [ -f editors/test.sh ]; then
   bash editors/test.sh "$server"
 fi
+bash tests/agents/test.sh "$server"
 echo "scripts/test.sh: all passed"

@@ -1,0 +1,276 @@
+#!/usr/bin/env python3
+"""A fake model API on 127.0.0.1 for the real-agent tests (tests/agents).
+
+    python3 fake_api.py RECORD_FILE PORT_FILE
+
+Listens on an ephemeral port of 127.0.0.1, writes the port to PORT_FILE once
+it is listening, and appends every request it receives to RECORD_FILE as one
+JSON line: {"method","path","body"} (body parsed as JSON when it is JSON,
+else as text). It answers:
+
+- the Anthropic Messages API (Claude Code, through ANTHROPIC_BASE_URL):
+  POST /v1/messages with a streamed (SSE) or plain reply of one text block,
+  or, when the request offers the MCP tool mcp__<server>__read_session and
+  holds no result of it yet, a streamed call of it with {"session": SESSION}
+  (first the ToolSearch call that loads it, when Claude Code defers it);
+  POST /v1/messages/count_tokens with a count; anything else Claude Code asks
+  at startup (model lists, settings, metrics) with an empty JSON object.
+- the OpenAI Responses API (Codex, through a custom model_provider):
+  POST /v1/responses streamed as SSE. When the request offers a tool whose
+  name ends in "read_session" and holds no tool result yet, the reply is a
+  call of that tool with {"session": SESSION}; otherwise a final message.
+
+SESSION comes from the environment variable FAKE_API_READ_SESSION; without
+it no tool is ever called.
+
+Stdlib only, one thread per connection; stops on SIGTERM.
+"""
+
+import json
+import os
+import re
+import signal
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+REPLY_TEXT = "Fake model reply."
+record_lock = threading.Lock()
+
+
+def record(path, entry):
+    with record_lock, open(path, "a", encoding="utf-8") as f:
+        f.write(json.dumps(entry) + "\n")
+        f.flush()
+
+
+def sse(events):
+    """(event name, data object) pairs as the bytes of an SSE stream."""
+    out = []
+    for name, data in events:
+        out.append(f"event: {name}\ndata: {json.dumps(data)}\n\n")
+    return "".join(out).encode()
+
+
+def anthropic_message(model):
+    return {
+        "id": "msg_fake_1",
+        "type": "message",
+        "role": "assistant",
+        "model": model,
+        "content": [{"type": "text", "text": REPLY_TEXT}],
+        "stop_reason": "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": 10, "output_tokens": 4},
+    }
+
+
+def anthropic_stream(model):
+    start = anthropic_message(model)
+    start = dict(start, content=[], stop_reason=None, usage={"input_tokens": 10, "output_tokens": 1})
+    return sse(
+        [
+            ("message_start", {"type": "message_start", "message": start}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": REPLY_TEXT}}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "end_turn", "stop_sequence": None}, "usage": {"output_tokens": 4}}),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+    )
+
+
+def texts(value):
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from texts(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from texts(v)
+
+
+def anthropic_tool_call(body, session):
+    """The next scripted tool_use for Claude Code, if any: the MCP tool
+    read_session (named mcp__<server>__read_session) once offered; before
+    that, when Claude Code defers MCP tools behind ToolSearch (it lists
+    their names only), the ToolSearch call that loads it, as a model does."""
+    if not session:
+        return None
+    answered = {
+        block.get("tool_use_id")
+        for message in body.get("messages") or []
+        if isinstance(message, dict) and isinstance(message.get("content"), list)
+        for block in message["content"]
+        if isinstance(block, dict) and block.get("type") == "tool_result"
+    }
+    if "toolu_fake_read" in answered:
+        return None
+    offered = [t.get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+    for name in offered:
+        if isinstance(name, str) and name.startswith("mcp__") and name.endswith("__read_session"):
+            return {"type": "tool_use", "id": "toolu_fake_read", "name": name, "input": {"session": session}}
+    listed = "\n".join(texts([body.get("system"), body.get("messages")]))
+    deferred = re.search(r"(?<![A-Za-z0-9_])mcp__[A-Za-z0-9_-]+?__read_session\b", listed)
+    if deferred and "ToolSearch" in offered and "toolu_fake_search" not in answered:
+        query = "select:" + deferred.group(0)
+        return {"type": "tool_use", "id": "toolu_fake_search", "name": "ToolSearch", "input": {"query": query}}
+    return None
+
+
+def anthropic_tool_stream(model, call):
+    start = dict(anthropic_message(model), content=[], stop_reason=None, usage={"input_tokens": 10, "output_tokens": 1})
+    arguments = json.dumps(call["input"])
+    return sse(
+        [
+            ("message_start", {"type": "message_start", "message": start}),
+            ("content_block_start", {"type": "content_block_start", "index": 0, "content_block": dict(call, input={})}),
+            ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+            ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+            ("message_delta", {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None}, "usage": {"output_tokens": 8}}),
+            ("message_stop", {"type": "message_stop"}),
+        ]
+    )
+
+
+def tool_names(tools):
+    """Every function name a Responses request offers, namespaces included."""
+    for tool in tools or []:
+        if not isinstance(tool, dict):
+            continue
+        if isinstance(tool.get("name"), str):
+            yield tool["name"], tool
+        for inner in tool.get("tools") or []:
+            if isinstance(inner, dict) and isinstance(inner.get("name"), str):
+                yield inner["name"], dict(inner, namespace=tool.get("name"))
+
+
+def has_tool_result(items):
+    return any(isinstance(i, dict) and i.get("type", "").endswith("_call_output") for i in items or [])
+
+
+def responses_stream(body):
+    items = body.get("input") if isinstance(body.get("input"), list) else []
+    call = None
+    session = os.environ.get("FAKE_API_READ_SESSION")
+    if session and not has_tool_result(items):
+        for name, tool in tool_names(body.get("tools")):
+            if name.endswith("read_session"):
+                call = {
+                    "type": "function_call",
+                    "id": "fc_fake_1",
+                    "call_id": "call_fake_1",
+                    "name": name,
+                    "arguments": json.dumps({"session": session}),
+                }
+                if tool.get("namespace"):
+                    call["namespace"] = tool["namespace"]
+                break
+    if call is None:
+        item = {
+            "type": "message",
+            "role": "assistant",
+            "id": "msg_fake_1",
+            "content": [{"type": "output_text", "text": REPLY_TEXT, "annotations": []}],
+        }
+    else:
+        item = call
+    response = {"id": "resp_fake_1", "object": "response", "status": "in_progress", "output": []}
+    usage = {
+        "input_tokens": 10,
+        "input_tokens_details": {"cached_tokens": 0},
+        "output_tokens": 4,
+        "output_tokens_details": {"reasoning_tokens": 0},
+        "total_tokens": 14,
+    }
+    events = [
+        ("response.created", {"type": "response.created", "response": response}),
+        ("response.output_item.added", {"type": "response.output_item.added", "output_index": 0, "item": item}),
+    ]
+    if call is None:
+        events.append(
+            ("response.output_text.delta", {"type": "response.output_text.delta", "output_index": 0, "content_index": 0, "item_id": item["id"], "delta": REPLY_TEXT})
+        )
+    events += [
+        ("response.output_item.done", {"type": "response.output_item.done", "output_index": 0, "item": item}),
+        ("response.completed", {"type": "response.completed", "response": dict(response, status="completed", output=[item], usage=usage)}),
+    ]
+    return sse(events)
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+    record_file = ""
+
+    def log_message(self, fmt, *args):  # quiet: the record file is the log
+        pass
+
+    def read_body(self):
+        length = int(self.headers.get("Content-Length") or 0)
+        raw = self.rfile.read(length) if length else b""
+        if self.headers.get("Content-Encoding") == "zstd" or raw[:4] == b"\x28\xb5\x2f\xfd":
+            return {"undecoded": "zstd", "bytes": len(raw)}
+        text = raw.decode("utf-8", "replace")
+        try:
+            return json.loads(text) if text else None
+        except ValueError:
+            return text
+
+    def send(self, status, payload, content_type="application/json"):
+        data = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        if content_type == "text/event-stream":
+            self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        self.wfile.write(data)
+
+    def handle_any(self):
+        body = self.read_body() if self.command in ("POST", "PUT", "PATCH") else None
+        path = self.path.split("?", 1)[0]
+        record(self.record_file, {"method": self.command, "path": self.path, "body": body})
+        body = body if isinstance(body, dict) else {}
+        if self.command == "POST" and path.endswith("/messages/count_tokens"):
+            self.send(200, {"input_tokens": 10})
+        elif self.command == "POST" and path.endswith("/messages"):
+            model = body.get("model", "claude-fake")
+            call = anthropic_tool_call(body, os.environ.get("FAKE_API_READ_SESSION"))
+            if call and body.get("stream"):
+                self.send(200, anthropic_tool_stream(model, call), "text/event-stream")
+            elif body.get("stream"):
+                self.send(200, anthropic_stream(model), "text/event-stream")
+            else:
+                self.send(200, anthropic_message(model))
+        elif self.command == "POST" and path.endswith("/responses"):
+            self.send(200, responses_stream(body), "text/event-stream")
+        elif path.endswith("/models"):
+            self.send(200, {"data": [], "models": [], "has_more": False, "object": "list"})
+        else:
+            self.send(200, {})
+
+    do_GET = do_POST = do_PUT = do_PATCH = do_DELETE = handle_any
+
+    def do_HEAD(self):
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+
+def main():
+    record_file, port_file = sys.argv[1], sys.argv[2]
+    Handler.record_file = record_file
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    server.daemon_threads = True
+    signal.signal(signal.SIGTERM, lambda *_: threading.Thread(target=server.shutdown).start())
+    tmp = port_file + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(str(server.server_address[1]))
+    os.replace(tmp, port_file)  # the port appears whole or not at all
+    server.serve_forever()
+
+
+if __name__ == "__main__":
+    main()
