@@ -193,11 +193,19 @@ fn a_transcript_the_hook_blocked_is_no_session() {
         .map(|a| a.iter().map(|c| c["sessionId"].clone()).collect())
         .unwrap_or_default();
     assert_eq!(ids, [json!("real")]);
-    let stderr = String::from_utf8_lossy(&listed.stderr);
-    assert!(
-        stderr.contains(&format!("-w/{id}.jsonl: skipped, not a session")),
-        "{stderr}"
-    );
+    // The skip is counted where notes are kept (`status`), not on stderr.
+    let status = run(&args("status", &store, &[]), b"");
+    assert_eq!(status.status.code(), Some(0), "{status:?}");
+    let notes = stdout_json(&status)["notes"].clone();
+    let skipped = notes.as_array().is_some_and(|notes| {
+        notes.iter().any(|n| {
+            n["kind"] == "notASession"
+                && n["message"]
+                    .as_str()
+                    .is_some_and(|m| m.contains(&format!("-w/{id}.jsonl: skipped, not a session")))
+        })
+    });
+    assert!(skipped, "{notes}");
 
     // A mention of its id is not found, as for an id no log has.
     let message = format!("See {}", mention(id, "blocked"));
