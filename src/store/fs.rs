@@ -67,6 +67,11 @@ impl FsStore {
     /// `cache_dir`: a log unchanged since a cache recorded it is not read.
     /// The caches are then brought up to date.
     pub fn open_cached(specs: &[StoreSpec], scan: Scan, cache_dir: &Path) -> Self {
+        let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
+        let Some(cache_dir) = index_cache::usable_dir(cache_dir, &roots) else {
+            return Self::open(specs, scan);
+        };
+        let cache_dir = cache_dir.as_path();
         let mut store = Self::unscanned(specs, scan);
         // The walk (listing and stats) needs nothing from the cache: it runs
         // while the caches are read.
