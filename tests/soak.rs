@@ -372,7 +372,7 @@ async fn soak() {
                     // A FIFO renamed over the log (issue 18, item 3): a
                     // read of it must fail at once, never wait.
                     #[cfg(unix)]
-                    (true, 1) if generation % 2 == 0 => {
+                    (true, 1) if generation.is_multiple_of(2) => {
                         let fifo = log.path.with_extension("fifo");
                         rustix::fs::mknodat(
                             rustix::fs::CWD,

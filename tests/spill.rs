@@ -323,3 +323,26 @@ fn a_shared_spill_folder_is_refused() {
         assert_eq!(mode, 0o700, "{}", dir.display());
     }
 }
+
+/// Nothing is written inside a session store (issue 18's standard, as for
+/// the index cache in item 16): a spill folder in the store, however
+/// written, is refused and never created.
+#[cfg(unix)]
+#[test]
+fn a_spill_folder_inside_the_store_is_refused() {
+    let store = big_store(50);
+    let cache = tempfile::tempdir().unwrap();
+    let links = tempfile::tempdir().unwrap();
+    let link = links.path().join("to-store");
+    std::os::unix::fs::symlink(store.path(), &link).unwrap();
+    for spill in [store.path().join("snapshots"), link.join("snapshots")] {
+        let (output, result) = finish(&mut prepare_command(store.path(), &spill, cache.path()));
+        assert!(output.status.success());
+        let reason = locator(&result)["unavailable"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(reason.contains("is inside the session store"), "{result}");
+        assert!(!store.path().join("snapshots").exists());
+    }
+}

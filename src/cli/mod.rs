@@ -159,7 +159,8 @@ fn run(command: Command) -> Result<i32, Failure> {
             store, file, spill, ..
         } => {
             let settings = settings::resolve(&store)?;
-            let spill = settings::resolve_spill(&spill)?;
+            let roots: Vec<_> = settings.stores.iter().map(|s| s.path.clone()).collect();
+            let spill = settings::resolve_spill(&spill)?.map(|s| s.outside_of(&roots));
             let text = input::read_text(file.as_deref())?;
             let store = settings.open_store(Scan::HeadersOnly);
             let options = PrepareOptions {

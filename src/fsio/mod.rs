@@ -6,9 +6,11 @@
 //!
 //! The bottom layer beside `model`: it knows nothing of sessions.
 
+mod inside;
 mod open;
 mod private;
 
+pub use inside::is_inside;
 pub use open::{open_nonblocking, open_regular, opened_path, Links};
 pub use private::{
     create_private_dir_all, is_temp_name, make_private_dir, make_private_file, owned_by_me,

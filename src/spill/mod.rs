@@ -28,6 +28,8 @@ const WRITE_BUFFER: usize = 256 * 1024;
 pub struct Spill {
     dir: Result<PathBuf, String>,
     max_bytes: u64,
+    /// Store roots the directory must not be inside of.
+    stores: Vec<PathBuf>,
 }
 
 impl Spill {
@@ -38,7 +40,31 @@ impl Spill {
             SpillDir::Dir(dir) => Ok(dir.clone()),
             SpillDir::Unknown(why) => Err(why.clone()),
         };
-        Some(Self { dir, max_bytes })
+        Some(Self {
+            dir,
+            max_bytes,
+            stores: Vec::new(),
+        })
+    }
+
+    /// The same store, refusing to write inside any of `roots`: nothing is
+    /// ever written into a session store (`--store ~` and the default
+    /// spill directory under `~/.cache`).
+    pub fn outside_of(mut self, roots: &[PathBuf]) -> Self {
+        self.stores = roots.to_vec();
+        self
+    }
+
+    /// `Err` naming the store when `dir` is inside one.
+    fn outside_stores(&self, dir: &Path) -> Result<(), String> {
+        match self.stores.iter().find(|r| fsio::is_inside(dir, r)) {
+            Some(root) => Err(format!(
+                "{} is inside the session store {}",
+                dir.display(),
+                root.display()
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Stores one snapshot: its path and length.
@@ -51,6 +77,7 @@ impl Spill {
             .to_str()
             .ok_or("the spill directory's path is not UTF-8")?
             .trim_end_matches('/');
+        self.outside_stores(dir)?;
         fsio::create_private_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         // Another user who can replace a stored file can put words in the
         // agent's mouth: such a folder is never used.
@@ -85,7 +112,7 @@ impl Spill {
     fn try_evict(&self, keep: &[String]) -> io::Result<()> {
         let Ok(dir) = &self.dir else { return Ok(()) };
         // Nothing is removed from a folder that is not the program's own.
-        if fsio::refuse_shared_dir(dir).is_err() {
+        if self.outside_stores(dir).is_err() || fsio::refuse_shared_dir(dir).is_err() {
             return Ok(());
         }
         let keep: HashSet<&str> = keep.iter().filter_map(|p| p.rsplit('/').next()).collect();

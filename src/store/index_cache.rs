@@ -40,7 +40,7 @@ const TEMP_SUFFIX: &str = ".tmp";
 /// `None` when it is inside one of the stores (a cache is never written
 /// into a store) or is not the current user's alone.
 pub fn usable_dir(dir: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
-    if roots.iter().any(|root| is_inside(dir, root)) {
+    if roots.iter().any(|root| fsio::is_inside(dir, root)) {
         tracing::debug!(
             "not keeping an index cache inside a store: {}",
             dir.display()
@@ -61,52 +61,6 @@ pub fn usable_dir(dir: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
         }
     }
     Some(dir.to_path_buf())
-}
-
-/// Whether `dir` (which may not exist yet) is `root` or below it, however
-/// either is written: compared as canonical paths, and by device and inode
-/// (a bind mount, or a link the canonical path does not show). A path that
-/// cannot be settled counts as inside.
-fn is_inside(dir: &Path, root: &Path) -> bool {
-    // The nearest existing ancestor, and the part still to be created.
-    let mut existing = dir;
-    let mut missing = Vec::new();
-    while fs::symlink_metadata(existing).is_err() {
-        let (Some(parent), Some(name)) = (existing.parent(), existing.file_name()) else {
-            return true;
-        };
-        missing.push(name);
-        existing = parent;
-    }
-    let Ok(real) = fs::canonicalize(existing) else {
-        return true;
-    };
-    let Ok(root_real) = fs::canonicalize(root) else {
-        // A store that does not exist yet: as written.
-        return dir.starts_with(root);
-    };
-    if real.starts_with(&root_real) {
-        return true;
-    }
-    let Some(root_id) = file_id(&root_real) else {
-        return true;
-    };
-    real.ancestors().any(|a| file_id(a) == Some(root_id))
-}
-
-/// A file's device and inode.
-fn file_id(path: &Path) -> Option<(u64, u64)> {
-    let meta = fs::metadata(path).ok()?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::MetadataExt;
-        Some((meta.dev(), meta.ino()))
-    }
-    #[cfg(not(unix))]
-    {
-        let _ = meta;
-        None
-    }
 }
 
 /// The cache file of `catalog` in `dir` (a folder [`usable_dir`] gave).
