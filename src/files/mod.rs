@@ -290,13 +290,28 @@ fn info_opened(
     let path = resolve(cwd, &m.path)?;
     // A device or FIFO is described, never opened.
     let first = fs::metadata(&path).ok()?;
-    let (file, meta) = if first.is_file() || first.is_dir() {
-        let file = open_no_follow(&path)?;
-        opened(&path);
-        let meta = file.metadata().ok()?;
-        (Some(file), meta)
+    let openable = first.is_file() || first.is_dir();
+    let file = if openable {
+        open_no_follow(&path)
     } else {
-        (None, first)
+        None
+    };
+    let (file, meta) = match file {
+        Some(file) => {
+            opened(&path);
+            let meta = file.metadata().ok()?;
+            (Some(file), meta)
+        }
+        None if openable => {
+            return Some(FileInfo {
+                kind: if first.is_dir() { "folder" } else { "file" },
+                size: first.len(),
+                modified: first.modified().ok(),
+                content: Content::Hidden("unreadable"),
+                path,
+            })
+        }
+        None => (None, first),
     };
     let real = match &file {
         Some(file) => real_path(file, &path, &meta),

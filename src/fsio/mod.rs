@@ -4,6 +4,9 @@
 //! (what was checked is what is read), and everything the program writes
 //! is created exclusively, owner-only, never through a link.
 //!
+//! Also: whether one folder is inside another however either path is
+//! written (so nothing is ever written into a session store).
+//!
 //! The bottom layer beside `model`: it knows nothing of sessions.
 
 mod inside;

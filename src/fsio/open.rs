@@ -30,6 +30,8 @@ pub fn open_nonblocking(path: &Path, links: Links) -> io::Result<File> {
         #[allow(clippy::cast_possible_wrap)]
         options.custom_flags(flags.bits() as i32);
     }
+    #[cfg(not(unix))]
+    let _ = links;
     options.open(path)
 }
 

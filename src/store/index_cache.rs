@@ -4,10 +4,12 @@
 //! One file per store root (and format, and scan depth) in the user's cache
 //! directory: per log its name, its stamp (size, times, inode), its format
 //! and what its scan found. A log whose stamp differs is scanned again; a
-//! cache that is corrupt, of another version or of another store is
-//! ignored and rewritten. Nothing is trusted without the stamp matching, and
-//! the cache is never written inside a store. Writes are atomic (a
-//! temporary file renamed over the old one).
+//! cache that is corrupt, of another layout, of another build (version and
+//! format readers) or of another store is ignored and rewritten. Nothing is
+//! trusted without the stamp matching. The cache holds titles, ids and
+//! cwds: its folder is 0700 and its files 0600, and it is never kept inside
+//! any store of the list, however the paths are written. Writes are atomic
+//! (a private temporary file of random name renamed over the old one).
 
 use std::fs;
 use std::io::{Read, Write};
