@@ -4,7 +4,7 @@
 use super::args::{Budget, Format, SpillArgs, StoreArgs};
 use crate::config::spill::{self, SpillDir};
 use crate::config::{self, paths, StoreEntry};
-use crate::model::SessionStore;
+use crate::model::{SessionStore, StoreNote};
 use crate::reference::budget::BudgetSetting;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
@@ -13,6 +13,10 @@ use crate::store::{FsStore, Scan, StoreSpec};
 
 pub struct Settings {
     pub stores: Vec<StoreSpec>,
+    /// The stores the person named (`--store`, or an environment variable
+    /// for a default store), as the store notes name them: only their
+    /// problems are warned about on stderr.
+    named: Vec<String>,
     pub self_id: Option<String>,
     pub limits: Limits,
     /// The output format asked for, if any.
@@ -20,19 +24,38 @@ pub struct Settings {
 }
 
 impl Settings {
-    /// Indexes the stores, reporting skipped files and duplicates on
-    /// stderr. Titles cost a read of every log: only `candidates` needs
-    /// them.
+    /// Indexes the stores, warning on stderr about the stores the person
+    /// named that are missing or cannot be read. Every other note (a file
+    /// that is not a session, a duplicate id, a default store that does
+    /// not exist) is for `status`: printed at every call, it would reach
+    /// whatever the output is pasted into. Titles cost a read of every
+    /// log: only `candidates` needs them.
     pub fn open_store(&self, scan: Scan) -> FsStore {
-        // A full scan reads every log: the index cache spares that.
-        let store = match paths::index_cache_dir().filter(|_| scan == Scan::Full) {
-            Some(dir) => FsStore::open_cached(&self.stores, scan, &dir),
-            None => FsStore::open(&self.stores, scan),
-        };
+        let store = self.index(scan);
         for note in store.notes() {
-            eprintln!("hydra-session-lsp: warning: {note}");
+            if self.is_warning(&note) {
+                eprintln!("hydra-session-lsp: warning: {note}");
+            }
         }
         store
+    }
+
+    /// Indexes the stores, saying nothing.
+    pub fn index(&self, scan: Scan) -> FsStore {
+        // A full scan reads every log: the index cache spares that.
+        match paths::index_cache_dir().filter(|_| scan == Scan::Full) {
+            Some(dir) => FsStore::open_cached(&self.stores, scan, &dir),
+            None => FsStore::open(&self.stores, scan),
+        }
+    }
+
+    fn is_warning(&self, note: &StoreNote) -> bool {
+        match note {
+            StoreNote::Missing { store }
+            | StoreNote::Unreadable { store, .. }
+            | StoreNote::FolderUnreadable { store, .. } => self.named.contains(store),
+            StoreNote::NotASession { .. } | StoreNote::Duplicate { .. } => false,
+        }
     }
 }
 
@@ -57,9 +80,25 @@ pub fn resolve(args: &StoreArgs) -> Result<Settings, ReferenceError> {
             format: args.store_formats.get(i).cloned().flatten(),
         })
         .collect();
-    let stores = config::resolve_stores(&configured, &paths::current_dir())?;
+    let (stores, named) = if configured.is_empty() {
+        let defaults = config::default_store_list();
+        let named = defaults
+            .iter()
+            .filter(|d| d.named)
+            .map(|d| d.spec.path.display().to_string())
+            .collect();
+        (defaults.into_iter().map(|d| d.spec).collect(), named)
+    } else {
+        let stores = config::resolve_stores(&configured, &paths::current_dir())?;
+        let named = stores
+            .iter()
+            .map(|s| s.path.display().to_string())
+            .collect();
+        (stores, named)
+    };
     Ok(Settings {
         stores,
+        named,
         self_id: args.self_id.clone(),
         limits,
         output: args.output,

@@ -10,4 +10,4 @@ pub mod paths;
 pub mod spill;
 pub mod stores;
 
-pub use stores::{default_stores, resolve_stores, StoreEntry};
+pub use stores::{default_store_list, default_stores, resolve_stores, DefaultStore, StoreEntry};
