@@ -18,6 +18,7 @@ pub mod cli;
 pub mod config;
 pub mod files;
 pub mod formats;
+pub mod fsio;
 pub mod model;
 pub mod proto;
 pub mod reference;

@@ -627,3 +627,76 @@ fn the_hook_reads_a_bounded_input() {
 fn cache_dir() -> std::path::PathBuf {
     std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }
+
+/// A copy of the demo store in `dir`.
+fn copy_demo_store(dir: &Path) {
+    for entry in walk(&demo_store()) {
+        let rel = entry.strip_prefix(demo_store()).expect("below");
+        let to = dir.join(rel);
+        std::fs::create_dir_all(to.parent().expect("parent")).expect("mkdir");
+        std::fs::copy(&entry, to).expect("copy");
+    }
+}
+
+/// Issue 18, item 16: a store that is HOME written another way (`..`, a
+/// link) never gets `~/.cache/hydra-session/index-*.bin` written inside it.
+#[cfg(unix)]
+#[test]
+fn the_index_cache_is_never_written_inside_a_store_however_it_is_written() {
+    let root = tempfile::tempdir().expect("temp dir");
+    let home = root.path().join("home");
+    copy_demo_store(&home);
+    let link = root.path().join("link-to-home");
+    std::os::unix::fs::symlink(&home, &link).expect("link");
+    let dotted = home.join("..").join("home");
+    for store in [dotted, link] {
+        let store = store.to_str().expect("UTF-8").to_string();
+        let output = run(
+            &["candidates", "--store", &store, "--cwd", "/x"],
+            b"",
+            &[
+                ("HOME", home.to_str().expect("UTF-8")),
+                ("XDG_CACHE_HOME", ""),
+            ],
+        );
+        assert!(output.status.success());
+        assert!(!json(&output).as_array().expect("a list").is_empty());
+        assert!(
+            !home.join(".cache").exists(),
+            "the index cache was written inside the store {store}"
+        );
+    }
+}
+
+/// Issue 18, item 14: the index cache (titles, ids, cwds) is owner-only,
+/// and the modes of a cache an older build left open are narrowed.
+#[cfg(unix)]
+#[test]
+fn the_index_cache_is_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &Path| std::fs::metadata(p).expect("meta").permissions().mode() & 0o777;
+    let set = |p: &Path, m: u32| {
+        std::fs::set_permissions(p, std::fs::Permissions::from_mode(m)).expect("chmod")
+    };
+    let cache = tempfile::tempdir().expect("temp dir");
+    let dir = cache.path().join("hydra-session");
+    let env = [("XDG_CACHE_HOME", cache.path().to_str().unwrap_or_default())];
+    let store = demo_store();
+    let args = ["candidates", "--store", store.to_str().unwrap_or_default()];
+    assert!(run(&args, b"", &env).status.success());
+    let index = || -> Vec<PathBuf> {
+        std::fs::read_dir(&dir)
+            .expect("the cache folder")
+            .flatten()
+            .map(|e| e.path())
+            .collect()
+    };
+    let files = index();
+    assert_eq!(files.len(), 1, "{files:?}");
+    assert_eq!((mode(&dir), mode(&files[0])), (0o700, 0o600));
+    set(&dir, 0o755);
+    set(&files[0], 0o644);
+    assert!(run(&args, b"", &env).status.success());
+    assert_eq!((mode(&dir), mode(&files[0])), (0o700, 0o600));
+    assert_eq!(index(), files, "no temporary file left");
+}

@@ -383,3 +383,113 @@ async fn prepare_spills_and_a_cancelled_prepare_publishes_nothing() {
     assert_eq!(std::fs::read_dir(fx.cache.path()).unwrap().count(), 0);
     client.shutdown_and_exit().await;
 }
+
+/// Issue 18, items 3 and 5, over the binary: a log rewritten in place to
+/// the same size with its old modification time put back shows its new
+/// text in hover (the snapshot cache keyed only on size, mtime and inode
+/// served the old one), and a FIFO renamed over the log still gets the
+/// hover answered (opening it used to wait for a writer, for ever, holding
+/// a request slot).
+#[cfg(unix)]
+#[tokio::test]
+async fn hover_never_serves_a_rewritten_log_stale_nor_hangs_on_a_fifo() {
+    let fx = Fixture::new();
+    let log = fx.store.path().join("one.jsonl");
+    let (mut client, _child) = fx.start().await;
+    let uri = fx.doc();
+    client.open(&uri, &mention("s-one", "one")).await;
+    let value = hover_text(&mut client, &uri).await;
+    assert!(value.contains("hello"), "{value}");
+    let mtime = std::fs::metadata(&log).unwrap().modified().unwrap();
+    let rewritten = std::fs::read_to_string(&log)
+        .unwrap()
+        .replace("hello", "HOWDY");
+    let mut file = std::fs::OpenOptions::new().write(true).open(&log).unwrap();
+    std::io::Write::write_all(&mut file, rewritten.as_bytes()).unwrap();
+    file.set_modified(mtime).unwrap();
+    drop(file);
+    let value = hover_text(&mut client, &uri).await;
+    assert!(value.contains("HOWDY"), "stale text: {value}");
+
+    let fifo = fx.store.path().join("fifo");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &fifo,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    std::fs::rename(&fifo, &log).unwrap();
+    // Answered (an error, or the session gone), for every slot in turn.
+    for _ in 0..3 {
+        let id = client
+            .send_request(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 3}}),
+            )
+            .await;
+        let response = client.response(id).await;
+        assert!(
+            !response["result"].to_string().contains("HOWDY"),
+            "{response}"
+        );
+    }
+    client.call("sessionReference/status", json!({})).await;
+    client.shutdown_and_exit().await;
+}
+
+/// Issue 18, item 11, over the binary: hovers on `@doc.txt` while another
+/// thread swaps it between a regular file and a link out of the workspace
+/// never show the outside file (the check and the read were different
+/// moments: 15 of 7,635 hovers showed it).
+#[cfg(unix)]
+#[tokio::test]
+async fn hover_on_a_file_swapped_for_a_link_out_never_shows_the_outside_file() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    // Before the fix, two runs of three showed the outside file within
+    // this many hovers.
+    const HOVERS: usize = 5000;
+    let fx = Fixture::new();
+    let outside = tempfile::tempdir().unwrap();
+    let secret = outside.path().join("secret.txt");
+    std::fs::write(&secret, "SECRET\n").unwrap();
+    let doc = fx.workspace.path().join("doc.txt");
+    std::fs::write(&doc, "INSIDE\n").unwrap();
+    let (mut client, _child) = fx.start().await;
+    let uri = fx.doc();
+    client.open(&uri, "@doc.txt").await;
+    let stop = Arc::new(AtomicBool::new(false));
+    let swapper = {
+        let (stop, doc, secret) = (stop.clone(), doc.clone(), secret.clone());
+        std::thread::spawn(move || {
+            let (file, link) = (doc.with_extension("f"), doc.with_extension("l"));
+            while !stop.load(Ordering::Relaxed) {
+                std::fs::write(&file, "INSIDE\n").unwrap();
+                std::fs::rename(&file, &doc).unwrap();
+                std::os::unix::fs::symlink(&secret, &link).unwrap();
+                std::fs::rename(&link, &doc).unwrap();
+            }
+        })
+    };
+    let mut inside = 0;
+    for _ in 0..HOVERS {
+        let hover = client
+            .call(
+                "textDocument/hover",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 2}}),
+            )
+            .await;
+        let value = hover["contents"]["value"].as_str().unwrap_or_default();
+        assert!(
+            !value.contains("SECRET"),
+            "the outside file was shown: {value}"
+        );
+        inside += usize::from(value.contains("INSIDE"));
+    }
+    stop.store(true, Ordering::Relaxed);
+    swapper.join().unwrap();
+    println!("{inside} of {HOVERS} hovers showed the file inside");
+    client.shutdown_and_exit().await;
+}

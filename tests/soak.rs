@@ -369,6 +369,22 @@ async fn soak() {
                         std::fs::remove_file(&log.path).expect("delete");
                         log.present = false;
                     }
+                    // A FIFO renamed over the log (issue 18, item 3): a
+                    // read of it must fail at once, never wait.
+                    #[cfg(unix)]
+                    (true, 1) if generation.is_multiple_of(2) => {
+                        let fifo = log.path.with_extension("fifo");
+                        rustix::fs::mknodat(
+                            rustix::fs::CWD,
+                            &fifo,
+                            rustix::fs::FileType::Fifo,
+                            rustix::fs::Mode::from_raw_mode(0o600),
+                            0,
+                        )
+                        .expect("mkfifo");
+                        std::fs::rename(&fifo, &log.path).expect("rename the FIFO over");
+                        log.present = false;
+                    }
                     (true, 1) => write_log(log, generation),
                     (true, _) => {
                         let line = json!({"seq": log.next_seq, "type": "user/message", "data": {"source": {"kind": "user"}, "content": [{"type": "text", "text": format!("appended {generation}")}]}});

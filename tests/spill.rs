@@ -89,7 +89,7 @@ fn assert_only_whole_snapshots(dir: &Path) -> usize {
         let path = entry.unwrap().path();
         let name = path.file_name().unwrap().to_string_lossy().into_owned();
         if !name.ends_with(".json") {
-            assert!(name.starts_with(".tmp-"), "unexpected file {name}");
+            assert!(name.starts_with(".hydra-spill-"), "unexpected file {name}");
             continue;
         }
         let bytes = std::fs::read(&path).unwrap();
@@ -110,7 +110,7 @@ fn temp_files(dir: &Path) -> Vec<PathBuf> {
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|p| {
                     p.file_name()
-                        .is_some_and(|n| n.to_string_lossy().starts_with(".tmp-"))
+                        .is_some_and(|n| n.to_string_lossy().starts_with(".hydra-spill-"))
                 })
                 .collect()
         })
@@ -224,5 +224,125 @@ fn spill_flags_belong_to_prepare_only() {
             .status()
             .unwrap();
         assert_eq!(status.code(), Some(2), "{args:?}");
+    }
+}
+
+/// Sets a file's modification time `secs` seconds back.
+fn age(path: &Path, secs: u64) {
+    std::fs::File::options()
+        .write(true)
+        .open(path)
+        .unwrap()
+        .set_modified(std::time::SystemTime::now() - Duration::from_secs(secs))
+        .unwrap();
+}
+
+/// Issue 18, item 12: `--spill-dir` on a folder holding a person's files
+/// removes none of them, however old, whatever they are named: only the
+/// program's own temporary files and `<sha256>.json` files it could have
+/// written (regular, the current user's) are cleaned up or evicted.
+#[test]
+fn a_persons_files_in_a_spill_folder_are_never_removed() {
+    let store = big_store(50);
+    let cache = tempfile::tempdir().unwrap();
+    let spill = tempfile::tempdir().unwrap();
+    let notes = spill.path().join(".tmp-my-notes");
+    let other = spill.path().join("notes.json");
+    let stale = spill.path().join(".hydra-spill-a1B2c3D4e5F6.tmp");
+    for file in [&notes, &other, &stale] {
+        std::fs::write(file, b"two hours of work").unwrap();
+        age(file, 7200);
+    }
+    // A file named like a snapshot but not the current user's (root can
+    // give it away; others cannot, and the case is then left out).
+    let foreign = spill.path().join(format!("{}.json", "f".repeat(64)));
+    std::fs::write(&foreign, vec![b'x'; 100_000]).unwrap();
+    age(&foreign, 7200);
+    #[cfg(unix)]
+    let foreign_checked = std::os::unix::fs::chown(&foreign, Some(65534), Some(65534)).is_ok();
+    #[cfg(not(unix))]
+    let foreign_checked = false;
+    if !foreign_checked {
+        println!("skipped: the foreign-owner case (cannot chown without root)");
+        std::fs::remove_file(&foreign).unwrap();
+    }
+    let (output, result) = finish(
+        prepare_command(store.path(), spill.path(), cache.path()).args(["--spill-max-bytes", "1"]),
+    );
+    assert!(output.status.success());
+    assert!(locator(&result)["path"].is_string(), "{result}");
+    assert!(notes.exists(), "a person's .tmp-my-notes was removed");
+    assert!(other.exists());
+    assert!(
+        !stale.exists(),
+        "the program's own stale temporary file stays"
+    );
+    if foreign_checked {
+        assert!(foreign.exists(), "another user's file was evicted");
+    }
+}
+
+/// Issue 18, item 13: a spill folder another user owns, or others can
+/// write to, is never used: the locator says why, nothing is stored.
+#[cfg(unix)]
+#[test]
+fn a_shared_spill_folder_is_refused() {
+    use std::os::unix::fs::PermissionsExt;
+    let store = big_store(50);
+    let cache = tempfile::tempdir().unwrap();
+    let root = tempfile::tempdir().unwrap();
+    let open = root.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let theirs = root.path().join("theirs");
+    std::fs::create_dir(&theirs).unwrap();
+    std::fs::set_permissions(&theirs, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let mut cases = vec![(open, "is writable by other users")];
+    if std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).is_ok() {
+        cases.push((theirs, "is owned by another user"));
+    } else {
+        println!("skipped: the foreign-owner case (cannot chown without root)");
+    }
+    for (dir, why) in cases {
+        let (output, result) = finish(&mut prepare_command(store.path(), &dir, cache.path()));
+        assert!(output.status.success());
+        let reason = locator(&result)["unavailable"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(reason.starts_with("spill failed: "), "{result}");
+        assert!(reason.contains(why), "{reason}");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    }
+    // A new folder is made owner-only.
+    let fresh = root.path().join("new/spill");
+    let (_, result) = finish(&mut prepare_command(store.path(), &fresh, cache.path()));
+    assert!(locator(&result)["path"].is_string());
+    for dir in [root.path().join("new"), fresh] {
+        let mode = std::fs::metadata(&dir).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o700, "{}", dir.display());
+    }
+}
+
+/// Nothing is written inside a session store (issue 18's standard, as for
+/// the index cache in item 16): a spill folder in the store, however
+/// written, is refused and never created.
+#[cfg(unix)]
+#[test]
+fn a_spill_folder_inside_the_store_is_refused() {
+    let store = big_store(50);
+    let cache = tempfile::tempdir().unwrap();
+    let links = tempfile::tempdir().unwrap();
+    let link = links.path().join("to-store");
+    std::os::unix::fs::symlink(store.path(), &link).unwrap();
+    for spill in [store.path().join("snapshots"), link.join("snapshots")] {
+        let (output, result) = finish(&mut prepare_command(store.path(), &spill, cache.path()));
+        assert!(output.status.success());
+        let reason = locator(&result)["unavailable"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string();
+        assert!(reason.contains("is inside the session store"), "{result}");
+        assert!(!store.path().join("snapshots").exists());
     }
 }

@@ -159,7 +159,7 @@ fn run(command: Command) -> Result<i32, Failure> {
             store, file, spill, ..
         } => {
             let settings = settings::resolve(&store)?;
-            let spill = settings::resolve_spill(&spill)?;
+            let spill = settings::spill_for(&settings, &spill)?;
             let text = input::read_text(file.as_deref())?;
             let store = settings.open_store(Scan::HeadersOnly);
             let options = PrepareOptions {

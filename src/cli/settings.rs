@@ -111,6 +111,13 @@ pub fn resolve(args: &StoreArgs) -> Result<Settings, ReferenceError> {
 
 /// `prepare`'s spill store, validated with the other settings; `None`
 /// when spilling is disabled.
+/// The spill store of `args`, refusing to write inside any of the
+/// `settings`' stores (nothing is ever written into a session store).
+pub fn spill_for(settings: &Settings, args: &SpillArgs) -> Result<Option<Spill>, ReferenceError> {
+    let roots: Vec<_> = settings.stores.iter().map(|s| s.path.clone()).collect();
+    Ok(resolve_spill(args)?.map(|s| s.outside_of(&roots)))
+}
+
 pub fn resolve_spill(args: &SpillArgs) -> Result<Option<Spill>, ReferenceError> {
     let max_bytes = match args.spill_max_bytes {
         Some(n) => check_limit("spillMaxBytes", n.0)? as u64,

@@ -8,9 +8,10 @@
 //! such as `/dev/zero` or a FIFO fails at once instead of growing memory.
 
 use std::fmt;
-use std::fs::File;
 use std::io::Read;
 use std::path::Path;
+
+use crate::fsio::{self, Links};
 
 /// The largest document either face reads: 64 MiB.
 pub const MAX_DOCUMENT_BYTES: u64 = 64 << 20;
@@ -49,7 +50,9 @@ pub fn read_file(path: &Path) -> Result<String, DocumentError> {
     if !before.is_file() {
         return Err(DocumentError::NotRegular);
     }
-    let file = File::open(path).map_err(DocumentError::Io)?;
+    // Without blocking: a FIFO swapped in since the check opens at once,
+    // and the check on the open file refuses it.
+    let file = fsio::open_nonblocking(path, Links::Follow).map_err(DocumentError::Io)?;
     let meta = file.metadata().map_err(DocumentError::Io)?;
     if !meta.is_file() {
         return Err(DocumentError::NotRegular);

@@ -16,6 +16,7 @@ use std::time::{Duration, SystemTime};
 use serde::Serialize;
 
 use crate::config::paths;
+use crate::fsio::{self, Links};
 use crate::reference::candidates::check_limit;
 use crate::reference::diagnostics::{Diagnostic, Severity};
 use crate::reference::file_mention::{self, FileMention};
@@ -269,12 +270,57 @@ pub enum Content {
 
 /// Hover facts of the file mention `m` (none when its path does not
 /// exist). Reads at most 1 MiB of a regular text file inside the cwd.
+///
+/// The file is opened first and what was opened is checked: its type and
+/// size by `fstat`, its real path (the kernel's, of the open file) against
+/// the workspace, and the text read from that same open file. A path
+/// swapped between a file and a link out of the workspace can therefore
+/// never show the outside file.
 pub fn info(m: &FileMention, cwd: Option<&Path>) -> Option<FileInfo> {
+    info_opened(m, cwd, &mut |_| {})
+}
+
+/// [`info`], with `opened` called once the path is open (tests swap the
+/// path there).
+fn info_opened(
+    m: &FileMention,
+    cwd: Option<&Path>,
+    opened: &mut dyn FnMut(&Path),
+) -> Option<FileInfo> {
     let path = resolve(cwd, &m.path)?;
-    let meta = fs::metadata(&path).ok()?;
+    // A device or FIFO is described, never opened.
+    let first = fs::metadata(&path).ok()?;
+    let openable = first.is_file() || first.is_dir();
+    let file = if openable {
+        open_no_follow(&path)
+    } else {
+        None
+    };
+    let (file, meta) = match file {
+        Some(file) => {
+            opened(&path);
+            let meta = file.metadata().ok()?;
+            (Some(file), meta)
+        }
+        None if openable => {
+            return Some(FileInfo {
+                kind: if first.is_dir() { "folder" } else { "file" },
+                size: first.len(),
+                modified: first.modified().ok(),
+                content: Content::Hidden("unreadable"),
+                path,
+            })
+        }
+        None => (None, first),
+    };
+    let real = match &file {
+        Some(file) => real_path(file, &path, &meta),
+        // Nothing of it is read: where it is only decides the message.
+        None => fs::canonicalize(&path).ok(),
+    };
     let inside = cwd
         .and_then(|cwd| fs::canonicalize(cwd).ok())
-        .zip(fs::canonicalize(&path).ok())
+        .zip(real)
         .filter(|(cwd_real, real)| real.starts_with(cwd_real));
     let kind = if meta.is_dir() {
         "folder"
@@ -283,11 +329,13 @@ pub fn info(m: &FileMention, cwd: Option<&Path>) -> Option<FileInfo> {
     } else {
         "special file"
     };
-    let content = match (inside, kind) {
-        (None, _) => Content::Hidden("outside the workspace"),
-        (Some(_), "file") if meta.len() > MAX_PREVIEW_BYTES => Content::Hidden("larger than 1 MiB"),
-        (Some(_), "file") => text_content(&path),
-        (Some((cwd_real, real)), "folder") => folder_content(cwd, &cwd_real, &real),
+    let content = match (inside, kind, file) {
+        (None, _, _) => Content::Hidden("outside the workspace"),
+        (Some(_), "file", _) if meta.len() > MAX_PREVIEW_BYTES => {
+            Content::Hidden("larger than 1 MiB")
+        }
+        (Some(_), "file", Some(file)) => text_content(file, &path),
+        (Some((cwd_real, real)), "folder", _) => folder_content(cwd, &cwd_real, &real),
         _ => Content::Hidden("not a regular file"),
     };
     Some(FileInfo {
@@ -299,10 +347,43 @@ pub fn info(m: &FileMention, cwd: Option<&Path>) -> Option<FileInfo> {
     })
 }
 
-fn text_content(path: &Path) -> Content {
+/// Opens `path` without blocking and without following a link as its last
+/// component; a link is opened at its canonical path, the same way (what
+/// it points to is then judged by what was opened).
+fn open_no_follow(path: &Path) -> Option<fs::File> {
+    match fsio::open_nonblocking(path, Links::NoFollow) {
+        Ok(file) => Some(file),
+        Err(_) => fsio::open_nonblocking(&fs::canonicalize(path).ok()?, Links::NoFollow).ok(),
+    }
+}
+
+/// The real path of the open `file`: the kernel's where it tells, else the
+/// canonical path of `path` when it still is the same file (device and
+/// inode).
+fn real_path(file: &fs::File, path: &Path, meta: &fs::Metadata) -> Option<PathBuf> {
+    if let Some(real) = fsio::opened_path(file) {
+        return Some(real);
+    }
+    let real = fs::canonicalize(path).ok()?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let now = fs::metadata(&real).ok()?;
+        if (now.dev(), now.ino()) != (meta.dev(), meta.ino()) {
+            return None;
+        }
+    }
+    let _ = meta;
+    Some(real)
+}
+
+fn text_content(file: fs::File, path: &Path) -> Content {
     let mut bytes = Vec::new();
-    let read = fs::File::open(path).and_then(|f| f.take(MAX_PREVIEW_BYTES).read_to_end(&mut bytes));
-    if read.is_err() {
+    if file
+        .take(MAX_PREVIEW_BYTES)
+        .read_to_end(&mut bytes)
+        .is_err()
+    {
         return Content::Hidden("unreadable");
     }
     let Ok(text) = std::str::from_utf8(&bytes) else {

@@ -232,3 +232,47 @@ fn a_changed_folder_is_listed_again() {
     fs::write(dir.path().join("two"), b"").unwrap();
     assert_eq!(paths(dir.path(), ""), vec!["one", "two"]);
 }
+
+/// Issue 18, item 11: what hover shows is what was opened. Swapped right
+/// after the open — a file for a link out of the workspace, or the other
+/// way round — the outside file is never shown.
+#[cfg(unix)]
+#[test]
+fn hover_shows_what_was_opened_never_a_file_swapped_in() {
+    let (workspace, outside) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let secret = outside.path().join("secret.txt");
+    fs::write(&secret, "SECRET\n").unwrap();
+    let doc = workspace.path().join("doc.txt");
+    let text = "@doc.txt".to_string();
+    let m = &file_mention::scan(&text)[0];
+    let link_in = |p: &Path| {
+        let tmp = p.with_extension("swap");
+        std::os::unix::fs::symlink(&secret, &tmp).unwrap();
+        fs::rename(&tmp, p).unwrap();
+    };
+    let file_in = |p: &Path| {
+        let tmp = p.with_extension("swap");
+        fs::write(&tmp, "INSIDE\n").unwrap();
+        fs::rename(&tmp, p).unwrap();
+    };
+    let shown = |info: FileInfo| format!("{:?}", info.content);
+    // A file when opened, a link out when checked.
+    file_in(&doc);
+    let info = info_opened(m, Some(workspace.path()), &mut |p| link_in(p)).unwrap();
+    assert!(!shown(info).contains("SECRET"));
+    // A link out when opened, a file when checked.
+    link_in(&doc);
+    let info = info_opened(m, Some(workspace.path()), &mut |p| file_in(p)).unwrap();
+    assert_eq!(info.content, Content::Hidden("outside the workspace"));
+    // Unswapped: a link inside the workspace is shown, one out is not.
+    let target = workspace.path().join("target.txt");
+    fs::write(&target, "TARGET\n").unwrap();
+    let inner = workspace.path().join("inner.txt");
+    std::os::unix::fs::symlink(&target, &inner).unwrap();
+    assert!(shown(info_of(workspace.path(), "inner.txt")).contains("TARGET"));
+    link_in(&doc);
+    assert_eq!(
+        info_of(workspace.path(), "doc.txt").content,
+        Content::Hidden("outside the workspace")
+    );
+}

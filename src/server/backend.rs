@@ -110,7 +110,12 @@ impl Backend {
                 spill::configured_dir(dir, &first.unwrap_or_else(paths::current_dir))
             }
         };
-        Spill::for_setting(&dir, settings.limits.spill_max_bytes)
+        let roots: Vec<_> = self
+            .configured_stores()
+            .into_iter()
+            .map(|s| s.path)
+            .collect();
+        Spill::for_setting(&dir, settings.limits.spill_max_bytes).map(|s| s.outside_of(&roots))
     }
 
     pub fn target_cwd(&self, document: &Url) -> Option<String> {

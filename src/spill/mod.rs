@@ -3,30 +3,33 @@
 //! under a size cap. Only `prepare` calls it.
 
 use std::collections::HashSet;
-use std::fs::{self, File, OpenOptions};
+use std::fs;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use sha2::{Digest, Sha256};
 
 use crate::config::spill::SpillDir;
+use crate::fsio::{self, Links};
 use crate::reference::full_snapshot::{FullSnapshot, SpillStore};
 
 /// Temporary files older than this are removed by eviction.
 const STALE_TEMP: Duration = Duration::from_secs(3600);
-/// Prefix of temporary files (never ending in `.json`).
-const TEMP_PREFIX: &str = ".tmp-";
+/// Temporary files are `.hydra-spill-<random>.tmp` (never ending in
+/// `.json`): eviction removes no other name, so a person's `.tmp-notes`
+/// in a folder given as `--spill-dir` is never touched.
+const TEMP_PREFIX: &str = ".hydra-spill-";
+const TEMP_SUFFIX: &str = ".tmp";
 const WRITE_BUFFER: usize = 256 * 1024;
-
-static COUNTER: AtomicU64 = AtomicU64::new(0);
 
 /// A spill directory and its size cap.
 #[derive(Debug, Clone)]
 pub struct Spill {
     dir: Result<PathBuf, String>,
     max_bytes: u64,
+    /// Store roots the directory must not be inside of.
+    stores: Vec<PathBuf>,
 }
 
 impl Spill {
@@ -37,7 +40,31 @@ impl Spill {
             SpillDir::Dir(dir) => Ok(dir.clone()),
             SpillDir::Unknown(why) => Err(why.clone()),
         };
-        Some(Self { dir, max_bytes })
+        Some(Self {
+            dir,
+            max_bytes,
+            stores: Vec::new(),
+        })
+    }
+
+    /// The same store, refusing to write inside any of `roots`: nothing is
+    /// ever written into a session store (`--store ~` and the default
+    /// spill directory under `~/.cache`).
+    pub fn outside_of(mut self, roots: &[PathBuf]) -> Self {
+        self.stores = roots.to_vec();
+        self
+    }
+
+    /// `Err` naming the store when `dir` is inside one.
+    fn outside_stores(&self, dir: &Path) -> Result<(), String> {
+        match self.stores.iter().find(|r| fsio::is_inside(dir, r)) {
+            Some(root) => Err(format!(
+                "{} is inside the session store {}",
+                dir.display(),
+                root.display()
+            )),
+            None => Ok(()),
+        }
     }
 
     /// Stores one snapshot: its path and length.
@@ -50,39 +77,44 @@ impl Spill {
             .to_str()
             .ok_or("the spill directory's path is not UTF-8")?
             .trim_end_matches('/');
-        create_private_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let temp = TempFile::create(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-        let file = temp.file.try_clone().map_err(|e| e.to_string())?;
-        let mut out = HashingWriter {
-            inner: BufWriter::with_capacity(WRITE_BUFFER, file),
-            hasher: Sha256::new(),
-            bytes: 0,
+        self.outside_stores(dir)?;
+        fsio::create_private_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        // Another user who can replace a stored file can put words in the
+        // agent's mouth: such a folder is never used.
+        fsio::refuse_shared_dir(dir)?;
+        let temp = fsio::private_temp_file(dir, TEMP_PREFIX, TEMP_SUFFIX)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        let (hasher, bytes) = {
+            let mut out = HashingWriter {
+                inner: BufWriter::with_capacity(WRITE_BUFFER, temp.as_file()),
+                hasher: Sha256::new(),
+                bytes: 0,
+            };
+            write(&mut out).map_err(|e| e.to_string())?;
+            out.inner.flush().map_err(|e| e.to_string())?;
+            (out.hasher, out.bytes)
         };
-        write(&mut out).map_err(|e| e.to_string())?;
-        out.inner.flush().map_err(|e| e.to_string())?;
-        let HashingWriter {
-            inner,
-            hasher,
-            bytes,
-        } = out;
-        drop(inner);
         let name = format!("{:x}.json", hasher.finalize());
         let path = dir.join(&name);
         match fs::symlink_metadata(&path) {
             // Same bytes by construction: keep it, and mark it fresh.
-            Ok(meta) if meta.is_file() => {
-                touch(&path);
-                drop(temp);
+            Ok(meta) if meta.is_file() => touch(&path),
+            // Renamed over anything else (a link is replaced, never
+            // followed); dropping `temp` on failure removes it.
+            _ => {
+                temp.persist(&path)
+                    .map_err(|e| format!("{}: {}", path.display(), e.error))?;
             }
-            _ => temp
-                .persist(&path)
-                .map_err(|e| format!("{}: {e}", path.display()))?,
         }
         Ok((format!("{dir_text}/{name}"), bytes))
     }
 
     fn try_evict(&self, keep: &[String]) -> io::Result<()> {
         let Ok(dir) = &self.dir else { return Ok(()) };
+        // Nothing is removed from a folder that is not the program's own.
+        if self.outside_stores(dir).is_err() || fsio::refuse_shared_dir(dir).is_err() {
+            return Ok(());
+        }
         let keep: HashSet<&str> = keep.iter().filter_map(|p| p.rsplit('/').next()).collect();
         let now = SystemTime::now();
         let mut snapshots = Vec::new();
@@ -92,16 +124,17 @@ impl Spill {
             let Ok(name) = entry.file_name().into_string() else {
                 continue;
             };
-            // Not following links: only regular files count.
+            // Not following links: only regular files the current user
+            // owns, named as the program names them, are its own.
             let Ok(meta) = entry.metadata() else { continue };
-            if !meta.is_file() {
+            if !meta.is_file() || !fsio::owned_by_me(&meta) {
                 continue;
             }
             let modified = meta.modified().unwrap_or(UNIX_EPOCH);
             if is_snapshot_name(&name) {
                 total += meta.len();
                 snapshots.push((modified, name, meta.len()));
-            } else if name.starts_with(TEMP_PREFIX)
+            } else if fsio::is_temp_name(&name, TEMP_PREFIX, TEMP_SUFFIX)
                 && now.duration_since(modified).unwrap_or_default() > STALE_TEMP
             {
                 let _ = fs::remove_file(entry.path());
@@ -149,84 +182,11 @@ pub fn is_snapshot_name(name: &str) -> bool {
             .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
 }
 
-/// Creates `dir` and any missing parent, each created folder mode 0700.
-fn create_private_dir(dir: &Path) -> io::Result<()> {
-    let mut builder = fs::DirBuilder::new();
-    builder.recursive(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::DirBuilderExt;
-        builder.mode(0o700);
-    }
-    builder.create(dir)?;
-    if !fs::metadata(dir)?.is_dir() {
-        return Err(io::Error::other("not a directory"));
-    }
-    Ok(())
-}
-
-/// Sets a file's modification time to now (best effort).
+/// Sets a stored file's modification time to now (best effort; the file
+/// itself, never a link's target).
 fn touch(path: &Path) {
-    if let Ok(file) = File::open(path) {
+    if let Ok(file) = fsio::open_regular(path, Links::NoFollow) {
         let _ = file.set_modified(SystemTime::now());
-    }
-}
-
-/// A temporary file in the spill directory, removed unless persisted.
-struct TempFile {
-    path: PathBuf,
-    file: File,
-    persisted: bool,
-}
-
-impl TempFile {
-    fn create(dir: &Path) -> io::Result<Self> {
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.subsec_nanos())
-            .unwrap_or_default();
-        let name = format!(
-            "{TEMP_PREFIX}{}-{}-{nanos:08x}",
-            std::process::id(),
-            COUNTER.fetch_add(1, Ordering::Relaxed)
-        );
-        let path = dir.join(name);
-        let mut options = OpenOptions::new();
-        options.write(true).create_new(true);
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::OpenOptionsExt;
-            options.mode(0o600);
-        }
-        let file = options.open(&path)?;
-        let temp = TempFile {
-            path,
-            file,
-            persisted: false,
-        };
-        // Whatever the umask: 0600.
-        #[cfg(unix)]
-        {
-            use std::os::unix::fs::PermissionsExt;
-            temp.file
-                .set_permissions(fs::Permissions::from_mode(0o600))?;
-        }
-        Ok(temp)
-    }
-
-    /// Renames the whole file to `path`.
-    fn persist(mut self, path: &Path) -> io::Result<()> {
-        fs::rename(&self.path, path)?;
-        self.persisted = true;
-        Ok(())
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        if !self.persisted {
-            let _ = fs::remove_file(&self.path);
-        }
     }
 }
 
@@ -253,6 +213,7 @@ impl<W: Write> Write for HashingWriter<W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::fs::File;
 
     fn spill(dir: &Path, max: u64) -> Spill {
         Spill::for_setting(&SpillDir::Dir(dir.to_path_buf()), max).unwrap()
@@ -327,14 +288,19 @@ mod tests {
             paths.push(path);
         }
         fs::write(root.path().join("other.txt"), vec![b'x'; 100]).unwrap();
-        let stale = root.path().join(".tmp-1-2-3");
-        fs::write(&stale, b"partial").unwrap();
-        File::options()
-            .write(true)
-            .open(&stale)
-            .unwrap()
-            .set_modified(SystemTime::now() - Duration::from_secs(7200))
-            .unwrap();
+        // A stale temporary file of the program's, and a person's file
+        // that merely looks temporary: only the first goes.
+        let stale = root.path().join(".hydra-spill-a1B2c3D4e5F6.tmp");
+        let notes = root.path().join(".tmp-my-notes");
+        for file in [&stale, &notes] {
+            fs::write(file, b"partial").unwrap();
+            File::options()
+                .write(true)
+                .open(file)
+                .unwrap()
+                .set_modified(SystemTime::now() - Duration::from_secs(7200))
+                .unwrap();
+        }
         s.evict(&paths[..1]);
         // 24 bytes > 10: the oldest not kept (b) goes, then c; a is kept.
         assert!(Path::new(&paths[0]).exists());
@@ -342,5 +308,6 @@ mod tests {
         assert!(!Path::new(&paths[2]).exists());
         assert!(root.path().join("other.txt").exists());
         assert!(!stale.exists());
+        assert!(notes.exists());
     }
 }

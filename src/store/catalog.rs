@@ -8,7 +8,6 @@
 use std::borrow::Cow;
 use std::cmp::Ordering;
 use std::collections::{HashMap, HashSet};
-use std::fs::File;
 use std::io::{self, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -19,6 +18,7 @@ use super::record::{Cached, Payload, Record};
 use super::stamp::Stamp;
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
+use crate::fsio::{self, Links};
 use crate::model::{Locator, Session, SessionHeader, SessionSink, StoreNote};
 
 /// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
@@ -793,7 +793,7 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
         winner: false,
         first_line: (0, 0),
     };
-    let mut file = match File::open(path) {
+    let mut file = match fsio::open_regular(path, Links::NoFollow) {
         Ok(file) => file,
         Err(e) => {
             state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
@@ -872,7 +872,7 @@ fn same_first_line(path: &Path, (len, hash): (u32, u64)) -> bool {
     if (len, hash) == (0, 0) {
         return true;
     }
-    let Ok(mut file) = File::open(path) else {
+    let Ok(mut file) = fsio::open_regular(path, Links::NoFollow) else {
         return false;
     };
     let mut now = vec![0; len as usize + 2];
@@ -911,7 +911,7 @@ fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileSt
         state.stamp = stamp;
         return Some(state);
     }
-    let mut file = File::open(path).ok()?;
+    let mut file = fsio::open_regular(path, Links::NoFollow).ok()?;
     file.seek(SeekFrom::Start(state.consumed)).ok()?;
     let never = || false;
     // Only the growth is read, in bounded chunks (never reserved whole).

@@ -4,7 +4,7 @@
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -14,6 +14,7 @@ use super::catalog::{Catalog, FormatChoice};
 use super::index_cache;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::{self, LogSource};
+use crate::fsio::{self, Links};
 use crate::model::{
     Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionKey,
     SessionReader, SessionSink, SessionStore, StoreNote, StoreStatus, Version, Wake,
@@ -67,6 +68,11 @@ impl FsStore {
     /// `cache_dir`: a log unchanged since a cache recorded it is not read.
     /// The caches are then brought up to date.
     pub fn open_cached(specs: &[StoreSpec], scan: Scan, cache_dir: &Path) -> Self {
+        let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
+        let Some(cache_dir) = index_cache::usable_dir(cache_dir, &roots) else {
+            return Self::open(specs, scan);
+        };
+        let cache_dir = cache_dir.as_path();
         let mut store = Self::unscanned(specs, scan);
         // The walk (listing and stats) needs nothing from the cache: it runs
         // while the caches are read.
@@ -347,9 +353,16 @@ impl SessionReader for FsReader {
         Ok(summary)
     }
 
+    /// Size, modification and status-change times, identity, and a hash
+    /// of the log's first and last blocks: a log rewritten in place to the
+    /// same size with its old modification time put back (and a status
+    /// change time the clock's granularity hides) is still another version.
     fn version(&self, session: &Session) -> Option<Version> {
-        let meta = std::fs::metadata(self.path_of(&session.locator)?).ok()?;
-        let mut key = Vec::with_capacity(64);
+        let path = self.path_of(&session.locator)?;
+        // Without blocking: whatever was renamed over the log is refused.
+        let mut file = fsio::open_regular(&path, Links::NoFollow).ok()?;
+        let meta = file.metadata().ok()?;
+        let mut key = Vec::with_capacity(96);
         key.extend_from_slice(&(session.locator.store as u64).to_le_bytes());
         key.extend_from_slice(&meta.len().to_le_bytes());
         if let Ok(since) = meta
@@ -363,7 +376,10 @@ impl SessionReader for FsReader {
             use std::os::unix::fs::MetadataExt;
             key.extend_from_slice(&meta.ino().to_le_bytes());
             key.extend_from_slice(&meta.dev().to_le_bytes());
+            key.extend_from_slice(&meta.ctime().to_le_bytes());
+            key.extend_from_slice(&meta.ctime_nsec().to_le_bytes());
         }
+        key.extend_from_slice(&ends_hash(&mut file, meta.len()).ok()?.to_le_bytes());
         key.extend_from_slice(&session.locator.name);
         Some(Version(key))
     }
@@ -385,6 +401,26 @@ fn name_path(name: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(name).into_owned())
 }
 
+/// Bytes of each end of a log that [`FsReader::version`] hashes.
+const END_BLOCK: u64 = 4096;
+
+/// A hash of the first and the last [`END_BLOCK`] bytes of `file` (of
+/// `size` bytes): where a log rewritten in place differs first (its header)
+/// and where it grows.
+fn ends_hash(file: &mut File, size: u64) -> io::Result<u64> {
+    use std::hash::Hasher;
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    let mut block = Vec::with_capacity(END_BLOCK as usize);
+    let tail = size.saturating_sub(END_BLOCK).max(END_BLOCK.min(size));
+    for start in [0, tail] {
+        block.clear();
+        file.seek(SeekFrom::Start(start))?;
+        (&mut *file).take(END_BLOCK).read_to_end(&mut block)?;
+        hasher.write(&block);
+    }
+    Ok(hasher.finish())
+}
+
 /// One log file, as a format reads it.
 struct FileLog<'a> {
     path: &'a Path,
@@ -399,7 +435,8 @@ impl LogSource for FileLog<'_> {
     }
 
     fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let file = File::open(self.path)?;
+        // A FIFO renamed over the log must not hold the read for ever.
+        let file = fsio::open_regular(self.path, Links::NoFollow)?;
         let size = file.metadata()?.len();
         let size = limit.into_iter().chain(self.limit).fold(size, u64::min);
         Ok((Box::new(file), size))
@@ -462,5 +499,56 @@ mod tests {
         assert_ne!(reader.version(&session), Some(before));
         // The file now holds another session: the read says so.
         assert!(reader.read(&session, &|| false, &mut |_| {}).is_err());
+    }
+
+    /// Issue 18, item 3: a FIFO renamed over an indexed log fails the read
+    /// at once (the open used to wait for a writer, for ever).
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_renamed_over_a_log_fails_the_read_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        log(dir.path(), "s.jsonl", "s", 1);
+        let store = FsStore::scan(dir.path());
+        let session = store.get("s").unwrap();
+        let fifo = dir.path().join("fifo");
+        rustix::fs::mknodat(
+            rustix::fs::CWD,
+            &fifo,
+            rustix::fs::FileType::Fifo,
+            rustix::fs::Mode::from_raw_mode(0o600),
+            0,
+        )
+        .unwrap();
+        std::fs::rename(&fifo, dir.path().join("s.jsonl")).unwrap();
+        let reader = store.reader();
+        let err = reader.read(&session, &|| false, &mut |_| {}).unwrap_err();
+        assert!(format!("{err:?}").contains("not a regular file"), "{err:?}");
+        assert_eq!(reader.version(&session), None);
+    }
+
+    /// Issue 18, item 5: the same size, the old modification time put back
+    /// and the same inode: still another version (the snapshot cache must
+    /// not serve the old text).
+    #[test]
+    fn a_log_rewritten_in_place_with_its_old_times_is_another_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.jsonl");
+        let body = |title: &str| {
+            format!(
+                "{{\"type\":\"session\",\"id\":\"s\",\"createdAt\":1}}\n{{\"seq\":1,\"type\":\"session/title\",\"data\":{{\"title\":\"{title}\"}}}}\n"
+            )
+        };
+        std::fs::write(&path, body("Old")).unwrap();
+        let store = FsStore::scan(dir.path());
+        let session = store.get("s").unwrap();
+        let reader = store.reader();
+        let before = reader.version(&session).unwrap();
+        let mtime = std::fs::metadata(&path).unwrap().modified().unwrap();
+        let mut file = std::fs::OpenOptions::new().write(true).open(&path).unwrap();
+        std::io::Write::write_all(&mut file, body("New").as_bytes()).unwrap();
+        file.set_modified(mtime).unwrap();
+        drop(file);
+        assert_eq!(std::fs::metadata(&path).unwrap().modified().unwrap(), mtime);
+        assert_ne!(reader.version(&session), Some(before));
     }
 }

@@ -4,18 +4,21 @@
 //! One file per store root (and format, and scan depth) in the user's cache
 //! directory: per log its name, its stamp (size, times, inode), its format
 //! and what its scan found. A log whose stamp differs is scanned again; a
-//! cache that is corrupt, of another version or of another store is
-//! ignored and rewritten. Nothing is trusted without the stamp matching, and
-//! the cache is never written inside a store. Writes are atomic (a
-//! temporary file renamed over the old one).
+//! cache that is corrupt, of another layout, of another build (version and
+//! format readers) or of another store is ignored and rewritten. Nothing is
+//! trusted without the stamp matching. The cache holds titles, ids and
+//! cwds: its folder is 0700 and its files 0600, and it is never kept inside
+//! any store of the list, however the paths are written. Writes are atomic
+//! (a private temporary file of random name renamed over the old one).
 
 use std::fs;
-use std::io::Write;
+use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use super::catalog::Catalog;
 use super::record::{self, In, Out, Record};
+use crate::fsio::{self, Links};
 
 /// The first bytes of a cache file; the digit changes with the layout,
 /// and with what a format makes of a log (5: agents' prompt titles read
@@ -23,24 +26,69 @@ use super::record::{self, In, Out, Record};
 /// no session), so an old cache never serves old titles.
 const MAGIC: &[u8; 8] = b"HSLIDX\x00\x05";
 
-/// The cache file of `catalog` in `dir`; `None` when `dir` is inside the
-/// store (a cache is never written into a store).
-fn file_of(catalog: &Catalog, dir: &Path) -> Option<PathBuf> {
-    if dir.starts_with(catalog.root()) {
+/// The build whose readers made a cache: the version and a hash of the
+/// format readers' sources (`build.rs`). A cache of any other build is
+/// dropped: an upgrade that reads a format differently never serves what
+/// the old reader made of a log.
+const BUILD: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    "+formats.",
+    env!("HYDRA_FORMATS_HASH")
+);
+
+/// Temporary files of the cache: `.index-<random>.tmp`.
+const TEMP_PREFIX: &str = ".index-";
+const TEMP_SUFFIX: &str = ".tmp";
+
+/// The folder to keep the caches of `roots` in: `dir`, made owner-only
+/// (0700, and its cache files 0600, whatever an older build left), or
+/// `None` when it is inside one of the stores (a cache is never written
+/// into a store) or is not the current user's alone.
+pub fn usable_dir(dir: &Path, roots: &[PathBuf]) -> Option<PathBuf> {
+    if roots.iter().any(|root| fsio::is_inside(dir, root)) {
+        tracing::debug!(
+            "not keeping an index cache inside a store: {}",
+            dir.display()
+        );
         return None;
     }
-    let key = identity(catalog);
-    Some(dir.join(format!("index-{:016x}.bin", hash(&key))))
+    if let Err(why) = fsio::make_private_dir(dir) {
+        tracing::debug!("not keeping an index cache in {}: {why}", dir.display());
+        return None;
+    }
+    for entry in fs::read_dir(dir).ok()?.flatten() {
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with("index-") && name.ends_with(".bin") {
+            if let Ok(file) = fsio::open_regular(&entry.path(), Links::NoFollow) {
+                let _ = fsio::make_private_file(&file);
+            }
+        }
+    }
+    Some(dir.to_path_buf())
 }
 
-/// What a cache file must be about: the root, the format, the scan depth.
+/// The cache file of `catalog` in `dir` (a folder [`usable_dir`] gave).
+fn file_of(catalog: &Catalog, dir: &Path) -> PathBuf {
+    let key = identity(catalog);
+    dir.join(format!("index-{:016x}.bin", hash(&key)))
+}
+
+/// What a cache file must be about: the root, the format, the scan depth,
+/// and the build that read the logs.
 fn identity(catalog: &Catalog) -> Vec<u8> {
+    identity_of(catalog, BUILD)
+}
+
+fn identity_of(catalog: &Catalog, build: &str) -> Vec<u8> {
     let mut key = Vec::new();
     key.extend_from_slice(path_bytes(catalog.root()).as_ref());
     key.push(0);
     key.extend_from_slice(catalog.format().name().as_bytes());
     key.push(0);
     key.push(u8::from(catalog.titles()));
+    key.push(0);
+    key.extend_from_slice(build.as_bytes());
     key
 }
 
@@ -58,12 +106,14 @@ fn path_bytes(path: &Path) -> std::borrow::Cow<'_, [u8]> {
 /// Seeds `catalog` from its cache in `dir`, if there is a sound one.
 /// Returns how many files it recorded (for [`save_if_changed`]).
 pub fn load(catalog: &mut Catalog, dir: &Path) -> usize {
-    let Some(path) = file_of(catalog, dir) else {
+    let path = file_of(catalog, dir);
+    let mut bytes = Vec::new();
+    // Never through a link, never blocking on what is not a file.
+    let read = fsio::open_regular(&path, Links::NoFollow)
+        .and_then(|mut file| file.read_to_end(&mut bytes));
+    if read.is_err() {
         return 0;
-    };
-    let Ok(bytes) = fs::read(&path) else {
-        return 0;
-    };
+    }
     let seeded = decode(bytes, &identity(catalog)).and_then(|records| catalog.seed(records));
     seeded.unwrap_or_else(|| {
         tracing::debug!("ignoring the index cache {}", path.display());
@@ -80,29 +130,21 @@ pub fn save_if_changed(catalog: &Catalog, dir: &Path, loaded: usize) {
     if files == recorded && files == loaded {
         return;
     }
-    let Some(path) = file_of(catalog, dir) else {
-        return;
-    };
+    let path = file_of(catalog, dir);
     let bytes = encode(catalog);
-    if let Err(e) = write_atomically(&path, &bytes) {
+    if let Err(e) = write_atomically(dir, &path, &bytes) {
         tracing::debug!("cannot write the index cache {}: {e}", path.display());
     }
 }
 
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let dir = path.parent().unwrap_or(Path::new("."));
-    fs::create_dir_all(dir)?;
-    let tmp = path.with_extension(format!("tmp-{}", std::process::id()));
-    let written = (|| {
-        let mut file = fs::File::create(&tmp)?;
-        file.write_all(bytes)?;
-        file.sync_all()?;
-        fs::rename(&tmp, path)
-    })();
-    if written.is_err() {
-        let _ = fs::remove_file(&tmp);
-    }
-    written
+/// A private temporary file of random name (never through a link), then
+/// renamed over `path`; removed when anything fails.
+fn write_atomically(dir: &Path, path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+    let mut temp = fsio::private_temp_file(dir, TEMP_PREFIX, TEMP_SUFFIX)?;
+    temp.write_all(bytes)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
 }
 
 fn encode(catalog: &Catalog) -> Vec<u8> {
@@ -172,6 +214,11 @@ mod tests {
 
     fn cached(root: &Path, dir: &Path) -> (Catalog, usize) {
         let mut catalog = Catalog::empty(root, 0, FormatChoice::Auto, true);
+        let Some(dir) = usable_dir(dir, &[root.to_path_buf()]) else {
+            catalog.rescan();
+            return (catalog, 0);
+        };
+        let dir = dir.as_path();
         let loaded = load(&mut catalog, dir);
         catalog.rescan();
         save_if_changed(&catalog, dir, loaded);
@@ -313,7 +360,6 @@ mod tests {
                 &Catalog::empty(root, 0, FormatChoice::Auto, true),
                 cache.path(),
             )
-            .unwrap()
         };
         cached(one.path(), cache.path());
         cached(two.path(), cache.path());
@@ -331,5 +377,91 @@ mod tests {
         let inside = store.path().join("cache");
         cached(store.path(), &inside);
         assert!(!inside.exists());
+    }
+
+    /// Issue 18, item 16: the store written another way (`..`, a link to
+    /// it) still holds the cache folder.
+    #[cfg(unix)]
+    #[test]
+    fn never_inside_a_store_however_it_is_written() {
+        let store = store();
+        let name = store.path().file_name().unwrap().to_str().unwrap();
+        let dotted = store.path().join("..").join(name);
+        let links = tempfile::tempdir().unwrap();
+        let link = links.path().join("to-store");
+        std::os::unix::fs::symlink(store.path(), &link).unwrap();
+        for root in [dotted, link] {
+            let inside = store.path().join(".cache/hydra-session");
+            assert_eq!(usable_dir(&inside, std::slice::from_ref(&root)), None);
+            // And the cache written through the link is refused too.
+            assert_eq!(usable_dir(&root.join("c"), &[store.path().into()]), None);
+            assert!(!store.path().join(".cache").exists());
+        }
+        // Any store of the list, not only the one being cached.
+        let other = tempfile::tempdir().unwrap();
+        let dir = store.path().join("c");
+        assert_eq!(
+            usable_dir(&dir, &[other.path().into(), store.path().into()]),
+            None
+        );
+        assert!(usable_dir(&other.path().join("c"), &[store.path().into()]).is_some());
+    }
+
+    /// Issue 18, item 20: a cache written by another build (another
+    /// version, or other format readers) is dropped and rewritten.
+    #[test]
+    fn a_cache_of_another_build_is_dropped() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        let catalog = Catalog::scan(store.path());
+        let mut out = Out(Vec::new());
+        out.0.extend_from_slice(MAGIC);
+        out.bytes(&identity_of(&catalog, "0.0.1+formats.0000000000000000"));
+        catalog.for_each_record(&mut |r| record::encode(&mut out, &r));
+        let sum = hash(&out.0);
+        out.0.extend_from_slice(&sum.to_le_bytes());
+        let path = file_of(&catalog, cache.path());
+        fs::write(&path, &out.0).unwrap();
+        let (_, loaded) = cached(store.path(), cache.path());
+        assert_eq!(loaded, 0, "an old build's cache was used");
+        assert_ne!(fs::read(&path).unwrap(), out.0, "rewritten by this build");
+        let (_, loaded) = cached(store.path(), cache.path());
+        assert_eq!(loaded, 6);
+        assert!(BUILD.starts_with(env!("CARGO_PKG_VERSION")));
+    }
+
+    /// Issue 18, items 14 and 15: folders 0700 and files 0600, an older
+    /// cache's modes narrowed; the temporary file is never a name planted
+    /// ahead (the old `index-….tmp-<pid>` link is left alone).
+    #[cfg(unix)]
+    #[test]
+    fn the_cache_is_private_and_never_written_through_a_link() {
+        use std::os::unix::fs::PermissionsExt;
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        let (store, root) = (store(), tempfile::tempdir().unwrap());
+        let dir = root.path().join("hydra-session");
+        fs::create_dir(&dir).unwrap();
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        let catalog = Catalog::empty(store.path(), 0, FormatChoice::Auto, true);
+        let path = file_of(&catalog, &dir);
+        let victim = root.path().join("victim");
+        fs::write(&victim, b"mine").unwrap();
+        let planted = path.with_extension(format!("tmp-{}", std::process::id()));
+        std::os::unix::fs::symlink(&victim, &planted).unwrap();
+        cached(store.path(), &dir);
+        assert_eq!(fs::read(&victim).unwrap(), b"mine");
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&path), 0o600);
+        // An older build's world-readable cache is narrowed on the next use.
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
+        let (_, loaded) = cached(store.path(), &dir);
+        assert_eq!(loaded, 6);
+        assert_eq!((mode(&dir), mode(&path)), (0o700, 0o600));
+        let names: Vec<String> = fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names.len(), 2, "the cache and the planted link: {names:?}");
     }
 }

@@ -214,7 +214,7 @@ fn context(
     // The hook is `prepare`'s host inside the agent: a truncated source
     // is spilled where `prepare` would spill it, so the agent can read the
     // whole snapshot with its own tools.
-    let spill = settings::resolve_spill(&SpillArgs::default())?;
+    let spill = settings::spill_for(settings, &SpillArgs::default())?;
     let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
     let prepared = prepare(
         parsed.text,
