@@ -229,3 +229,32 @@ async fn hover_on_a_bare_uri_uses_the_id_as_label() {
         "{value}"
     );
 }
+
+#[tokio::test]
+async fn the_quick_fix_for_a_bare_uri_writes_a_one_line_mention() {
+    // Issue 18 items 8 and 10.
+    let store = hostile_titles_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/w").await;
+    let bare = uri_of("two-lines");
+    let uri = file_uri(DOC);
+    client.open(&uri, &bare).await;
+    let actions = client
+        .call(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": range(0, 0, 0, 1),
+                "context": {"diagnostics": []},
+            }),
+        )
+        .await;
+    assert_eq!(
+        actions[0]["title"],
+        "Turn into a mention of \"first line second linecba\""
+    );
+    assert_eq!(
+        actions[0]["edit"]["changes"][uri.as_str()][0]["newText"],
+        mention("two-lines", "first line second linecba")
+    );
+}

@@ -145,10 +145,13 @@ fn run(command: Command) -> Result<i32, Failure> {
             // time is wasted work.
             std::mem::forget(store);
             if settings.output == Some(Format::Mention) {
+                // One line per session, whatever its title holds (line
+                // breaks, terminal controls, bidi overrides): the one-line
+                // rule, which `parse` reads back to the same id.
                 let lines: String = list
                     .items
                     .iter()
-                    .map(|c| c.mention.clone() + "\n")
+                    .map(|c| c.one_line_mention() + "\n")
                     .collect();
                 print_text(&lines);
                 return Ok(OK);

@@ -7,6 +7,7 @@ use serde::Serialize;
 
 use super::error::{ErrorCode, ReferenceError};
 use super::mention;
+use super::one_line::one_line;
 use crate::model::MAX_SAFE_INTEGER;
 use crate::model::{Session, SessionKey, SessionSink};
 
@@ -26,6 +27,29 @@ pub struct Candidate {
     pub created_at: u64,
     /// `format(id, displayTitle ?? label)`.
     pub mention: String,
+}
+
+impl Candidate {
+    /// `displayTitle ?? label` under the one-line rule (the id when nothing
+    /// is left): what a person sees of this candidate in a list.
+    pub fn shown_label(&self) -> String {
+        let shown = one_line(self.display_title.as_deref().unwrap_or(&self.label));
+        if shown.is_empty() {
+            self.session_id.clone()
+        } else {
+            shown
+        }
+    }
+
+    /// The mention the product inserts or prints for this candidate:
+    /// `mention` with the one-line rule applied to its label (`mention`
+    /// itself stays the contract's canonical text).
+    pub fn one_line_mention(&self) -> String {
+        mention::format_one_line(
+            &self.session_id,
+            self.display_title.as_deref().unwrap_or(&self.label),
+        )
+    }
 }
 
 /// The ranked candidates, and whether the limit cut the list.

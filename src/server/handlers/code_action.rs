@@ -10,6 +10,7 @@ use tower_lsp::lsp_types::*;
 use super::blocking;
 use crate::proto::{position, to_proto};
 use crate::reference::mention;
+use crate::reference::one_line::one_line;
 use crate::server::backend::Backend;
 
 pub async fn code_action(
@@ -67,12 +68,14 @@ pub async fn code_action(
                     })
                     .unwrap_or_else(|| id.clone());
                 let range = position::range(&doc.rope, span, encoding);
-                let title = format!("Turn into a mention of \"{label}\"");
+                // The inserted mention and the action's title are under the
+                // one-line rule (the label comes from a log).
+                let title = format!("Turn into a mention of \"{}\"", one_line(&label));
                 actions.push(fix(
                     &uri,
                     &title,
                     range,
-                    mention::format(&id, Some(&label)),
+                    mention::format_one_line(&id, &label),
                     None,
                 ));
             }
