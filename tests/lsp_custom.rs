@@ -227,7 +227,7 @@ async fn status_reports_the_store() {
         got,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ]})
+        ], "notes": {"count": 0, "first": []}})
     );
 }
 

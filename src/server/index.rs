@@ -33,6 +33,9 @@ pub struct View {
     pub reader: Option<Arc<dyn SessionReader>>,
     /// Each store of the list, as last updated.
     pub stores: Vec<StoreStatus>,
+    /// The store list's warnings (skipped files, duplicate ids), as last
+    /// updated: `sessionReference/status` lists them.
+    pub notes: Arc<Vec<String>>,
 }
 
 impl std::fmt::Debug for View {
@@ -53,6 +56,7 @@ impl View {
             sessions: builder.finish(),
             reader: Some(store.reader()),
             stores: store.status(),
+            notes: Arc::default(),
         }
     }
 
@@ -184,21 +188,23 @@ impl Index {
         self.generation.load(Ordering::SeqCst) == generation
     }
 
-    fn install(&self, store: Box<dyn SessionStore>, view: View) {
+    fn install(&self, store: Box<dyn SessionStore>, mut view: View) {
         let notes: Vec<String> = store.notes().iter().map(ToString::to_string).collect();
+        let fresh: Vec<String> = match self.reported.lock() {
+            Ok(mut reported) => notes
+                .iter()
+                .filter(|n| reported.insert((*n).clone()))
+                .cloned()
+                .collect(),
+            Err(_) => Vec::new(),
+        };
+        view.notes = Arc::new(notes);
         if let Ok(mut slot) = self.view.write() {
             *slot = Arc::new(view);
         }
         if let Ok(mut slot) = self.store.lock() {
             *slot = Some(store);
         }
-        let fresh: Vec<String> = match self.reported.lock() {
-            Ok(mut reported) => notes
-                .into_iter()
-                .filter(|n| reported.insert(n.clone()))
-                .collect(),
-            Err(_) => Vec::new(),
-        };
         if !fresh.is_empty() {
             let _ = self.events.send(IndexEvent::Notes(fresh));
         }

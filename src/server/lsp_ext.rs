@@ -130,7 +130,20 @@ pub struct StatusResult {
     /// Whether the first index is still being built.
     pub indexing: bool,
     pub stores: Vec<StoreStatus>,
+    /// The store list's warnings (files skipped, duplicate ids), which the
+    /// log messages only sum up when there are many.
+    pub notes: StatusNotes,
 }
+
+/// How many store warnings there are, and the first [`STATUS_NOTES`].
+#[derive(Debug, Default, Serialize)]
+pub struct StatusNotes {
+    pub count: usize,
+    pub first: Vec<String>,
+}
+
+/// Store warnings listed by `sessionReference/status` at most.
+pub const STATUS_NOTES: usize = 100;
 
 /// Every custom method, in the order the docs list them.
 pub const METHODS: [&str; 4] = [

@@ -120,6 +120,15 @@ impl Backend {
             sessions: view.len(),
             indexing: self.index.is_indexing() || !self.index.is_started(),
             stores,
+            notes: lsp_ext::StatusNotes {
+                count: view.notes.len(),
+                first: view
+                    .notes
+                    .iter()
+                    .take(lsp_ext::STATUS_NOTES)
+                    .cloned()
+                    .collect(),
+            },
         }
     }
 
