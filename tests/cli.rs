@@ -721,3 +721,24 @@ fn check_warns_of_invisible_characters_in_a_label_and_prints_no_controls() {
     );
     assert!(stdout.contains("x 2Jy"), "{stdout:?}");
 }
+
+#[test]
+fn store_warnings_on_stderr_carry_no_terminal_controls() {
+    // Issue 18 items 7-8: a file name in a warning is a terminal line too.
+    let store = hostile_titles_store();
+    std::fs::write(store.path().join("\u{1b}[2J\u{7}bad\n.jsonl"), "not json\n").expect("write");
+    let output = run(
+        &[
+            "candidates",
+            "--store",
+            store.path().to_str().unwrap_or_default(),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(stderr.contains("[2J bad .jsonl: skipped"), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(!stderr.trim_end().contains(char::is_control), "{stderr:?}");
+}

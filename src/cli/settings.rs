@@ -6,6 +6,7 @@ use crate::config::spill::{self, SpillDir};
 use crate::config::{self, paths, StoreEntry};
 use crate::model::SessionStore;
 use crate::reference::budget::BudgetSetting;
+use crate::reference::one_line::one_line;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
 use crate::spill::Spill;
@@ -30,7 +31,11 @@ impl Settings {
             None => FsStore::open(&self.stores, scan),
         };
         for note in store.notes() {
-            eprintln!("hydra-session-lsp: warning: {note}");
+            // A terminal line: a file name may hold controls.
+            eprintln!(
+                "hydra-session-lsp: warning: {}",
+                one_line(&note.to_string())
+            );
         }
         store
     }
