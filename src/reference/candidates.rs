@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::error::{ErrorCode, ReferenceError};
 use super::mention;
-use super::one_line::one_line;
 use crate::model::MAX_SAFE_INTEGER;
 use crate::model::{Session, SessionKey, SessionSink};
 
@@ -33,12 +32,10 @@ impl Candidate {
     /// `displayTitle ?? label` under the one-line rule (the id when nothing
     /// is left): what a person sees of this candidate in a list.
     pub fn shown_label(&self) -> String {
-        let shown = one_line(self.display_title.as_deref().unwrap_or(&self.label));
-        if shown.is_empty() {
-            self.session_id.clone()
-        } else {
-            shown
-        }
+        mention::one_line_label(
+            &self.session_id,
+            self.display_title.as_deref().unwrap_or(&self.label),
+        )
     }
 
     /// The mention the product inserts or prints for this candidate:

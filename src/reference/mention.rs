@@ -140,11 +140,18 @@ pub fn format(session_id: &str, label: Option<&str>) -> String {
 /// the one-line rule applied to the label, the id when nothing is left.
 /// `parse` reads it back as that one-line label and the same id.
 pub fn format_one_line(session_id: &str, label: &str) -> String {
+    format(session_id, Some(&one_line_label(session_id, label)))
+}
+
+/// `label` under the one-line rule, the id when nothing is left: the label
+/// of a mention the product writes, and what a list shows of it.
+pub fn one_line_label(session_id: &str, label: &str) -> String {
     let label = one_line(label);
-    format(
-        session_id,
-        Some(&label).filter(|l| !l.is_empty()).map(|l| l.as_str()),
-    )
+    if label.is_empty() {
+        session_id.to_string()
+    } else {
+        label
+    }
 }
 
 fn unescape_label(raw: &str) -> String {

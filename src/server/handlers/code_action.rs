@@ -10,7 +10,6 @@ use tower_lsp::lsp_types::*;
 use super::blocking;
 use crate::proto::{position, to_proto};
 use crate::reference::mention;
-use crate::reference::one_line::one_line;
 use crate::server::backend::Backend;
 
 pub async fn code_action(
@@ -70,12 +69,13 @@ pub async fn code_action(
                 let range = position::range(&doc.rope, span, encoding);
                 // The inserted mention and the action's title are under the
                 // one-line rule (the label comes from a log).
-                let title = format!("Turn into a mention of \"{}\"", one_line(&label));
+                let shown = mention::one_line_label(&id, &label);
+                let title = format!("Turn into a mention of \"{shown}\"");
                 actions.push(fix(
                     &uri,
                     &title,
                     range,
-                    mention::format_one_line(&id, &label),
+                    mention::format(&id, Some(&shown)),
                     None,
                 ));
             }
