@@ -700,3 +700,121 @@ fn the_index_cache_is_owner_only() {
     assert_eq!((mode(&dir), mode(&files[0])), (0o700, 0o600));
     assert_eq!(index(), files, "no temporary file left");
 }
+
+/// A store of two sessions whose titles attack a terminal and a list: a
+/// clear-screen and a bell, a line break, a right-to-left override.
+fn hostile_titles_store() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for (id, created, title) in [
+        ("ansi", 2_000u64, "\u{1b}[2J\u{1b}[31mred\u{7}"),
+        ("two-lines", 1_000, "first line\nsecond line\u{202E}cba"),
+    ] {
+        let header =
+            serde_json::json!({"type": "session", "version": 1, "id": id, "createdAt": created});
+        let title =
+            serde_json::json!({"seq": 1, "type": "session/title", "data": {"title": title}});
+        std::fs::write(
+            dir.path().join(format!("{id}.jsonl")),
+            format!("{header}\n{title}\n"),
+        )
+        .expect("write log");
+    }
+    dir
+}
+
+#[test]
+fn candidates_mention_prints_one_line_per_session_without_controls() {
+    // Issue 18 items 7, 8 and 10.
+    let store = hostile_titles_store();
+    let store = store.path().to_str().unwrap_or_default();
+    let output = run(
+        &["candidates", "--store", store, "--format", "mention"],
+        b"",
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "@[[2J [31mred](hydra-session:ImFuc2ki)",
+            "@[first line second linecba](hydra-session:InR3by1saW5lcyI)",
+        ],
+        "{stdout:?}"
+    );
+    // Each line parses back to its session.
+    for (line, id) in lines.iter().zip(["ansi", "two-lines"]) {
+        let parsed = run(&["parse"], line.as_bytes(), &[]);
+        assert_eq!(json(&parsed)["references"][0]["sessionId"], id, "{line}");
+    }
+    // The JSON keeps the contract's canonical mention, byte for byte.
+    let output = run(&["candidates", "--store", store], b"", &[]);
+    let list = json(&output);
+    assert_eq!(
+        list[0]["mention"],
+        "@[\u{1b}[2J\u{1b}[31mred\u{7}](hydra-session:ImFuc2ki)"
+    );
+    assert_eq!(list[1]["label"], "first line\nsecond line\u{202E}cba");
+}
+
+#[test]
+fn check_warns_of_invisible_characters_in_a_label_and_prints_no_controls() {
+    // Issue 18 item 10: a label that shows one name and is another's.
+    let store = hostile_titles_store();
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("prompt.md");
+    // A C1 CSI and an override in an unknown id, quoted by the message.
+    let hostile_id = "x\u{9b}2J\u{202E}y";
+    let uri = hydra_session_lsp::reference::uri::encode(hostile_id);
+    std::fs::write(
+        &path,
+        format!("see @[txet\u{202E}](hydra-session:ImFuc2ki) and @[z]({uri})\n"),
+    )
+    .expect("write");
+    let output = run(
+        &[
+            "check",
+            "--store",
+            store.path().to_str().unwrap_or_default(),
+            path.to_str().unwrap_or_default(),
+        ],
+        b"",
+        &[],
+    );
+    let stdout = String::from_utf8(output.stdout).expect("UTF-8");
+    assert!(
+        stdout.contains(":1:5: warning[SESSION_REFERENCE_SUSPICIOUS_LABEL]: "),
+        "{stdout}"
+    );
+    assert!(
+        !stdout.contains(|c: char| c.is_control() && c != '\n'
+            || hydra_session_lsp::reference::one_line::has_invisible(&c.to_string())),
+        "{stdout:?}"
+    );
+    assert!(stdout.contains("x 2Jy"), "{stdout:?}");
+}
+
+#[test]
+fn store_warnings_on_stderr_carry_no_terminal_controls() {
+    // Issue 18 items 7-8: a store's path in a warning is a terminal line
+    // too (only the stores the person named are warned about).
+    let store = hostile_titles_store();
+    let missing = store.path().join("\u{1b}[2J\u{7}gone\n");
+    let output = run(
+        &[
+            "candidates",
+            "--store",
+            store.path().to_str().unwrap_or_default(),
+            "--store",
+            missing.to_str().unwrap_or_default(),
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(stderr.contains("[2J gone does not exist"), "{stderr:?}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr:?}");
+    assert!(!stderr.trim_end().contains(char::is_control), "{stderr:?}");
+}

@@ -861,6 +861,7 @@ fn status_prints_the_stores_and_their_notes() {
                 {"kind": "notASession",
                  "message": "junk.jsonl: skipped, not a session: line 1 is not a Codex session_meta with an id"},
             ],
+            "notesOmitted": 0,
         })
     );
     // Over the demo store: its sessions counted, nothing to note.

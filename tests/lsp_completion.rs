@@ -248,3 +248,98 @@ async fn at_max_references_the_other_sessions_are_marked_and_sorted_last() {
         "{marked}"
     );
 }
+
+#[tokio::test]
+async fn completion_inserts_one_line_mentions_the_server_does_not_flag() {
+    // Issue 18 items 8 and 10: a title with a line break, controls or a
+    // bidi override is inserted under the one-line rule.
+    let store = hostile_titles_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/w").await;
+    client.open(&file_uri(DOC), "@").await;
+    let got = complete(&mut client, 0, 1).await;
+    let labels: Vec<&str> = got["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str())
+        .collect();
+    assert_eq!(labels, ["[2J [31mred", "first line second linecba"]);
+    let inserted: Vec<String> = got["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["textEdit"]["newText"].as_str().map(String::from))
+        .collect();
+    assert_eq!(
+        inserted,
+        [
+            mention("ansi", "[2J [31mred"),
+            mention("two-lines", "first line second linecba")
+        ]
+    );
+    assert_eq!(
+        got["items"][1]["data"]["label"],
+        "first line second linecba"
+    );
+    // Accepting both: no diagnostic the server raises against itself.
+    let text = inserted.join(" ");
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": file_uri(DOC), "version": 2},
+                   "contentChanges": [{"text": text}]}),
+        )
+        .await;
+    let diagnostics = client.diagnostics(&file_uri(DOC), 2).await;
+    assert_eq!(diagnostics, json!([]), "{text}");
+}
+
+#[tokio::test]
+async fn a_picker_gets_a_one_line_mention_beside_the_canonical_one() {
+    let store = hostile_titles_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/w").await;
+    let got = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri(DOC)}}),
+        )
+        .await;
+    assert_eq!(
+        got[1]["mention"],
+        mention("two-lines", "first line\nsecond line\u{202E}cba")
+    );
+    assert_eq!(
+        got[1]["insertText"],
+        mention("two-lines", "first line second linecba")
+    );
+    assert_eq!(got[0]["insertText"], mention("ansi", "[2J [31mred"));
+}
+
+#[tokio::test]
+async fn a_session_created_in_the_future_shows_its_date_not_just_now() {
+    // Issue 18 item 19.
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .expect("clock")
+        .as_millis() as u64;
+    let dir = tempfile::tempdir().expect("tempdir");
+    LogBuilder::new("ahead", now + 400 * 86_400_000, Some("/w"))
+        .write(&dir.path().join("ahead.jsonl"));
+    let (mut client, _server) = in_process();
+    client.start(dir.path(), "/w").await;
+    client.open(&file_uri(DOC), "@").await;
+    let got = complete(&mut client, 0, 1).await;
+    let detail = got["items"][0]["detail"].as_str().unwrap_or_default();
+    let date = detail.rsplit(" · ").next().unwrap_or_default();
+    assert!(
+        date.len() == 10
+            && date.chars().enumerate().all(|(i, c)| if i == 4 || i == 7 {
+                c == '-'
+            } else {
+                c.is_ascii_digit()
+            }),
+        "{detail}"
+    );
+}

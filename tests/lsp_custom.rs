@@ -185,14 +185,18 @@ async fn candidates_are_the_core_candidates_for_the_document() {
             session_id: None,
             cwd: Some("/home/ana/shop"),
         };
-        let expected = candidates(&sessions, target, query, 50)
+        // Each core candidate, plus the one-line mention a picker inserts.
+        let expected: Vec<Value> = candidates(&sessions, target, query, 50)
             .expect("candidates")
-            .items;
-        assert_eq!(
-            got,
-            serde_json::to_value(expected).expect("json"),
-            "{query}"
-        );
+            .items
+            .into_iter()
+            .map(|c| {
+                let mut value = serde_json::to_value(&c).expect("json");
+                value["insertText"] = json!(c.one_line_mention());
+                value
+            })
+            .collect();
+        assert_eq!(got, Value::Array(expected), "{query}");
     }
     // `query` defaults to "".
     let all = client
@@ -223,7 +227,7 @@ async fn status_reports_the_store() {
         got,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ], "notes": []})
+        ], "notes": [], "notesOmitted": 0})
     );
 }
 

@@ -360,3 +360,36 @@ async fn a_ten_megabyte_document_is_served() {
         "{hover}"
     );
 }
+
+#[tokio::test]
+async fn a_label_with_a_bidi_override_or_zero_width_character_is_suspicious() {
+    // Issue 18 item 10: the label shows one name and the URI is another's.
+    let dir = store();
+    let (mut client, _server) = in_process();
+    start(&mut client, dir.path()).await;
+    let uri = file_uri("/w/bidi.md");
+    for (version, hidden) in [(1, '\u{202E}'), (2, '\u{2066}'), (3, '\u{200B}')] {
+        let text = format!("@[Alpha{hidden}ahpla]({})", uri_of("alpha"));
+        if version == 1 {
+            client.open(&uri, &text).await;
+        } else {
+            client
+                .notify(
+                    "textDocument/didChange",
+                    json!({"textDocument": {"uri": uri, "version": version},
+                           "contentChanges": [{"text": text}]}),
+                )
+                .await;
+        }
+        let found = client.diagnostics(&uri, version).await;
+        let codes: Vec<&str> = found
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["code"].as_str())
+            .collect();
+        assert_eq!(codes, ["SESSION_REFERENCE_SUSPICIOUS_LABEL"], "{hidden:?}");
+        assert_eq!(found[0]["severity"], 2);
+        assert_eq!(found[0]["range"]["start"]["character"], 0);
+    }
+}

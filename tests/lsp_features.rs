@@ -229,3 +229,91 @@ async fn hover_on_a_bare_uri_uses_the_id_as_label() {
         "{value}"
     );
 }
+
+#[tokio::test]
+async fn the_quick_fix_for_a_bare_uri_writes_a_one_line_mention() {
+    // Issue 18 items 8 and 10.
+    let store = hostile_titles_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/w").await;
+    let bare = uri_of("two-lines");
+    let uri = file_uri(DOC);
+    client.open(&uri, &bare).await;
+    let actions = client
+        .call(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri},
+                "range": range(0, 0, 0, 1),
+                "context": {"diagnostics": []},
+            }),
+        )
+        .await;
+    assert_eq!(
+        actions[0]["title"],
+        "Turn into a mention of \"first line second linecba\""
+    );
+    assert_eq!(
+        actions[0]["edit"]["changes"][uri.as_str()][0]["newText"],
+        mention("two-lines", "first line second linecba")
+    );
+}
+
+/// Every link, image or HTML node a CommonMark renderer (with the GFM
+/// extensions) finds in `markdown`.
+fn live_nodes(markdown: &str) -> Vec<String> {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    Parser::new_ext(markdown, Options::all())
+        .filter(|e| {
+            matches!(
+                e,
+                Event::Start(Tag::Link { .. } | Tag::Image { .. } | Tag::HtmlBlock)
+                    | Event::Html(_)
+                    | Event::InlineHtml(_)
+            )
+        })
+        .map(|e| format!("{e:?}"))
+        .collect()
+}
+
+#[tokio::test]
+async fn values_from_a_log_stay_inert_in_hover_and_preview() {
+    // Issue 18 item 6: an id or cwd holding a blank line broke out of its
+    // code span, and a link and a remote image rendered live.
+    let id = "x\n\n[click me](https://evil.example/id)\n\n";
+    let cwd = "/w\n\n![t](https://evil.example/track.png)\n\n<img src=x>";
+    let dir = tempfile::tempdir().expect("tempdir");
+    LogBuilder::new(id, 1_000, Some(cwd))
+        .title("t\n\n[title](https://evil.example/t) ![i](https://evil.example/i.png)")
+        .user("hi\n\n[turn](https://evil.example/turn)\n\n<b>x</b>")
+        .write(&dir.path().join("evil.jsonl"));
+    let (mut client, _server) = in_process();
+    client.start(dir.path(), "/w").await;
+    let uri = file_uri(DOC);
+    client.open(&uri, &format!("see {}", uri_of(id))).await;
+    let got = hover(&mut client, 0, 6).await;
+    let value = got["contents"]["value"].as_str().unwrap_or_default();
+    assert!(value.contains("evil.example/track.png"), "{value}");
+    assert_eq!(live_nodes(value), Vec::<String>::new(), "{value}");
+    // The completion preview carries the same values.
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "@"}]}),
+        )
+        .await;
+    let items = client
+        .call(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+        )
+        .await;
+    let resolved = client
+        .call("completionItem/resolve", items["items"][0].clone())
+        .await;
+    let value = resolved["documentation"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(value.contains("evil.example/i.png"), "{value}");
+    assert_eq!(live_nodes(value), Vec::<String>::new(), "{value}");
+}

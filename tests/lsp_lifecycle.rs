@@ -87,7 +87,7 @@ async fn malformed_json_and_unknown_methods_get_errors_not_a_crash() {
         status,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ], "notes": []})
+        ], "notes": [], "notesOmitted": 0})
     );
 }
 
@@ -279,6 +279,48 @@ async fn store_warnings_go_to_log_message() {
     let message = log["params"]["message"].as_str().unwrap_or_default();
     assert!(message.starts_with("broken.jsonl: skipped"), "{message}");
     let _ = Duration::ZERO;
+}
+
+#[tokio::test]
+async fn many_store_warnings_are_one_log_message_and_listed_in_status() {
+    // Issue 18 item 18: 20,000 other `*.jsonl` files sent 20,000
+    // notifications at startup.
+    let store = demo_store();
+    let files = 2_000;
+    for i in 0..files {
+        std::fs::write(
+            store.path().join(format!("other-{i:04}.jsonl")),
+            "not json\n",
+        )
+        .expect("write");
+    }
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/w").await;
+    let log = client
+        .wait_for("a log message", |m| m["method"] == "window/logMessage")
+        .await;
+    let message = log["params"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!("{files} store warnings")),
+        "{message}"
+    );
+    assert!(message.contains("sessionReference/status"), "{message}");
+    // Candidates wait for the index: every note has been sent by then.
+    let uri = file_uri("/home/ana/shop/p.md");
+    assert_eq!(count(&mut client, &uri).await, Some(4));
+    let more = client.drain("window/logMessage").await;
+    assert_eq!(more.len(), 0, "{more:#?}");
+    let status = client.call("sessionReference/status", json!({})).await;
+    let first = status["notes"].as_array().cloned().unwrap_or_default();
+    assert_eq!(first.len(), 100);
+    assert_eq!(status["notesOmitted"], files - 100);
+    assert!(
+        first.iter().all(|n| n["kind"] == "notASession"
+            && n["message"]
+                .as_str()
+                .is_some_and(|n| n.contains(": skipped, not a session"))),
+        "{first:?}"
+    );
 }
 
 async fn count(client: &mut InProcess, uri: &str) -> Option<usize> {

@@ -12,6 +12,7 @@ use super::{input, Failure, FAILED, OK};
 use crate::proto::position::{self, Encoding};
 use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions, Severity};
+use crate::reference::one_line::one_line;
 use crate::store::Scan;
 
 #[derive(Serialize)]
@@ -73,7 +74,9 @@ pub fn run(
                         "{name}:{line}:{column}: {}[{}]: {}\n",
                         d.severity.as_str(),
                         d.code,
-                        d.message.replace('\n', " ")
+                        // A terminal line: a message quoting a label or an
+                        // id must not carry controls or bidi overrides.
+                        one_line(&d.message)
                     ));
                 }
             }

@@ -145,10 +145,13 @@ fn run(command: Command) -> Result<i32, Failure> {
             // time is wasted work.
             std::mem::forget(store);
             if settings.output == Some(Format::Mention) {
+                // One line per session, whatever its title holds (line
+                // breaks, terminal controls, bidi overrides): the one-line
+                // rule, which `parse` reads back to the same id.
                 let lines: String = list
                     .items
                     .iter()
-                    .map(|c| c.mention.clone() + "\n")
+                    .map(|c| c.one_line_mention() + "\n")
                     .collect();
                 print_text(&lines);
                 return Ok(OK);
@@ -179,6 +182,17 @@ fn run(command: Command) -> Result<i32, Failure> {
             let limit = limit.map_or(crate::reference::settings::DEFAULT_CANDIDATE_LIMIT, |d| d.0);
             let cwd = cwd.unwrap_or_else(crate::config::paths::current_dir);
             let list = crate::files::candidates(Some(&cwd), &query, limit)?;
+            // A cut list says so (stdout stays the JSON array).
+            if list.folder_cut {
+                eprintln!(
+                    "hydra-session-lsp: note: the list is cut: the folder was read only in part \
+                     (too large); type more of the name to narrow it"
+                );
+            } else if list.incomplete {
+                eprintln!(
+                    "hydra-session-lsp: note: the list is cut at --limit {limit}: more files match"
+                );
+            }
             print_ok(&list.items)
         }
         Command::Check {

@@ -6,6 +6,7 @@ use crate::config::spill::{self, SpillDir};
 use crate::config::{self, paths, StoreEntry};
 use crate::model::{SessionStore, StoreNote};
 use crate::reference::budget::BudgetSetting;
+use crate::reference::one_line::one_line;
 use crate::reference::settings::{check_limit, Limits};
 use crate::reference::ReferenceError;
 use crate::spill::Spill;
@@ -34,7 +35,11 @@ impl Settings {
         let store = self.index(scan);
         for note in store.notes() {
             if self.is_warning(&note) {
-                eprintln!("hydra-session-lsp: warning: {note}");
+                // A terminal line: a file name may hold controls.
+                eprintln!(
+                    "hydra-session-lsp: warning: {}",
+                    one_line(&note.to_string())
+                );
             }
         }
         store

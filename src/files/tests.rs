@@ -185,12 +185,38 @@ fn a_huge_folder_is_cut_and_said_so() {
     for i in 0..600 {
         fs::write(dir.path().join(format!("e{i:04}")), b"").unwrap();
     }
-    let cut = listing::read(dir.path(), 500, MAX_WALK).unwrap();
+    let bounds = |kept, walked| listing::Bounds {
+        kept,
+        walked,
+        time: WALK.time,
+    };
+    let cut = listing::read(dir.path(), "", bounds(500, 10_000)).unwrap();
     assert!(cut.cut);
     assert_eq!(cut.entries.len(), 500);
-    let whole = listing::read(dir.path(), 10_000, MAX_WALK).unwrap();
+    let cut = listing::read(dir.path(), "", bounds(10_000, 500)).unwrap();
+    assert!(cut.cut);
+    let whole = listing::read(dir.path(), "", bounds(10_000, 10_000)).unwrap();
     assert!(!whole.cut);
     assert_eq!(matching(&whole, "E059").len(), 10);
+}
+
+#[test]
+fn the_prefix_filters_while_reading_so_every_match_is_kept() {
+    // Issue 18 item 17: a bound on entries kept cut the matches of a huge
+    // folder; the prefix now selects them as the folder is read.
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..600 {
+        fs::write(dir.path().join(format!("e{i:04}")), b"").unwrap();
+    }
+    let bounds = listing::Bounds {
+        kept: 20,
+        walked: 10_000,
+        time: WALK.time,
+    };
+    let found = listing::read(dir.path(), "E059", bounds).unwrap();
+    assert!(!found.cut);
+    assert_eq!(found.entries.len(), 10);
+    assert!(found.entries.iter().all(|(_, n)| n.starts_with("e059")));
 }
 
 #[cfg(unix)]

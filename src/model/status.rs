@@ -18,9 +18,16 @@ pub struct Status {
     pub indexing: bool,
     pub stores: Vec<StoreStatus>,
     /// Things worth knowing that are no error: files skipped as not
-    /// sessions, duplicate ids, stores that do not exist.
+    /// sessions, duplicate ids, stores that do not exist. At most
+    /// [`MAX_NOTES`], in the store's order.
     pub notes: Vec<StatusNote>,
+    /// How many notes there were beyond [`MAX_NOTES`]: a store of 20,000
+    /// files that are not sessions must not make a 20,000-line answer.
+    pub notes_omitted: usize,
 }
+
+/// Notes listed by a status at most.
+pub const MAX_NOTES: usize = 100;
 
 /// One note of [`Status::notes`].
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -77,7 +84,8 @@ impl Status {
             sessions,
             indexing,
             stores,
-            notes: notes.iter().map(StatusNote::from).collect(),
+            notes: notes.iter().take(MAX_NOTES).map(StatusNote::from).collect(),
+            notes_omitted: notes.len().saturating_sub(MAX_NOTES),
         }
     }
 }

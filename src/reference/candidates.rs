@@ -28,6 +28,27 @@ pub struct Candidate {
     pub mention: String,
 }
 
+impl Candidate {
+    /// `displayTitle ?? label` under the one-line rule (the id when nothing
+    /// is left): what a person sees of this candidate in a list.
+    pub fn shown_label(&self) -> String {
+        mention::one_line_label(
+            &self.session_id,
+            self.display_title.as_deref().unwrap_or(&self.label),
+        )
+    }
+
+    /// The mention the product inserts or prints for this candidate:
+    /// `mention` with the one-line rule applied to its label (`mention`
+    /// itself stays the contract's canonical text).
+    pub fn one_line_mention(&self) -> String {
+        mention::format_one_line(
+            &self.session_id,
+            self.display_title.as_deref().unwrap_or(&self.label),
+        )
+    }
+}
+
 /// The ranked candidates, and whether the limit cut the list.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidates {

@@ -8,12 +8,14 @@ use super::budget::BudgetSetting;
 use super::error::{ErrorCode, ReferenceError};
 use super::json;
 use super::mention::{self, Mention};
+use super::one_line::has_invisible;
 use super::prepare::{retain_snapshot, settle_budget, Cancelled, SnapshotSource};
 use super::uri::DecodeError;
 
 /// The informational code for a source that will be truncated.
 pub const TRUNCATED: &str = "SESSION_REFERENCE_TRUNCATED";
-/// The warning code for a mention whose label holds a line break.
+/// The warning code for a mention whose label holds a line break, or a
+/// bidirectional control or zero-width character.
 pub const SUSPICIOUS_LABEL: &str = "SESSION_REFERENCE_SUSPICIOUS_LABEL";
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -163,21 +165,27 @@ pub fn merge(mut sessions: Vec<Diagnostic>, files: Vec<Diagnostic>) -> Vec<Diagn
 }
 
 /// A `@[…](…)` mention (valid URI or not) whose label holds an ECMAScript
-/// line terminator: usually a broken edit, the label having swallowed the
-/// text up to a later mention.
+/// line terminator (usually a broken edit, the label having swallowed the
+/// text up to a later mention), or a bidirectional control or zero-width
+/// character (a label can then show one session's name and be another's).
 fn suspicious_label(mention: &Mention<'_>) -> Option<Diagnostic> {
     let label = mention.raw_label?;
-    label
-        .contains(['\n', '\r', '\u{2028}', '\u{2029}'])
-        .then(|| Diagnostic {
-            range: mention.span.clone(),
-            severity: Severity::Warning,
-            code: SUSPICIOUS_LABEL,
-            message: "the label of this mention spans lines: probably a broken edit \
-                      (its text runs up to a later mention)"
-                .to_string(),
-            canonical: None,
-        })
+    let message = if label.contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
+        "the label of this mention spans lines: probably a broken edit \
+         (its text runs up to a later mention)"
+    } else if has_invisible(label) {
+        "the label of this mention holds invisible bidirectional or zero-width \
+         characters: what it shows may not be the session it names"
+    } else {
+        return None;
+    };
+    Some(Diagnostic {
+        range: mention.span.clone(),
+        severity: Severity::Warning,
+        code: SUSPICIOUS_LABEL,
+        message: message.to_string(),
+        canonical: None,
+    })
 }
 
 fn uri_diagnostic(mention: &Mention<'_>, error: DecodeError) -> Diagnostic {
@@ -345,6 +353,26 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    #[test]
+    fn a_label_with_a_bidi_or_zero_width_character_is_suspicious() {
+        for hidden in [
+            '\u{202E}', '\u{2066}', '\u{2069}', '\u{200B}', '\u{200E}', '\u{FEFF}',
+        ] {
+            let text = format!("@[Checkout{hidden}tax]({URI})");
+            let found = run(&text);
+            let suspicious: Vec<_> = found
+                .iter()
+                .filter(|d| d.code == SUSPICIOUS_LABEL)
+                .collect();
+            assert_eq!(suspicious.len(), 1, "{hidden:?}");
+            assert_eq!(suspicious[0].range, 0..text.len());
+            assert!(suspicious[0].message.contains("invisible"));
+        }
+        // The zero-width joiner of emoji sequences is not suspicious.
+        let text = format!("@[👩\u{200D}💻]({URI})");
+        assert!(run(&text).iter().all(|d| d.code != SUSPICIOUS_LABEL));
     }
 
     #[test]

@@ -20,6 +20,7 @@ use std::borrow::Cow;
 use std::ops::Range;
 
 use super::error::ReferenceError;
+use super::one_line::one_line;
 use super::uri::{self, DecodeError, SCHEME};
 
 /// One match of the mention regex, valid or not.
@@ -199,6 +200,25 @@ pub fn format(session_id: &str, label: Option<&str>) -> String {
     out.push_str(&uri::encode(session_id));
     out.push(')');
     out
+}
+
+/// The mention the product writes for a person or an editor to insert
+/// (completion, `--format mention`, quick fixes, pickers): [`format`] with
+/// the one-line rule applied to the label, the id when nothing is left.
+/// `parse` reads it back as that one-line label and the same id.
+pub fn format_one_line(session_id: &str, label: &str) -> String {
+    format(session_id, Some(&one_line_label(session_id, label)))
+}
+
+/// `label` under the one-line rule, the id when nothing is left: the label
+/// of a mention the product writes, and what a list shows of it.
+pub fn one_line_label(session_id: &str, label: &str) -> String {
+    let label = one_line(label);
+    if label.is_empty() {
+        session_id.to_string()
+    } else {
+        label
+    }
 }
 
 fn unescape_label(raw: &str) -> String {
@@ -584,5 +604,23 @@ mod tests {
         let text = "@[a](hydra-session:x y@[b](hydra-session:ImIi)";
         let uris: Vec<&str> = scan(text).iter().map(|m| m.uri).collect();
         assert_eq!(uris, ["hydra-session:x", "hydra-session:ImIi"]);
+    }
+
+    #[test]
+    fn a_one_line_mention_parses_back_to_its_label_and_id() {
+        let id = "checkout-tax";
+        for (title, label) in [
+            ("first line\nsecond line", "first line second line"),
+            ("\x1b[2J\x1b[31mred]\\", "[2J [31mred]\\"),
+            ("abc\u{202E}fed\u{200B}", "abcfed"),
+            (" \n\u{2066} ", id),
+        ] {
+            let written = format_one_line(id, title);
+            assert!(!written.contains(|c: char| c.is_control()), "{written:?}");
+            let parsed = parse(&written).unwrap();
+            assert_eq!(parsed.references.len(), 1, "{written:?}");
+            assert_eq!(parsed.references[0].session_id, id);
+            assert_eq!(parsed.references[0].label, label);
+        }
     }
 }

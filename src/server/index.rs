@@ -189,12 +189,6 @@ impl Index {
 
     fn install(&self, store: Box<dyn SessionStore>, view: View) {
         let notes: Vec<String> = view.notes.iter().map(ToString::to_string).collect();
-        if let Ok(mut slot) = self.view.write() {
-            *slot = Arc::new(view);
-        }
-        if let Ok(mut slot) = self.store.lock() {
-            *slot = Some(store);
-        }
         let fresh: Vec<String> = match self.reported.lock() {
             Ok(mut reported) => notes
                 .into_iter()
@@ -202,6 +196,12 @@ impl Index {
                 .collect(),
             Err(_) => Vec::new(),
         };
+        if let Ok(mut slot) = self.view.write() {
+            *slot = Arc::new(view);
+        }
+        if let Ok(mut slot) = self.store.lock() {
+            *slot = Some(store);
+        }
         if !fresh.is_empty() {
             let _ = self.events.send(IndexEvent::Notes(fresh));
         }

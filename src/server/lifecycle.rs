@@ -164,9 +164,12 @@ impl Backend {
     async fn on_index_event(&self, event: IndexEvent) -> bool {
         match event {
             IndexEvent::Notes(notes) => {
-                for note in notes {
-                    tracing::warn!("{note}");
-                    self.client.log_message(MessageType::WARNING, note).await;
+                for note in &notes {
+                    tracing::debug!("{note}");
+                }
+                for message in logging::note_messages(&notes) {
+                    tracing::warn!("{message}");
+                    self.client.log_message(MessageType::WARNING, message).await;
                 }
                 false
             }

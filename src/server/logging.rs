@@ -40,3 +40,50 @@ pub fn set_level(level: &str) {
 fn filter_for(level: &str) -> String {
     format!("{level},notify=error,tower_lsp=warn")
 }
+
+/// Up to this many store warnings are each a message of their own; more
+/// are summed up in one.
+const NOTE_MESSAGES: usize = 3;
+
+/// The messages that report `notes` (new store warnings) to the client: each
+/// of a few, else one with their count and the first, pointing to
+/// `sessionReference/status` for the list. A store of 20,000 files that are
+/// not sessions must not send 20,000 notifications at startup.
+pub fn note_messages(notes: &[String]) -> Vec<String> {
+    match notes {
+        [] => Vec::new(),
+        few if few.len() <= NOTE_MESSAGES => few.to_vec(),
+        [first, ..] => vec![format!(
+            "{} store warnings (files skipped, duplicate ids), listed in \
+             sessionReference/status (\"notes\"); the first: {first}",
+            notes.len()
+        )],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_few_notes_are_each_a_message_and_many_are_one() {
+        let notes: Vec<String> = (0..20_000)
+            .map(|i| format!("f{i}.jsonl: skipped"))
+            .collect();
+        assert_eq!(note_messages(&notes[..2]), notes[..2].to_vec());
+        assert_eq!(note_messages(&notes[..3]), notes[..3].to_vec());
+        let summary = note_messages(&notes);
+        assert_eq!(summary.len(), 1);
+        assert!(
+            summary[0].starts_with("20000 store warnings"),
+            "{}",
+            summary[0]
+        );
+        assert!(
+            summary[0].ends_with("the first: f0.jsonl: skipped"),
+            "{}",
+            summary[0]
+        );
+        assert!(note_messages(&[]).is_empty());
+    }
+}

@@ -63,7 +63,29 @@ pub enum Candidates {}
 impl CustomRequest for Candidates {
     const METHOD: &'static str = "sessionReference/candidates";
     type Params = CandidatesParams;
-    type Result = Vec<Candidate>;
+    type Result = Vec<PickerCandidate>;
+}
+
+/// A candidate of reference.md §7, plus the mention a picker inserts: the
+/// contract's `mention` stays its canonical text, and the editors never
+/// compute a mention themselves.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PickerCandidate {
+    #[serde(flatten)]
+    pub candidate: Candidate,
+    /// `mention` with the one-line rule applied to its label.
+    pub insert_text: String,
+}
+
+impl From<Candidate> for PickerCandidate {
+    fn from(candidate: Candidate) -> Self {
+        let insert_text = candidate.one_line_mention();
+        PickerCandidate {
+            candidate,
+            insert_text,
+        }
+    }
 }
 
 #[derive(Debug, Deserialize)]

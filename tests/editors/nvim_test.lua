@@ -567,6 +567,10 @@ local function main()
     untitled == "deploy-2026-11-28  /home/ana/ops · other workspace · 2025-11-29"
       and titled == "Checkout tax rounding  [checkout-tax]  /home/ana/shop · other workspace · 2 h ago",
     vim.inspect({ untitled, titled }))
+  check(":HydraMention ages: a time in the future shows its date (issue 18 item 19)",
+    hs.age(1764400003000, 1764400003000 - 400 * 86400000) == "2025-11-29"
+      and hs.age(1764400003000, 1764400003000 + 5000) == "just now",
+    hs.age(1764400003000, 1764400003000 - 400 * 86400000))
   check(":HydraMention offers the candidates and inserts the chosen mention",
     offered and #offered == 4 and mline == "Also see " .. expected["inventory-refactor"],
     vim.inspect(mline) .. " offered " .. tostring(offered and #offered))

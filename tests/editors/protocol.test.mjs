@@ -457,6 +457,8 @@ async function main() {
     assert(isDeepStrictEqual(byId['checkout-tax'], {
       sessionId: 'checkout-tax', label: 'Checkout tax rounding', cwd: '/home/ana/shop',
       sameWorkspace: true, createdAt: 1764400001000, mention: MENTION['checkout-tax'],
+      // The one-line mention pickers insert (the same for a plain title).
+      insertText: MENTION['checkout-tax'],
     }), () => show(byId['checkout-tax']));
     const tw = byId['checkout-tax.test-writer'];
     assert(tw.displayTitle === 'test-writer' && tw.label === 'Tax rounding tests' && tw.mention === MENTION['checkout-tax.test-writer'], () => show(tw));

@@ -339,3 +339,17 @@ pub fn mention(id: &str, label: &str) -> String {
 pub fn uri_of(id: &str) -> String {
     hydra_session_lsp::reference::uri::encode(id)
 }
+
+/// A store of two sessions whose titles attack an editor or a terminal: a
+/// clear-screen and a bell (`ansi`), a line break and a right-to-left
+/// override (`two-lines`).
+pub fn hostile_titles_store() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("tempdir");
+    LogBuilder::new("ansi", 2_000, Some("/w"))
+        .title("\u{1b}[2J\u{1b}[31mred\u{7}")
+        .write(&dir.path().join("ansi.jsonl"));
+    LogBuilder::new("two-lines", 1_000, Some("/w"))
+        .title("first line\nsecond line\u{202E}cba")
+        .write(&dir.path().join("two-lines.jsonl"));
+    dir
+}

@@ -509,16 +509,18 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   if (chosen === undefined) {
     return;
   }
+  // The server's one-line mention (the canonical one from an older server).
+  const mention = chosen.insertText ?? chosen.mention;
   if (copied || copyOnly) {
-    await copyMention(chosen.mention);
+    await copyMention(mention);
     return;
   }
   await editor.edit((edit) => {
     if (typed !== undefined) {
-      edit.replace(new vscode.Range(cursor.line, typed.start, cursor.line, cursor.character), chosen.mention);
+      edit.replace(new vscode.Range(cursor.line, typed.start, cursor.line, cursor.character), mention);
     } else {
       for (const selection of editor.selections) {
-        edit.replace(selection, chosen.mention);
+        edit.replace(selection, mention);
       }
     }
   });

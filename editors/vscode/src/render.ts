@@ -32,6 +32,8 @@ export interface Candidate {
   sameWorkspace: boolean;
   createdAt: number;
   mention: string;
+  /** The server's one-line mention, the one to insert (absent from an older server). */
+  insertText?: string;
 }
 
 function cell(text: string): string {
@@ -73,10 +75,13 @@ export function date(ms: number): string {
 
 /**
  * A short age, the same as the server's completion detail shows: minutes,
- * hours or days, else the date.
+ * hours or days, else the date; a time in the future is shown as its date.
  */
 export function age(createdAt: number, now: number = Date.now()): string {
-  const secs = Math.floor(Math.max(0, now - createdAt) / 1000);
+  if (createdAt > now) {
+    return date(createdAt);
+  }
+  const secs = Math.floor((now - createdAt) / 1000);
   if (secs < 60) {
     return 'just now';
   }

@@ -67,12 +67,15 @@ pub async fn code_action(
                     })
                     .unwrap_or_else(|| id.clone());
                 let range = position::range(&doc.rope, span, encoding);
-                let title = format!("Turn into a mention of \"{label}\"");
+                // The inserted mention and the action's title are under the
+                // one-line rule (the label comes from a log).
+                let shown = mention::one_line_label(&id, &label);
+                let title = format!("Turn into a mention of \"{shown}\"");
                 actions.push(fix(
                     &uri,
                     &title,
                     range,
-                    mention::format(&id, Some(&label)),
+                    mention::format(&id, Some(&shown)),
                     None,
                 ));
             }

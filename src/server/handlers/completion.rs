@@ -13,6 +13,7 @@ use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::{self, is_ecma_whitespace};
+use crate::reference::one_line::one_line;
 use crate::server::backend::Backend;
 use crate::server::error;
 
@@ -123,7 +124,10 @@ struct ItemData {
 }
 
 fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> CompletionItem {
-    let shown = c.display_title.as_deref().unwrap_or(&c.label);
+    // What the item shows and inserts is under the one-line rule: a title
+    // with a line break or a bidi override must not become a two-line
+    // mention, or a label that reads as another session's.
+    let shown = c.shown_label();
     // Clients filter again on the text from the `@` to the cursor: keep
     // every field the query may have matched, after the `@`.
     let mut filter = format!("@{shown}");
@@ -134,14 +138,15 @@ fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> Com
     ]
     .into_iter()
     .flatten()
+    .map(one_line)
     {
         if part != shown {
             filter.push(' ');
-            filter.push_str(part);
+            filter.push_str(&part);
         }
     }
     CompletionItem {
-        label: shown.to_string(),
+        label: shown.clone(),
         kind: Some(CompletionItemKind::REFERENCE),
         detail: Some(detail(c, now)),
         // The rank, zero-padded so it sorts as text.
@@ -149,7 +154,7 @@ fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> Com
         filter_text: Some(filter),
         text_edit: Some(CompletionTextEdit::Edit(TextEdit::new(
             range,
-            c.mention.clone(),
+            c.one_line_mention(),
         ))),
         data: Some(
             json!({ "sessionId": c.session_id, "label": shown, "sameWorkspace": c.same_workspace }),
@@ -185,7 +190,7 @@ fn over_limit(item: &mut CompletionItem, max: usize) {
 }
 
 fn detail(c: &Candidate, now: u64) -> String {
-    let place = match (&c.cwd, c.same_workspace) {
+    let place = match (c.cwd.as_deref().map(one_line), c.same_workspace) {
         (None, _) => "no cwd".to_string(),
         (Some(cwd), true) => format!("{cwd} · same workspace"),
         (Some(cwd), false) => format!("{cwd} · other workspace"),
@@ -193,14 +198,18 @@ fn detail(c: &Candidate, now: u64) -> String {
     format!("{place} · {}", age(c.created_at, now))
 }
 
-/// A short age: minutes, hours or days, else the date.
+/// A short age: minutes, hours or days, else the date. A time in the
+/// future (a wrong clock, or a log that says so) is shown as its date,
+/// never as "just now".
 pub fn age(created_ms: u64, now_ms: u64) -> String {
-    let secs = now_ms.saturating_sub(created_ms) / 1000;
-    match secs {
+    let Some(elapsed) = now_ms.checked_sub(created_ms) else {
+        return markdown::date(created_ms);
+    };
+    match elapsed / 1000 {
         0..=59 => "just now".to_string(),
-        60..=3_599 => format!("{} min ago", secs / 60),
-        3_600..=86_399 => format!("{} h ago", secs / 3600),
-        86_400..=2_591_999 => format!("{} d ago", secs / 86_400),
+        secs @ 60..=3_599 => format!("{} min ago", secs / 60),
+        secs @ 3_600..=86_399 => format!("{} h ago", secs / 3600),
+        secs @ 86_400..=2_591_999 => format!("{} d ago", secs / 86_400),
         _ => markdown::date(created_ms),
     }
 }
@@ -274,5 +283,8 @@ mod tests {
         assert_eq!(age(10 * day, 10 * day + 120_000), "2 min ago");
         assert_eq!(age(10 * day, 12 * day), "2 d ago");
         assert_eq!(age(0, 100 * day), "1970-01-01");
+        // Issue 18 item 19: 400 days ahead is a date, not "just now".
+        assert_eq!(age(400 * day, 0), "1971-02-05");
+        assert_eq!(age(10 * day + 1, 10 * day), "1970-01-11");
     }
 }

@@ -67,7 +67,7 @@ impl Backend {
         let found = view
             .candidates(target, &query, settings.limits.candidate_limit)
             .map_err(|e| error::request_failed(&e))?;
-        Ok(found.items)
+        Ok(found.items.into_iter().map(Into::into).collect())
     }
 
     /// `sessionReference/files`: file candidates of the document's target

@@ -111,7 +111,7 @@ pub fn hover(
     let Some(info) = files::info(&m, cwd) else {
         return Some((
             m.span.clone(),
-            format!("No file or folder `{}`", m.path.replace('`', "'")),
+            format!("No file or folder {}", markdown::code(&m.path)),
         ));
     };
     let mut out = format!(
@@ -137,7 +137,13 @@ pub fn hover(
         } => {
             let _ = writeln!(out, "- lines: {lines}");
             let fence = "`".repeat(longest_backtick_run(head).max(2) + 1);
-            let _ = writeln!(out, "\n{fence}{extension}");
+            // The info string names the language; a backtick in it would
+            // unmake the fence, so only a plain name is kept.
+            let language: String = extension
+                .chars()
+                .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '_'))
+                .collect();
+            let _ = writeln!(out, "\n{fence}{language}");
             for line in head {
                 let _ = writeln!(out, "{line}");
             }

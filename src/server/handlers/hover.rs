@@ -3,6 +3,7 @@
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::*;
 
+use super::markdown::code;
 use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::json;
@@ -148,8 +149,4 @@ fn markdown_hover(value: String, range: Option<Range>) -> Hover {
         }),
         range,
     }
-}
-
-fn code(text: &str) -> String {
-    format!("`{}`", text.replace('`', "'"))
 }

@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::model::Session;
 use crate::reference::budget::Budget;
+use crate::reference::one_line::one_line;
 use crate::reference::prepare::RetainedSource;
 use crate::reference::retention::Turn;
 
@@ -110,11 +111,7 @@ fn cwd(session: &Session, same_workspace: bool) -> String {
 }
 
 fn turn_line(turn: &Turn) -> String {
-    let flat: String = turn
-        .text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+    let flat = one_line(&turn.text);
     let mut cut: String = flat.chars().take(TURN_CHARS).collect();
     if flat.chars().nth(TURN_CHARS).is_some() {
         cut.push('…');
@@ -135,8 +132,13 @@ fn yes_no(b: bool) -> &'static str {
     }
 }
 
-/// Inline code that survives backticks in the text.
-fn code(text: &str) -> String {
+/// Inline code that shows `text` as written, whatever it holds: on one
+/// line (a line break inside a code span lets block structure in, and a
+/// blank line ends the span and its paragraph, so what follows would be
+/// live Markdown), fenced longer than any run of backticks in it.
+pub fn code(text: &str) -> String {
+    let text = one_line(text);
+    let text = text.as_str();
     let mut fence = "`".to_string();
     while text.contains(fence.as_str()) {
         fence.push('`');
@@ -148,16 +150,49 @@ fn code(text: &str) -> String {
     }
 }
 
-/// Backslash-escapes Markdown punctuation so text shows as written.
+/// Text that shows as written, on one line, with no Markdown in it. ASCII
+/// punctuation is backslash-escaped (CommonMark shows an escaped
+/// punctuation character as itself), so `[`, `!`, `<`, `&` and backticks
+/// start no link, image, HTML, entity or code span, and `@`, the `:` of
+/// `://` and the `.` of `www.` no autolink of the GFM renderers editors
+/// use. Only the
+/// characters that mean something solely at the start of a line (`-`,
+/// `+`, `.`, …) are left bare after it: the text is on one line, so they
+/// stay text, and hovers read without needless backslashes.
 pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if matches!(
+    let text = one_line(text);
+    let mut out = String::with_capacity(text.len() + text.len() / 4);
+    // Whether every character so far is a digit (`1.` starts a list).
+    let mut digits_only = true;
+    for (i, c) in text.char_indices() {
+        let inert_inside = matches!(
             c,
-            '\\' | '`' | '*' | '_' | '[' | ']' | '<' | '>' | '#' | '|' | '~' | '(' | ')' | '!'
-        ) {
+            '-' | '+'
+                | '='
+                | '.'
+                | ','
+                | '\''
+                | '"'
+                | '/'
+                | ';'
+                | '?'
+                | '%'
+                | '$'
+                | '^'
+                | '{'
+                | '}'
+                | ':'
+        );
+        // `www.` and `://` start an autolink; `1.` at the start, an
+        // ordered list.
+        let before = &text.as_bytes()[..i];
+        let www = before.len() >= 3 && before[before.len() - 3..].eq_ignore_ascii_case(b"www");
+        let starts_something =
+            (c == '.' && (www || digits_only)) || (c == ':' && text[i + 1..].starts_with("//"));
+        if c.is_ascii_punctuation() && (i == 0 || !inert_inside || starts_something) {
             out.push('\\');
         }
+        digits_only &= c.is_ascii_digit();
         out.push(c);
     }
     out
@@ -211,5 +246,74 @@ mod tests {
     fn code_spans() {
         assert_eq!(code("a"), "`a`");
         assert_eq!(code("a`b"), "`` a`b ``");
+    }
+
+    use pulldown_cmark::{Event, Options, Parser, Tag, TagEnd};
+
+    /// Values a log may hold that try to become Markdown (issue 18 item 6).
+    const HOSTILE: &[&str] = &[
+        "/home/x\n\n[click me](https://evil.example)\n\n![t](https://evil.example/track.png)",
+        "a\r\n\r\n<img src=x onerror=alert(1)>\r\n",
+        "``` \n# heading\n- item\n> quote",
+        "`a` ``b`` \\` [x][y] <https://evil.example> &lt; &#91;",
+        "line\u{2028}\u{2028}[l](u)\u{85}![i](u)",
+        "*em* _em_ ~~del~~ | a | b |\n|---|---|",
+        "[^note]\n\n[^note]: https://evil.example",
+        "x\\\n\n[y](z)",
+        "trailing backslash \\",
+        "`",
+        "-1. not a list",
+        "+ not a list",
+        "1. not a list",
+        "=== not a heading",
+        "",
+    ];
+
+    /// The events of `markdown` as a CommonMark renderer (with the GFM
+    /// extensions) reads it, panicking on any link, image or HTML.
+    fn inert_text(markdown: &str) -> (String, Vec<String>) {
+        let mut text = String::new();
+        let mut codes = Vec::new();
+        // Smart punctuation is no renderer's default, and rewrites text: left out.
+        let options = Options::all().difference(Options::ENABLE_SMART_PUNCTUATION);
+        for event in Parser::new_ext(markdown, options) {
+            match event {
+                Event::Text(t) => text.push_str(&t),
+                Event::Code(c) => codes.push(c.to_string()),
+                Event::Start(Tag::Paragraph) | Event::End(TagEnd::Paragraph) => {}
+                Event::SoftBreak => text.push('\n'),
+                other => panic!("{markdown:?} makes {other:?}"),
+            }
+        }
+        (text, codes)
+    }
+
+    #[test]
+    fn escaped_text_renders_as_one_line_of_plain_text() {
+        for value in HOSTILE {
+            let (text, codes) = inert_text(&escape(value));
+            assert_eq!(text, one_line(value), "{value:?}");
+            assert!(codes.is_empty(), "{value:?}");
+        }
+    }
+
+    #[test]
+    fn only_what_could_start_markdown_is_escaped() {
+        assert_eq!(escape("test-writer 7.25% a/b"), "test-writer 7.25% a/b");
+        assert_eq!(escape("-x"), "\\-x");
+        assert_eq!(escape("see https://x.example"), "see https\\://x.example");
+        assert_eq!(escape("WWW.x.example"), "WWW\\.x.example");
+        assert_eq!(escape("a@b.example"), "a\\@b.example");
+    }
+
+    #[test]
+    fn a_code_span_holds_the_whole_value_on_one_line() {
+        for value in HOSTILE.iter().filter(|v| !one_line(v).is_empty()) {
+            let span = code(value);
+            assert!(!span.contains(['\n', '\r']), "{span:?}");
+            let (text, codes) = inert_text(&format!("cwd: {span} (other workspace)"));
+            assert_eq!(text, "cwd:  (other workspace)", "{value:?}");
+            assert_eq!(codes, [one_line(value)], "{value:?}");
+        }
     }
 }

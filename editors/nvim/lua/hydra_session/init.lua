@@ -427,9 +427,12 @@ local function insert_mention(bufnr, win, mention)
 end
 
 --- A short age, as the server's completion detail: minutes, hours or
---- days, else the date (UTC).
+--- days, else the date (UTC); a time in the future is shown as its date.
 function M.age(created_ms, now_ms)
-  local secs = math.floor(math.max(0, now_ms - created_ms) / 1000)
+  local secs = math.floor((now_ms - created_ms) / 1000)
+  if created_ms > now_ms then
+    secs = math.huge
+  end
   if secs < 60 then
     return "just now"
   elseif secs < 3600 then
@@ -480,10 +483,12 @@ function M.mention(query, opts)
       kind = "hydra_session",
       format_item = M.format_candidate,
     }, function(choice)
-      if choice and yank_only then
-        notify(string.format("%s yanked to %s", choice.mention, yank(choice.mention)))
-      elseif choice then
-        insert_mention(bufnr, win, choice.mention)
+      -- The server's one-line mention (the canonical one from an older server).
+      local mention = choice and (choice.insertText or choice.mention)
+      if mention and yank_only then
+        notify(string.format("%s yanked to %s", mention, yank(mention)))
+      elseif mention then
+        insert_mention(bufnr, win, mention)
       end
     end)
   end, bufnr)
