@@ -1,6 +1,6 @@
 //! The module graph has no cycle, and the layers depend only downwards:
 //! `model` at the bottom; `formats` and `reference` on `model` alone;
-//! `store` on `model` and `formats`; the faces (`cli`, `server`) on the
+//! `store` on `model` and `formats`; the faces (`cli`, `server`, `mcp`) on the
 //! core but never on each other. Read from the sources, so a new `use`
 //! that breaks the layering fails here.
 
@@ -233,6 +233,11 @@ fn layers_depend_only_downwards() {
                 "spill",
                 "files",
             ][..],
+        ),
+        // The MCP face: the core and the stores, never another face.
+        (
+            "mcp",
+            &["model", "formats", "store", "reference", "config", "spill"][..],
         ),
     ]);
     let mut wrong = Vec::new();

@@ -10,7 +10,7 @@ use std::io::{Read, Write};
 use serde::Serialize;
 use serde_json::Value;
 
-use super::args::{Budget, SpillArgs, StoreArgs};
+use super::args::{SpillArgs, StoreArgs};
 use super::settings::{self, Settings};
 use super::{FAILED, OK};
 use crate::reference::budget::BudgetSetting;
@@ -48,35 +48,13 @@ fn settings_snippet(command: &str) -> String {
 /// with it (store paths made absolute: Claude Code runs the hook in the
 /// project's folder).
 pub fn print_config(args: &StoreArgs) -> String {
-    let mut command = String::from("hydra-session-lsp hook claude-code");
-    let base = crate::config::paths::current_dir();
-    for (i, store) in args.store.iter().enumerate() {
-        let path = crate::config::paths::resolve(store, &base);
-        command.push_str(" --store ");
-        command.push_str(&shell_word(&path.to_string_lossy()));
-        if let Some(Some(format)) = args.store_formats.get(i) {
-            command.push_str(" --format ");
-            command.push_str(&shell_word(format));
-        }
-    }
-    if let Some(n) = args.max_references {
-        command.push_str(&format!(" --max-references {}", n.0));
-    }
-    match args.max_reference_bytes {
-        Some(Budget::Bytes(n)) => command.push_str(&format!(" --max-reference-bytes {}", n.0)),
-        Some(Budget::Auto) => command.push_str(" --max-reference-bytes auto"),
-        None => {}
-    }
-    settings_snippet(&command)
-}
-
-/// `word` as one word for `sh -c` (Claude Code runs the command in a shell).
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=@%+,-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', r"'\''"))
+    let mut words: Vec<String> = ["hydra-session-lsp", "hook", "claude-code"]
+        .map(String::from)
+        .into();
+    words.extend(crate::config::settings::command_args(&settings::requested(
+        args,
+    )));
+    settings_snippet(&crate::config::settings::shell_line(&words))
 }
 
 const EVENT: &str = "UserPromptSubmit";
@@ -324,16 +302,5 @@ mod tests {
             value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
             "a \"quoted\" 'command'"
         );
-    }
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(
-            shell_word("/home/ana/.hydra/sessions"),
-            "/home/ana/.hydra/sessions"
-        );
-        assert_eq!(shell_word("/My Sessions/it's"), r"'/My Sessions/it'\''s'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(shell_word("$HOME"), "'$HOME'");
     }
 }

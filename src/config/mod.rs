@@ -6,7 +6,9 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod document;
+pub mod mcp;
 pub mod paths;
+pub mod settings;
 pub mod spill;
 pub mod stores;
 
