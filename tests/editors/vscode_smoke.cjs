@@ -280,8 +280,23 @@ function configuration(section) {
   };
 }
 
+// The MCP server definition API of VS Code 1.101 (for Copilot Chat).
+const mcpProviders = new Map();
+class McpStdioServerDefinition {
+  constructor(label, command, args, env, version) {
+    Object.assign(this, { label, command, args: args ?? [], env: env ?? {}, version });
+  }
+}
+
 const vscode = {
   version: '1.90.0',
+  McpStdioServerDefinition,
+  lm: {
+    registerMcpServerDefinitionProvider(id, provider) {
+      mcpProviders.set(id, provider);
+      return new Disposable(() => mcpProviders.delete(id));
+    },
+  },
   Disposable,
   EventEmitter,
   Uri,
@@ -612,6 +627,49 @@ async function main() {
     await done;
     const line = doc.lineAt(last).text;
     if (line !== 'See @[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)') throw new Error(line);
+  });
+
+  await test('the sessions are offered to Copilot Chat as an MCP server that lists them', async () => {
+    const provider = mcpProviders.get('hydraSession.sessions');
+    if (provider === undefined) throw new Error('no MCP server definition provider registered');
+    const defs = await provider.provideMcpServerDefinitions({ isCancellationRequested: false });
+    if (defs.length !== 1) throw new Error(`definitions: ${show(defs)}`);
+    const def = defs[0];
+    if (!(def instanceof McpStdioServerDefinition) || def.command !== server || def.args[0] !== 'mcp') {
+      throw new Error(`definition: ${show(def)}`);
+    }
+    if (def.args[def.args.indexOf('--store') + 1] !== store) throw new Error(`args: ${show(def.args)}`);
+    // Start it as Copilot would, and list the resources.
+    const child = childProcess.spawn(def.command, def.args, { stdio: ['pipe', 'pipe', 'ignore'] });
+    const lines = [];
+    let buffered = '';
+    child.stdout.on('data', (d) => {
+      buffered += d;
+      let at;
+      while ((at = buffered.indexOf('\n')) >= 0) {
+        lines.push(JSON.parse(buffered.slice(0, at)));
+        buffered = buffered.slice(at + 1);
+      }
+    });
+    const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } } });
+    await waitFor('initialize', () => lines.some((l) => l.id === 1));
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'resources/list' });
+    const listed = await waitFor('resources/list', () => lines.find((l) => l.id === 2));
+    child.stdin.end();
+    if (listed.result?.resources?.length !== 4) throw new Error(`resources: ${show(listed)}`);
+  });
+
+  await test('hydraSession.mcp.enabled: false withdraws the MCP server', async () => {
+    const provider = mcpProviders.get('hydraSession.sessions');
+    let fired = 0;
+    provider.onDidChangeMcpServerDefinitions(() => fired++);
+    settings['hydraSession.mcp.enabled'] = false;
+    emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.mcp.enabled'.startsWith(s) });
+    const defs = await provider.provideMcpServerDefinitions({ isCancellationRequested: false });
+    delete settings['hydraSession.mcp.enabled'];
+    if (fired !== 1 || defs.length !== 0) throw new Error(`fired ${fired}, definitions ${show(defs)}`);
   });
 
   await test('a settings change reaches the server without a restart', async () => {

@@ -23,6 +23,7 @@ import {
   referencedSessions,
   renderPrepared,
 } from './render';
+import { registerMcpProvider } from './mcp';
 import { ServerSettings, needsRestart, serverSettings } from './settings';
 
 const SECTION = 'hydraSession';
@@ -554,6 +555,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     { dispose: () => (clearInterval(statusTimer), clearTimeout(indexingTimer)) },
   );
+  registerMcpProvider(context, SECTION, {
+    enabled: () => vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.enabled') ?? true,
+    command: serverCommand,
+    settings: () => currentSettings(),
+    base: firstWorkspaceFolder,
+    version: String(context.extension?.packageJSON?.version ?? ''),
+  });
   statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
   await startClient();
 }
