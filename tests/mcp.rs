@@ -207,8 +207,8 @@ async fn resources_are_one_page_named_for_people() {
         assert!(uri.ends_with(|c: char| c.is_ascii_alphanumeric()), "{uri}");
     }
     assert_eq!(
-        checkout["uri"], "session:checkout-tax/checkout-tax",
-        "a plain id is its own key"
+        checkout["uri"], "session:checkout-tax-rounding/checkout-tax",
+        "the slug from the title; a plain id is its own key"
     );
     // The setting caps the list.
     let mut small = setup.spawn(&["--limit", "2"]);
@@ -370,6 +370,33 @@ async fn list_changed_follows_a_store_append() {
 }
 
 #[tokio::test]
+async fn a_new_title_renames_a_resource_but_keeps_its_uri() {
+    let setup = Setup::empty();
+    let log = setup.store.path().join("s.jsonl");
+    LogBuilder::new("s", 1_000, None)
+        .user("hello")
+        .title("First title")
+        .write(&log);
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let before = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(before[0]["uri"], "session:first-title/s");
+    LogBuilder::new("s", 1_000, None)
+        .user("hello")
+        .title("First title")
+        .title("A better title")
+        .write(&log);
+    client
+        .wait_for("notifications/resources/list_changed")
+        .await;
+    let after = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(after[0]["name"], "A better title");
+    // A mention typed from the earlier list still matches a listed URI.
+    assert_eq!(after[0]["uri"], before[0]["uri"]);
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
 async fn tools_are_read_only_with_schemas() {
     let setup = Setup::demo();
     let mut client = setup.spawn(&[]);
@@ -410,13 +437,16 @@ async fn each_tool_answers_and_fails_with_a_code() {
     assert_eq!(checkout["agent"], "hydra");
     assert_eq!(checkout["cwd"], "/home/ana/shop");
     assert_eq!(checkout["createdAt"], "2025-11-29T07:06:41Z");
-    assert_eq!(checkout["uri"], "session:checkout-tax/checkout-tax");
+    assert_eq!(
+        checkout["uri"],
+        "session:checkout-tax-rounding/checkout-tax"
+    );
     let mention = checkout["mention"].as_str().expect("mention").to_string();
 
     // read_session takes every form; all read the resource's text.
     let expected = setup.prepared_context(&mention);
     for session in [
-        "session:checkout-tax/checkout-tax".to_string(),
+        "session:checkout-tax-rounding/checkout-tax".to_string(),
         mention.clone(),
         "hydra-session:ImNoZWNrb3V0LXRheCI".to_string(),
         "checkout-tax".to_string(),

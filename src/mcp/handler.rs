@@ -191,10 +191,11 @@ impl ServerHandler for Handler {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri;
-        self.blocking(move |sessions, _| resources::read(sessions, &uri))
+        let ct = context.ct;
+        self.blocking(move |sessions, _| resources::read(sessions, &uri, &|| ct.is_cancelled()))
             .await?
             .map(ReadResourceResponse::from)
             .map_err(|why| ErrorData::resource_not_found(why, None))
@@ -211,15 +212,18 @@ impl ServerHandler for Handler {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let name = request.name.to_string();
         let arguments = request.arguments;
         let shown = super::text::short(&name);
-        self.blocking(move |sessions, cwd| tools::call(sessions, cwd, &name, arguments))
-            .await?
-            .map(CallToolResponse::from)
-            .ok_or_else(|| ErrorData::invalid_params(format!("unknown tool {shown:?}"), None))
+        let ct = context.ct;
+        self.blocking(move |sessions, cwd| {
+            tools::call(sessions, cwd, &name, arguments, &|| ct.is_cancelled())
+        })
+        .await?
+        .map(CallToolResponse::from)
+        .ok_or_else(|| ErrorData::invalid_params(format!("unknown tool {shown:?}"), None))
     }
 }
 

@@ -25,7 +25,7 @@ use crate::config::settings::Settings;
 use crate::model::SessionStore;
 use crate::reference::ReferenceError;
 use crate::spill::Spill;
-use crate::store::Scan;
+use crate::store::{FsStore, Scan};
 use handler::Handler;
 use sessions::Sessions;
 
@@ -98,17 +98,18 @@ async fn serve(resolved: Resolved) -> i32 {
     let (ready, sessions) = tokio::sync::watch::channel(None);
     let (wake, woken) = tokio::sync::mpsc::unbounded_channel();
     // The store is indexed while the client shakes hands; requests wait
-    // for it.
+    // for it. The watch starts before the scan, so nothing written during
+    // the scan is lost. No index cache: the server writes nothing but the
+    // spills `prepare` would write.
     tokio::task::spawn_blocking(move || {
-        let mut store = settings.open_store(Scan::Full);
-        for note in store.notes() {
-            eprintln!("hydra-session-lsp mcp: warning: {note}");
-        }
+        let mut store = FsStore::unscanned(&settings.stores, Scan::Full);
         store.watch(Arc::new(move || {
             let _ = wake.send(());
         }));
-        // What changed between the scan and the watch.
         store.update();
+        for note in store.notes() {
+            eprintln!("hydra-session-lsp mcp: warning: {note}");
+        }
         let _ = ready.send(Some(Arc::new(Sessions::new(settings, spill, store))));
     });
     let cwd = std::env::current_dir()

@@ -5,6 +5,7 @@ use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 use super::sessions::{Listed, Sessions};
 use super::uri::{self, Named};
 use crate::reference::one_line::one_line;
+use crate::reference::prepare::Cancelled;
 use crate::reference::time;
 
 pub const MIME_TYPE: &str = "text/markdown";
@@ -22,10 +23,7 @@ pub fn resource(listed: &Listed) -> Resource {
     }
     description.push_str(" · ");
     description.push_str(&time::minutes(c.created_at));
-    // The slug comes from what does not change over the session's life:
-    // the durable display title, else the id.
-    let slug_source = c.display_title.as_deref().unwrap_or(&c.session_id);
-    Resource::new(uri::resource_uri(&c.session_id, slug_source), name)
+    Resource::new(listed.uri.clone(), name)
         .with_description(one_line(&description))
         .with_mime_type(MIME_TYPE)
 }
@@ -41,12 +39,16 @@ fn last_component(cwd: &str) -> Option<&str> {
 /// What `resources/read` answers for `text`: the session's context, or a
 /// short text saying why there is none (Claude Code drops a read error
 /// without a word). `Err` only for a URI that names no session at all.
-pub fn read(sessions: &Sessions, text: &str) -> Result<ReadResourceResult, String> {
+pub fn read(
+    sessions: &Sessions,
+    text: &str,
+    cancelled: Cancelled<'_>,
+) -> Result<ReadResourceResult, String> {
     let id = match uri::parse(text) {
         Named::Session(id) => id,
         Named::Malformed(why) => return Err(why),
     };
-    let body = match sessions.context(&id) {
+    let body = match sessions.context(&id, cancelled) {
         Ok(context) => context,
         Err(e) => format!(
             "This session cannot be read ({}): {}\n",
@@ -81,6 +83,10 @@ mod tests {
                 mention: String::new(),
             },
             agent: "claude-code",
+            uri: uri::resource_uri(
+                &uri::slug(display.unwrap_or("Plan the inventory refactor")),
+                "0b5e7c1a-9a8e-4c52-9d1e-3f6f1f2b9c11",
+            ),
         }
     }
 
@@ -95,7 +101,7 @@ mod tests {
         assert_eq!(r.mime_type.as_deref(), Some(MIME_TYPE));
         assert_eq!(
             r.uri,
-            "session:0b5e7c1a-9a8e-4c52-9d1e-3f6f1f2b9c11/0b5e7c1a-9a8e-4c52-9d1e-3f6f1f2b9c11"
+            "session:plan-the-inventory-refactor/0b5e7c1a-9a8e-4c52-9d1e-3f6f1f2b9c11"
         );
         let r = resource(&listed(Some("Review \u{202E}cart"), None));
         assert_eq!(r.name, "Review cart");

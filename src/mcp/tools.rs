@@ -14,6 +14,7 @@ use super::sessions::Sessions;
 use super::text::short;
 use super::uri::{self, Named};
 use crate::reference::candidates::check_limit;
+use crate::reference::prepare::Cancelled;
 use crate::reference::settings::DEFAULT_CANDIDATE_LIMIT;
 use crate::reference::{mention, time, ErrorCode, ReferenceError};
 
@@ -121,11 +122,15 @@ pub fn call(
     cwd: Option<&str>,
     name: &str,
     arguments: Option<JsonObject>,
+    cancelled: Cancelled<'_>,
 ) -> Option<CallToolResult> {
     let result = match name {
         LIST_SESSIONS => args(arguments).and_then(|a: ListArgs| list(sessions, cwd, a)),
-        READ_SESSION => args(arguments).and_then(|a: ReadArgs| read(sessions, &a.session)),
-        PREPARE => args(arguments).and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text)),
+        READ_SESSION => {
+            args(arguments).and_then(|a: ReadArgs| read(sessions, &a.session, cancelled))
+        }
+        PREPARE => args(arguments)
+            .and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text, cancelled)),
         _ => return None,
     };
     Some(match result {
@@ -156,7 +161,7 @@ fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<String, R
                 agent: l.agent,
                 cwd: c.cwd.as_deref(),
                 created_at: time::rfc3339(c.created_at),
-                uri: super::resources::resource(l).uri,
+                uri: l.uri.clone(),
                 mention: &c.mention,
             }
         })
@@ -166,9 +171,13 @@ fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<String, R
 }
 
 /// `session` as a resource uri, a canonical mention or URI, or an id.
-fn read(sessions: &Sessions, session: &str) -> Result<String, ReferenceError> {
+fn read(
+    sessions: &Sessions,
+    session: &str,
+    cancelled: Cancelled<'_>,
+) -> Result<String, ReferenceError> {
     let id = session_id(sessions, session.trim())?;
-    sessions.context(&id)
+    sessions.context(&id, cancelled)
 }
 
 fn session_id(sessions: &Sessions, text: &str) -> Result<String, ReferenceError> {

@@ -13,10 +13,9 @@ pub const SCHEME: &str = "session:";
 const ENCODED: &str = "b64.";
 const MAX_SLUG: usize = 40;
 
-/// The resource URI of a session: `slug_source` is text that does not
-/// change over the session's life.
-pub fn resource_uri(session_id: &str, slug_source: &str) -> String {
-    format!("{SCHEME}{}/{}", slug(slug_source), key(session_id))
+/// The resource URI of a session with its slug ([`slug`]).
+pub fn resource_uri(slug: &str, session_id: &str) -> String {
+    format!("{SCHEME}{slug}/{}", key(session_id))
 }
 
 /// ASCII `[a-z0-9-]`, 1 to 40 characters: letters and digits lower-cased,
@@ -159,7 +158,7 @@ mod tests {
         assert!(key("b64.looks-encoded").starts_with("b64."));
         assert!(key("").starts_with("b64."));
         for id in [uuid, "a b", "x/y", "ends.", "é", "", "b64.x"] {
-            let uri = resource_uri(id, "Some title");
+            let uri = resource_uri(&slug("Some title"), id);
             assert!(!uri.contains(' '), "{uri}");
             assert!(
                 uri.bytes()
