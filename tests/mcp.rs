@@ -556,6 +556,16 @@ async fn bad_input_is_answered_never_a_crash() {
         .await;
     let id = client.request("no/such/method", json!({})).await;
     assert_eq!(client.answer(id).await["error"]["code"], -32601);
+    // JSON that is not a message (`[1,2]`, `{}`, an id without a method,
+    // `null`) is an invalid request, answered without an id; bytes that are
+    // not JSON have no id to answer and are skipped (as the official SDKs
+    // do: an answer to noise can start an error storm).
+    let invalid = client
+        .backlog
+        .iter()
+        .filter(|m| m["error"]["code"] == -32600 && m["id"].is_null())
+        .count();
+    assert_eq!(invalid, 4, "{:?}", client.backlog);
     let id = client.request("resources/read", json!({"uri": 12})).await;
     assert!(client.answer(id).await["error"]["code"].is_i64());
 

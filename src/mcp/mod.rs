@@ -14,7 +14,7 @@ mod tools;
 mod uri;
 mod watch;
 
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
 use rmcp::transport::async_rw::AsyncRwTransport;
@@ -48,6 +48,13 @@ pub fn run(request: McpRequest) -> i32 {
         let _ = out.write_all(text.as_bytes());
         let _ = out.flush();
         return 0;
+    }
+    if std::io::stdin().is_terminal() {
+        // Run by hand: say what this is rather than wait in silence.
+        eprintln!(
+            "hydra-session-lsp mcp: an MCP server, waiting for messages on stdin \
+             (`hydra-session-lsp mcp --print-config CLIENT` prints how to add it to a client)"
+        );
     }
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
