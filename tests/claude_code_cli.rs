@@ -101,11 +101,23 @@ fn candidates_list_the_transcripts() {
             }
         ])
     );
-    // The compaction worker's transcript is skipped, with a warning.
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    // The compaction worker's transcript is skipped: a note of `status`,
+    // never a warning at every call (issue 14, part 4).
+    assert!(output.stderr.is_empty(), "{output:?}");
+    let status = run(
+        &["status", "--store", store.to_str().unwrap_or_default()],
+        b"",
+    );
+    assert_eq!(status.status.code(), Some(0));
+    let notes = stdout_json(&status)["notes"].clone();
     assert!(
-        stderr.contains("agent-acompact-e1f845.jsonl: skipped, not a session"),
-        "{stderr}"
+        notes.as_array().into_iter().flatten().any(|n| {
+            n["kind"] == "notASession"
+                && n["message"].as_str().is_some_and(|m| {
+                    m.contains("agent-acompact-e1f845.jsonl: skipped, not a session")
+                })
+        }),
+        "{notes}"
     );
 }
 

@@ -95,6 +95,10 @@ user explicitly repeats them.\n\
 [{\"sessionId\":\"checkout-tax.test-writer\",\"label\":\"test-writer\",\"cwd\":\"/home/ana/shop\",\"capturedThroughSeq\":3,\"conversation\":[{\"role\":\"user\",\"text\":\"Write regression tests for per-cart tax rounding.\"},{\"role\":\"assistant\",\"text\":\"Added tests/tax_rounding.rs with 6 cases, including a 3-item cart at 7.25% tax.\"}]}]\n\
 </referenced-sessions>";
 
+/// What the person is told when that context is attached.
+const TEST_WRITER_MESSAGE: &str =
+    "Attached the context of 1 referenced session:\n- test-writer: all 2 messages";
+
 fn stdout(output: &Output) -> &str {
     std::str::from_utf8(&output.stdout).expect("utf-8")
 }
@@ -146,8 +150,9 @@ fn a_mention_adds_the_context() {
     ));
     assert_eq!(output.status.code(), Some(0));
     let expected = format!(
-        "{{\"hookSpecificOutput\":{{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":{}}}}}\n",
-        serde_json::to_string(TEST_WRITER_CONTEXT).expect("json")
+        "{{\"hookSpecificOutput\":{{\"hookEventName\":\"UserPromptSubmit\",\"additionalContext\":{}}},\"systemMessage\":{}}}\n",
+        serde_json::to_string(TEST_WRITER_CONTEXT).expect("json"),
+        serde_json::to_string(TEST_WRITER_MESSAGE).expect("json")
     );
     assert_eq!(stdout(&output), expected);
 }
@@ -176,7 +181,7 @@ fn with_a_budget_the_context_is_the_one_prepare_renders() {
         answer["hookSpecificOutput"]["additionalContext"],
         prepared["additionalContext"]["content"][0]["text"]
     );
-    assert_eq!(answer.as_object().map(|o| o.len()), Some(1));
+    assert_eq!(answer.as_object().map(|o| o.len()), Some(2));
     // 66 KB: more than Claude Code keeps inline, which the hook says on stderr.
     assert!(String::from_utf8_lossy(&output.stderr).contains("Claude Code keeps 10000 inline"));
 }
@@ -519,4 +524,352 @@ fn the_claude_code_store_supplies_sources_when_its_format_is_known() {
         stdout(&output),
         block(&format!("session \"{id}\" cannot reference itself"))
     );
+}
+
+/// A recorded input of the shape Codex sends (openai/codex
+/// `codex-rs/hooks/schema/generated/user-prompt-submit.command.input.schema.json`:
+/// `turn_id` and `model` are Codex's own; `transcript_path` may be null).
+fn codex_input(session_id: &str, prompt: &str) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "session_id": session_id,
+        "turn_id": "019a7c3e-turn-1",
+        "transcript_path": null,
+        "cwd": "/home/ana/shop",
+        "hook_event_name": "UserPromptSubmit",
+        "model": "gpt-5.1-codex",
+        "permission_mode": "default",
+        "prompt": prompt,
+    }))
+    .expect("json")
+}
+
+fn codex_hook(stdin: &[u8]) -> Output {
+    let home = tempfile::tempdir().expect("temp dir");
+    run_in(
+        home.path(),
+        &["hook", "codex", "--store", &demo_store()],
+        stdin,
+        &[],
+    )
+}
+
+#[test]
+fn the_codex_hook_adds_the_context_and_tells_the_person() {
+    let output = codex_hook(&codex_input(
+        SESSION,
+        &format!("Reuse the cases of {TEST_WRITER} for the 3-item cart."),
+    ));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stderr.is_empty(), "{output:?}");
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(
+        answer,
+        json!({
+            "hookSpecificOutput": {
+                "hookEventName": "UserPromptSubmit",
+                "additionalContext": TEST_WRITER_CONTEXT,
+            },
+            "systemMessage": TEST_WRITER_MESSAGE,
+        })
+    );
+    // Claude Code's input works too: the same answer.
+    let output = codex_hook(&input(
+        SESSION,
+        &format!("Reuse the cases of {TEST_WRITER} for the 3-item cart."),
+    ));
+    assert_eq!(
+        serde_json::from_slice::<Value>(&output.stdout).ok(),
+        Some(answer)
+    );
+}
+
+#[test]
+fn the_codex_hook_blocks_a_bad_mention_and_ignores_a_prompt_without_one() {
+    let output = codex_hook(&codex_input(
+        SESSION,
+        "see @[ghost](hydra-session:Imdob3N0Ig)",
+    ));
+    assert_eq!(output.status.code(), Some(0));
+    assert_eq!(
+        stdout(&output),
+        block("failed to read referenced session: session \"ghost\" not found")
+    );
+    let output = codex_hook(&codex_input(SESSION, "Fix the failing test"));
+    assert_eq!(output.status.code(), Some(0));
+    assert!(output.stdout.is_empty() && output.stderr.is_empty());
+    // Broken input: exit 1 (Codex, like Claude Code, blocks on exit 2).
+    let output = codex_hook(b"{\"turn_id\":\"t\"}");
+    assert_eq!(output.status.code(), Some(1));
+    assert!(output.stdout.is_empty());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("hydra-session-lsp hook codex: "),
+        "{stderr}"
+    );
+    let home = tempfile::tempdir().expect("temp dir");
+    let output = run_in(
+        home.path(),
+        &["hook", "codex", "--bogus"],
+        &codex_input(SESSION, "hi"),
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(1));
+}
+
+/// Codex's input says it is Codex (`turn_id`): the plain hook measures the
+/// context as Codex does.
+#[test]
+fn the_claude_code_hook_applies_codexs_limits_to_codexs_input() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = demo_store();
+    let args = [
+        "hook",
+        "claude-code",
+        "--store",
+        &store,
+        "--max-reference-bytes",
+        "65536",
+    ];
+    let output = run_in(
+        home.path(),
+        &args,
+        &codex_input(SESSION, &demo_prompt()),
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.starts_with("hydra-session-lsp hook claude-code: warning: the context has ")
+            && stderr.contains("tokens by Codex's estimate; Codex keeps 2500 inline"),
+        "{stderr}"
+    );
+}
+
+/// Codex's estimate of a text's tokens: its UTF-8 bytes over 4, rounded
+/// up (openai/codex `codex-rs/utils/string/src/truncate.rs`).
+fn codex_tokens(text: &str) -> usize {
+    text.len().div_ceil(4)
+}
+
+/// A store of three long sessions, each the demo's 121-message one under
+/// another id.
+fn long_sessions() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let log = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/sessions/inventory-refactor.jsonl"),
+    )
+    .expect("log");
+    for i in 1..=3 {
+        let renamed = log.replacen(
+            "\"id\":\"inventory-refactor\"",
+            &format!("\"id\":\"long-{i}\""),
+            1,
+        );
+        std::fs::write(dir.path().join(format!("long-{i}.jsonl")), renamed).expect("write");
+    }
+    dir
+}
+
+/// Codex spills hook context over 2,500 tokens of its estimate into a
+/// file and shows the model a preview (openai/codex
+/// `codex-rs/hooks/src/output_spill.rs`): by default the sources share
+/// that room, and fill most of it.
+#[test]
+fn by_default_the_codex_context_stays_within_codexs_inline_limit() {
+    let store = long_sessions();
+    let home = tempfile::tempdir().expect("temp dir");
+    let store_arg = store.path().to_str().unwrap_or_default();
+    for sources in 1..=3 {
+        let prompt: String = (1..=sources)
+            .map(|i| {
+                let uri = hydra_session_lsp::reference::uri::encode(&format!("long-{i}"));
+                format!("@[long {i}]({uri}) ")
+            })
+            .collect();
+        let output = run_in(
+            home.path(),
+            &["hook", "codex", "--store", store_arg],
+            &codex_input(SESSION, &prompt),
+            &[],
+        );
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        assert!(output.stderr.is_empty(), "{output:?}");
+        let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+        let context = answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default();
+        let tokens = codex_tokens(context);
+        assert!(tokens <= 2_500, "{sources} sources: {tokens} tokens");
+        assert!(tokens > 1_000, "{sources} sources: only {tokens} tokens");
+        eprintln!("{sources} sources: {tokens} tokens by Codex's estimate");
+        // Every source was cut, and its full snapshot stored.
+        let message = answer["systemMessage"].as_str().unwrap_or_default();
+        assert_eq!(
+            message.matches("; full snapshot: ").count(),
+            sources,
+            "{message}"
+        );
+        assert!(
+            message.starts_with(&format!(
+                "Attached the context of {sources} referenced session"
+            )),
+            "{message}"
+        );
+        assert_eq!(message.lines().count(), sources + 1, "{message}");
+    }
+}
+
+#[test]
+fn the_system_message_names_what_was_kept_and_where_the_rest_is() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let output = run_in(
+        home.path(),
+        &["hook", "claude-code", "--store", &demo_store()],
+        &input(SESSION, &demo_prompt()),
+        &[],
+    );
+    let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let message = answer["systemMessage"].as_str().unwrap_or_default();
+    let lines: Vec<&str> = message.lines().collect();
+    assert_eq!(lines.len(), 4, "{message}");
+    assert_eq!(lines[0], "Attached the context of 3 referenced sessions:");
+    assert_eq!(lines[1], "- Checkout tax rounding: all 3 messages");
+    assert_eq!(lines[2], "- test-writer: all 2 messages");
+    let spill = home.path().join(".cache/hydra-session/snapshots");
+    let prefix = "- Inventory refactor: ";
+    assert!(lines[3].starts_with(prefix), "{message}");
+    assert!(lines[3].contains(" of 121 messages kept, "), "{message}");
+    let (_, path) = lines[3]
+        .split_once("; full snapshot: ")
+        .expect("a spill path");
+    assert!(Path::new(path).starts_with(&spill), "{path}");
+    assert!(Path::new(path).is_file(), "{path}");
+    // The context names the same file.
+    let context = answer["hookSpecificOutput"]["additionalContext"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        context.contains(&format!("{{\"path\":\"{path}\"")),
+        "{context}"
+    );
+}
+
+#[test]
+fn codex_print_config_prints_the_hooks_json_snippet() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let output = run_in(
+        home.path(),
+        &[
+            "hook",
+            "codex",
+            "--store",
+            "/srv/agents",
+            "--format",
+            "codex",
+            "--print-config",
+        ],
+        b"",
+        &[],
+    );
+    assert_eq!(output.status.code(), Some(0));
+    // The shape Codex's `HooksFile` reads (openai/codex
+    // `codex-rs/config/src/hook_config.rs`): event → matcher groups →
+    // command handlers, `timeout` in seconds.
+    let value: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(
+        value,
+        json!({"hooks": {"UserPromptSubmit": [{"hooks": [{
+            "type": "command",
+            "command": "hydra-session-lsp hook codex --store /srv/agents --format codex",
+            "timeout": 30,
+        }]}]}})
+    );
+}
+
+/// Issue 14: every command warned about `~/.hydra/sessions` when only the
+/// agents' stores existed, and the warning, pasted with the output, became
+/// a Codex thread's title. A default store nobody named is silent; a named
+/// one that is missing is warned about.
+#[test]
+fn only_a_named_missing_store_is_warned_about() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let codex_sessions = home.path().join(".codex/sessions");
+    std::fs::create_dir_all(&codex_sessions).expect("mkdir");
+    for args in [
+        &["candidates"][..],
+        &["prepare", "--format", "text"],
+        &["hook", "codex"],
+        &["hook", "claude-code"],
+    ] {
+        let stdin = if args[0] == "hook" {
+            codex_input(SESSION, "hi")
+        } else {
+            b"hi".to_vec()
+        };
+        let output = run_in(home.path(), args, &stdin, &[]);
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {output:?}");
+        assert!(output.stderr.is_empty(), "{args:?}: {output:?}");
+    }
+    // Named, by flag or by the environment: warned about.
+    let missing = home.path().join("no-such-store");
+    let missing = missing.to_str().unwrap_or_default();
+    let by_flag = run_in(home.path(), &["candidates", "--store", missing], b"", &[]);
+    let by_env = run_in(
+        home.path(),
+        &["candidates"],
+        b"",
+        &[("HYDRA_SESSION_STORE", missing)],
+    );
+    for output in [by_flag, by_env] {
+        assert_eq!(output.status.code(), Some(0));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!(
+                "hydra-session-lsp: warning: the session store {missing} does not exist; it is empty\n"
+            )
+        );
+    }
+}
+
+/// `status` prints `sessionReference/status`'s JSON: the default stores,
+/// each with its format and counts, and the notes stderr no longer gets.
+#[test]
+fn status_prints_the_stores_and_their_notes() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let codex_sessions = home.path().join(".codex/sessions");
+    std::fs::create_dir_all(&codex_sessions).expect("mkdir");
+    std::fs::write(codex_sessions.join("junk.jsonl"), "not json\n").expect("write");
+    let output = run_in(home.path(), &["status"], b"", &[]);
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    assert!(output.stderr.is_empty(), "{output:?}");
+    let hydra = home.path().join(".hydra/sessions").display().to_string();
+    let codex = codex_sessions.display().to_string();
+    let status: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(
+        status,
+        json!({
+            "store": hydra,
+            "sessions": 0,
+            "indexing": false,
+            "stores": [
+                {"path": hydra, "format": "auto", "sessions": 0, "skippedLines": 0, "errors": []},
+                {"path": codex, "format": "codex", "sessions": 0, "skippedLines": 0, "errors": []},
+            ],
+            "notes": [
+                {"kind": "missingStore",
+                 "message": format!("the session store {hydra} does not exist; it is empty")},
+                {"kind": "notASession",
+                 "message": "junk.jsonl: skipped, not a session: line 1 is not a Codex session_meta with an id"},
+            ],
+        })
+    );
+    // Over the demo store: its sessions counted, nothing to note.
+    let output = run_in(home.path(), &["status", "--store", &demo_store()], b"", &[]);
+    let status: Value = serde_json::from_slice(&output.stdout).expect("json");
+    assert_eq!(status["sessions"], 4);
+    assert_eq!(status["stores"][0]["format"], "auto");
+    assert_eq!(status["notes"], json!([]));
+    // Its output format is JSON only.
+    let output = run_in(home.path(), &["status", "--format", "text"], b"", &[]);
+    assert_eq!(output.status.code(), Some(2));
 }

@@ -223,7 +223,29 @@ async fn status_reports_the_store() {
         got,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ]})
+        ], "notes": []})
+    );
+}
+
+/// The store's notes (a file skipped as not a session) are in the status,
+/// as the CLI's `status` prints them.
+#[tokio::test]
+async fn status_carries_the_store_notes() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::fs::write(dir.path().join("junk.jsonl"), "not json\n").expect("write");
+    let (mut client, _server) = in_process();
+    client.start(dir.path(), "/w").await;
+    let _ = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri(DOC)}}),
+        )
+        .await;
+    let got = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(
+        got["notes"],
+        json!([{"kind": "notASession",
+                "message": "junk.jsonl: skipped, not a session: not a log of any known format"}])
     );
 }
 

@@ -87,7 +87,7 @@ async fn malformed_json_and_unknown_methods_get_errors_not_a_crash() {
         status,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ]})
+        ], "notes": []})
     );
 }
 

@@ -104,6 +104,12 @@ pub enum Command {
               value_parser = clap::builder::PossibleValuesParser::new(crate::config::mcp::CLIENTS))]
         print_config: Option<String>,
     },
+    /// The stores: their formats, sessions, skipped lines, errors and
+    /// notes (the language server's `sessionReference/status`).
+    Status {
+        #[command(flatten)]
+        store: StoreArgs,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -115,6 +121,15 @@ pub enum HookCommand {
         #[command(flatten)]
         store: StoreArgs,
         /// Print the `~/.claude/settings.json` snippet that installs the hook.
+        #[arg(long)]
+        print_config: bool,
+    },
+    /// A Codex `UserPromptSubmit` hook: the same input and output as
+    /// `claude-code`, with the context sized to what Codex keeps inline.
+    Codex {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print the `~/.codex/hooks.json` snippet that installs the hook.
         #[arg(long)]
         print_config: bool,
     },
@@ -276,7 +291,10 @@ impl Cli {
             }
             Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
-            Some(Command::Hook(HookCommand::ClaudeCode { store, .. })) => (&[], Some(store)),
+            Some(Command::Status { store }) => (&[Format::Json], Some(store)),
+            Some(Command::Hook(
+                HookCommand::ClaudeCode { store, .. } | HookCommand::Codex { store, .. },
+            )) => (&[], Some(store)),
             Some(Command::Mcp { store, .. }) => (&[], Some(store)),
             _ => (&[], None),
         };

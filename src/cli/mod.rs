@@ -10,7 +10,7 @@ use std::io::{IsTerminal, Write};
 
 use serde::Serialize;
 
-use crate::model::SessionStore;
+use crate::model::{SessionStore, Status};
 use crate::reference::candidates::{self, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
@@ -210,15 +210,34 @@ fn run(command: Command) -> Result<i32, Failure> {
                 deny,
             )
         }
-        Command::Hook(HookCommand::ClaudeCode {
-            store,
-            print_config,
-        }) => {
+        Command::Status { store } => {
+            let settings = settings::resolve(&store)?;
+            let store = settings.index(Scan::Full);
+            let mut sessions = 0;
+            store.for_each_session(&mut |_| sessions += 1);
+            print_ok(&Status::new(
+                store.status(),
+                sessions,
+                false,
+                &store.notes(),
+            ))
+        }
+        Command::Hook(command) => {
+            let (host, store, print_config) = match command {
+                HookCommand::ClaudeCode {
+                    store,
+                    print_config,
+                } => (hook::Host::ClaudeCode, store, print_config),
+                HookCommand::Codex {
+                    store,
+                    print_config,
+                } => (hook::Host::Codex, store, print_config),
+            };
             if print_config {
-                print_text(&hook::print_config(&store));
+                print_text(&hook::print_config(host, &store));
                 return Ok(OK);
             }
-            Ok(hook::claude_code(&store))
+            Ok(hook::run(host, &store))
         }
     }
 }

@@ -4,6 +4,7 @@
 use super::args::{Budget, Format, SpillArgs, StoreArgs};
 use crate::config::settings::{self, BudgetRequest, Requested, SpillRequest};
 use crate::config::StoreEntry;
+use crate::model::SessionStore;
 use crate::reference::ReferenceError;
 use crate::spill::Spill;
 use crate::store::{FsStore, Scan};
@@ -24,13 +25,16 @@ impl std::ops::Deref for Settings {
 }
 
 impl Settings {
-    /// Indexes the stores, reporting skipped files and duplicates on
-    /// stderr. Titles cost a read of every log: only `candidates` needs
-    /// them.
+    /// Indexes the stores, warning on stderr about the stores the person
+    /// named that are missing or cannot be read (every other note is for
+    /// `status`: printed at every call, it would reach whatever the output
+    /// is pasted into).
     pub fn open_store(&self, scan: Scan) -> FsStore {
-        let store = self.core.open_store(scan);
-        for note in crate::model::SessionStore::notes(&store) {
-            eprintln!("hydra-session-lsp: warning: {note}");
+        let store = self.core.index(scan);
+        for note in store.notes() {
+            if self.core.is_warning(&note) {
+                eprintln!("hydra-session-lsp: warning: {note}");
+            }
         }
         store
     }

@@ -12,4 +12,4 @@ pub mod settings;
 pub mod spill;
 pub mod stores;
 
-pub use stores::{default_stores, resolve_stores, StoreEntry};
+pub use stores::{default_store_list, default_stores, resolve_stores, DefaultStore, StoreEntry};

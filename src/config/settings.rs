@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use super::spill::{self, SpillDir};
 use super::{paths, StoreEntry};
+use crate::model::StoreNote;
 use crate::reference::budget::BudgetSetting;
 use crate::reference::settings::{check_limit, Limits, DEFAULT_SPILL_MAX_BYTES};
 use crate::reference::ReferenceError;
@@ -41,6 +42,10 @@ pub struct SpillRequest {
 #[derive(Debug, Clone)]
 pub struct Settings {
     pub stores: Vec<StoreSpec>,
+    /// The stores the person named (`--store`, or an environment variable
+    /// for a default store), as the store notes name them: only their
+    /// problems are worth a warning.
+    pub named: Vec<String>,
     pub self_id: Option<String>,
     pub limits: Limits,
 }
@@ -63,9 +68,25 @@ impl Requested {
         if let Some(BudgetRequest::Bytes(n)) = self.max_reference_bytes {
             limits.max_reference_bytes = BudgetSetting::Fixed(check_limit("maxReferenceBytes", n)?);
         }
-        let stores = super::resolve_stores(&self.stores, &paths::current_dir())?;
+        let (stores, named) = if self.stores.is_empty() {
+            let defaults = super::default_store_list();
+            let named = defaults
+                .iter()
+                .filter(|d| d.named)
+                .map(|d| d.spec.path.display().to_string())
+                .collect();
+            (defaults.into_iter().map(|d| d.spec).collect(), named)
+        } else {
+            let stores = super::resolve_stores(&self.stores, &paths::current_dir())?;
+            let named = stores
+                .iter()
+                .map(|s| s.path.display().to_string())
+                .collect();
+            (stores, named)
+        };
         Ok(Settings {
             stores,
+            named,
             self_id: self.self_id.clone(),
             limits,
         })
@@ -93,14 +114,27 @@ impl SpillRequest {
 }
 
 impl Settings {
-    /// Indexes the stores; the notes (skipped files, duplicates) are the
-    /// caller's to report. Titles cost a read of every log: only what
-    /// lists candidates needs them.
-    pub fn open_store(&self, scan: Scan) -> FsStore {
+    /// Indexes the stores, saying nothing (the notes are the caller's).
+    /// Titles cost a read of every log: only what lists candidates needs
+    /// them.
+    pub fn index(&self, scan: Scan) -> FsStore {
         // A full scan reads every log: the index cache spares that.
         match paths::index_cache_dir().filter(|_| scan == Scan::Full) {
             Some(dir) => FsStore::open_cached(&self.stores, scan, &dir),
             None => FsStore::open(&self.stores, scan),
+        }
+    }
+
+    /// Whether a note is worth a warning: a store the person named is
+    /// missing or cannot be read. Every other note (a file that is not a
+    /// session, a duplicate id, a default store that does not exist) is
+    /// for `status`.
+    pub fn is_warning(&self, note: &StoreNote) -> bool {
+        match note {
+            StoreNote::Missing { store }
+            | StoreNote::Unreadable { store, .. }
+            | StoreNote::FolderUnreadable { store, .. } => self.named.contains(store),
+            StoreNote::NotASession { .. } | StoreNote::Duplicate { .. } => false,
         }
     }
 }

@@ -64,13 +64,38 @@ pub fn resolve_stores(
 /// else `~/.hydra/sessions`), plus the stores of the agents people run,
 /// each only when it exists and its format is known to this build.
 pub fn default_stores() -> Vec<StoreSpec> {
-    let mut stores = vec![StoreSpec::auto(default_hydra_store())];
-    for (format, path) in agent_stores() {
+    default_store_list().into_iter().map(|d| d.spec).collect()
+}
+
+/// One store of the default list.
+#[derive(Debug, Clone)]
+pub struct DefaultStore {
+    pub spec: StoreSpec,
+    /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
+    /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`): a store the
+    /// person chose, whose problems are worth a warning. A store found
+    /// only by its usual place is not.
+    pub named: bool,
+}
+
+/// [`default_stores`], each with whether the person named it.
+pub fn default_store_list() -> Vec<DefaultStore> {
+    let named = ["HYDRA_SESSION_STORE", "HYDRA_HOME"]
+        .iter()
+        .any(|v| paths::resolve_env(v).is_some());
+    let mut stores = vec![DefaultStore {
+        spec: StoreSpec::auto(default_hydra_store()),
+        named,
+    }];
+    for (format, path, named) in agent_stores() {
         if let Some(format) = formats::by_name(format) {
             if path.is_dir() {
-                stores.push(StoreSpec {
-                    path,
-                    format: FormatChoice::Fixed(format),
+                stores.push(DefaultStore {
+                    spec: StoreSpec {
+                        path,
+                        format: FormatChoice::Fixed(format),
+                    },
+                    named,
                 });
             }
         }
@@ -92,17 +117,25 @@ pub fn default_hydra_store() -> PathBuf {
         .join("sessions")
 }
 
-/// Where Claude Code and Codex keep their sessions (agent-logs.md).
-fn agent_stores() -> Vec<(&'static str, PathBuf)> {
+/// Where Claude Code and Codex keep their sessions (agent-logs.md), and
+/// whether an environment variable said so.
+fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let home = paths::home_dir();
-    let claude = paths::resolve_env("CLAUDE_CONFIG_DIR")
-        .or_else(|| home.as_ref().map(|h| h.join(".claude")))
-        .map(|dir| dir.join("projects"));
-    let codex = paths::resolve_env("CODEX_HOME")
-        .or_else(|| home.as_ref().map(|h| h.join(".codex")))
-        .map(|dir| dir.join("sessions"));
-    [("claude-code", claude), ("codex", codex)]
-        .into_iter()
-        .filter_map(|(name, path)| path.map(|p| (name, p)))
-        .collect()
+    let under = |variable: &str, usual: &str, below: &str| {
+        let named = paths::resolve_env(variable);
+        let is_named = named.is_some();
+        named
+            .or_else(|| home.as_ref().map(|h| h.join(usual)))
+            .map(|dir| (dir.join(below), is_named))
+    };
+    [
+        (
+            "claude-code",
+            under("CLAUDE_CONFIG_DIR", ".claude", "projects"),
+        ),
+        ("codex", under("CODEX_HOME", ".codex", "sessions")),
+    ]
+    .into_iter()
+    .filter_map(|(name, found)| found.map(|(path, named)| (name, path, named)))
+    .collect()
 }

@@ -114,8 +114,12 @@ async fn serve(resolved: Resolved) -> i32 {
             let _ = wake.send(());
         }));
         store.update();
+        // As the CLI: only the stores the person named are worth a
+        // warning; the rest is for `status`.
         for note in store.notes() {
-            eprintln!("hydra-session-lsp mcp: warning: {note}");
+            if settings.is_warning(&note) {
+                eprintln!("hydra-session-lsp mcp: warning: {note}");
+            }
         }
         let _ = ready.send(Some(Arc::new(Sessions::new(settings, spill, store))));
     });

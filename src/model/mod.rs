@@ -8,11 +8,13 @@
 pub mod event;
 pub mod read;
 pub mod session;
+pub mod status;
 pub mod store;
 
 pub use event::{Entry, Event, Role};
 pub use read::{LogError, ReadError, ReadSummary};
 pub use session::{Locator, Session, SessionHeader, SessionKey, SessionSink};
+pub use status::{NoteKind, Status, StatusNote};
 pub use store::{Cancelled, SessionReader, SessionStore, StoreNote, StoreStatus, Version, Wake};
 
 /// Largest integer the contract accepts (2^53 − 1).

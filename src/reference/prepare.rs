@@ -103,6 +103,11 @@ pub struct ReferenceStats {
     pub omitted_bytes: u64,
     pub truncated: bool,
     pub input_index: usize,
+    /// The session's display title, else its title, as the read found
+    /// them: what a host names the source by (a hook's `systemMessage`).
+    /// Not part of the result's JSON, whose shape reference.md fixes.
+    #[serde(skip)]
+    pub title: Option<String>,
 }
 
 /// One source fitted into its budget, with its rendered data object.
@@ -135,6 +140,11 @@ impl RetainedSource {
             omitted_bytes: s.omitted_bytes,
             truncated: s.truncated(),
             input_index,
+            title: self
+                .snapshot_header
+                .label
+                .clone()
+                .or_else(|| self.title.clone()),
         }
     }
 }

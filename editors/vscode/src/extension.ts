@@ -13,6 +13,7 @@ import {
   TransportKind,
 } from 'vscode-languageclient/node';
 import { Resolved, resolveServer } from './binary';
+import { McpServer, mcpArgs, registerMcpServer } from './mcp';
 import {
   Candidate,
   PrepareResult,
@@ -23,8 +24,7 @@ import {
   referencedSessions,
   renderPrepared,
 } from './render';
-import { registerMcpProvider } from './mcp';
-import { ServerSettings, needsRestart, serverSettings } from './settings';
+import { ServerSettings, serverSettings } from './settings';
 
 const SECTION = 'hydraSession';
 const CONTEXT_SCHEME = 'hydra-context';
@@ -39,7 +39,6 @@ const selector = [
 ];
 
 let client: LanguageClient | undefined;
-let sentSettings: ServerSettings = {};
 let output: vscode.OutputChannel;
 let statusItem: vscode.StatusBarItem;
 let statusTimer: NodeJS.Timeout | undefined;
@@ -103,10 +102,9 @@ async function startClient(): Promise<void> {
 
   // `TransportKind.stdio` appends `--stdio` to the arguments.
   const serverOptions: ServerOptions = { command, transport: TransportKind.stdio };
-  sentSettings = currentSettings();
   const clientOptions: LanguageClientOptions = {
     documentSelector: selector,
-    initializationOptions: { hydraSession: sentSettings },
+    initializationOptions: { hydraSession: currentSettings() },
     outputChannel: output,
     traceOutputChannel: output,
     middleware: {
@@ -285,20 +283,21 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
   if (!e.affectsConfiguration(SECTION)) {
     return;
   }
-  const next = currentSettings();
   // A new serverPath restarts the server only when it names another binary:
   // a remote window may first see the User settings' value, then none, and
-  // both can resolve to the bundled server.
+  // both can resolve to the bundled server. Any other change, a cleared
+  // setting included (sent as `null`), is an update.
   const otherBinary = e.affectsConfiguration(`${SECTION}.serverPath`) && serverCommand() !== startedCommand;
-  if (otherBinary || client === undefined || needsRestart(sentSettings, next)) {
+  if (otherBinary || client === undefined) {
     await restartClient();
     return;
   }
   if (!client.isRunning()) {
     return;
   }
-  sentSettings = next;
-  await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { hydraSession: next } });
+  await client.sendNotification(DidChangeConfigurationNotification.type, {
+    settings: { hydraSession: currentSettings() },
+  });
   void refreshStatus();
 }
 
@@ -439,7 +438,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       // holds maxReferences of them (server.md, diagnostics).
       const settings = currentSettings(doc.uri);
       const max = settings.maxReferences ?? 3;
-      const referenced = referencedSessions(doc.getText(), settings.targetSessionId);
+      const referenced = referencedSessions(doc.getText(), settings.targetSessionId ?? undefined);
       const full = referenced.length >= max;
       const toItem = (candidate: Candidate, overLimit: boolean): CandidateItem => ({
         label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
@@ -525,6 +524,33 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   });
 }
 
+// ---- the MCP server for Copilot Chat ------------------------------------------
+
+/** The `mcp` command line for Copilot Chat now, or why there is none. */
+function mcpServer(): McpServer {
+  if (vscode.workspace.getConfiguration(SECTION).get<boolean>('mcpServer.enabled', true) === false) {
+    return { off: `${SECTION}.mcpServer.enabled is false` };
+  }
+  try {
+    const { command } = resolveServer(configuredServerPath(), firstWorkspaceFolder(), extensionDir);
+    const folder = firstWorkspaceFolder();
+    return { command, args: mcpArgs(currentSettings(), folder), ...(folder !== undefined ? { cwd: folder } : {}) };
+  } catch (e) {
+    return { off: e instanceof Error ? e.message : String(e) };
+  }
+}
+
+/** Fires when what `mcpServer` answers may have changed. */
+const mcpInputsChanged: vscode.Event<unknown> = (listener, thisArg, disposables) => {
+  const call = (e: unknown): unknown => listener.call(thisArg, e);
+  const both = vscode.Disposable.from(
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(SECTION) && call(e)),
+    vscode.workspace.onDidChangeWorkspaceFolders(call),
+  );
+  disposables?.push(both);
+  return both;
+};
+
 // ---- activation -----------------------------------------------------------
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
@@ -555,13 +581,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     { dispose: () => (clearInterval(statusTimer), clearTimeout(indexingTimer)) },
   );
-  registerMcpProvider(context, SECTION, {
-    enabled: () => vscode.workspace.getConfiguration(SECTION).get<boolean>('mcp.enabled') ?? true,
-    command: serverCommand,
-    settings: () => currentSettings(),
-    base: firstWorkspaceFolder,
-    version: String(context.extension?.packageJSON?.version ?? ''),
-  });
+  const version = (context.extension?.packageJSON as { version?: unknown } | undefined)?.version;
+  context.subscriptions.push(
+    ...registerMcpServer(
+      mcpServer,
+      mcpInputsChanged,
+      typeof version === 'string' ? version : undefined,
+      (line) => output.appendLine(line),
+    ),
+  );
   statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
   await startClient();
 }

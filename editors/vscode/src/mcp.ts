@@ -1,59 +1,49 @@
-// The sessions for Copilot Chat: registers `hydra-session-lsp mcp` as an MCP
-// server definition (VS Code 1.101 and later), so a Copilot user gets the
-// sessions as resources and tools with no configuration. The setting
-// `hydraSession.mcp.enabled` turns it off. Older editors lack the API: then
-// nothing is registered.
-import * as os from 'os';
-import * as path from 'path';
+// The hydra MCP server for Copilot Chat (and any other MCP client inside VS
+// Code): registered with `vscode.lm.registerMcpServerDefinitionProvider`, so
+// a Copilot user gets the sessions with no configuration. It runs the same
+// binary as the language server, as `<server> mcp`, with the same stores
+// and limits.
 import * as vscode from 'vscode';
+import { expandPath } from './binary';
 import { ServerSettings } from './settings';
 
-export const PROVIDER_ID = 'hydraSession.sessions';
-const LABEL = 'Hydra sessions';
-
-/** `~/x` under the home directory, a relative path under `base`. */
-function absolute(p: string, base: string | undefined): string {
-  if (p === '~' || p.startsWith('~/')) {
-    return path.join(os.homedir(), p.slice(1));
-  }
-  if (path.isAbsolute(p) || base === undefined) {
-    return p;
-  }
-  return path.join(base, p);
-}
+/** The id the manifest's `contributes.mcpServerDefinitionProviders` declares. */
+export const MCP_PROVIDER_ID = 'hydraSession.sessions';
+const MCP_LABEL = 'Hydra Sessions';
 
 /**
- * The arguments of `hydra-session-lsp mcp` for the extension's settings:
- * the same store, self session, limits and spills as the language server
- * (paths made absolute against the first workspace folder, as the server
- * resolves them). Pure: runs without VS Code.
+ * The `mcp` subcommand's arguments for the settings the language server
+ * gets: the store (a path resolved as the server resolves it, since the MCP
+ * server's current directory is not the workspace) and the limits. Unset
+ * keys are left out, so the subcommand keeps its defaults.
  */
-export function mcpArgs(settings: ServerSettings, base: string | undefined): string[] {
+export function mcpArgs(settings: ServerSettings, workspaceFolder: string | undefined): string[] {
   const args = ['mcp'];
-  if (settings.store !== undefined) {
-    args.push('--store', absolute(settings.store, base));
+  if (typeof settings.store === 'string') {
+    args.push('--store', expandPath(settings.store, workspaceFolder));
   }
-  if (settings.targetSessionId !== undefined) {
-    args.push('--self', settings.targetSessionId);
-  }
-  if (settings.maxReferences !== undefined) {
+  if (typeof settings.maxReferences === 'number') {
     args.push('--max-references', String(settings.maxReferences));
   }
-  if (settings.maxReferenceBytes !== undefined) {
+  if (typeof settings.maxReferenceBytes === 'number' || settings.maxReferenceBytes === 'auto') {
     args.push('--max-reference-bytes', String(settings.maxReferenceBytes));
-  }
-  if (settings.spillDir === '') {
-    args.push('--no-spill');
-  } else if (settings.spillDir !== undefined) {
-    args.push('--spill-dir', absolute(settings.spillDir, base));
-  }
-  if (settings.spillMaxBytes !== undefined) {
-    args.push('--spill-max-bytes', String(settings.spillMaxBytes));
   }
   return args;
 }
 
-/** The part of the API this needs, typed here: the extension builds against older types. */
+/**
+ * What the provider publishes now: a command line (run in the first
+ * workspace folder, when there is one), or nothing, and why.
+ */
+export type McpServer = { command: string; args: string[]; cwd?: string } | { off: string };
+
+// The API is in VS Code 1.101 and later; the extension supports older ones,
+// whose `vscode` module lacks these (the 1.82 typings do not declare them).
+interface StdioDefinitionConstructor {
+  new (label: string, command: string, args?: string[], env?: Record<string, string>, version?: string): {
+    cwd?: vscode.Uri;
+  };
+}
 interface McpApi {
   lm?: {
     registerMcpServerDefinitionProvider?: (
@@ -64,54 +54,65 @@ interface McpApi {
       },
     ) => vscode.Disposable;
   };
-  McpStdioServerDefinition?: new (
-    label: string,
-    command: string,
-    args?: string[],
-    env?: Record<string, string | number | null>,
-    version?: string,
-  ) => unknown;
+  McpStdioServerDefinition?: StdioDefinitionConstructor;
 }
 
-export interface McpSources {
-  /** Whether `hydraSession.mcp.enabled` is on. */
-  enabled(): boolean;
-  /** The server binary, when one can be found. */
-  command(): string | undefined;
-  settings(): ServerSettings;
-  base(): string | undefined;
-  version: string;
-}
-
-/** Registers the provider when the editor has the API; whether it did. */
-export function registerMcpProvider(context: vscode.ExtensionContext, section: string, sources: McpSources): boolean {
+/**
+ * Registers the provider when this VS Code has the API, else says so in the
+ * output channel and does nothing. `current` is read each time VS Code asks;
+ * `changed` tells when it may answer differently (a setting, the workspace
+ * folders), and VS Code is told only when the answer really changed.
+ * `version` (the extension's) is the definition's: a new one tells VS Code
+ * the tools may have changed.
+ */
+export function registerMcpServer(
+  current: () => McpServer,
+  changed: vscode.Event<unknown>,
+  version: string | undefined,
+  log: (line: string) => void,
+): vscode.Disposable[] {
   const api = vscode as unknown as McpApi;
   const register = api.lm?.registerMcpServerDefinitionProvider;
   const Definition = api.McpStdioServerDefinition;
-  if (register === undefined || Definition === undefined) {
-    return false;
+  if (typeof register !== 'function' || typeof Definition !== 'function') {
+    log(`MCP: this VS Code (${vscode.version}) has no vscode.lm.registerMcpServerDefinitionProvider (1.101 or later), so Copilot Chat gets no Hydra sessions from the extension`);
+    return [];
   }
-  const changed = new vscode.EventEmitter<void>();
-  context.subscriptions.push(
-    changed,
-    register.call(api.lm, PROVIDER_ID, {
-      onDidChangeMcpServerDefinitions: changed.event,
+  const emitter = new vscode.EventEmitter<void>();
+  let published = JSON.stringify(current());
+  const onChange = changed(() => {
+    const next = JSON.stringify(current());
+    if (next !== published) {
+      published = next;
+      emitter.fire();
+    }
+  });
+  let provider: vscode.Disposable;
+  try {
+    provider = register.call(api.lm, MCP_PROVIDER_ID, {
+      onDidChangeMcpServerDefinitions: emitter.event,
       provideMcpServerDefinitions: () => {
-        const command = sources.command();
-        if (!sources.enabled() || command === undefined) {
+        const server = current();
+        published = JSON.stringify(server);
+        if ('off' in server) {
+          log(`MCP: no server for Copilot Chat: ${server.off}`);
           return [];
         }
-        const args = mcpArgs(sources.settings(), sources.base());
-        // The version changes with the arguments: VS Code then offers to
-        // refresh the server's tools.
-        return [new Definition(LABEL, command, args, {}, `${sources.version}:${args.join(' ')}`)];
+        const definition = new Definition(MCP_LABEL, server.command, server.args, {}, version);
+        if (server.cwd !== undefined) {
+          definition.cwd = vscode.Uri.file(server.cwd);
+        }
+        return [definition];
       },
-    }),
-    vscode.workspace.onDidChangeConfiguration((e) => {
-      if (e.affectsConfiguration(section)) {
-        changed.fire();
-      }
-    }),
-  );
-  return true;
+    });
+  } catch (e) {
+    // A VS Code that has the API but refuses the provider (say, a fork
+    // without the manifest's extension point) must not stop activation.
+    log(`MCP: registering the server for Copilot Chat failed: ${String(e)}`);
+    onChange.dispose();
+    emitter.dispose();
+    return [];
+  }
+  log(`MCP: registered "${MCP_LABEL}" (${MCP_PROVIDER_ID}) for Copilot Chat`);
+  return [emitter, onChange, provider];
 }

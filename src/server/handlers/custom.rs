@@ -115,12 +115,14 @@ impl Backend {
                 })
                 .collect();
         }
-        lsp_ext::StatusResult {
-            store: roots.first().cloned().unwrap_or_default(),
-            sessions: view.len(),
-            indexing: self.index.is_indexing() || !self.index.is_started(),
-            stores,
+        let indexing = self.index.is_indexing() || !self.index.is_started();
+        let mut status = lsp_ext::StatusResult::new(stores, view.len(), indexing, &view.notes);
+        // While a changed store list is indexed, the counts are the last
+        // index's but the list named is the new one.
+        if let Some(first) = roots.first() {
+            status.store = first.clone();
         }
+        status
     }
 
     /// The open document's text, else the file's when the URI is a readable

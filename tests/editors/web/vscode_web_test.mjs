@@ -254,6 +254,19 @@ try {
     notice && /not used here|Remote settings/.test(notice), await text('.notification-list-item-message'));
   await page.keyboard.press('Escape');
 
+  // ---- the MCP server for Copilot Chat ------------------------------------
+  // Copilot Chat cannot be installed here; what can be seen is that this VS
+  // Code has the API and the extension registered its provider, as its
+  // output channel (which code-server keeps in its log folder) says.
+  const outputLines = () =>
+    fs.readdirSync(path.join(userData, 'logs'), { recursive: true })
+      .filter((f) => String(f).endsWith('Hydra Session.log'))
+      .map((f) => fs.readFileSync(path.join(userData, 'logs', String(f)), 'utf8'))
+      .join('');
+  const mcp = await waitFor(() => /MCP: registered "Hydra Sessions"/.test(outputLines()), 15_000);
+  check('the extension registers its MCP server for Copilot Chat (vscode.lm.registerMcpServerDefinitionProvider)', mcp,
+    outputLines().split('\n').filter((l) => /MCP|Starting/.test(l)).join('\n') || 'no Hydra Session output log');
+
   // ---- diagnostics and the Problems panel ---------------------------------
   await page.keyboard.press('Control+Shift+M');
   const problems = await waitFor(async () => {

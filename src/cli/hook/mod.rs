@@ -1,9 +1,15 @@
-//! `hook claude-code`: a Claude Code `UserPromptSubmit` hook (server.md
-//! "Command line").
+//! `hook claude-code` and `hook codex`: the agents' `UserPromptSubmit`
+//! hook (server.md "Command line").
 //!
-//! Claude Code runs it on every prompt, with the hook's JSON object on
+//! The agent runs it on every prompt, with the hook's JSON object on
 //! stdin. Its stdout is exactly one of the documented JSON outputs, or
-//! nothing; every other word goes to stderr.
+//! nothing; every other word goes to stderr. Claude Code and Codex take
+//! the same input and output; they differ in how much context each keeps
+//! inline ([`host`]).
+
+mod host;
+mod install;
+mod summary;
 
 use std::io::{Read, Write};
 
@@ -16,76 +22,24 @@ use super::{FAILED, OK};
 use crate::reference::budget::BudgetSetting;
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::mention;
-use crate::reference::prepare::{normalize, prepare, PrepareOptions};
+use crate::reference::prepare::{normalize, prepare, PrepareOptions, Prepared};
 use crate::reference::ReferenceError;
 use crate::store::Scan;
+pub use host::Host;
 
-/// The `~/.claude/settings.json` snippet that installs the hook running
-/// `command`.
-fn settings_snippet(command: &str) -> String {
-    let command = serde_json::to_string(command).unwrap_or_default();
-    format!(
-        r#"{{
-  "hooks": {{
-    "UserPromptSubmit": [
-      {{
-        "hooks": [
-          {{
-            "type": "command",
-            "command": {command},
-            "timeout": 30
-          }}
-        ]
-      }}
-    ]
-  }}
-}}
-"#
-    )
-}
-
-/// `--print-config`: the snippet whose command repeats the settings given
-/// with it (store paths made absolute: Claude Code runs the hook in the
-/// project's folder).
-pub fn print_config(args: &StoreArgs) -> String {
-    let mut words: Vec<String> = ["hydra-session-lsp", "hook", "claude-code"]
-        .map(String::from)
-        .into();
-    words.extend(crate::config::settings::command_args(&settings::requested(
-        args,
-    )));
-    settings_snippet(&crate::config::settings::shell_line(&words))
-}
+pub use install::print_config;
 
 const EVENT: &str = "UserPromptSubmit";
-
-/// Claude Code keeps a hook's `additionalContext` in the model's context
-/// up to this many characters; a longer one is saved to a file and the
-/// model sees a 2 KB preview and the path instead (hooks reference: hook
-/// output injected into context "is capped at 10,000 characters").
-pub const CLAUDE_CODE_INLINE_CHARS: usize = 10_000;
-
-/// Room kept per source for what a truncated source gets outside its
-/// budget (reference.md §5a: `omitted` and the `fullSnapshot` locator
-/// with its path).
-const OUTSIDE_BUDGET: usize = 400;
-
-/// The per-source budget (bytes of a data object) under which the whole
-/// context of `sources` sources stays inline in Claude Code. Bytes bound
-/// characters: a UTF-8 byte count is never below the UTF-16 length that
-/// Claude Code measures.
-pub fn inline_budget(sources: usize) -> usize {
-    let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
-    let sources = sources.max(1);
-    let room = CLAUDE_CODE_INLINE_CHARS.saturating_sub(frame + sources - 1) / sources;
-    room.saturating_sub(OUTSIDE_BUDGET).max(1)
-}
 
 /// What the hook read from stdin.
 #[derive(Debug, PartialEq, Eq)]
 struct HookInput {
     prompt: String,
     session_id: Option<String>,
+    /// Whether the input is Codex's: it alone sends `turn_id` (required in
+    /// openai/codex `codex-rs/hooks/schema/generated/user-prompt-submit.command.input.schema.json`;
+    /// Claude Code's hook input has no such field).
+    from_codex: bool,
 }
 
 /// What the hook answers.
@@ -93,7 +47,7 @@ struct HookInput {
 enum Outcome {
     /// No references: nothing on stdout.
     Nothing,
-    Context(String),
+    Context(Prepared),
     Block(String),
 }
 
@@ -101,6 +55,8 @@ enum Outcome {
 #[serde(rename_all = "camelCase")]
 struct ContextOutput<'a> {
     hook_specific_output: HookSpecificOutput<'a>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_message: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -116,10 +72,16 @@ struct BlockOutput<'a> {
     reason: &'a str,
 }
 
-/// Runs the hook: settings, then stdin, then the answer. Returns the exit
-/// status (1 only for a broken setting or input, which Claude Code shows
-/// without blocking the prompt).
-pub fn claude_code(args: &StoreArgs) -> i32 {
+/// Runs the hook for `host`: settings, then stdin, then the answer.
+/// Returns the exit status: 1 only for a broken setting or input, which
+/// both agents show without blocking the prompt (exit 2 would block it in
+/// both: Claude Code's hooks reference; openai/codex
+/// `codex-rs/hooks/src/events/user_prompt_submit.rs`).
+pub fn run(host: Host, args: &StoreArgs) -> i32 {
+    let fail = |message: &str| {
+        eprintln!("hydra-session-lsp hook {}: {message}", host.command());
+        FAILED
+    };
     let settings = match settings::resolve(args) {
         Ok(settings) => settings,
         Err(e) => return fail(&format!("{}: {}", e.code.as_str(), e.message)),
@@ -142,16 +104,28 @@ pub fn claude_code(args: &StoreArgs) -> i32 {
         Err(message) => return fail(&message),
     };
     drop(bytes);
+    // Codex's input gets Codex's limits, whichever subcommand runs.
+    let limits = if input.from_codex { Host::Codex } else { host };
     // Unless a budget is given, the context is sized to stay inline.
     let fixed_budget = args.max_reference_bytes.is_some();
-    let written = match answer(&settings, &input, fixed_budget) {
+    let written = match answer(limits, &settings, &input, fixed_budget) {
         Outcome::Nothing => return OK,
-        Outcome::Context(context) => serde_json::to_string(&ContextOutput {
-            hook_specific_output: HookSpecificOutput {
-                hook_event_name: EVENT,
-                additional_context: &context,
-            },
-        }),
+        Outcome::Context(prepared) => {
+            let context = prepared.context_text().unwrap_or_default();
+            if let Some(overflow) = limits.overflow(&context) {
+                eprintln!(
+                    "hydra-session-lsp hook {}: warning: {overflow}",
+                    host.command()
+                );
+            }
+            serde_json::to_string(&ContextOutput {
+                hook_specific_output: HookSpecificOutput {
+                    hook_event_name: EVENT,
+                    additional_context: &context,
+                },
+                system_message: summary::system_message(&prepared),
+            })
+        }
         Outcome::Block(reason) => serde_json::to_string(&BlockOutput {
             decision: "block",
             reason: &reason,
@@ -168,14 +142,9 @@ pub fn claude_code(args: &StoreArgs) -> i32 {
     }
 }
 
-fn fail(message: &str) -> i32 {
-    eprintln!("hydra-session-lsp hook claude-code: {message}");
-    FAILED
-}
-
-/// The hook's JSON object: `prompt` (a string) is required; `session_id`
-/// and `cwd` are strings when present; `hook_event_name`, when present,
-/// must be `UserPromptSubmit`; other fields are ignored.
+/// The hook's JSON object: `prompt` (a string) is required; `session_id`,
+/// `cwd` and `turn_id` are strings when present; `hook_event_name`, when
+/// present, must be `UserPromptSubmit`; other fields are ignored.
 fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| format!("the input is not JSON: {e}"))?;
@@ -192,6 +161,7 @@ fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
     // The target cwd: `prepare` ranks nothing and its result does not
     // depend on it (file mentions never change it), so it is only checked.
     string("cwd")?;
+    let from_codex = string("turn_id")?.is_some();
     if let Some(event) = string("hook_event_name")? {
         if event != EVENT {
             return Err(format!(
@@ -199,27 +169,32 @@ fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
             ));
         }
     }
-    Ok(HookInput { prompt, session_id })
+    Ok(HookInput {
+        prompt,
+        session_id,
+        from_codex,
+    })
 }
 
 /// Parses first: a prompt without mentions never touches the stores.
-fn answer(settings: &Settings, input: &HookInput, fixed_budget: bool) -> Outcome {
+fn answer(host: Host, settings: &Settings, input: &HookInput, fixed_budget: bool) -> Outcome {
     // Every mention, bare or not, holds the scheme.
     if memchr::memmem::find(input.prompt.as_bytes(), b"hydra-session:").is_none() {
         return Outcome::Nothing;
     }
-    match context(settings, input, fixed_budget) {
-        Ok(Some(context)) => Outcome::Context(context),
+    match context(host, settings, input, fixed_budget) {
+        Ok(Some(prepared)) => Outcome::Context(prepared),
         Ok(None) => Outcome::Nothing,
         Err(e) => Outcome::Block(e.message),
     }
 }
 
 fn context(
+    host: Host,
     settings: &Settings,
     input: &HookInput,
     fixed_budget: bool,
-) -> Result<Option<String>, ReferenceError> {
+) -> Result<Option<Prepared>, ReferenceError> {
     let parsed = mention::parse(&input.prompt)?;
     let mut options = PrepareOptions {
         target: input.session_id.as_deref().or(settings.self_id.as_deref()),
@@ -232,10 +207,11 @@ fn context(
         return Ok(None);
     }
     if !fixed_budget {
-        options.max_reference_bytes = BudgetSetting::Fixed(inline_budget(sources));
+        options.max_reference_bytes =
+            BudgetSetting::Fixed(host::inline_budget(host.inline_bytes(), sources));
     }
     let store = settings.open_store(Scan::HeadersOnly);
-    // The hook is `prepare`'s host inside Claude Code: a truncated source
+    // The hook is `prepare`'s host inside the agent: a truncated source
     // is spilled where `prepare` would spill it, so the agent can read the
     // whole snapshot with its own tools.
     let spill = settings::resolve_spill(&SpillArgs::default())?;
@@ -248,17 +224,7 @@ fn context(
         spill,
         &|| false,
     )?;
-    let context = prepared.context_text();
-    if let Some(text) = &context {
-        let length = text.encode_utf16().count();
-        if length > CLAUDE_CODE_INLINE_CHARS {
-            eprintln!(
-                "hydra-session-lsp hook claude-code: warning: the context has {length} characters; \
-                 Claude Code keeps {CLAUDE_CODE_INLINE_CHARS} inline and shows the model a preview of the rest"
-            );
-        }
-    }
-    Ok(context)
+    Ok(prepared.additional_context.is_some().then_some(prepared))
 }
 
 #[cfg(test)]
@@ -272,6 +238,7 @@ mod tests {
         assert!(parse_input(b"{}").is_err());
         assert!(parse_input(br#"{"prompt":3}"#).is_err());
         assert!(parse_input(br#"{"prompt":"x","hook_event_name":"Stop"}"#).is_err());
+        assert!(parse_input(br#"{"prompt":"x","turn_id":7}"#).is_err());
         assert_eq!(
             parse_input(
                 br#"{"prompt":"x","session_id":"s","cwd":null,"permission_mode":"default"}"#
@@ -279,28 +246,14 @@ mod tests {
             Ok(HookInput {
                 prompt: "x".into(),
                 session_id: Some("s".into()),
+                from_codex: false,
             })
         );
     }
 
     #[test]
-    fn the_inline_budget_leaves_room_for_the_frame_and_every_source() {
-        let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
-        for sources in 1..=3 {
-            let budget = inline_budget(sources);
-            let worst = frame + sources * (budget + OUTSIDE_BUDGET) + sources - 1;
-            assert!(worst <= CLAUDE_CODE_INLINE_CHARS, "{sources}: {worst}");
-            assert!(budget > 2_000, "{sources}: {budget}");
-        }
-    }
-
-    #[test]
-    fn the_settings_snippet_is_json() {
-        let text = settings_snippet("a \"quoted\" 'command'");
-        let value: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(
-            value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
-            "a \"quoted\" 'command'"
-        );
+    fn codex_input_says_so_with_its_turn_id() {
+        let input = br#"{"session_id":"019a","turn_id":"t1","transcript_path":null,"cwd":"/w","hook_event_name":"UserPromptSubmit","model":"gpt-5","permission_mode":"default","prompt":"x"}"#;
+        assert!(parse_input(input).is_ok_and(|i| i.from_codex));
     }
 }

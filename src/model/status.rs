@@ -1,0 +1,122 @@
+//! What a store list holds and what is worth knowing about it: the one
+//! answer of `sessionReference/status` and of the CLI's `status`
+//! (docs/lsp-extensions.md). Both faces build it with [`Status::new`].
+
+use serde::Serialize;
+
+use super::store::{StoreNote, StoreStatus};
+
+/// The status of a store list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    /// The first store's path.
+    pub store: String,
+    /// Sessions over every store (distinct ids).
+    pub sessions: usize,
+    /// Whether the first index is still being built.
+    pub indexing: bool,
+    pub stores: Vec<StoreStatus>,
+    /// Things worth knowing that are no error: files skipped as not
+    /// sessions, duplicate ids, stores that do not exist.
+    pub notes: Vec<StatusNote>,
+}
+
+/// One note of [`Status::notes`].
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct StatusNote {
+    pub kind: NoteKind,
+    /// The note in words, naming the store or the file.
+    pub message: String,
+}
+
+/// What a [`StatusNote`] is about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NoteKind {
+    /// A store directory that does not exist (it is empty).
+    MissingStore,
+    /// A store directory that cannot be read.
+    UnreadableStore,
+    /// A folder below a store's root that cannot be read.
+    UnreadableFolder,
+    /// A file skipped as not a session (Claude Code's compaction worker's
+    /// transcripts, a log of no known format).
+    NotASession,
+    /// A session id held by two logs: the note names the one that wins.
+    DuplicateId,
+}
+
+impl From<&StoreNote> for StatusNote {
+    fn from(note: &StoreNote) -> Self {
+        let kind = match note {
+            StoreNote::Missing { .. } => NoteKind::MissingStore,
+            StoreNote::Unreadable { .. } => NoteKind::UnreadableStore,
+            StoreNote::FolderUnreadable { .. } => NoteKind::UnreadableFolder,
+            StoreNote::NotASession { .. } => NoteKind::NotASession,
+            StoreNote::Duplicate { .. } => NoteKind::DuplicateId,
+        };
+        StatusNote {
+            kind,
+            message: note.to_string(),
+        }
+    }
+}
+
+impl Status {
+    /// The status of the stores `stores` (in list order), holding
+    /// `sessions` sessions, with the store's `notes`.
+    pub fn new(
+        stores: Vec<StoreStatus>,
+        sessions: usize,
+        indexing: bool,
+        notes: &[StoreNote],
+    ) -> Self {
+        Status {
+            store: stores.first().map(|s| s.path.clone()).unwrap_or_default(),
+            sessions,
+            indexing,
+            stores,
+            notes: notes.iter().map(StatusNote::from).collect(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_first_store_names_the_list_and_notes_are_typed() {
+        let store = |path: &str| StoreStatus {
+            path: path.into(),
+            format: "auto".into(),
+            sessions: 1,
+            skipped_lines: 0,
+            errors: Vec::new(),
+        };
+        let status = Status::new(
+            vec![store("/a"), store("/b")],
+            2,
+            false,
+            &[
+                StoreNote::Missing { store: "/c".into() },
+                StoreNote::NotASession {
+                    rel: "x/agent-acompact-1.jsonl".into(),
+                    why: "no message".into(),
+                },
+            ],
+        );
+        let json = serde_json::to_value(&status).unwrap();
+        assert_eq!(json["store"], "/a");
+        assert_eq!(json["sessions"], 2);
+        assert_eq!(json["stores"][1]["skippedLines"], 0);
+        assert_eq!(json["notes"][0]["kind"], "missingStore");
+        assert_eq!(
+            json["notes"][0]["message"],
+            "the session store /c does not exist; it is empty"
+        );
+        assert_eq!(json["notes"][1]["kind"], "notASession");
+        assert_eq!(Status::new(Vec::new(), 0, true, &[]).store, "");
+    }
+}
