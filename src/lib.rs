@@ -6,6 +6,7 @@
 //! - [`store`]: the read-only session store.
 //! - [`cli`]: the command line over the core.
 //! - [`server`]: the language server; LSP types live only there.
+//! - [`mcp`]: the MCP server; MCP types live only there.
 
 // No input may panic the tool: bad logs, documents and requests become
 // typed errors. Tests may unwrap.
@@ -19,6 +20,7 @@ pub mod config;
 pub mod files;
 pub mod formats;
 pub mod fsio;
+pub mod mcp;
 pub mod model;
 pub mod proto;
 pub mod reference;

@@ -1,9 +1,10 @@
-use hydra_session_lsp::{cli, server};
+use hydra_session_lsp::{cli, mcp, server};
 
 fn main() {
     fixed_mmap_threshold();
     let status = match cli::main() {
         cli::Invocation::Server => server::run_stdio(),
+        cli::Invocation::Mcp(request) => mcp::run(request),
         cli::Invocation::Done(status) => status,
     };
     std::process::exit(status);

@@ -1,7 +1,7 @@
 //! The module graph has no cycle, and the layers depend only downwards:
 //! `model` at the bottom; `reference` on `model` alone; `formats` on
 //! `model` and `reference` (the contract's mentions and rendered context);
-//! `store` on `model` and `formats`; the faces (`cli`, `server`) on the
+//! `store` on `model` and `formats`; the faces (`cli`, `server`, `mcp`) on the
 //! core but never on each other. Read from the sources, so a new `use`
 //! that breaks the layering fails here.
 
@@ -242,6 +242,19 @@ fn layers_depend_only_downwards() {
                 "proto",
                 "spill",
                 "files",
+            ][..],
+        ),
+        // The MCP face: the core and the stores, never another face.
+        (
+            "mcp",
+            &[
+                "model",
+                "fsio",
+                "formats",
+                "store",
+                "reference",
+                "config",
+                "spill",
             ][..],
         ),
     ]);

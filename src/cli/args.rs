@@ -89,6 +89,21 @@ pub enum Command {
     /// Hooks for the agents people run.
     #[command(subcommand)]
     Hook(HookCommand),
+    /// Run the MCP server on stdin/stdout: sessions as resources, and the
+    /// tools list_sessions, read_session and prepare.
+    Mcp {
+        #[command(flatten)]
+        store: StoreArgs,
+        #[command(flatten)]
+        spill: SpillArgs,
+        /// At most this many sessions listed as resources (default: 500).
+        #[arg(long, value_parser = digits, allow_negative_numbers = true)]
+        limit: Option<Digits>,
+        /// Print how to add this server to CLIENT, with the flags given.
+        #[arg(long, value_name = "CLIENT",
+              value_parser = clap::builder::PossibleValuesParser::new(crate::config::mcp::CLIENTS))]
+        print_config: Option<String>,
+    },
     /// The stores: their formats, sessions, skipped lines, errors and
     /// notes (the language server's `sessionReference/status`).
     Status {
@@ -280,6 +295,7 @@ impl Cli {
             Some(Command::Hook(
                 HookCommand::ClaudeCode { store, .. } | HookCommand::Codex { store, .. },
             )) => (&[], Some(store)),
+            Some(Command::Mcp { store, .. }) => (&[], Some(store)),
             _ => (&[], None),
         };
         if let Some(store) = store {

@@ -40,6 +40,8 @@ impl From<ReferenceError> for Failure {
 pub enum Invocation {
     /// Run the language server (no subcommand, `--stdio` or `lsp`).
     Server,
+    /// Run the MCP server (`mcp`), with its flags.
+    Mcp(crate::config::mcp::McpRequest),
     /// A subcommand, already run: its exit status.
     Done(i32),
 }
@@ -68,6 +70,17 @@ pub fn main() -> Invocation {
             Invocation::Server
         }
         None | Some(Command::Lsp) => Invocation::Server,
+        Some(Command::Mcp {
+            store,
+            spill,
+            limit,
+            print_config,
+        }) => Invocation::Mcp(crate::config::mcp::McpRequest {
+            settings: settings::requested(&store),
+            spill: settings::spill_requested(&spill),
+            limit: limit.map(|d| d.0),
+            print_config,
+        }),
         Some(command) => Invocation::Done(run_command(command)),
     }
 }
@@ -96,7 +109,7 @@ fn run_command(command: Command) -> i32 {
 
 fn run(command: Command) -> Result<i32, Failure> {
     match command {
-        Command::Lsp => Ok(OK),
+        Command::Lsp | Command::Mcp { .. } => Ok(OK),
         Command::Uri(UriCommand::Encode { id }) => print_ok(&uri::encode(&id)),
         Command::Uri(UriCommand::Decode { uri: text }) => print_ok(&uri::decode_reference(&text)?),
         Command::Parse { file } => {

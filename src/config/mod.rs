@@ -7,7 +7,9 @@
 
 pub mod document;
 pub mod editor_session;
+pub mod mcp;
 pub mod paths;
+pub mod settings;
 pub mod spill;
 pub mod stores;
 

@@ -105,10 +105,7 @@ pub fn candidates(
             Candidate {
                 session_id: s.header.id.clone(),
                 label: s.label().to_string(),
-                mention: mention::format(
-                    &s.header.id,
-                    Some(display.as_deref().unwrap_or(s.label())),
-                ),
+                mention: canonical_mention(s),
                 display_title: display,
                 cwd: s.header.cwd.clone(),
                 same_workspace: rank(s.header.cwd.as_deref(), target.cwd) == 0,
@@ -117,6 +114,14 @@ pub fn candidates(
         })
         .collect();
     Ok(Candidates { items, incomplete })
+}
+
+/// The mention a candidate offers: `format(id, displayTitle ?? label)`.
+pub fn canonical_mention(s: &Session) -> String {
+    mention::format(
+        &s.header.id,
+        Some(s.header.label.as_deref().unwrap_or(s.label())),
+    )
 }
 
 /// Whether the query (lower-cased) matches the id, cwd, label or display

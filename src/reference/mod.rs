@@ -20,6 +20,7 @@ pub mod retention;
 pub mod settings;
 pub mod snapshot;
 pub mod source;
+pub mod time;
 pub mod uri;
 
 pub use error::{ErrorCode, ReferenceError};

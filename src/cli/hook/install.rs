@@ -8,7 +8,9 @@
 //! where `timeout` is in seconds). Both run the command through a shell.
 
 use super::host::Host;
-use crate::cli::args::{Budget, StoreArgs};
+use crate::cli::args::StoreArgs;
+use crate::cli::settings::requested;
+use crate::config::settings;
 
 /// The snippet that installs the hook running `command`.
 fn snippet(command: &str) -> String {
@@ -36,35 +38,10 @@ fn snippet(command: &str) -> String {
 /// The snippet whose command repeats the settings given with it (store
 /// paths made absolute: the agents run the hook in the project's folder).
 pub fn print_config(host: Host, args: &StoreArgs) -> String {
-    let mut command = format!("hydra-session-lsp hook {}", host.command());
-    let base = crate::config::paths::current_dir();
-    for (i, store) in args.store.iter().enumerate() {
-        let path = crate::config::paths::resolve(store, &base);
-        command.push_str(" --store ");
-        command.push_str(&shell_word(&path.to_string_lossy()));
-        if let Some(Some(format)) = args.store_formats.get(i) {
-            command.push_str(" --format ");
-            command.push_str(&shell_word(format));
-        }
-    }
-    if let Some(n) = args.max_references {
-        command.push_str(&format!(" --max-references {}", n.0));
-    }
-    match args.max_reference_bytes {
-        Some(Budget::Bytes(n)) => command.push_str(&format!(" --max-reference-bytes {}", n.0)),
-        Some(Budget::Auto) => command.push_str(" --max-reference-bytes auto"),
-        None => {}
-    }
-    snippet(&command)
-}
-
-/// `word` as one word for `sh -c`.
-fn shell_word(word: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_./:=@%+,-".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        return word.to_string();
-    }
-    format!("'{}'", word.replace('\'', r"'\''"))
+    let mut words: Vec<String> = vec!["hydra-session-lsp".into(), "hook".into()];
+    words.push(host.command().to_string());
+    words.extend(settings::command_args(&requested(args)));
+    snippet(&settings::shell_line(&words))
 }
 
 #[cfg(test)]
@@ -80,16 +57,5 @@ mod tests {
             value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
             "a \"quoted\" 'command'"
         );
-    }
-
-    #[test]
-    fn shell_words_are_quoted_when_needed() {
-        assert_eq!(
-            shell_word("/home/ana/.hydra/sessions"),
-            "/home/ana/.hydra/sessions"
-        );
-        assert_eq!(shell_word("/My Sessions/it's"), r"'/My Sessions/it'\''s'");
-        assert_eq!(shell_word(""), "''");
-        assert_eq!(shell_word("$HOME"), "'$HOME'");
     }
 }

@@ -1,0 +1,21 @@
+//! What `hydra-session-lsp mcp` was asked: the CLI parses the flags, the
+//! MCP face runs with them (neither depends on the other).
+
+use super::settings::{Requested, SpillRequest};
+
+/// The clients `mcp --print-config` knows, by the name it takes.
+pub const CLIENTS: [&str; 6] = ["claude-code", "codex", "gemini", "cursor", "vscode", "zed"];
+
+/// The default and the hard cap of the resources one list offers: Claude
+/// Code reads one page only and lists every resource in its `@` menu.
+pub const DEFAULT_RESOURCE_LIMIT: u64 = 500;
+
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct McpRequest {
+    pub settings: Requested,
+    pub spill: SpillRequest,
+    /// `--limit`: at most this many sessions listed as resources.
+    pub limit: Option<u64>,
+    /// `--print-config CLIENT`: print how to install, then exit.
+    pub print_config: Option<String>,
+}

@@ -1,0 +1,156 @@
+//! `hydra-session-lsp mcp`: a stdio MCP server over the same core, stores
+//! and flags as the CLI. Sessions are resources (`session:<slug>/<key>`,
+//! read as `prepare`'s context), and tools list, read and prepare them.
+//! The SDK (`rmcp`) is this face's one JSON-RPC stack; stdout carries only
+//! the protocol, every other word goes to stderr.
+
+mod guard;
+mod handler;
+mod print_config;
+mod resources;
+mod sessions;
+mod text;
+mod tools;
+mod uri;
+mod watch;
+
+use std::io::{IsTerminal, Write};
+use std::sync::Arc;
+
+use rmcp::transport::async_rw::AsyncRwTransport;
+use rmcp::ServiceExt;
+
+use crate::config::mcp::{McpRequest, DEFAULT_RESOURCE_LIMIT};
+use crate::config::settings::Settings;
+use crate::model::SessionStore;
+use crate::reference::ReferenceError;
+use crate::spill::Spill;
+use crate::store::{FsStore, Scan};
+use handler::Handler;
+use sessions::Sessions;
+
+/// A tool argument may hold a whole document (64 MiB), escaped in JSON
+/// to up to twice that: a longer line is dropped unanswered by the
+/// transport, so the limit is set above what any answerable request holds.
+const MAX_LINE: usize = 2 * crate::config::document::MAX_DOCUMENT_BYTES as usize + (1 << 20);
+
+/// Runs `mcp` to its end: the exit status.
+pub fn run(request: McpRequest) -> i32 {
+    let settings = match resolve(&request) {
+        Ok(settings) => settings,
+        Err(e) => return fail(&format!("{}: {}", e.code.as_str(), e.message)),
+    };
+    if let Some(client) = &request.print_config {
+        let Some(text) = print_config::print_config(client, &request) else {
+            return fail(&format!("no configuration for {client:?}"));
+        };
+        let mut out = std::io::stdout().lock();
+        let _ = out.write_all(text.as_bytes());
+        let _ = out.flush();
+        return 0;
+    }
+    if std::io::stdin().is_terminal() {
+        // Run by hand: say what this is rather than wait in silence.
+        eprintln!(
+            "hydra-session-lsp mcp: an MCP server, waiting for messages on stdin \
+             (`hydra-session-lsp mcp --print-config CLIENT` prints how to add it to a client)"
+        );
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(e) => return fail(&format!("cannot start: {e}")),
+    };
+    let status = runtime.block_on(serve(settings));
+    // Stdin's blocking reader and an index still being built need not be
+    // waited for: the process ends next.
+    runtime.shutdown_background();
+    status
+}
+
+struct Resolved {
+    settings: Settings,
+    spill: Option<Spill>,
+    limit: u64,
+}
+
+/// Every setting validated before the protocol starts.
+fn resolve(request: &McpRequest) -> Result<Resolved, ReferenceError> {
+    let settings = request.settings.resolve()?;
+    let spill = request.spill.resolve()?;
+    let limit = match request.limit {
+        Some(n) => crate::reference::candidates::check_limit(n)? as u64,
+        None => DEFAULT_RESOURCE_LIMIT,
+    };
+    Ok(Resolved {
+        settings,
+        spill: Spill::for_setting(&spill.dir, spill.max_bytes),
+        limit,
+    })
+}
+
+fn fail(message: &str) -> i32 {
+    eprintln!("hydra-session-lsp mcp: {message}");
+    1
+}
+
+async fn serve(resolved: Resolved) -> i32 {
+    let Resolved {
+        settings,
+        spill,
+        limit,
+    } = resolved;
+    let (ready, sessions) = tokio::sync::watch::channel(None);
+    let (wake, woken) = tokio::sync::mpsc::unbounded_channel();
+    // The store is indexed while the client shakes hands; requests wait
+    // for it. The watch starts before the scan, so nothing written during
+    // the scan is lost. No index cache: the server writes nothing but the
+    // spills `prepare` would write.
+    tokio::task::spawn_blocking(move || {
+        let mut store = FsStore::unscanned(&settings.stores, Scan::Full);
+        store.watch(Arc::new(move || {
+            let _ = wake.send(());
+        }));
+        store.update();
+        // As the CLI: only the stores the person named are worth a
+        // warning; the rest is for `status`.
+        for note in store.notes() {
+            if settings.is_warning(&note) {
+                eprintln!("hydra-session-lsp mcp: warning: {note}");
+            }
+        }
+        let _ = ready.send(Some(Arc::new(Sessions::new(settings, spill, store))));
+    });
+    let cwd = std::env::current_dir()
+        .ok()
+        .map(|d| d.to_string_lossy().into_owned());
+    let handler = Handler::new(sessions.clone(), limit, cwd);
+    let (stdin, stdout) = rmcp::transport::stdio();
+    let transport = guard::Guard::new(
+        AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_LINE),
+    );
+    let running = match handler.serve(transport).await {
+        Ok(running) => running,
+        // The client left before the handshake: nothing to serve.
+        Err(e) => return fail(&format!("no session with the client: {e}")),
+    };
+    let peer = running.peer().clone();
+    let mut indexed = sessions;
+    tokio::spawn(async move {
+        let Some(sessions) = indexed
+            .wait_for(Option::is_some)
+            .await
+            .ok()
+            .and_then(|s| s.clone())
+        else {
+            return;
+        };
+        watch::follow(sessions, woken, peer).await;
+    });
+    match running.waiting().await {
+        Ok(_) => 0,
+        Err(e) => fail(&format!("stopped: {e}")),
+    }
+}

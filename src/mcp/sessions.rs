@@ -1,0 +1,149 @@
+//! The sessions this server offers: the store, the settings and the spill
+//! directory of the CLI's `prepare`, behind the calls the protocol makes.
+//! Every call here blocks (it reads logs): callers run it off the async
+//! workers.
+
+use std::collections::HashMap;
+use std::sync::{Mutex, RwLock};
+
+use crate::config::settings::Settings;
+use crate::model::{Session, SessionStore};
+use crate::reference::candidates::{self, Candidate, Preselect, Target};
+use crate::reference::full_snapshot::SpillStore;
+use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
+use crate::reference::ReferenceError;
+use crate::spill::Spill;
+use crate::store::FsStore;
+
+use super::uri;
+
+/// A listed session: its candidate, the agent whose log it is, and its
+/// resource URI.
+#[derive(Debug, Clone)]
+pub struct Listed {
+    pub candidate: Candidate,
+    pub agent: &'static str,
+    pub uri: String,
+}
+
+pub struct Sessions {
+    settings: Settings,
+    spill: Option<Spill>,
+    store: RwLock<FsStore>,
+    /// Each session's slug, made once: Claude Code attaches a mention only
+    /// while its URI is listed, so a URI must not change when a title does.
+    slugs: Mutex<HashMap<String, String>>,
+}
+
+impl Sessions {
+    pub fn new(settings: Settings, spill: Option<Spill>, store: FsStore) -> Self {
+        Self {
+            settings,
+            spill,
+            store: RwLock::new(store),
+            slugs: Mutex::default(),
+        }
+    }
+
+    /// Applies the store's pending changes; whether the sessions changed.
+    pub fn update(&self) -> bool {
+        self.store.write().is_ok_and(|mut store| store.update())
+    }
+
+    /// The candidates for `query`, ranked for the workspace `cwd`.
+    pub fn list(
+        &self,
+        cwd: Option<&str>,
+        query: &str,
+        limit: u64,
+    ) -> Result<Vec<Listed>, ReferenceError> {
+        let store = self.read_store()?;
+        let target = Target {
+            session_id: self.settings.self_id.as_deref(),
+            cwd,
+        };
+        let mut preselect = Preselect::new(target, query, limit)?;
+        store.offer_sessions(&mut preselect);
+        let kept = preselect.finish();
+        let list = candidates::candidates(&kept, target, query, limit)?;
+        let agents: HashMap<&str, &'static str> = kept
+            .iter()
+            .map(|s| (s.header.id.as_str(), s.locator.format))
+            .collect();
+        Ok(list
+            .items
+            .into_iter()
+            .map(|candidate| Listed {
+                agent: agents
+                    .get(candidate.session_id.as_str())
+                    .copied()
+                    .unwrap_or(""),
+                uri: self.uri(&candidate),
+                candidate,
+            })
+            .collect())
+    }
+
+    /// The resource URI; its slug comes from what names the session when
+    /// this server first lists it — the durable display title, else the
+    /// title (for most agents, made from the first prompt), else the id —
+    /// and stays for the server's life.
+    fn uri(&self, c: &Candidate) -> String {
+        let made = || {
+            let source = c.display_title.as_deref().unwrap_or(&c.label);
+            uri::slug(source)
+        };
+        let slug = match self.slugs.lock() {
+            Ok(mut slugs) => slugs
+                .entry(c.session_id.clone())
+                .or_insert_with(made)
+                .clone(),
+            Err(_) => made(),
+        };
+        uri::resource_uri(&slug, &c.session_id)
+    }
+
+    /// The session with this id, if the store has it.
+    pub fn get(&self, id: &str) -> Option<Session> {
+        self.read_store().ok()?.get(id)
+    }
+
+    /// The context `prepare` gives a message citing only this session by
+    /// its canonical mention: the `additionalContext` text, spill included.
+    pub fn context(&self, id: &str, cancelled: Cancelled<'_>) -> Result<String, ReferenceError> {
+        let session = self.get(id).ok_or_else(|| unknown_session(id))?;
+        let mention = candidates::canonical_mention(&session);
+        let prepared = self.prepare(&mention, cancelled)?;
+        Ok(prepared.context_text().unwrap_or_default())
+    }
+
+    /// `prepare --format text` of a message.
+    pub fn prepare_text_form(
+        &self,
+        text: &str,
+        cancelled: Cancelled<'_>,
+    ) -> Result<String, ReferenceError> {
+        Ok(self.prepare(text, cancelled)?.text_form())
+    }
+
+    fn prepare(
+        &self,
+        text: &str,
+        cancelled: Cancelled<'_>,
+    ) -> Result<crate::reference::prepare::Prepared, ReferenceError> {
+        let store = self.read_store()?;
+        let options = PrepareOptions {
+            target: self.settings.self_id.as_deref(),
+            max_references: self.settings.limits.max_references,
+            max_reference_bytes: self.settings.limits.max_reference_bytes,
+        };
+        let spill = self.spill.as_ref().map(|s| s as &dyn SpillStore);
+        prepare_text(text, options, &*store, spill, cancelled)
+    }
+
+    fn read_store(&self) -> Result<std::sync::RwLockReadGuard<'_, FsStore>, ReferenceError> {
+        self.store
+            .read()
+            .map_err(|_| ReferenceError::read_failed("the session index is unavailable"))
+    }
+}

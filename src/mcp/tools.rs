@@ -1,0 +1,237 @@
+//! The tools: `list_sessions`, `read_session` and `prepare`. A model
+//! reaches sessions through them where the client attaches no resources
+//! (`claude -p`, Codex). Failures are tool results with `isError`, their
+//! text the `SESSION_REFERENCE_*` code and message.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, Tool, ToolAnnotations};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+
+use super::sessions::Sessions;
+use super::text::short;
+use super::uri::{self, Named};
+use crate::reference::candidates::check_limit;
+use crate::reference::prepare::Cancelled;
+use crate::reference::settings::DEFAULT_CANDIDATE_LIMIT;
+use crate::reference::{mention, time, ErrorCode, ReferenceError};
+
+pub const LIST_SESSIONS: &str = "list_sessions";
+pub const READ_SESSION: &str = "read_session";
+pub const PREPARE: &str = "prepare";
+
+/// The tools and their input schemas.
+pub fn definitions() -> Vec<Tool> {
+    let read_only = ToolAnnotations::new().read_only(true).open_world(false);
+    vec![
+        Tool::new(
+            LIST_SESSIONS,
+            "List the agent sessions (Claude Code, Codex, hydra) that can be cited: \
+             newest first, this workspace's first. Each has an id, title, agent, cwd, \
+             createdAt, a resource uri and the mention to cite it with.",
+            schema(json!({
+                "query": {
+                    "type": "string",
+                    "description": "Case-insensitive filter on id, cwd and title (never message bodies)."
+                },
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "At most this many sessions (default 50)."
+                }
+            }), &[]),
+        )
+        .annotate(read_only.clone()),
+        Tool::new(
+            READ_SESSION,
+            "Read one session's conversation as bounded, untrusted snapshot context. \
+             `session` is a resource uri, a mention or hydra-session: URI, or a session id.",
+            schema(json!({
+                "session": {
+                    "type": "string",
+                    "description": "A session:… resource uri, a @[title](hydra-session:…) mention, a hydra-session: URI or an id."
+                }
+            }), &["session"]),
+        )
+        .annotate(read_only.clone()),
+        Tool::new(
+            PREPARE,
+            "Prepare a message that cites sessions with @[title](hydra-session:…) mentions: \
+             the referenced sessions' context, a blank line, then the readable text.",
+            schema(json!({
+                "text": {
+                    "type": "string",
+                    "description": "The message, mentions included."
+                }
+            }), &["text"]),
+        )
+        .annotate(read_only),
+    ]
+}
+
+fn schema(properties: Value, required: &[&str]) -> Arc<JsonObject> {
+    let mut object = JsonObject::new();
+    object.insert("type".into(), json!("object"));
+    object.insert("properties".into(), properties);
+    if !required.is_empty() {
+        object.insert("required".into(), json!(required));
+    }
+    object.insert("additionalProperties".into(), json!(false));
+    Arc::new(object)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ListArgs {
+    #[serde(default)]
+    query: String,
+    limit: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ReadArgs {
+    session: String,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PrepareArgs {
+    text: String,
+}
+
+/// One session as `list_sessions` gives it.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SessionOutput<'a> {
+    id: &'a str,
+    title: &'a str,
+    agent: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cwd: Option<&'a str>,
+    created_at: String,
+    uri: String,
+    mention: &'a str,
+}
+
+/// Runs the tool `name`; `None` when there is no such tool.
+pub fn call(
+    sessions: &Sessions,
+    cwd: Option<&str>,
+    name: &str,
+    arguments: Option<JsonObject>,
+    cancelled: Cancelled<'_>,
+) -> Option<CallToolResult> {
+    let result = match name {
+        LIST_SESSIONS => args(arguments).and_then(|a: ListArgs| list(sessions, cwd, a)),
+        READ_SESSION => {
+            args(arguments).and_then(|a: ReadArgs| read(sessions, &a.session, cancelled))
+        }
+        PREPARE => args(arguments)
+            .and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text, cancelled)),
+        _ => return None,
+    };
+    Some(match result {
+        Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
+        Err(e) => error_result(&e),
+    })
+}
+
+fn args<T: DeserializeOwned>(arguments: Option<JsonObject>) -> Result<T, ReferenceError> {
+    serde_json::from_value(Value::Object(arguments.unwrap_or_default())).map_err(|e| {
+        ReferenceError::new(
+            ErrorCode::InvalidReference,
+            format!("invalid arguments: {}", short(&e.to_string())),
+        )
+    })
+}
+
+fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<String, ReferenceError> {
+    let limit = check_limit(a.limit.unwrap_or(DEFAULT_CANDIDATE_LIMIT))? as u64;
+    let listed = sessions.list(cwd, &a.query, limit)?;
+    let out: Vec<SessionOutput> = listed
+        .iter()
+        .map(|l| {
+            let c = &l.candidate;
+            SessionOutput {
+                id: &c.session_id,
+                title: c.display_title.as_deref().unwrap_or(&c.label),
+                agent: l.agent,
+                cwd: c.cwd.as_deref(),
+                created_at: time::rfc3339(c.created_at),
+                uri: l.uri.clone(),
+                mention: &c.mention,
+            }
+        })
+        .collect();
+    serde_json::to_string_pretty(&out)
+        .map_err(|e| ReferenceError::read_failed(format!("cannot write the list: {e}")))
+}
+
+/// `session` as a resource uri, a canonical mention or URI, or an id.
+fn read(
+    sessions: &Sessions,
+    session: &str,
+    cancelled: Cancelled<'_>,
+) -> Result<String, ReferenceError> {
+    let id = session_id(sessions, session.trim())?;
+    sessions.context(&id, cancelled)
+}
+
+fn session_id(sessions: &Sessions, text: &str) -> Result<String, ReferenceError> {
+    if text.starts_with("@[") {
+        let parsed = mention::parse(text)?;
+        return match parsed.references.as_slice() {
+            [one] if parsed.text.trim() == format!("@{}", one.label) => Ok(one.session_id.clone()),
+            _ => Err(ReferenceError::new(
+                ErrorCode::InvalidReference,
+                "`session` must be exactly one mention",
+            )),
+        };
+    }
+    let looks_like_uri =
+        text.starts_with(uri::SCHEME) || text.starts_with(crate::reference::uri::SCHEME);
+    if !looks_like_uri {
+        return Ok(text.to_string());
+    }
+    match uri::parse(text) {
+        Named::Session(id) => Ok(id),
+        // An id may look like a URI: the store decides.
+        Named::Malformed(_) if sessions.get(text).is_some() => Ok(text.to_string()),
+        Named::Malformed(why) => Err(ReferenceError::new(
+            ErrorCode::InvalidReference,
+            format!("invalid session URI {}: {why}", short(text)),
+        )),
+    }
+}
+
+/// A tool error: `isError`, the code and message as text and as
+/// `structuredContent` `{"error":{"code","message"}}`.
+pub fn error_result(e: &ReferenceError) -> CallToolResult {
+    let message = short(&e.message);
+    let mut result = CallToolResult::error(vec![ContentBlock::text(format!(
+        "{}: {message}",
+        e.code.as_str()
+    ))]);
+    result.structured_content =
+        Some(json!({"error": {"code": e.code.as_str(), "message": message}}));
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_is_read_only_with_an_object_schema() {
+        let tools = definitions();
+        assert_eq!(tools.len(), 3);
+        for tool in tools {
+            let hint = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
+            assert_eq!(hint, Some(true), "{}", tool.name);
+            assert_eq!(tool.input_schema["type"], "object");
+        }
+    }
+}

@@ -1,0 +1,651 @@
+//! `hydra-session-lsp mcp` over stdio, as the real clients drive it: the
+//! handshake (with and without `server/discover`), sessions as resources
+//! read as `prepare`'s context, `list_changed` after a store append, the
+//! tools and their errors, and bad input answered without a crash.
+
+mod lsp_common;
+mod mcp_common;
+
+use std::path::PathBuf;
+
+use lsp_common::{demo_store, LogBuilder};
+use mcp_common::*;
+use serde_json::{json, Value};
+
+/// A store, a folder to run in and a cache, removed with the test.
+struct Setup {
+    store: tempfile::TempDir,
+    cwd: tempfile::TempDir,
+    cache: tempfile::TempDir,
+}
+
+impl Setup {
+    fn demo() -> Self {
+        Setup {
+            store: demo_store(),
+            cwd: tempfile::tempdir().expect("tempdir"),
+            cache: tempfile::tempdir().expect("tempdir"),
+        }
+    }
+
+    fn empty() -> Self {
+        Setup {
+            store: tempfile::tempdir().expect("tempdir"),
+            ..Setup::demo()
+        }
+    }
+
+    fn store(&self) -> String {
+        self.store.path().to_string_lossy().into_owned()
+    }
+
+    fn spill_dir(&self) -> PathBuf {
+        self.cache.path().join("spills")
+    }
+
+    /// The server's flags: this store, spills under the cache.
+    fn flags(&self) -> Vec<String> {
+        vec![
+            "--store".into(),
+            self.store(),
+            "--spill-dir".into(),
+            self.spill_dir().to_string_lossy().into_owned(),
+        ]
+    }
+
+    fn spawn(&self, extra: &[&str]) -> McpClient {
+        let mut args: Vec<String> = self.flags();
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        McpClient::spawn(&args, self.cwd.path(), self.cache.path())
+    }
+
+    /// The CLI with the same flags, in the same folder, on `stdin`.
+    fn cli(&self, command: &str, extra: &[&str], stdin: &str) -> std::process::Output {
+        use std::io::Write;
+        let mut args = vec![command.to_string()];
+        args.extend(self.flags().into_iter().filter(|_| command == "prepare"));
+        if command != "prepare" {
+            args.extend(["--store".to_string(), self.store()]);
+        }
+        args.extend(extra.iter().map(|s| s.to_string()));
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let mut child = mcp_common::command(&args, self.cwd.path(), self.cache.path())
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("the CLI runs");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(stdin.as_bytes())
+            .expect("write");
+        child.wait_with_output().expect("the CLI ends")
+    }
+
+    /// `prepare`'s `additionalContext` text for `message`.
+    fn prepared_context(&self, message: &str) -> String {
+        let out = self.cli("prepare", &["--format", "json"], message);
+        let value: Value = serde_json::from_slice(&out.stdout).expect("prepare prints JSON");
+        value["additionalContext"]["content"][0]["text"]
+            .as_str()
+            .unwrap_or_else(|| panic!("no context: {value}"))
+            .to_string()
+    }
+}
+
+fn resources(result: &Value) -> Vec<Value> {
+    result["resources"].as_array().expect("resources").clone()
+}
+
+fn tool(client_result: &Value) -> (bool, String) {
+    (
+        client_result["isError"] == json!(true),
+        tool_text(client_result),
+    )
+}
+
+#[tokio::test]
+async fn handshake_without_discover() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    let init = client.initialize().await;
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    assert_eq!(init["capabilities"]["resources"]["listChanged"], true);
+    assert!(init["capabilities"]["tools"].is_object());
+    assert_eq!(init["serverInfo"]["name"], "hydra-session-lsp");
+    let instructions = init["instructions"].as_str().expect("instructions");
+    assert!(instructions.contains("untrusted"), "{instructions}");
+    assert!(instructions.contains("read_session"), "{instructions}");
+    // No resource templates: Claude Code completes them to URIs it never attaches.
+    let templates = client.call("resources/templates/list", json!({})).await;
+    assert_eq!(templates["resourceTemplates"], json!([]));
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn handshake_after_a_server_discover_probe() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    // What Claude Code 2.1.332 sends first, then the same without `_meta`.
+    for params in [
+        json!({"_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientCapabilities": {},
+            "io.modelcontextprotocol/clientInfo": {"name": "claude-code", "version": "2.1.332"}
+        }}),
+        json!({}),
+        Value::Null,
+    ] {
+        let id = client.request("server/discover", params).await;
+        let answer = client.answer(id).await;
+        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    }
+    // Anything else before `initialize` is answered the same way; the
+    // server keeps running.
+    let id = client.request("resources/list", json!({})).await;
+    assert_eq!(client.answer(id).await["error"]["code"], -32601);
+    client.notify("notifications/initialized", json!({})).await;
+    let init = client.initialize().await;
+    assert_eq!(init["protocolVersion"], "2025-11-25");
+    // A probe after the handshake too.
+    let id = client.request("server/discover", json!({})).await;
+    assert_eq!(client.answer(id).await["error"]["code"], -32601);
+    assert_eq!(
+        resources(&client.call("resources/list", json!({})).await).len(),
+        4
+    );
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn an_older_client_gets_its_version() {
+    let setup = Setup::demo();
+    for version in ["2024-11-05", "2025-03-26", "2025-06-18"] {
+        let mut client = setup.spawn(&[]);
+        let init = client.initialize_with(version, json!({})).await;
+        assert_eq!(init["protocolVersion"], version);
+        assert_eq!(
+            resources(&client.call("resources/list", json!({})).await).len(),
+            4
+        );
+        assert!(client.close().await.success());
+    }
+}
+
+#[tokio::test]
+async fn resources_are_one_page_named_for_people() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let result = client.call("resources/list", json!({})).await;
+    assert!(result.get("nextCursor").is_none(), "{result}");
+    let list = resources(&result);
+    let names: Vec<&str> = list.iter().filter_map(|r| r["name"].as_str()).collect();
+    // Newest first (none is in this folder); the display title wins.
+    assert_eq!(
+        names,
+        [
+            "deploy-2026-11-28",
+            "test-writer",
+            "Checkout tax rounding",
+            "Inventory refactor"
+        ]
+    );
+    let checkout = &list[2];
+    assert_eq!(
+        checkout["description"],
+        "Checkout tax rounding — hydra · shop · 2025-11-29 07:06"
+    );
+    assert_eq!(checkout["mimeType"], "text/markdown");
+    for r in &list {
+        let uri = r["uri"].as_str().expect("uri");
+        assert!(uri.starts_with("session:"), "{uri}");
+        assert!(!uri.contains(' '), "{uri}");
+        assert!(uri.ends_with(|c: char| c.is_ascii_alphanumeric()), "{uri}");
+    }
+    assert_eq!(
+        checkout["uri"], "session:checkout-tax-rounding/checkout-tax",
+        "the slug from the title; a plain id is its own key"
+    );
+    // The setting caps the list.
+    let mut small = setup.spawn(&["--limit", "2"]);
+    small.initialize().await;
+    assert_eq!(
+        resources(&small.call("resources/list", json!({})).await).len(),
+        2
+    );
+}
+
+#[tokio::test]
+async fn this_workspace_ranks_first_the_clients_roots_over_the_cwd() {
+    let setup = Setup::empty();
+    let here = std::fs::canonicalize(setup.cwd.path()).expect("canonical cwd");
+    let here = here.to_string_lossy().into_owned();
+    let store = setup.store.path();
+    LogBuilder::new("old-here", 1_000, Some(&here))
+        .user("here")
+        .write(&store.join("a.jsonl"));
+    LogBuilder::new("no-cwd", 3_000, None)
+        .user("nowhere")
+        .write(&store.join("b.jsonl"));
+    LogBuilder::new("new-elsewhere", 2_000, Some("/elsewhere/shop"))
+        .user("there")
+        .write(&store.join("c.jsonl"));
+    let order = |list: &[Value]| -> Vec<String> {
+        list.iter()
+            .filter_map(|r| r["name"].as_str().map(String::from))
+            .collect()
+    };
+
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let list = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(order(&list), ["old-here", "no-cwd", "new-elsewhere"]);
+
+    // A client with roots: its first root is the workspace.
+    let mut client = setup.spawn(&[]);
+    client
+        .initialize_with("2025-11-25", json!({"roots": {"listChanged": true}}))
+        .await;
+    let asked = client.wait_for("roots/list").await;
+    client
+        .send(&json!({"jsonrpc": "2.0", "id": asked["id"],
+            "result": {"roots": [{"uri": "file:///elsewhere/shop/", "name": "shop"}]}}))
+        .await;
+    client
+        .wait_for("notifications/resources/list_changed")
+        .await;
+    let list = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(order(&list), ["new-elsewhere", "no-cwd", "old-here"]);
+}
+
+#[tokio::test]
+async fn a_resource_reads_as_prepares_context_spill_included() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let list = resources(&client.call("resources/list", json!({})).await);
+    // The mentions `candidates` gives, by id.
+    let out = setup.cli("candidates", &[], "");
+    let candidates: Vec<Value> = serde_json::from_slice(&out.stdout).expect("candidates JSON");
+    let listed = client
+        .call(
+            "tools/call",
+            json!({"name": "list_sessions", "arguments": {}}),
+        )
+        .await;
+    let listed: Vec<Value> = serde_json::from_str(&tool_text(&listed)).expect("list JSON");
+    let mut truncated = 0;
+    for r in &list {
+        let uri = r["uri"].as_str().expect("uri");
+        let entry = listed
+            .iter()
+            .find(|l| l["uri"] == uri)
+            .expect("list_sessions lists every resource");
+        let id = entry["id"].as_str().expect("id");
+        let candidate = candidates
+            .iter()
+            .find(|c| c["sessionId"] == id)
+            .expect("a candidate");
+        assert_eq!(entry["mention"], candidate["mention"]);
+        let read = client.call("resources/read", json!({"uri": uri})).await;
+        assert_eq!(read["contents"][0]["mimeType"], "text/markdown");
+        assert_eq!(read["contents"][0]["uri"], uri);
+        let text = read_text(&read);
+        let expected = setup.prepared_context(candidate["mention"].as_str().expect("mention"));
+        assert_eq!(text, expected, "{uri}");
+        if text.contains("\"fullSnapshot\":{\"path\":") {
+            truncated += 1;
+        }
+        // The canonical forms read the same, unlisted.
+        for other in [
+            hydra_session_lsp::reference::uri::encode(id),
+            format!("session://hydra/{id}"),
+            format!(
+                "session:any-slug-at-all/{}",
+                uri.rsplit('/').next().unwrap_or("")
+            ),
+        ] {
+            let read = client.call("resources/read", json!({"uri": other})).await;
+            assert_eq!(read_text(&read), expected, "{other}");
+        }
+    }
+    // The large session was cut to the automatic budget and its full
+    // snapshot stored where `prepare` stores it.
+    assert_eq!(truncated, 1);
+    let spilled = std::fs::read_dir(setup.spill_dir())
+        .expect("spill dir")
+        .count();
+    assert_eq!(spilled, 1, "the same snapshot, stored once");
+}
+
+#[tokio::test]
+async fn unreadable_and_unknown_resources_answer_with_a_reason() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    for uri in ["session:gone/no-such-session", "hydra-session:Im5vcGUi"] {
+        let read = client.call("resources/read", json!({"uri": uri})).await;
+        let text = read_text(&read);
+        assert!(text.contains("SESSION_REFERENCE_READ_FAILED"), "{text}");
+        assert!(text.contains("not found"), "{text}");
+    }
+    // A URI of no accepted form is a protocol error, answered.
+    for uri in [
+        "file:///etc/passwd",
+        "session:no-key",
+        "hydra-session:ImEiIA",
+        "",
+    ] {
+        let id = client.request("resources/read", json!({"uri": uri})).await;
+        let answer = client.answer(id).await;
+        assert!(answer["error"]["code"].is_i64(), "{uri}: {answer}");
+    }
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn list_changed_follows_a_store_append() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    assert_eq!(
+        resources(&client.call("resources/list", json!({})).await).len(),
+        4
+    );
+    LogBuilder::new("fresh", 1_764_400_009_000, Some("/home/ana/shop"))
+        .user("a new session")
+        .title("Fresh work")
+        .write(&setup.store.path().join("fresh.jsonl"));
+    client
+        .wait_for("notifications/resources/list_changed")
+        .await;
+    let list = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(list.len(), 5);
+    assert_eq!(list[0]["name"], "Fresh work");
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn a_new_title_renames_a_resource_but_keeps_its_uri() {
+    let setup = Setup::empty();
+    let log = setup.store.path().join("s.jsonl");
+    LogBuilder::new("s", 1_000, None)
+        .user("hello")
+        .title("First title")
+        .write(&log);
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let before = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(before[0]["uri"], "session:first-title/s");
+    LogBuilder::new("s", 1_000, None)
+        .user("hello")
+        .title("First title")
+        .title("A better title")
+        .write(&log);
+    client
+        .wait_for("notifications/resources/list_changed")
+        .await;
+    let after = resources(&client.call("resources/list", json!({})).await);
+    assert_eq!(after[0]["name"], "A better title");
+    // A mention typed from the earlier list still matches a listed URI.
+    assert_eq!(after[0]["uri"], before[0]["uri"]);
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn tools_are_read_only_with_schemas() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let tools = client.call("tools/list", json!({})).await;
+    let tools = tools["tools"].as_array().expect("tools").clone();
+    let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
+    assert_eq!(names, ["list_sessions", "read_session", "prepare"]);
+    for t in &tools {
+        assert_eq!(t["annotations"]["readOnlyHint"], true, "{t}");
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+        assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
+    }
+    assert_eq!(tools[1]["inputSchema"]["required"], json!(["session"]));
+    assert_eq!(tools[2]["inputSchema"]["required"], json!(["text"]));
+}
+
+#[tokio::test]
+async fn each_tool_answers_and_fails_with_a_code() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let call = |name: &str, arguments: Value| json!({"name": name, "arguments": arguments});
+
+    let listed = client
+        .call(
+            "tools/call",
+            call("list_sessions", json!({"query": "TAX", "limit": 5})),
+        )
+        .await;
+    let (error, text) = tool(&listed);
+    assert!(!error);
+    let listed: Vec<Value> = serde_json::from_str(&text).expect("JSON");
+    let ids: Vec<&str> = listed.iter().filter_map(|l| l["id"].as_str()).collect();
+    assert_eq!(ids, ["checkout-tax.test-writer", "checkout-tax"]);
+    let checkout = &listed[1];
+    assert_eq!(checkout["title"], "Checkout tax rounding");
+    assert_eq!(checkout["agent"], "hydra");
+    assert_eq!(checkout["cwd"], "/home/ana/shop");
+    assert_eq!(checkout["createdAt"], "2025-11-29T07:06:41Z");
+    assert_eq!(
+        checkout["uri"],
+        "session:checkout-tax-rounding/checkout-tax"
+    );
+    let mention = checkout["mention"].as_str().expect("mention").to_string();
+
+    // read_session takes every form; all read the resource's text.
+    let expected = setup.prepared_context(&mention);
+    for session in [
+        "session:checkout-tax-rounding/checkout-tax".to_string(),
+        mention.clone(),
+        "hydra-session:ImNoZWNrb3V0LXRheCI".to_string(),
+        "checkout-tax".to_string(),
+    ] {
+        let read = client
+            .call(
+                "tools/call",
+                call("read_session", json!({"session": session})),
+            )
+            .await;
+        assert_eq!(tool(&read), (false, expected.clone()), "{session}");
+    }
+
+    // prepare: the text form of `prepare`.
+    let message = format!("Compare with {mention} please.");
+    let prepared = client
+        .call("tools/call", call("prepare", json!({"text": message})))
+        .await;
+    let cli = setup.cli("prepare", &["--format", "text"], &message);
+    assert_eq!(
+        tool(&prepared),
+        (false, String::from_utf8(cli.stdout).expect("UTF-8"))
+    );
+
+    // Errors are results with isError and the code.
+    let four: String = ["a", "b", "c", "d"]
+        .iter()
+        .map(|id| lsp_common::mention(id, id))
+        .collect();
+    for (name, arguments, code) in [
+        (
+            "read_session",
+            json!({"session": "no-such-session"}),
+            "SESSION_REFERENCE_READ_FAILED",
+        ),
+        (
+            "read_session",
+            json!({"session": "session:x"}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "read_session",
+            json!({"session": "@[a](hydra-session:!)"}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "read_session",
+            json!({}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "read_session",
+            json!({"session": 7}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "list_sessions",
+            json!({"limit": 0}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "list_sessions",
+            json!({"limit": -1}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "list_sessions",
+            json!({"bogus": true}),
+            "SESSION_REFERENCE_INVALID_REFERENCE",
+        ),
+        (
+            "prepare",
+            json!({"text": four}),
+            "SESSION_REFERENCE_TOO_MANY",
+        ),
+        (
+            "prepare",
+            json!({"text": lsp_common::mention("nope", "nope")}),
+            "SESSION_REFERENCE_READ_FAILED",
+        ),
+    ] {
+        let result = client
+            .call("tools/call", call(name, arguments.clone()))
+            .await;
+        let (error, text) = tool(&result);
+        assert!(error, "{name} {arguments}: {result}");
+        assert!(text.starts_with(code), "{name} {arguments}: {text}");
+        assert_eq!(result["structuredContent"]["error"]["code"], code);
+    }
+    // An unknown tool is a protocol error.
+    let id = client
+        .request("tools/call", call("write_session", json!({})))
+        .await;
+    assert!(client.answer(id).await["error"]["code"].is_i64());
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn bad_input_is_answered_never_a_crash() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    // Garbage before the handshake: ignored or answered, never fatal.
+    client.send_raw(b"not json at all\n\n[1,2]\n{}\n").await;
+    client.initialize().await;
+    client
+        .send_raw(b"\xff\xfe garbage\n{\"jsonrpc\":\"2.0\",\"id\":\"x\"}\nnull\n{\"jsonrpc\":\"2.0\",\"method\":\"no/such\"}\n")
+        .await;
+    let id = client.request("no/such/method", json!({})).await;
+    assert_eq!(client.answer(id).await["error"]["code"], -32601);
+    // JSON that is not a message (`[1,2]`, `{}`, an id without a method,
+    // `null`) is an invalid request, answered without an id; bytes that are
+    // not JSON have no id to answer and are skipped (as the official SDKs
+    // do: an answer to noise can start an error storm).
+    let invalid = client
+        .backlog
+        .iter()
+        .filter(|m| m["error"]["code"] == -32600 && m["id"].is_null())
+        .count();
+    assert_eq!(invalid, 4, "{:?}", client.backlog);
+    let id = client.request("resources/read", json!({"uri": 12})).await;
+    assert!(client.answer(id).await["error"]["code"].is_i64());
+
+    // A 10 MB argument: a session that is not there, a message without
+    // mentions (given back whole).
+    let huge = "x".repeat(10 << 20);
+    let read = client
+        .call(
+            "tools/call",
+            json!({"name": "read_session", "arguments": {"session": huge}}),
+        )
+        .await;
+    let (error, text) = tool(&read);
+    assert!(error && text.len() < 1000, "the id is not echoed whole");
+    let prepared = client
+        .call(
+            "tools/call",
+            json!({"name": "prepare", "arguments": {"text": huge}}),
+        )
+        .await;
+    let (error, text) = tool(&prepared);
+    assert!(!error);
+    assert_eq!(text.len(), huge.len() + 1);
+    let read = client
+        .call(
+            "resources/read",
+            json!({"uri": format!("session:x/{huge}")}),
+        )
+        .await;
+    assert!(read_text(&read).len() < 1000);
+
+    // Still serving, and it ends with its input.
+    assert_eq!(
+        resources(&client.call("resources/list", json!({})).await).len(),
+        4
+    );
+    client.call("ping", json!({})).await;
+    assert!(client.close().await.success());
+}
+
+#[tokio::test]
+async fn the_server_ends_at_the_end_of_its_input_before_a_handshake() {
+    let setup = Setup::demo();
+    let client = setup.spawn(&[]);
+    // Nothing was ever sent: not a crash, an ended session.
+    let status = client.close().await;
+    assert!(status.code().is_some(), "{status:?}");
+}
+
+#[test]
+fn print_config_names_absolute_stores_for_every_client() {
+    let setup = Setup::demo();
+    std::fs::create_dir_all(setup.cwd.path().join("rel")).expect("mkdir");
+    let here = std::fs::canonicalize(setup.cwd.path()).expect("canonical");
+    let absolute = here.join("rel");
+    for client in ["claude-code", "codex", "gemini", "cursor", "vscode", "zed"] {
+        let out = mcp_common::command(
+            &["mcp", "--print-config", client, "--store", "rel"],
+            &here,
+            setup.cache.path(),
+        )
+        .output()
+        .expect("runs");
+        assert!(out.status.success(), "{client}");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(
+            text.contains(&*absolute.to_string_lossy()),
+            "{client}: {text}"
+        );
+        if client == "claude-code" {
+            assert!(text.contains("claude mcp add"), "{text}");
+            assert!(text.contains("mcp__hydra__read_session"), "{text}");
+        }
+    }
+    let out = mcp_common::command(
+        &["mcp", "--print-config", "emacs"],
+        &here,
+        setup.cache.path(),
+    )
+    .output()
+    .expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+}
