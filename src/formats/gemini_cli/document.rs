@@ -111,7 +111,9 @@ mod tests {
         let mut m = Members::default();
         let mut keys = Vec::new();
         for line in text.split('\n') {
-            m.line(line.as_bytes(), &mut |map| keys.extend(map.into_iter().map(|(k, _)| k)));
+            m.line(line.as_bytes(), &mut |map| {
+                keys.extend(map.into_iter().map(|(k, _)| k))
+            });
         }
         (keys, m.failed)
     }

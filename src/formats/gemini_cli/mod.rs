@@ -38,9 +38,7 @@ impl LogFormat for GeminiCli {
     /// A metadata record, or the start of a whole-JSON document: its `{`
     /// alone (pretty-printed), or all of it on one line.
     fn recognizes(&self, line: &[u8]) -> bool {
-        record::is_metadata_line(line)
-            || line.trim_ascii() == b"{"
-            || is_one_line_document(line)
+        record::is_metadata_line(line) || record::is_document_start(line)
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
@@ -54,17 +52,6 @@ impl LogFormat for GeminiCli {
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
         reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// A whole document on one line: a string `sessionId`, an array `messages`.
-fn is_one_line_document(line: &[u8]) -> bool {
-    match serde_json::from_slice::<serde_json::Value>(line) {
-        Ok(serde_json::Value::Object(map)) => {
-            map.get("sessionId").is_some_and(|v| v.is_string())
-                && map.get("messages").is_some_and(|v| v.is_array())
-        }
-        _ => false,
     }
 }
 
@@ -117,7 +104,10 @@ impl Scanner for GeminiScanner {
     }
 
     fn meta(&self) -> ScanMeta {
-        let failure = self.tracker.why_not().filter(|_| self.tracker.failure.is_some());
+        let failure = self
+            .tracker
+            .why_not()
+            .filter(|_| self.tracker.failure.is_some());
         let readable = failure.is_none();
         ScanMeta {
             title: self.tracker.title().filter(|_| readable),

@@ -67,6 +67,22 @@ pub fn is_metadata_line(line: &[u8]) -> bool {
     }
 }
 
+/// Whether `line` starts a whole-JSON document: its `{` alone
+/// (pretty-printed), or all of it on one line (a string `sessionId`, an
+/// array `messages`).
+pub fn is_document_start(line: &[u8]) -> bool {
+    if line.trim_ascii() == b"{" {
+        return true;
+    }
+    match serde_json::from_slice::<Value>(line) {
+        Ok(Value::Object(map)) => {
+            map.get("sessionId").is_some_and(Value::is_string)
+                && map.get("messages").is_some_and(Value::is_array)
+        }
+        _ => false,
+    }
+}
+
 fn is_metadata(map: &Map<String, Value>) -> bool {
     !map.contains_key("type")
         && map.get("sessionId").is_some_and(Value::is_string)

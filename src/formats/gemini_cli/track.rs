@@ -186,10 +186,9 @@ impl<T: Item> Tracker<T> {
                 self.not_session = Some(why);
                 return;
             }
-            let document = self
-                .place
-                .is_json
-                .unwrap_or_else(|| !record::is_metadata_line(raw));
+            let document = self.place.is_json.unwrap_or_else(|| {
+                record::is_document_start(raw) && !record::is_metadata_line(raw)
+            });
             self.form = if document {
                 Form::Document(Members::default())
             } else {
