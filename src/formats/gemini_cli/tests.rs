@@ -513,3 +513,56 @@ fn real_logs_read_as_the_contract_expects() {
         HeaderState::Pending
     );
 }
+
+/// The index's scanner and a full read agree, on every log built from a
+/// pool of records (replays, rewinds, lists, snapshots, junk).
+#[test]
+fn the_scanner_and_a_read_agree() {
+    let pool: Vec<String> = vec![
+        META.to_string(),
+        r#"{"sessionId":"s2","projectHash":"h"}"#.to_string(),
+        user("u1", "first prompt"),
+        user("u1", "first prompt, rewritten"),
+        user("u2", "/command"),
+        gemini("g1", "an answer"),
+        gemini("g1", ""),
+        user("c", "<session_context>x</session_context>"),
+        user("s", "<state_snapshot>summary</state_snapshot>"),
+        gemini("a", "Got it. Thanks for the additional context!"),
+        r#"{"$rewindTo":"u1"}"#.to_string(),
+        r#"{"$rewindTo":"zz"}"#.to_string(),
+        r#"{"$set":{"summary":"Named"}}"#.to_string(),
+        format!(
+            r#"{{"$set":{{"messages":[{},7]}}}}"#,
+            gemini("g9", "listed")
+        ),
+        "junk".to_string(),
+        String::new(),
+    ];
+    let mut seed = 11u64;
+    for _ in 0..3000 {
+        let mut lines = Vec::new();
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        for _ in 0..(seed >> 60) {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            lines.push(pool[(seed >> 33) as usize % pool.len()].as_str());
+        }
+        let log = jsonl(&lines);
+        let scanner = scan(&log);
+        match read_at(&log, None).1 {
+            Ok(summary) => {
+                assert_eq!(
+                    scanner.header(),
+                    HeaderState::Session(summary.header),
+                    "{lines:?}"
+                );
+                assert_eq!(scanner.meta().title, summary.title, "{lines:?}");
+                assert_eq!(scanner.meta().skipped_lines, summary.skipped_lines);
+            }
+            Err(_) => assert!(
+                !matches!(scanner.header(), HeaderState::Session(_)),
+                "{lines:?}"
+            ),
+        }
+    }
+}
