@@ -72,7 +72,7 @@ pub fn default_stores() -> Vec<StoreSpec> {
 pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
-    /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`): a store the
+    /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -117,14 +117,20 @@ pub fn default_hydra_store() -> PathBuf {
         .join("sessions")
 }
 
-/// Where Claude Code and Codex keep their sessions (agent-logs.md), and
+/// Where Claude Code, Codex (agent-logs.md) and Gemini CLI
+/// (agent-logs-more.md) keep their sessions, and
 /// whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
     let codex = paths::codex_home().map(|dir| dir.join("sessions"));
+    // Gemini CLI's home is the user's, unless `GEMINI_CLI_HOME` moves it.
+    let gemini = paths::resolve_env("GEMINI_CLI_HOME")
+        .or_else(paths::home_dir)
+        .map(|home| home.join(".gemini").join("tmp"));
     [
         ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
         ("codex", codex, "CODEX_HOME"),
+        ("gemini", gemini, "GEMINI_CLI_HOME"),
     ]
     .into_iter()
     .filter_map(|(name, path, variable)| {

@@ -8,6 +8,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod gemini_cli;
 pub mod hydra;
 pub mod json;
 pub mod lines;
@@ -15,6 +16,7 @@ pub mod text;
 
 use std::fmt;
 use std::io::{self, Read};
+use std::path::Path;
 
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 
@@ -62,6 +64,13 @@ pub trait LogSource {
     fn modified_ms(&self) -> Option<u64> {
         None
     }
+
+    /// Where the log is, when it is a file: a format whose session facts
+    /// depend on the log's place (a Gemini sub-agent's folder, the
+    /// `.project_root` beside a Gemini project's chats) reads them there.
+    fn path(&self) -> Option<&Path> {
+        None
+    }
 }
 
 /// Whether a scanner has decided what a log is.
@@ -82,6 +91,19 @@ pub trait Scanner: Send + Sync + fmt::Debug {
     /// creation time uses it as `createdAt` (agent-logs.md "Timestamps").
     fn file_modified(&mut self, millis: u64) {
         let _ = millis;
+    }
+
+    /// Where the log file is, given before the first line (see
+    /// [`LogSource::path`]).
+    fn file_path(&mut self, path: &Path) {
+        let _ = path;
+    }
+
+    /// Whether lines appended to the log continue what was fed. A document
+    /// rewritten whole on every change (Gemini's `.json` sessions) says
+    /// no: its store scans it again from the start instead.
+    fn resumable(&self) -> bool {
+        true
     }
 
     /// Takes the next complete line, without its `\n` (a `\r` before it is
@@ -146,7 +168,14 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
     // Hydra first: its header is the strictest test. Codex next: its
     // rollouts start with a `session_meta` line. Claude Code last: a line
     // is recognised by much looser signs.
-    static ALL: &[&dyn LogFormat] = &[&hydra::Hydra, &codex::Codex, &claude_code::ClaudeCode];
+    // Gemini CLI before Claude Code: every Gemini metadata line has the
+    // string `sessionId` that alone makes a Claude Code line.
+    static ALL: &[&dyn LogFormat] = &[
+        &hydra::Hydra,
+        &codex::Codex,
+        &gemini_cli::GeminiCli,
+        &claude_code::ClaudeCode,
+    ];
     ALL
 }
 

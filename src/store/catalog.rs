@@ -154,7 +154,7 @@ impl FileState {
 
     /// Whether an append can be fed to the scanner.
     fn resumable(&self) -> bool {
-        self.full && matches!(self.found, Found::Scanner(_))
+        self.full && matches!(&self.found, Found::Scanner(s) if s.resumable())
     }
 }
 
@@ -826,6 +826,7 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
                     if let Some(millis) = modified_millis {
                         scanner.file_modified(millis);
                     }
+                    scanner.file_path(path);
                     scanner
                 }
             };

@@ -447,6 +447,10 @@ impl LogSource for FileLog<'_> {
         let since = modified.duration_since(UNIX_EPOCH).ok()?;
         u64::try_from(since.as_millis()).ok()
     }
+
+    fn path(&self) -> Option<&Path> {
+        Some(self.path)
+    }
 }
 
 #[cfg(test)]

@@ -23,8 +23,9 @@ use crate::fsio::{self, Links};
 /// The first bytes of a cache file; the digit changes with the layout,
 /// and with what a format makes of a log (5: agents' prompt titles read
 /// mentions and drop a rendered context; a transcript without a message is
-/// no session), so an old cache never serves old titles.
-const MAGIC: &[u8; 8] = b"HSLIDX\x00\x05";
+/// no session; 6: Gemini CLI logs, once read as Claude Code's, are a
+/// format of their own), so an old cache never serves old titles.
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x06";
 
 /// The build whose readers made a cache: the version and a hash of the
 /// format readers' sources (`build.rs`). A cache of any other build is

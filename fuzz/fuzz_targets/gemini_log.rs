@@ -1,0 +1,53 @@
+//! Gemini CLI sessions: record parsing, the index's scanner and a full read
+//! never panic on any bytes, in either form (JSONL or a whole document), a
+//! full read and the scanner agree on the header, title and skipped lines,
+//! and the projection takes what the read yields.
+#![no_main]
+
+use std::io::{self, Read};
+
+use hydra_session_lsp::formats::gemini_cli::record::parse_line;
+use hydra_session_lsp::formats::gemini_cli::GeminiCli;
+use hydra_session_lsp::formats::lines::{for_each_line, Flow};
+use hydra_session_lsp::formats::{HeaderState, LogFormat, LogSource};
+use hydra_session_lsp::reference::projection::Projector;
+use libfuzzer_sys::fuzz_target;
+
+struct Bytes<'a>(&'a [u8]);
+
+impl LogSource for Bytes<'_> {
+    fn name(&self) -> &str {
+        "fuzz.jsonl"
+    }
+
+    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
+        let size = self.0.len() as u64;
+        Ok((Box::new(self.0), limit.map_or(size, |l| l.min(size))))
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let _ = GeminiCli.recognizes(data);
+    for line in data.split(|&b| b == b'\n') {
+        let _ = parse_line(line);
+    }
+    let mut scanner = GeminiCli.scanner();
+    let _ = for_each_line::<()>(&mut &data[..], data.len() as u64, &|| false, &mut |l| {
+        scanner.line(l);
+        Ok(Flow::Continue)
+    });
+    let mut projector = Projector::new(Some(40), 300);
+    let mut last_seq = None;
+    let read = GeminiCli.read(&Bytes(data), &|| false, &mut |entry| {
+        assert!(last_seq < Some(entry.seq), "seqs increase");
+        last_seq = Some(entry.seq);
+        projector.push(entry);
+    });
+    let _ = projector.finish();
+    if let Ok(summary) = read {
+        assert_eq!(scanner.header(), HeaderState::Session(summary.header.clone()));
+        let meta = scanner.meta();
+        assert_eq!(meta.title, summary.title);
+        assert_eq!(meta.skipped_lines, summary.skipped_lines);
+    }
+});

@@ -1,0 +1,368 @@
+//! The state of one Gemini CLI session as its log is read, shared by the
+//! index scanner (which keeps one flag per message) and the full read
+//! (which keeps the messages).
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::Path;
+
+use serde_json::{Map, Value};
+
+use super::document::Members;
+use super::record::{self, Kind, List, Message, Metadata, Record};
+use super::replay::{Item, Replay};
+use crate::formats::text;
+use crate::model::{Role, SessionHeader};
+
+/// The longest `.project_root` read: a path, not a document.
+const PROJECT_ROOT_MAX: u64 = 64 * 1024;
+
+/// Which of Gemini's two forms a log is in.
+#[derive(Debug, Clone)]
+enum Form {
+    /// Not decided: no line seen yet.
+    Unknown,
+    Lines,
+    Document(Members),
+}
+
+/// Where the log sits, as far as the session's facts depend on it.
+#[derive(Debug, Clone, Default)]
+pub struct Place {
+    /// The parent's session id, for a log in `chats/<parentId>/`.
+    pub parent: Option<String>,
+    /// The project's root, from `.project_root`.
+    pub cwd: Option<String>,
+    /// `Some(true)` for a `.json`, `Some(false)` for any other name.
+    pub is_json: Option<bool>,
+    /// Why the log is not read although it is a session's.
+    pub shadowed: Option<String>,
+}
+
+impl Place {
+    /// The facts of the log at `path`.
+    pub fn of(path: &Path) -> Place {
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        let dir = path.parent();
+        let grand = dir.and_then(Path::parent);
+        let (parent, project) = if name(grand) == Some("chats") && !is_json {
+            (name(dir).map(str::to_string), grand.and_then(Path::parent))
+        } else if name(dir) == Some("chats") {
+            (None, grand)
+        } else {
+            (None, None)
+        };
+        let shadowed = (is_json && path.with_extension("jsonl").is_file()).then(|| {
+            "not read: the .jsonl of the same name beside it holds this session".to_string()
+        });
+        Place {
+            parent,
+            cwd: project.and_then(project_root),
+            is_json: Some(is_json),
+            shadowed,
+        }
+    }
+}
+
+/// The name of the directory `p`, when it is one and valid UTF-8.
+fn name(p: Option<&Path>) -> Option<&str> {
+    p.and_then(Path::file_name).and_then(|n| n.to_str())
+}
+
+/// The trimmed contents of `<project>/.project_root`, when not empty.
+fn project_root(project: &Path) -> Option<String> {
+    let file = std::fs::File::open(project.join(".project_root")).ok()?;
+    let mut bytes = Vec::new();
+    file.take(PROJECT_ROOT_MAX).read_to_end(&mut bytes).ok()?;
+    let root = std::str::from_utf8(&bytes).ok()?.trim();
+    (!root.is_empty()).then(|| root.to_string())
+}
+
+/// What a replayed message becomes on the surface, if anything.
+pub fn surface_role(m: &Message) -> Option<Role> {
+    let trimmed = m.text.trim();
+    match m.kind {
+        _ if trimmed.is_empty() => None,
+        Kind::User if is_context(trimmed) => None,
+        Kind::User => Some(Role::User),
+        Kind::Gemini => Some(Role::Assistant),
+        Kind::Other => None,
+    }
+}
+
+/// Context Gemini CLI puts in user turns (its `isIgnoredUserContent`).
+fn is_context(trimmed: &str) -> bool {
+    trimmed.starts_with("<session_context>") || trimmed.starts_with("<hook_context>")
+}
+
+/// Whether a user message's text may title the session.
+fn titles(m: &Message) -> Option<String> {
+    let trimmed = m.text.trim();
+    let ignored = trimmed.is_empty()
+        || trimmed.starts_with('/')
+        || trimmed.starts_with('?')
+        || is_context(trimmed)
+        || trimmed.contains(SNAPSHOT);
+    if m.kind != Kind::User || ignored {
+        return None;
+    }
+    text::prompt_title(&text::person_text(Cow::Borrowed(&m.text)))
+}
+
+/// The element of a compression's summary turn.
+pub const SNAPSHOT: &str = "<state_snapshot>";
+
+/// One session's state, keeping `T` of each message.
+#[derive(Debug, Clone)]
+pub struct Tracker<T> {
+    form: Form,
+    pub place: Place,
+    pub file_modified: Option<u64>,
+    /// Complete lines read.
+    pub lines: u64,
+    /// Entries of the document's `messages` (the whole-JSON form).
+    pub entries: u64,
+    pub skipped: u64,
+    /// The line that is not valid UTF-8.
+    pub failure: Option<u64>,
+    pub not_session: Option<String>,
+    session_id: Option<String>,
+    start_time: Option<u64>,
+    earliest: Option<u64>,
+    /// Whether the document's `messages` was seen.
+    has_list: bool,
+    summary: Option<String>,
+    first_prompt: Option<String>,
+    /// Sub-agent session id → the title the parent's call gave it.
+    pub children: HashMap<String, String>,
+    pub replay: Replay<T>,
+    header: Option<SessionHeader>,
+    keep: fn(Message) -> T,
+}
+
+impl<T: Item> Tracker<T> {
+    pub fn new(keep: fn(Message) -> T) -> Self {
+        Self {
+            form: Form::Unknown,
+            place: Place::default(),
+            file_modified: None,
+            lines: 0,
+            entries: 0,
+            skipped: 0,
+            failure: None,
+            not_session: None,
+            session_id: None,
+            start_time: None,
+            earliest: None,
+            has_list: false,
+            summary: None,
+            first_prompt: None,
+            children: HashMap::new(),
+            replay: Replay::default(),
+            header: None,
+            keep,
+        }
+    }
+
+    /// Whether later lines can change nothing.
+    pub fn is_done(&self) -> bool {
+        self.failure.is_some() || self.not_session.is_some()
+    }
+
+    /// Whether the log is the whole-JSON form.
+    pub fn is_document(&self) -> bool {
+        matches!(self.form, Form::Document(_))
+    }
+
+    /// Takes the next complete line.
+    pub fn line(&mut self, raw: &[u8]) {
+        self.lines += 1;
+        if self.is_done() {
+            return;
+        }
+        if matches!(self.form, Form::Unknown) {
+            if let Some(why) = self.place.shadowed.take() {
+                self.not_session = Some(why);
+                return;
+            }
+            let document = self.place.is_json.unwrap_or_else(|| {
+                record::is_document_start(raw) && !record::is_metadata_line(raw)
+            });
+            self.form = if document {
+                Form::Document(Members::default())
+            } else {
+                Form::Lines
+            };
+        }
+        if std::str::from_utf8(raw).is_err() {
+            self.failure = Some(self.lines);
+            return;
+        }
+        match &mut self.form {
+            Form::Document(members) => {
+                let mut got = Vec::new();
+                members.line(raw, &mut |m| got.push(m));
+                if members.failed {
+                    self.not_session = Some("not a Gemini CLI session: not a JSON object".into());
+                }
+                for member in got {
+                    self.member(member);
+                }
+            }
+            _ => self.jsonl_line(raw),
+        }
+        self.refresh_header();
+    }
+
+    fn jsonl_line(&mut self, raw: &[u8]) {
+        if self.lines == 1 {
+            match record::parse_line(raw) {
+                Record::Metadata(meta) => self.metadata(meta),
+                _ => {
+                    self.not_session =
+                        Some("not a Gemini CLI session: line 1 is no metadata record".into())
+                }
+            }
+            return;
+        }
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        match record::parse_line(raw) {
+            Record::Rewind(id) => self.replay.rewind(&id),
+            Record::Message(m) => self.put(m),
+            Record::Update { messages, summary } => {
+                if let Some(list) = messages {
+                    self.replay.clear();
+                    self.list(list);
+                }
+                self.summary_of(summary);
+            }
+            // Only line 1 gives the id; a later one is read for the rest.
+            Record::Metadata(meta) => self.metadata(Metadata {
+                session_id: None,
+                ..meta
+            }),
+            Record::NotUnderstood => self.skipped += 1,
+        }
+    }
+
+    /// A completed member of the whole-JSON document.
+    fn member(&mut self, member: Map<String, Value>) {
+        for (key, value) in member {
+            match key.as_str() {
+                "sessionId" => self.session_id = value.as_str().map(str::to_string),
+                "startTime" => {
+                    self.start_time = value.as_str().and_then(text::parse_timestamp);
+                }
+                "summary" => self.summary_of(value.as_str().map(str::to_string)),
+                "messages" => {
+                    if let Some(list) = record::list(&value) {
+                        self.has_list = true;
+                        self.entries += list.messages.len() as u64 + list.skipped;
+                        self.list(list);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    fn metadata(&mut self, meta: Metadata) {
+        if meta.session_id.is_some() {
+            self.session_id = meta.session_id;
+        }
+        if meta.start_time.is_some() {
+            self.start_time = meta.start_time;
+        }
+        self.summary_of(meta.summary);
+        if let Some(list) = meta.messages {
+            self.list(list);
+        }
+    }
+
+    fn summary_of(&mut self, summary: Option<String>) {
+        if let Some(named) = summary.as_deref().and_then(text::given_title) {
+            self.summary = Some(named);
+        }
+    }
+
+    fn list(&mut self, list: List) {
+        self.skipped += list.skipped;
+        for m in list.messages {
+            self.put(m);
+        }
+    }
+
+    /// Puts one message record, noting what every record read tells.
+    fn put(&mut self, mut m: Message) {
+        if let Some(at) = m.timestamp {
+            self.earliest = Some(self.earliest.map_or(at, |e| e.min(at)));
+        }
+        if self.first_prompt.is_none() {
+            self.first_prompt = titles(&m);
+        }
+        for (agent, title) in std::mem::take(&mut m.agents) {
+            self.children.entry(agent).or_insert(title);
+        }
+        let id = m.id.clone();
+        self.replay.put(id, (self.keep)(m));
+    }
+
+    fn refresh_header(&mut self) {
+        let created_at = self
+            .start_time
+            .or(self.earliest)
+            .or(self.file_modified)
+            .unwrap_or(0);
+        match &mut self.header {
+            Some(h) => h.created_at = created_at,
+            None => {
+                let complete = !self.is_document() || self.has_list;
+                let Some(own) = self.session_id.as_deref().filter(|_| complete) else {
+                    return;
+                };
+                let id = match &self.place.parent {
+                    Some(parent) => format!("{parent}/{own}"),
+                    None => own.to_string(),
+                };
+                self.header = Some(SessionHeader {
+                    version: 0,
+                    id,
+                    created_at,
+                    cwd: self.place.cwd.clone(),
+                    label: None,
+                });
+            }
+        }
+    }
+
+    /// The header, once the log is known to be a session.
+    pub fn header(&self) -> Option<&SessionHeader> {
+        self.header
+            .as_ref()
+            // A bad line makes it one still: its read then says why.
+            .filter(|_| {
+                self.not_session.is_none() && (self.replay.has_message() || self.failure.is_some())
+            })
+    }
+
+    /// Whether the log can no longer be a session.
+    pub fn why_not(&self) -> Option<String> {
+        if let Some(n) = self.failure {
+            return Some(format!("line {n}: invalid UTF-8"));
+        }
+        self.not_session.clone()
+    }
+
+    /// `(parent id, own id)` of a sub-agent's log.
+    pub fn parent(&self) -> Option<(String, String)> {
+        Some((self.place.parent.clone()?, self.session_id.clone()?))
+    }
+
+    /// The summary, else the first user message cut to 80.
+    pub fn title(&self) -> Option<String> {
+        self.summary.clone().or_else(|| self.first_prompt.clone())
+    }
+}
