@@ -176,9 +176,13 @@ impl Format {
     }
 }
 
-/// The store formats a `--format` may name (whether or not this build
-/// reads them: an unknown one is a configuration error, not a usage one).
-const STORE_FORMATS: [&str; 4] = ["hydra", "claude-code", "codex", "auto"];
+/// The store formats a `--format` may name: every format this build reads,
+/// and `auto`.
+fn store_formats() -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = crate::formats::all().iter().map(|f| f.name()).collect();
+    names.push("auto");
+    names
+}
 
 /// Store and limit settings shared by the store-reading commands.
 #[derive(Debug, Args)]
@@ -189,7 +193,7 @@ pub struct StoreArgs {
     #[arg(long)]
     pub store: Vec<PathBuf>,
     /// After a --store: that store's log format (hydra, claude-code, codex,
-    /// auto). Else the output format (check: text, json; prepare: json,
+    /// gemini, auto). Else the output format (check: text, json; prepare: json,
     /// text; candidates: json, mention).
     #[arg(long = "format", value_name = "F")]
     pub format: Vec<String>,
@@ -324,7 +328,7 @@ fn split_formats(
     let format_at = indices("format");
     args.store_formats = vec![None; args.store.len()];
     for (value, at) in args.format.iter().zip(format_at) {
-        if STORE_FORMATS.contains(&value.as_str()) {
+        if store_formats().contains(&value.as_str()) {
             let Some(slot) = store_at.iter().rposition(|&s| s < at) else {
                 return Err(format!(
                     "--format {value} is a store format: it goes right after the --store it applies to"
@@ -349,7 +353,7 @@ fn split_formats(
                 return Err(if names.is_empty() {
                     format!(
                         "--format {value}: this command takes only store formats ({})",
-                        STORE_FORMATS.join(", ")
+                        store_formats().join(", ")
                     )
                 } else {
                     format!(
@@ -362,7 +366,7 @@ fn split_formats(
         } else {
             return Err(format!(
                 "unknown --format {value:?} (output: text, json, mention; store: {})",
-                STORE_FORMATS.join(", ")
+                store_formats().join(", ")
             ));
         }
     }
