@@ -302,7 +302,7 @@ async fn a_picker_gets_a_one_line_mention_beside_the_canonical_one() {
     client.start(store.path(), "/w").await;
     let got = client
         .call(
-            "sessionReference/candidates",
+            "sessionReference/pickCandidates",
             json!({"textDocument": {"uri": file_uri(DOC)}}),
         )
         .await;
@@ -315,6 +315,15 @@ async fn a_picker_gets_a_one_line_mention_beside_the_canonical_one() {
         mention("two-lines", "first line second linecba")
     );
     assert_eq!(got[0]["insertText"], mention("ansi", "[2J [31mred"));
+    // The contract's candidates carry the canonical mention and no other.
+    let contract = client
+        .call(
+            "sessionReference/candidates",
+            json!({"textDocument": {"uri": file_uri(DOC)}}),
+        )
+        .await;
+    assert_eq!(contract[1]["mention"], got[1]["mention"]);
+    assert_eq!(contract[1].get("insertText"), None, "{contract}");
 }
 
 #[tokio::test]

@@ -166,6 +166,18 @@ async fn failures_are_request_failed_with_the_session_reference_code() {
     );
 }
 
+/// The keys of a candidate in reference.md §7 (`displayTitle` and `cwd`
+/// only when present).
+const CONTRACT_KEYS: [&str; 7] = [
+    "sessionId",
+    "label",
+    "displayTitle",
+    "cwd",
+    "sameWorkspace",
+    "createdAt",
+    "mention",
+];
+
 #[tokio::test]
 async fn candidates_are_the_core_candidates_for_the_document() {
     let store = demo_store();
@@ -185,18 +197,41 @@ async fn candidates_are_the_core_candidates_for_the_document() {
             session_id: None,
             cwd: Some("/home/ana/shop"),
         };
-        // Each core candidate, plus the one-line mention a picker inserts.
-        let expected: Vec<Value> = candidates(&sessions, target, query, 50)
+        // Exactly the core's candidates (reference.md §7), no key added.
+        let core = candidates(&sessions, target, query, 50)
             .expect("candidates")
-            .items
-            .into_iter()
+            .items;
+        let expected = serde_json::to_value(&core).expect("json");
+        assert_eq!(got, expected, "{query}");
+        for candidate in got.as_array().expect("an array") {
+            let keys: Vec<&str> = candidate
+                .as_object()
+                .expect("an object")
+                .keys()
+                .map(String::as_str)
+                .collect();
+            assert!(
+                keys.iter().all(|k| CONTRACT_KEYS.contains(k)),
+                "{query}: a key beyond the contract's in {keys:?}"
+            );
+        }
+        // The picker's request: the same candidates in the same order, each
+        // with the one-line mention it inserts (and nothing else added).
+        let picked = client
+            .call(
+                "sessionReference/pickCandidates",
+                json!({"textDocument": {"uri": uri}, "query": query}),
+            )
+            .await;
+        let expected: Vec<Value> = core
+            .iter()
             .map(|c| {
-                let mut value = serde_json::to_value(&c).expect("json");
+                let mut value = serde_json::to_value(c).expect("json");
                 value["insertText"] = json!(c.one_line_mention());
                 value
             })
             .collect();
-        assert_eq!(got, Value::Array(expected), "{query}");
+        assert_eq!(picked, Value::Array(expected), "{query}");
     }
     // `query` defaults to "".
     let all = client

@@ -28,7 +28,8 @@ async fn initialize_negotiates_utf8_and_lists_every_capability() {
                 "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
                 "experimental": {"sessionReference": {"methods": [
                     "sessionReference/prepare", "sessionReference/candidates",
-                    "sessionReference/files", "sessionReference/status"
+                    "sessionReference/pickCandidates", "sessionReference/files",
+                    "sessionReference/status"
                 ]}}
             },
             "serverInfo": {"name": "hydra-session-lsp", "version": env!("CARGO_PKG_VERSION")}

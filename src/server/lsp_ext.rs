@@ -57,11 +57,24 @@ pub enum PrepareResult {
     Text { text: String },
 }
 
-/// `sessionReference/candidates`: ranked session candidates for a query.
+/// `sessionReference/candidates`: ranked session candidates for a query,
+/// exactly the contract's candidates array (reference.md §7): nothing is
+/// added to it, so what the contract says is what the wire carries.
 pub enum Candidates {}
 
 impl CustomRequest for Candidates {
     const METHOD: &'static str = "sessionReference/candidates";
+    type Params = CandidatesParams;
+    type Result = Vec<Candidate>;
+}
+
+/// `sessionReference/pickCandidates`: the same candidates, each with the
+/// mention a picker inserts. A request of its own (issue 17 item 5), so the
+/// contract's `candidates` answer stays the contract's.
+pub enum PickCandidates {}
+
+impl CustomRequest for PickCandidates {
+    const METHOD: &'static str = "sessionReference/pickCandidates";
     type Params = CandidatesParams;
     type Result = Vec<PickerCandidate>;
 }
@@ -88,6 +101,7 @@ impl From<Candidate> for PickerCandidate {
     }
 }
 
+/// The params of `candidates` and `pickCandidates` (and of `files`).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CandidatesParams {
@@ -124,9 +138,10 @@ pub struct StatusParams {}
 pub use crate::model::Status as StatusResult;
 
 /// Every custom method, in the order the docs list them.
-pub const METHODS: [&str; 4] = [
+pub const METHODS: [&str; 5] = [
     Prepare::METHOD,
     Candidates::METHOD,
+    PickCandidates::METHOD,
     Files::METHOD,
     Status::METHOD,
 ];

@@ -38,7 +38,7 @@ pub use backend::Backend;
 use lsp_ext::CustomRequest;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 4] = lsp_ext::METHODS;
+pub const CUSTOM_METHODS: [&str; 5] = lsp_ext::METHODS;
 
 /// How long work already received may go on after the end of input.
 const EOF_GRACE: Duration = Duration::from_secs(2);
@@ -82,6 +82,7 @@ where
     })
     .custom_method(lsp_ext::Prepare::METHOD, Backend::prepare)
     .custom_method(lsp_ext::Candidates::METHOD, Backend::candidates)
+    .custom_method(lsp_ext::PickCandidates::METHOD, Backend::pick_candidates)
     .custom_method(lsp_ext::Files::METHOD, Backend::files)
     .custom_method(lsp_ext::Status::METHOD, Backend::status)
     .finish();

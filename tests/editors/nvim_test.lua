@@ -261,6 +261,19 @@ local function main()
     { textDocument = { uri = vim.uri_from_bufnr(buf) }, query = "" }, 10000, buf)
   local candidates = cand and cand.result or {}
   check("sessionReference/candidates lists the 4 demo sessions", #candidates == 4, vim.inspect(cand))
+  check("sessionReference/candidates is the contract's array (no insertText)",
+    #vim.tbl_filter(function(c) return c.insertText ~= nil end, candidates) == 0, vim.inspect(cand))
+  -- The picker's request: the same candidates, each with the mention to insert.
+  local pick = client.request_sync and client.request_sync("sessionReference/pickCandidates",
+    { textDocument = { uri = vim.uri_from_bufnr(buf) }, query = "" }, 10000, buf)
+  local picked = pick and pick.result or {}
+  local same = #picked == #candidates
+  for i, c in ipairs(candidates) do
+    same = same and picked[i] ~= nil and picked[i].sessionId == c.sessionId
+      and picked[i].insertText == expected[c.sessionId]
+  end
+  check("sessionReference/pickCandidates: the candidates, each with its insertText", same and #picked == 4,
+    vim.inspect(pick))
 
   -- Typing "@che": the menu opens by itself and follows the query; <C-n>
   -- to "Checkout tax rounding", <C-y> accepts: exactly its mention.

@@ -457,11 +457,19 @@ async function main() {
     assert(isDeepStrictEqual(byId['checkout-tax'], {
       sessionId: 'checkout-tax', label: 'Checkout tax rounding', cwd: '/home/ana/shop',
       sameWorkspace: true, createdAt: 1764400001000, mention: MENTION['checkout-tax'],
-      // The one-line mention pickers insert (the same for a plain title).
-      insertText: MENTION['checkout-tax'],
     }), () => show(byId['checkout-tax']));
     const tw = byId['checkout-tax.test-writer'];
     assert(tw.displayTitle === 'test-writer' && tw.label === 'Tax rounding tests' && tw.mention === MENTION['checkout-tax.test-writer'], () => show(tw));
+    // Exactly the contract's candidates (reference.md §7): no key added.
+    const contractKeys = ['sessionId', 'label', 'displayTitle', 'cwd', 'sameWorkspace', 'createdAt', 'mention'];
+    assert(c.every((x) => Object.keys(x).every((k) => contractKeys.includes(k))), () => show(c));
+  });
+  await test('sessionReference/pickCandidates {query:"tax"}: the same candidates, each with its insertText', async () => {
+    const c = await s.request('sessionReference/candidates', { textDocument: { uri: docA }, query: 'tax' });
+    const p = await s.request('sessionReference/pickCandidates', { textDocument: { uri: docA }, query: 'tax' });
+    // The one-line mention pickers insert (the same as `mention` for a plain title).
+    const expected = c.map((x) => ({ ...x, insertText: MENTION[x.sessionId] }));
+    assert(isDeepStrictEqual(p, expected), () => show(p));
   });
   await test('sessionReference/candidates without query: all 4, ranked', async () => {
     const c = await s.request('sessionReference/candidates', { textDocument: { uri: docA } });

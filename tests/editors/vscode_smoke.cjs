@@ -673,7 +673,7 @@ async function main() {
     if (vscode.env.clipboard.text !== '@[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)' || doc.getText() !== before) throw new Error(show(vscode.env.clipboard.text));
   });
 
-  await test('Hydra: Insert Session Mention picks from sessionReference/candidates and replaces "@query"', async () => {
+  await test('Hydra: Insert Session Mention picks from sessionReference/pickCandidates and replaces "@query"', async () => {
     const last = doc.lineCount - 1;
     await editor.edit((e) => e.insert(new Position(last, 0), 'See @inv'));
     emitter('change').fire({ document: doc, contentChanges: [{ range: new Range(last, 0, last, 0), rangeOffset: doc.offsetAt(new Position(last, 0)), rangeLength: 0, text: 'See @inv' }], reason: undefined });

@@ -15,7 +15,7 @@ import {
 import { Resolved, resolveServer } from './binary';
 import { McpServer, mcpArgs, registerMcpServer } from './mcp';
 import {
-  Candidate,
+  PickCandidate,
   PrepareResult,
   asTerminalPaste,
   candidateDescription,
@@ -387,7 +387,7 @@ async function sendPreparedPromptCommand(): Promise<void> {
 }
 
 interface CandidateItem extends vscode.QuickPickItem {
-  candidate?: Candidate;
+  candidate?: PickCandidate;
   /** Mentioning it would make the prompt reference more than maxReferences sessions. */
   overLimit?: boolean;
 }
@@ -427,7 +427,8 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     const mine = ++generation;
     pick.busy = true;
     try {
-      const candidates = await c.sendRequest<Candidate[]>('sessionReference/candidates', {
+      // The picker's own request: the candidates plus the mention to insert.
+      const candidates = await c.sendRequest<PickCandidate[]>('sessionReference/pickCandidates', {
         textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
         query,
       });
@@ -440,7 +441,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       const max = settings.maxReferences ?? 3;
       const referenced = referencedSessions(doc.getText(), settings.targetSessionId ?? undefined);
       const full = referenced.length >= max;
-      const toItem = (candidate: Candidate, overLimit: boolean): CandidateItem => ({
+      const toItem = (candidate: PickCandidate, overLimit: boolean): CandidateItem => ({
         label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
         description: candidateDescription(candidate),
         detail: candidateDetail(candidate) + (overLimit ? ` · would exceed maxReferences (${max})` : ''),
@@ -479,7 +480,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     debounce = setTimeout(() => void load(value), 120);
   });
   let copied = false;
-  const chosen = await new Promise<Candidate | undefined>((resolve) => {
+  const chosen = await new Promise<PickCandidate | undefined>((resolve) => {
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       // Copying a mention adds nothing to this prompt: no limit applies.
@@ -509,8 +510,8 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   if (chosen === undefined) {
     return;
   }
-  // The server's one-line mention (the canonical one from an older server).
-  const mention = chosen.insertText ?? chosen.mention;
+  // The server's one-line mention: the editor never computes one.
+  const mention = chosen.insertText;
   if (copied || copyOnly) {
     await copyMention(mention);
     return;

@@ -32,8 +32,12 @@ export interface Candidate {
   sameWorkspace: boolean;
   createdAt: number;
   mention: string;
-  /** The server's one-line mention, the one to insert (absent from an older server). */
-  insertText?: string;
+}
+
+/** A candidate of `sessionReference/pickCandidates`: the contract's fields
+ * and the server's one-line mention, the one a picker inserts. */
+export interface PickCandidate extends Candidate {
+  insertText: string;
 }
 
 function cell(text: string): string {

@@ -1,12 +1,13 @@
 //! The custom requests (docs/lsp-extensions.md): `prepare`, `candidates`
-//! and `status` over the document's current text and the index.
+//! (and `pickCandidates`, the same with the mention a picker inserts),
+//! `files` and `status` over the document's current text and the index.
 
 use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::Url;
 
 use super::blocking;
 use crate::proto::from_proto;
-use crate::reference::candidates::Target;
+use crate::reference::candidates::{Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
 use crate::server::lsp_ext::{self, CustomRequest, StoreStatus};
@@ -51,11 +52,27 @@ impl Backend {
         })
     }
 
-    /// `sessionReference/candidates`: ranked candidates for a query.
+    /// `sessionReference/candidates`: ranked candidates for a query, the
+    /// contract's array as the core gives it.
     pub async fn candidates(
         &self,
         params: Params<lsp_ext::Candidates>,
     ) -> Answer<lsp_ext::Candidates> {
+        self.ranked_candidates(params).await
+    }
+
+    /// `sessionReference/pickCandidates`: the same candidates, each with
+    /// the one-line mention a picker inserts.
+    pub async fn pick_candidates(
+        &self,
+        params: Params<lsp_ext::PickCandidates>,
+    ) -> Answer<lsp_ext::PickCandidates> {
+        let found = self.ranked_candidates(params).await?;
+        Ok(found.into_iter().map(Into::into).collect())
+    }
+
+    /// The core's candidates (reference.md §7) for the document's target.
+    async fn ranked_candidates(&self, params: lsp_ext::CandidatesParams) -> Result<Vec<Candidate>> {
         let view = self.sessions().await;
         let settings = self.settings();
         let cwd = self.target_cwd(&params.text_document.uri);
@@ -67,7 +84,7 @@ impl Backend {
         let found = view
             .candidates(target, &query, settings.limits.candidate_limit)
             .map_err(|e| error::request_failed(&e))?;
-        Ok(found.items.into_iter().map(Into::into).collect())
+        Ok(found.items)
     }
 
     /// `sessionReference/files`: file candidates of the document's target

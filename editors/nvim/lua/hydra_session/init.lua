@@ -469,7 +469,8 @@ function M.mention(query, opts)
     return
   end
   local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, query = query or "" }
-  request(client, "sessionReference/candidates", params, function(err, candidates)
+  -- The picker's own request: the candidates plus the mention to insert.
+  request(client, "sessionReference/pickCandidates", params, function(err, candidates)
     if err then
       notify(describe(err), vim.log.levels.ERROR)
       return
@@ -483,8 +484,8 @@ function M.mention(query, opts)
       kind = "hydra_session",
       format_item = M.format_candidate,
     }, function(choice)
-      -- The server's one-line mention (the canonical one from an older server).
-      local mention = choice and (choice.insertText or choice.mention)
+      -- The server's one-line mention: the plugin never computes one.
+      local mention = choice and choice.insertText
       if mention and yank_only then
         notify(string.format("%s yanked to %s", mention, yank(mention)))
       elseif mention then
