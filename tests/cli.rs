@@ -215,25 +215,54 @@ fn a_missing_store_is_empty_with_a_warning() {
 fn self_sets_the_ranking_cwd() {
     let store = demo_store();
     let store = store.to_str().unwrap_or_default();
-    let output = run(
-        &[
-            "candidates",
-            "--store",
-            store,
-            "--self",
-            "deploy-2026-11-28",
-        ],
-        b"",
-        &[],
+    let ranked = |extra: &[&str]| -> Vec<(String, bool)> {
+        let args = [&["candidates", "--store", store][..], extra].concat();
+        let output = run(&args, b"", &[]);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        json(&output)
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|c| {
+                let id = c["sessionId"].as_str().unwrap_or_default().to_string();
+                (id, c["sameWorkspace"] == true)
+            })
+            .collect()
+    };
+    let owned = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+        list.iter()
+            .map(|(id, same)| (id.to_string(), *same))
+            .collect()
+    };
+    // Without --self nothing shares the test's cwd: newest first.
+    assert_eq!(
+        ranked(&[]),
+        owned(&[
+            ("deploy-2026-11-28", false),
+            ("checkout-tax.test-writer", false),
+            ("checkout-tax", false),
+            ("inventory-refactor", false),
+        ])
     );
-    let list = json(&output);
-    // No other session shares /home/ana/ops, and self is never offered.
-    assert!(list
-        .as_array()
-        .is_some_and(|l| l.iter().all(|c| c["sameWorkspace"] == false)));
-    assert!(list
-        .as_array()
-        .is_some_and(|l| l.iter().all(|c| c["sessionId"] != "deploy-2026-11-28")));
+    // --self checkout-tax ranks its /home/ana/shop siblings first, above a
+    // newer session elsewhere, and never offers itself.
+    assert_eq!(
+        ranked(&["--self", "checkout-tax"]),
+        owned(&[
+            ("checkout-tax.test-writer", true),
+            ("inventory-refactor", true),
+            ("deploy-2026-11-28", false),
+        ])
+    );
+    // No other session shares /home/ana/ops.
+    assert_eq!(
+        ranked(&["--self", "deploy-2026-11-28"]),
+        owned(&[
+            ("checkout-tax.test-writer", false),
+            ("checkout-tax", false),
+            ("inventory-refactor", false),
+        ])
+    );
 }
 
 fn check_fixture() -> (tempfile::TempDir, PathBuf) {
