@@ -11,7 +11,8 @@ fn demo_store() -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    // Spills of `prepare` go to a cache of its own, never the user's.
+    // Spills of `prepare` and the index cache of `candidates` go to a
+    // cache of this run's own: never the user's, never another test's.
     let cache = tempfile::tempdir().expect("temp dir");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
@@ -22,8 +23,6 @@ fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
         // The agents' default stores must not leak in from the machine.
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")
-        // The index cache of `candidates`: never the user's.
-        .env("XDG_CACHE_HOME", cache_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -649,10 +648,4 @@ fn the_hook_reads_a_bounded_input() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("over the 128 MiB limit"), "{stderr}");
     assert!(output.stdout.is_empty());
-}
-
-/// A cache directory for the binary's index caches, inside the target
-/// directory, so no test writes to the user's cache.
-fn cache_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }
