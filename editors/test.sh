@@ -40,7 +40,8 @@ pass() { passed=$((passed + 1)); echo "PASS $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
 
 # Runs a test program that prints PASS/FAIL lines; counts them. A non-zero
-# exit with no FAIL line (a crash, a timeout) counts as one failure.
+# exit with no FAIL line (a crash, a timeout) counts as one failure, and so
+# does a program that exits 0 without printing a single PASS/FAIL/SKIP line.
 run_counted() {
   local name=$1 limit=$2
   shift 2
@@ -54,10 +55,15 @@ run_counted() {
   passed=$((passed + p))
   failed=$((failed + f))
   skipped=$((skipped + s))
+  local silent=
   if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
     fail "$name: exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out after $limit s)")"
+  elif [ $((p + f + s)) -eq 0 ]; then
+    # A program that checked nothing proved nothing: it must not pass.
+    silent=1
+    fail "$name: exited with status 0 but printed no PASS, FAIL or SKIP line"
   fi
-  if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ]; then
+  if [ "$rc" -ne 0 ] || [ "$f" -ne 0 ] || [ -n "$silent" ]; then
     echo "--- $name: output (tail) ---"
     grep -vE '^(PASS|FAIL|SKIP) ' "$out" | tail -n 40 || true
     echo "--- $name: stderr (tail) ---"
@@ -164,7 +170,11 @@ for v in nvim07 nvim010 nvim011; do
     for plugin in cmp blink; do
       dir_var="HYDRA_$(echo "$plugin" | tr a-z A-Z)_DIR"
       dir=${!dir_var:-}
-      [ -n "$dir" ] || continue
+      if [ -z "$dir" ]; then
+        skipped=$((skipped + 1))
+        echo "SKIP $v-$plugin: $dir_var does not name a checkout of the plugin"
+        continue
+      fi
       mkdir -p "$work/$v-$plugin"
       HYDRA_PLUGIN=$plugin HYDRA_SERVER="$server" HYDRA_STORE="$store" HYDRA_TMP="$work/$v-$plugin" \
         XDG_STATE_HOME="$work/$v-$plugin/state" XDG_DATA_HOME="$work/$v-$plugin/data" \

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The project's test command: every Rust test (unit, conformance, CLI, LSP,
-# property), a 60-second soak of the server, then the editor integrations
-# and the real agents (Claude Code, Codex) against the built server.
+# property), a check that the fuzz targets compile, a 60-second soak of the
+# server, then the editor integrations and the real agents (Claude Code,
+# Codex) against the built server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Never end without saying why.
@@ -9,6 +10,11 @@ trap 'echo "scripts/test.sh: failed (status $?) at line $LINENO: $BASH_COMMAND" 
 
 cargo fmt --check
 cargo clippy --all-targets --quiet -- -D warnings
+# The fuzz targets (fuzz/, a crate of its own) are run with nightly's
+# cargo-fuzz, but they compile on stable: check them, so a changed API
+# cannot leave them broken. A dependency added to the main crate shows up
+# as a change of fuzz/Cargo.lock to commit.
+cargo check --manifest-path fuzz/Cargo.toml --quiet
 cargo test
 # The soak test (tests/soak.rs) is ignored by default; CI gives it 60 s
 # (HYDRA_SOAK_SECONDS=600 for the 10-minute run of docs/soak.md).

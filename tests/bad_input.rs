@@ -94,8 +94,45 @@ fn a_huge_line_is_read_whole() {
     );
     let store = store_with(format!("{HEADER}\n{line}\n").as_bytes());
     let prepared = prepare_in(store.path()).expect("fits after truncation");
-    assert!(prepared.contains(r#""omittedBytes":"#));
     assert!(prepared.len() < 70_000);
+    // The one message is kept, cut in the middle (reference.md §4): what
+    // was cut is exactly the bytes that did not make it into the context.
+    let prepared: serde_json::Value = serde_json::from_str(&prepared).expect("JSON");
+    let stats = &prepared["additionalContext"]["source"]["references"][0];
+    assert_eq!(stats["retainedMessages"], 1, "{stats}");
+    assert_eq!(stats["omittedMessages"], 0, "{stats}");
+    assert_eq!(stats["truncated"], true, "{stats}");
+    let omitted = stats["omittedBytes"]
+        .as_u64()
+        .expect("omittedBytes is a number");
+    let rendered = prepared["additionalContext"]["content"][0]["text"]
+        .as_str()
+        .expect("the rendered context");
+    let start = rendered
+        .find("<referenced-sessions>\n")
+        .expect("opening tag")
+        + "<referenced-sessions>\n".len();
+    let end = rendered
+        .rfind("\n</referenced-sessions>")
+        .expect("closing tag");
+    let sources: serde_json::Value = serde_json::from_str(&rendered[start..end]).expect("JSON");
+    let cut = sources[0]["conversation"][0]["text"]
+        .as_str()
+        .expect("the message's text");
+    // Head, notice, tail: the head and tail are the text's own bytes, and
+    // with the omitted ones they make the whole text.
+    let notice = format!("\n[… omitted {omitted} UTF-8 bytes …]\n");
+    let (head, tail) = cut
+        .split_once(notice.as_str())
+        .expect("a notice of the omitted bytes");
+    assert!(head.bytes().chain(tail.bytes()).all(|b| b == b'x'));
+    let kept = (head.len() + tail.len()) as u64;
+    assert_eq!(
+        kept + omitted,
+        text.len() as u64,
+        "kept {kept}, omitted {omitted}"
+    );
+    assert!(kept > 0 && kept < 65_536, "kept {kept}");
 }
 
 #[test]

@@ -14,14 +14,12 @@ fn store() -> PathBuf {
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
     let home = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
         .args(args)
-        // The CLI's index cache: never the user's.
-        .env(
-            "XDG_CACHE_HOME",
-            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
-        )
+        // The CLI's index cache: this run's own, never the user's.
+        .env("XDG_CACHE_HOME", cache.path())
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
         .env_remove("CLAUDE_CONFIG_DIR")
@@ -207,13 +205,11 @@ fn claude_projects_is_a_default_store() {
     let config = tempfile::tempdir().expect("temp dir");
     std::os::unix::fs::symlink(store(), config.path().join("projects")).expect("symlink");
     let home = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
     let output = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
         .args(["candidates", "--cwd", "/tmp/private", "--limit", "2"])
-        // The CLI's index cache: never the user's.
-        .env(
-            "XDG_CACHE_HOME",
-            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
-        )
+        // The CLI's index cache: this test's own, never the user's.
+        .env("XDG_CACHE_HOME", cache.path())
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
         .env_remove("CODEX_HOME")

@@ -11,7 +11,8 @@ fn demo_store() -> PathBuf {
 }
 
 fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    // Spills of `prepare` go to a cache of its own, never the user's.
+    // Spills of `prepare` and the index cache of `candidates` go to a
+    // cache of this run's own: never the user's, never another test's.
     let cache = tempfile::tempdir().expect("temp dir");
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
@@ -22,8 +23,6 @@ fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
         // The agents' default stores must not leak in from the machine.
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")
-        // The index cache of `candidates`: never the user's.
-        .env("XDG_CACHE_HOME", cache_dir())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
@@ -215,25 +214,54 @@ fn a_missing_store_is_empty_with_a_warning() {
 fn self_sets_the_ranking_cwd() {
     let store = demo_store();
     let store = store.to_str().unwrap_or_default();
-    let output = run(
-        &[
-            "candidates",
-            "--store",
-            store,
-            "--self",
-            "deploy-2026-11-28",
-        ],
-        b"",
-        &[],
+    let ranked = |extra: &[&str]| -> Vec<(String, bool)> {
+        let args = [&["candidates", "--store", store][..], extra].concat();
+        let output = run(&args, b"", &[]);
+        assert_eq!(output.status.code(), Some(0), "{args:?}");
+        json(&output)
+            .as_array()
+            .expect("an array")
+            .iter()
+            .map(|c| {
+                let id = c["sessionId"].as_str().unwrap_or_default().to_string();
+                (id, c["sameWorkspace"] == true)
+            })
+            .collect()
+    };
+    let owned = |list: &[(&str, bool)]| -> Vec<(String, bool)> {
+        list.iter()
+            .map(|(id, same)| (id.to_string(), *same))
+            .collect()
+    };
+    // Without --self nothing shares the test's cwd: newest first.
+    assert_eq!(
+        ranked(&[]),
+        owned(&[
+            ("deploy-2026-11-28", false),
+            ("checkout-tax.test-writer", false),
+            ("checkout-tax", false),
+            ("inventory-refactor", false),
+        ])
     );
-    let list = json(&output);
-    // No other session shares /home/ana/ops, and self is never offered.
-    assert!(list
-        .as_array()
-        .is_some_and(|l| l.iter().all(|c| c["sameWorkspace"] == false)));
-    assert!(list
-        .as_array()
-        .is_some_and(|l| l.iter().all(|c| c["sessionId"] != "deploy-2026-11-28")));
+    // --self checkout-tax ranks its /home/ana/shop siblings first, above a
+    // newer session elsewhere, and never offers itself.
+    assert_eq!(
+        ranked(&["--self", "checkout-tax"]),
+        owned(&[
+            ("checkout-tax.test-writer", true),
+            ("inventory-refactor", true),
+            ("deploy-2026-11-28", false),
+        ])
+    );
+    // No other session shares /home/ana/ops.
+    assert_eq!(
+        ranked(&["--self", "deploy-2026-11-28"]),
+        owned(&[
+            ("checkout-tax.test-writer", false),
+            ("checkout-tax", false),
+            ("inventory-refactor", false),
+        ])
+    );
 }
 
 fn check_fixture() -> (tempfile::TempDir, PathBuf) {
@@ -620,12 +648,6 @@ fn the_hook_reads_a_bounded_input() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("over the 128 MiB limit"), "{stderr}");
     assert!(output.stdout.is_empty());
-}
-
-/// A cache directory for the binary's index caches, inside the target
-/// directory, so no test writes to the user's cache.
-fn cache_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache")
 }
 
 /// A copy of the demo store in `dir`.

@@ -27,13 +27,11 @@ fn run(args: &[&str], stdin: &[u8]) -> Output {
 
 fn run_any(args: &[&str], stdin: &[u8]) -> Output {
     let cwd = tempfile::tempdir().expect("temp dir");
+    let cache = tempfile::tempdir().expect("temp dir");
     let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
         .args(args)
-        // The CLI's index cache: never the user's.
-        .env(
-            "XDG_CACHE_HOME",
-            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
-        )
+        // The CLI's index cache: this run's own, never the user's.
+        .env("XDG_CACHE_HOME", cache.path())
         .current_dir(cwd.path())
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")

@@ -1,6 +1,6 @@
 //! The public conformance suite (tests/conformance/cases.jsonl): each case
-//! is a CLI call with its expected exit status and JSON output. Errors are
-//! compared by `code`, successes by full JSON equality.
+//! is a CLI call with its expected exit status and JSON output, compared by
+//! full JSON equality (an error's code, message and `canonical` included).
 //!
 //! `{spill}` stands for a fresh, empty spill directory (in `args` and in
 //! the expected output). After a case, that directory holds exactly the
@@ -144,12 +144,9 @@ fn run_case(case: &Value, cache_home: &Path) -> Result<(), String> {
     let actual: Value =
         serde_json::from_str(&stdout).map_err(|e| format!("stdout is not JSON ({e}): {stdout}"))?;
     let expected = substitute(&case["expect"], &spill);
-    let same = if expected_exit == 0 {
-        actual == expected
-    } else {
-        actual["error"]["code"] == expected["error"]["code"]
-    };
-    if !same {
+    // Errors too are compared whole: code, message and, for a
+    // noncanonical URI, `canonical` (reference.md §2 and §7).
+    if actual != expected {
         return Err(format!("expected {expected}\n  actual {actual}"));
     }
     let names = if expected_exit == 0 {

@@ -177,13 +177,11 @@ async fn a_relative_store_from_the_environment_is_resolved_alike() {
     let served = client.call("sessionReference/status", json!({})).await;
     client.shutdown_and_exit().await;
 
+    let cache = tempfile::tempdir().expect("temp dir");
     let cli = std::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
         .args(["candidates", "--cwd", "/elsewhere"])
-        // The CLI's index cache: never the user's.
-        .env(
-            "XDG_CACHE_HOME",
-            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("xdg-cache"),
-        )
+        // The CLI's index cache: this test's own, never the user's.
+        .env("XDG_CACHE_HOME", cache.path())
         .env("HYDRA_SESSION_STORE", name)
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")

@@ -61,7 +61,7 @@ fn collect(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 /// The file without its unit tests and without its `mod` declarations and
 /// re-exports of its own children (structure, not dependence).
 fn code_of(text: &str) -> String {
-    let code = text.split("#[cfg(test)]").next().unwrap_or(text);
+    let code = without_test_items(text);
     code.lines()
         .filter(|l| {
             let l = l.trim_start();
@@ -72,6 +72,127 @@ fn code_of(text: &str) -> String {
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+const TEST_ONLY: &str = "#[cfg(test)]";
+
+/// `text` without each item marked `#[cfg(test)]` (the attribute, any
+/// attributes after it and the item: up to its `;` or its closing `}`).
+/// Only that item goes: a `#[cfg(test)] mod tests;` above the `use` lines
+/// must not hide the file's real dependencies. Comments, strings and
+/// character literals are skipped, so a brace or the attribute inside one
+/// counts for nothing.
+fn without_test_items(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let attribute: Vec<char> = TEST_ONLY.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i..].starts_with(&attribute) {
+            i = end_of_item(&chars, i + attribute.len());
+            continue;
+        }
+        let next = skip_literal(&chars, i).unwrap_or(i + 1);
+        out.extend(&chars[i..next]);
+        i = next;
+    }
+    out
+}
+
+/// Where the item that starts at `from` (after its `#[cfg(test)]`) ends:
+/// just past the `;` or the `}` that closes it at nesting depth 0.
+fn end_of_item(chars: &[char], from: usize) -> usize {
+    let mut depth = 0usize;
+    let mut i = from;
+    while i < chars.len() {
+        if let Some(next) = skip_literal(chars, i) {
+            i = next;
+            continue;
+        }
+        match chars[i] {
+            '{' | '(' | '[' => depth += 1,
+            ')' | ']' => depth = depth.saturating_sub(1),
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return i + 1;
+                }
+            }
+            ';' if depth == 0 => return i + 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    chars.len()
+}
+
+/// When a comment, string or character literal starts at `i`: the index
+/// just past it.
+fn skip_literal(chars: &[char], i: usize) -> Option<usize> {
+    let at = |k: usize| chars.get(k).copied();
+    let from = |k: usize, what: &str| {
+        chars[k.min(chars.len())..].starts_with(&what.chars().collect::<Vec<_>>())
+    };
+    match (at(i)?, at(i + 1)) {
+        ('/', Some('/')) => Some(
+            (i..chars.len())
+                .find(|&k| chars[k] == '\n')
+                .unwrap_or(chars.len()),
+        ),
+        ('/', Some('*')) => {
+            // Block comments nest.
+            let (mut depth, mut k) = (0usize, i);
+            while k < chars.len() {
+                if from(k, "/*") {
+                    depth += 1;
+                    k += 2;
+                } else if from(k, "*/") {
+                    depth -= 1;
+                    k += 2;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                } else {
+                    k += 1;
+                }
+            }
+            Some(chars.len())
+        }
+        ('r', Some('#' | '"')) if i == 0 || !is_ident(chars[i - 1]) => {
+            let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+            if at(i + 1 + hashes) != Some('"') {
+                return None;
+            }
+            let close: String = std::iter::once('"')
+                .chain(std::iter::repeat_n('#', hashes))
+                .collect();
+            let body = i + 2 + hashes;
+            Some(
+                (body..chars.len())
+                    .find(|&k| from(k, &close))
+                    .map_or(chars.len(), |k| k + close.chars().count()),
+            )
+        }
+        ('"', _) => {
+            let mut k = i + 1;
+            while k < chars.len() && chars[k] != '"' {
+                k += if chars[k] == '\\' { 2 } else { 1 };
+            }
+            Some((k + 1).min(chars.len()))
+        }
+        // A character literal ('x', '\n', '\''), not a lifetime ('a).
+        ('\'', Some('\\')) => Some(
+            (i + 3..chars.len())
+                .find(|&k| chars[k] == '\'')
+                .map_or(chars.len(), |k| k + 1),
+        ),
+        ('\'', Some(_)) if at(i + 2) == Some('\'') => Some(i + 3),
+        _ => None,
+    }
+}
+
+fn is_ident(c: char) -> bool {
+    c.is_alphanumeric() || c == '_'
 }
 
 /// Every `crate::…`, `super::…` and `self::…` path, with one level of
@@ -281,4 +402,40 @@ fn the_graph_is_read() {
     assert!(graph["reference::prepare"].contains("reference::snapshot"));
     assert!(graph["store::catalog"].contains("formats"));
     assert!(graph["server::handlers::hover"].contains("server::backend"));
+    // `#[cfg(test)] mod tests;` stands above this module's `use` lines:
+    // only that item is left out, not the rest of the file.
+    assert!(
+        graph["formats::claude_code"].contains("model"),
+        "{:?}",
+        graph["formats::claude_code"]
+    );
+}
+
+#[test]
+fn only_the_test_item_is_left_out() {
+    let text = r#"
+mod a;
+#[cfg(test)]
+mod tests;
+use crate::kept::one;
+#[cfg(test)]
+#[allow(dead_code)]
+fn helper() -> &'static str { let _ = '{'; "}" /* } */ }
+use crate::kept::two;
+#[cfg(test)]
+mod inline {
+    use crate::gone::three;
+    fn f() { if true { let _ = crate::gone::four; } }
+}
+// #[cfg(test)] in a comment hides nothing
+use crate::kept::five;
+"#;
+    let code = without_test_items(text);
+    let seen: Vec<String> = paths(code);
+    assert_eq!(
+        seen,
+        ["crate::kept::one", "crate::kept::two", "crate::kept::five"],
+        "{}",
+        without_test_items(text)
+    );
 }

@@ -37,6 +37,21 @@ fn big_store(messages: usize) -> tempfile::TempDir {
 
 fn prepare_command(store: &Path, spill: &Path, cache: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    prepare_args(&mut command, store, spill, cache);
+    command
+}
+
+/// `setpriv` (util-linux) running what follows as root without the
+/// capabilities that let root write where the mode says no: root then
+/// meets a read-only directory as everyone else does.
+#[cfg(unix)]
+fn without_dac_override() -> Command {
+    let mut command = Command::new("setpriv");
+    command.args(["--bounding-set", "-dac_override,-dac_read_search", "--"]);
+    command
+}
+
+fn prepare_args(command: &mut Command, store: &Path, spill: &Path, cache: &Path) {
     command
         .args(["prepare", "--store"])
         .arg(store)
@@ -47,7 +62,6 @@ fn prepare_command(store: &Path, spill: &Path, cache: &Path) -> Command {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    command
 }
 
 fn mention() -> String {
@@ -188,24 +202,44 @@ fn an_unusable_spill_directory_is_unavailable_and_leaves_nothing() {
     assert_eq!(std::fs::read(&file).unwrap(), b"not a directory");
     assert_eq!(std::fs::read_dir(root.path()).unwrap().count(), 1);
 
-    // A read-only directory (meaningless for root, who may write anyway).
+    // A read-only directory. Root may write there anyway (CI runs as
+    // root): then the binary runs without root's override of file modes.
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let read_only = root.path().join("ro");
         std::fs::create_dir(&read_only).unwrap();
         std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o500)).unwrap();
-        let writable_anyway = std::fs::write(read_only.join("probe"), b"").is_ok();
-        if !writable_anyway {
-            let (output, result) =
-                finish(&mut prepare_command(store.path(), &read_only, cache.path()));
-            assert!(output.status.success());
-            assert!(locator(&result)["unavailable"]
-                .as_str()
-                .unwrap()
-                .starts_with("spill failed: "));
-            assert_eq!(std::fs::read_dir(&read_only).unwrap().count(), 0);
-        }
+        let probe = read_only.join("probe");
+        let mut command = if std::fs::write(&probe, b"").is_ok() {
+            std::fs::remove_file(&probe).unwrap();
+            // The precondition must hold, or the check below proves nothing.
+            let denied = without_dac_override()
+                .arg("touch")
+                .arg(&probe)
+                .stderr(Stdio::null())
+                .status()
+                .expect("setpriv (util-linux) runs");
+            assert!(
+                !denied.success(),
+                "without CAP_DAC_OVERRIDE the read-only directory is still writable"
+            );
+            let mut command = without_dac_override();
+            command.arg(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+            prepare_args(&mut command, store.path(), &read_only, cache.path());
+            command
+        } else {
+            prepare_command(store.path(), &read_only, cache.path())
+        };
+        let (output, result) = finish(&mut command);
+        assert!(output.status.success());
+        let found = locator(&result);
+        let reason = found["unavailable"].as_str();
+        assert!(
+            reason.is_some_and(|r| r.starts_with("spill failed: ")),
+            "a read-only spill directory: {found}"
+        );
+        assert_eq!(std::fs::read_dir(&read_only).unwrap().count(), 0);
         std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o700)).unwrap();
     }
 }

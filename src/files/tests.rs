@@ -1,7 +1,5 @@
 use std::fs;
 
-use std::time::Instant;
-
 use super::*;
 
 fn paths(cwd: &Path, query: &str) -> Vec<String> {
@@ -167,16 +165,14 @@ fn special_files_are_never_read() {
     let dir = tempfile::tempdir().unwrap();
     let fifo = dir.path().join("pipe");
     let made = std::process::Command::new("mkfifo").arg(&fifo).status();
-    if !made.is_ok_and(|s| s.success()) {
-        return;
-    }
-    let started = Instant::now();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo made no FIFO");
+    // Opening the FIFO to read it would block this test for good: reaching
+    // the end is the proof it was not read (how fast is benches' business).
     assert!(paths(dir.path(), "").is_empty(), "a FIFO is no candidate");
     let info = info_of(dir.path(), "pipe");
     assert_eq!(info.content, Content::Hidden("not a regular file"));
     let dev = info_of(dir.path(), "/dev/zero");
     assert_eq!(dev.content, Content::Hidden("outside the workspace"));
-    assert!(started.elapsed() < Duration::from_millis(50));
 }
 
 #[test]
@@ -227,7 +223,6 @@ fn a_ten_gigabyte_file_and_a_link_loop_are_never_read() {
     // Sparse: no disk used, and nothing of it is read.
     big.set_len(10 << 30).unwrap();
     std::os::unix::fs::symlink(dir.path().join("loop"), dir.path().join("loop")).unwrap();
-    let started = Instant::now();
     let big = info_of(dir.path(), "big.bin");
     assert_eq!(big.size, 10 << 30);
     assert_eq!(big.content, Content::Hidden("larger than 1 MiB"));
@@ -240,7 +235,6 @@ fn a_ten_gigabyte_file_and_a_link_loop_are_never_read() {
         .collect();
     assert_eq!(found, vec!["@\"loop\""]);
     assert!(paths(dir.path(), "").iter().all(|p| p == "big.bin"));
-    assert!(started.elapsed() < Duration::from_millis(50));
 }
 
 #[test]

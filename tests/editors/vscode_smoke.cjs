@@ -497,6 +497,10 @@ async function main() {
     emitter('configuration').fire({ affectsConfiguration: (s) => key === s || key.startsWith(s + '.') });
   };
   const starts = () => channels.flatMap((c) => c.lines).filter((l) => l.startsWith('Starting ')).length;
+  // The language servers the client spawned that still run: the one under
+  // test or the bundled copy (a fallback runs that), never `mcp`.
+  const alive = (c) => c.exitCode === null && c.signalCode === null;
+  const servers = () => children.filter((c) => path.basename(c.spawnfile) === 'hydra-session-lsp' && !c.spawnargs.includes('mcp') && alive(c));
   const mcpProvider = () => mcpProviders.get('hydraSession.sessions');
   const mcpDefinitions = async () => (await mcpProvider().provideMcpServerDefinitions(new CancellationTokenSource().token)) ?? [];
   const mcpArgs = (budget = '65536', storeDir = store) => ['mcp', '--store', storeDir, '--max-references', '3', '--max-reference-bytes', budget];
@@ -740,8 +744,13 @@ async function main() {
     await vscode.commands.executeCommand('hydraSession.prepare');
     if (messages.some((m) => /not running/.test(m.m))) throw new Error(show(messages));
     if (starts() !== before) throw new Error(`restarted: ${starts()} starts, was ${before}`);
+    // Back to the server under test: another binary, so a restart. Wait
+    // for it, or the next settings changes land while no client is set.
+    status.text = '';
     settings['hydraSession.serverPath'] = server;
     emitter('configuration').fire({ affectsConfiguration: (s) => 'hydraSession.serverPath'.startsWith(s) });
+    await waitFor('the server serverPath names to run alone', () => servers().length === 1 && servers()[0].spawnfile === server);
+    await waitFor('status after the restart', () => /Hydra: 4 sessions/.test(status.text));
   });
 
   await test('each change to what the MCP server runs fires onDidChangeMcpServerDefinitions; mcpServer.enabled = false withdraws it', async () => {
@@ -796,8 +805,16 @@ async function main() {
   }
 
   await test('Hydra: Restart Server starts a new server', async () => {
+    // The status already reads "4 sessions": what proves the restart is a
+    // new server process in place of the old one, started once more.
+    const old = servers();
+    if (old.length !== 1) throw new Error(`before the restart ${old.length} servers run: ${show(old.map((c) => c.pid))}`);
+    const startsBefore = starts();
     await vscode.commands.executeCommand('hydraSession.restartServer');
     status.text = '';
+    await waitFor('the old server to exit', () => !alive(old[0]));
+    await waitFor('a new server process', () => servers().length === 1 && servers()[0] !== old[0]);
+    if (starts() !== startsBefore + 1) throw new Error(`${starts() - startsBefore} starts for one restart`);
     await waitFor('status after restart', () => /Hydra: 4 sessions/.test(status.text));
   });
 

@@ -62,6 +62,25 @@ async function waitFor(pred, ms, every = 100) {
   }
 }
 
+// The pids of the running language servers started from the installed
+// extension (below `extensions`; zombies are not running). Linux's /proc.
+function serverPids() {
+  const pids = [];
+  for (const pid of fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d))) {
+    try {
+      const exe = fs.readlinkSync(`/proc/${pid}/exe`);
+      const state = /^State:\s+(\S)/m.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1];
+      const args = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      if (exe.startsWith(extensions + path.sep) && path.basename(exe) === 'hydra-session-lsp' && state !== 'Z' && !args.includes('mcp')) {
+        pids.push(Number(pid));
+      }
+    } catch {
+      // gone, or not ours to read
+    }
+  }
+  return pids;
+}
+
 function freePort() {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
@@ -401,7 +420,17 @@ try {
     await text('.tabs-container'));
 
   // ---- restart --------------------------------------------------------------
+  // The status already reads "4 sessions" before the restart: what proves
+  // the restart is a new server process in place of the old one.
+  const before = serverPids();
+  check('before the restart one server runs from the installed extension', before.length === 1, JSON.stringify(before));
   await palette('Hydra: Restart Server');
+  const replaced = await waitFor(() => {
+    const now = serverPids();
+    return now.length === 1 && !before.includes(now[0]) && now;
+  }, 30_000);
+  check('Restart Server replaces the server process', replaced,
+    `before ${JSON.stringify(before)}, now ${JSON.stringify(serverPids())}`);
   const restarted = await waitFor(async () => {
     const t = await text('.statusbar-item');
     return /Hydra: 4 sessions/.test(t);
