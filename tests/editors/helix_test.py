@@ -150,8 +150,11 @@ try:
             break
         time.sleep(0.1)
     last = text.rstrip("\n").splitlines()[-1] if text.strip() else ""
+    accepted = last.startswith("Ask " + CHECKOUT) and last.count("@[") == 1
     check("accepting 'Checkout tax rounding' leaves exactly one canonical mention",
-          last.startswith("Ask " + CHECKOUT) and last.count("@[") == 1, repr(last))
+          accepted, repr(last) + ("" if picked else " (the menu never showed it selected)"))
+    if not accepted:
+        print("screen at the failure:\n" + screen())
     keys(":", "q", "!", "Enter")
 finally:
     subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True, timeout=20)
