@@ -140,7 +140,13 @@ try:
             picked = True
             break
     keys("Enter" if picked else "Escape")
-    keys("Escape")
+    # Back to normal mode before `:w`, seen on the status line: an ESC that
+    # reaches Helix right before the ':' reads as Alt+':' (terminals send
+    # Alt as ESC first), and the keys then land in the text as typed.
+    for _ in range(5):
+        keys("Escape")
+        if wait_for(lambda s: " NOR " in s, 3):
+            break
     keys(":", "w", "Enter")
     deadline = time.monotonic() + 10
     text = ""
