@@ -14,9 +14,8 @@ import {
 } from 'vscode-languageclient/node';
 import { Resolved, resolveServer } from './binary';
 import { McpServer, mcpArgs, registerMcpServer } from './mcp';
+import * as ext from './lsp_ext';
 import {
-  PickCandidate,
-  PrepareResult,
   asTerminalPaste,
   candidateDescription,
   candidateDetail,
@@ -254,10 +253,7 @@ async function refreshStatus(): Promise<void> {
     return;
   }
   try {
-    const status = await c.sendRequest<{ store: string; sessions: number; indexing: boolean }>(
-      'sessionReference/status',
-      {},
-    );
+    const status = await c.sendRequest(ext.status, {});
     // While the first index is built, look again soon rather than at the
     // next periodic refresh.
     clearTimeout(indexingTimer);
@@ -310,9 +306,9 @@ async function prepareCommand(): Promise<void> {
   }
   const { editor, client: c } = target;
   const doc = editor.document;
-  let result: PrepareResult;
+  let result: ext.Prepared;
   try {
-    result = await c.sendRequest<PrepareResult>('sessionReference/prepare', {
+    result = await c.sendRequest(ext.prepare, {
       textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
     });
   } catch (e) {
@@ -351,7 +347,7 @@ async function preparedText(): Promise<string | undefined> {
   }
   const { editor, client: c } = target;
   try {
-    const result = await c.sendRequest<{ text: string }>('sessionReference/prepare', {
+    const result = await c.sendRequest(ext.prepareText, {
       textDocument: { uri: c.code2ProtocolConverter.asUri(editor.document.uri) },
       format: 'text',
     });
@@ -387,7 +383,7 @@ async function sendPreparedPromptCommand(): Promise<void> {
 }
 
 interface CandidateItem extends vscode.QuickPickItem {
-  candidate?: PickCandidate;
+  candidate?: ext.PickerCandidate;
   /** Mentioning it would make the prompt reference more than maxReferences sessions. */
   overLimit?: boolean;
 }
@@ -428,7 +424,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     pick.busy = true;
     try {
       // The picker's own request: the candidates plus the mention to insert.
-      const candidates = await c.sendRequest<PickCandidate[]>('sessionReference/pickCandidates', {
+      const candidates = await c.sendRequest(ext.pickCandidates, {
         textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
         query,
       });
@@ -441,7 +437,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       const max = settings.maxReferences ?? 3;
       const referenced = referencedSessions(doc.getText(), settings.targetSessionId ?? undefined);
       const full = referenced.length >= max;
-      const toItem = (candidate: PickCandidate, overLimit: boolean): CandidateItem => ({
+      const toItem = (candidate: ext.PickerCandidate, overLimit: boolean): CandidateItem => ({
         label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
         description: candidateDescription(candidate),
         detail: candidateDetail(candidate) + (overLimit ? ` · would exceed maxReferences (${max})` : ''),
@@ -480,7 +476,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     debounce = setTimeout(() => void load(value), 120);
   });
   let copied = false;
-  const chosen = await new Promise<PickCandidate | undefined>((resolve) => {
+  const chosen = await new Promise<ext.PickerCandidate | undefined>((resolve) => {
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       // Copying a mention adds nothing to this prompt: no limit applies.

@@ -6,11 +6,13 @@ use tower_lsp::jsonrpc::Result;
 use tower_lsp::lsp_types::Url;
 
 use super::blocking;
+use crate::model::StoreStatus;
+use crate::proto::ext;
 use crate::proto::from_proto;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
-use crate::server::lsp_ext::{self, CustomRequest, StoreStatus};
+use crate::server::lsp_ext::{self, CustomRequest};
 
 type Params<R> = <R as CustomRequest>::Params;
 type Answer<R> = Result<<R as CustomRequest>::Result>;
@@ -45,10 +47,10 @@ impl Backend {
         .await?;
         let prepared = prepared.map_err(|e| error::request_failed(&e))?;
         Ok(match params.format {
-            lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared),
-            lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text {
+            lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared.into()),
+            lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text(lsp_ext::PreparedText {
                 text: prepared.text_form(),
-            },
+            }),
         })
     }
 
@@ -58,7 +60,7 @@ impl Backend {
         &self,
         params: Params<lsp_ext::Candidates>,
     ) -> Answer<lsp_ext::Candidates> {
-        self.ranked_candidates(params).await
+        Ok(ext::candidates(self.ranked_candidates(params).await?))
     }
 
     /// `sessionReference/pickCandidates`: the same candidates, each with
@@ -98,7 +100,7 @@ impl Backend {
         })
         .await?
         .map_err(|e| error::request_failed(&e))?;
-        Ok(list.items)
+        Ok(ext::file_candidates(list.items))
     }
 
     /// `sessionReference/status`: the store, its session count, and whether
@@ -133,7 +135,8 @@ impl Backend {
                 .collect();
         }
         let indexing = self.index.is_indexing() || !self.index.is_started();
-        let mut status = lsp_ext::StatusResult::new(stores, view.len(), indexing, &view.notes);
+        let mut status: lsp_ext::StatusResult =
+            crate::model::Status::new(stores, view.len(), indexing, &view.notes).into();
         // While a changed store list is indexed, the counts are the last
         // index's but the list named is the new one.
         if let Some(first) = roots.first() {
