@@ -1,11 +1,11 @@
 //! The format on the real fixtures (tests/fixtures/agents/claude-code) and
 //! on synthetic transcripts for the corner cases.
 
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::ClaudeCode;
-use crate::formats::{HeaderState, LogFormat, LogSource, Scanner};
+use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::{HeaderState, LogFormat, Scanner};
 use crate::model::{Entry, Event, ReadError, ReadSummary};
 use crate::store::Catalog;
 
@@ -21,34 +21,11 @@ fn fixtures() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/claude-code")
 }
 
-/// A log in memory, optionally with a modification time.
-struct Mem {
-    bytes: Vec<u8>,
-    modified_ms: Option<u64>,
-}
-
-impl LogSource for Mem {
-    fn name(&self) -> &str {
-        "mem.jsonl"
-    }
-    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let size = self.bytes.len() as u64;
-        let size = limit.map_or(size, |l| l.min(size));
-        Ok((Box::new(&self.bytes[..]), size))
-    }
-    fn modified_ms(&self) -> Option<u64> {
-        self.modified_ms
-    }
-}
-
 /// One surface event, simplified: (seq, "user"/"assistant"/"checkpoint<N>", text).
 type Item = (u64, String, String);
 
 fn read_bytes(bytes: &[u8]) -> Result<(ReadSummary, Vec<Item>), ReadError> {
-    let log = Mem {
-        bytes: bytes.to_vec(),
-        modified_ms: Some(42),
-    };
+    let log = MemoryLog::new(bytes).modified(42);
     let mut items = Vec::new();
     let summary = ClaudeCode.read(&log, &|| false, &mut |e: Entry<'_>| {
         let item = match e.event {
@@ -517,10 +494,7 @@ fn compaction_shadows_the_branch_before_it() {
     assert_eq!(summary.title.as_deref(), Some("before"));
     // Through the projector: the checkpoint and what follows.
     let mut projector = crate::reference::projection::Projector::new(None, usize::MAX);
-    let log = Mem {
-        bytes: log.into_bytes(),
-        modified_ms: None,
-    };
+    let log = MemoryLog::new(log.into_bytes());
     ClaudeCode
         .read(&log, &|| false, &mut |e| projector.push(e))
         .unwrap();

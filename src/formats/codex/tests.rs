@@ -1,28 +1,14 @@
 //! The Codex format on the real fixtures (tests/fixtures/agents/codex) and
 //! on synthetic rollouts for the corner cases the fixtures lack.
 
-use std::io::{self, Read};
 use std::path::PathBuf;
 
 use super::track::ENCRYPTED_SUMMARY;
 use super::*;
 use crate::formats::lines::{self, Flow};
+use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::model::{Event, Role, SessionHeader};
 use crate::reference::projection::Projector;
-
-/// A log held in memory.
-struct BytesLog(Vec<u8>);
-
-impl LogSource for BytesLog {
-    fn name(&self) -> &str {
-        "test.jsonl"
-    }
-
-    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let size = limit.map_or(self.0.len() as u64, |l| l.min(self.0.len() as u64));
-        Ok((Box::new(&self.0[..]), size))
-    }
-}
 
 fn fixture(name: &str) -> Vec<u8> {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -48,7 +34,7 @@ struct Read_ {
 
 fn read(bytes: &[u8]) -> Read_ {
     let mut entries = Vec::new();
-    let summary = Codex.read(&BytesLog(bytes.to_vec()), &|| false, &mut |e| {
+    let summary = Codex.read(&MemoryLog::new(bytes), &|| false, &mut |e| {
         entries.push((e.seq, owned(e.event)));
     });
     Read_ { entries, summary }
