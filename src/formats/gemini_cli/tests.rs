@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::real_logs::real_logs;
 use crate::model::Role;
 use crate::reference::projection::Projector;
 
@@ -394,22 +395,11 @@ fn the_project_root_is_the_cwd_and_sub_agents_live_in_the_parents_folder() {
     assert_eq!((h.id.as_str(), h.cwd), ("child-1", None));
 }
 
-/// Where the shared real transcripts are, or `None` (said, and counted).
-// A skipped test says so (the core otherwise never prints).
-#[allow(clippy::print_stderr)]
-fn real_logs() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/real-logs/gemini-cli");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped 1 test: {} is absent", dir.display());
-        None
-    }
-}
-
 #[test]
 fn real_logs_read_as_the_contract_expects() {
-    let Some(dir) = real_logs() else { return };
+    let Some(dir) = real_logs("gemini-cli") else {
+        return;
+    };
     let chats = dir.join("jsonl/synthetic-tree/tmp/myproj/chats");
     let main = chats.join("session-2026-08-20T10-00-1b2c3d4e.jsonl");
     let (surface, summary) = read_at(&std::fs::read(&main).unwrap(), Some(main.clone()));

@@ -7,3 +7,5 @@
 pub mod driver;
 pub mod lenient;
 pub mod memory_log;
+#[cfg(test)]
+pub mod real_logs;
