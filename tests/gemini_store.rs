@@ -7,7 +7,7 @@
 mod real_logs;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};

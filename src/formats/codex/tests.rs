@@ -1,8 +1,6 @@
 //! The Codex format on the real rollouts (../shared/real-logs/codex) and
 //! on synthetic rollouts for the corner cases the fixtures lack.
 
-use std::path::PathBuf;
-
 use super::track::ENCRYPTED_SUMMARY;
 use super::*;
 use crate::formats::lines::{self, Flow};
