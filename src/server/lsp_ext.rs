@@ -8,9 +8,9 @@
 //! tests/lsp_ext_shapes.rs can read its fields and compare them with the
 //! VS Code extension's `lsp_ext.ts`.
 
+use lsp_types::TextDocumentIdentifier;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tower_lsp::lsp_types::TextDocumentIdentifier;
 
 pub use crate::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
