@@ -206,9 +206,23 @@ async function stopClient(): Promise<void> {
   }
 }
 
+/**
+ * Starts, stops, restarts and settings changes run one after another. While
+ * a restart stops the old client no client is current, and a settings
+ * change seen then would start a second server beside the restart's own.
+ */
+let lifecycle: Promise<void> = Promise.resolve();
+function serialized(step: () => Promise<void>): Promise<void> {
+  const run = lifecycle.then(step, step);
+  lifecycle = run.catch(() => undefined);
+  return run;
+}
+
 async function restartClient(): Promise<void> {
-  await stopClient();
-  await startClient();
+  return serialized(async () => {
+    await stopClient();
+    await startClient();
+  });
 }
 
 function runningClient(): LanguageClient | undefined {
@@ -279,13 +293,19 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
   if (!e.affectsConfiguration(SECTION)) {
     return;
   }
+  // After any start or restart under way: it decides which client is current.
+  return serialized(() => applyConfigurationChange(e));
+}
+
+async function applyConfigurationChange(e: vscode.ConfigurationChangeEvent): Promise<void> {
   // A new serverPath restarts the server only when it names another binary:
   // a remote window may first see the User settings' value, then none, and
   // both can resolve to the bundled server. Any other change, a cleared
   // setting included (sent as `null`), is an update.
   const otherBinary = e.affectsConfiguration(`${SECTION}.serverPath`) && serverCommand() !== startedCommand;
   if (otherBinary || client === undefined) {
-    await restartClient();
+    await stopClient();
+    await startClient();
     return;
   }
   if (!client.isRunning()) {
@@ -590,11 +610,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
   );
   statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
-  await startClient();
+  await serialized(startClient);
 }
 
 export async function deactivate(): Promise<void> {
   clearInterval(statusTimer);
   clearTimeout(indexingTimer);
-  await stopClient();
+  await serialized(stopClient);
 }
