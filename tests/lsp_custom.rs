@@ -4,8 +4,9 @@ mod lsp_common;
 
 use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::reference::budget::BudgetSetting;
-use hydra_session_lsp::reference::candidates::{candidates, Target};
+use hydra_session_lsp::reference::candidates::Target;
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
+use hydra_session_lsp::reference::table::candidates;
 use hydra_session_lsp::store::FsStore;
 use lsp_common::*;
 use serde_json::{json, Value};

@@ -14,9 +14,9 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::search::{Builder, Table};
 use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus};
-use crate::reference::candidates::{candidates, Candidates, Target};
+use crate::reference::candidates::{Candidates, Target};
+use crate::reference::table::{SessionTable, TableBuilder};
 use crate::reference::ReferenceError;
 
 /// Quiet time that ends a burst of change reports.
@@ -28,7 +28,7 @@ const BURST_MAX: Duration = Duration::from_millis(200);
 #[derive(Default)]
 pub struct View {
     /// The sessions, compact and ready for completion.
-    sessions: Table,
+    sessions: SessionTable,
     /// Reads the logs of these sessions.
     pub reader: Option<Arc<dyn SessionReader>>,
     /// Each store of the list, as last updated.
@@ -49,7 +49,7 @@ impl std::fmt::Debug for View {
 impl View {
     fn new(store: &dyn SessionStore) -> Self {
         // Session by session: a large store is never held twice.
-        let mut builder = Builder::default();
+        let mut builder = TableBuilder::default();
         store.for_each_session(&mut |s| builder.push(s));
         View {
             sessions: builder.finish(),
@@ -75,8 +75,7 @@ impl View {
         query: &str,
         limit: usize,
     ) -> Result<Candidates, ReferenceError> {
-        let subset = self.sessions.preselect(target, query, limit);
-        candidates(&subset, target, query, limit as u64)
+        self.sessions.candidates(target, query, limit as u64)
     }
 }
 

@@ -19,7 +19,6 @@ mod index;
 mod lifecycle;
 pub mod logging;
 pub mod lsp_ext;
-mod search;
 pub mod settings;
 mod state;
 pub mod transport;
