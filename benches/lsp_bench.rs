@@ -190,7 +190,6 @@ async fn main() {
             "workspaceFolders": [{"uri": file_uri("/home/u/proj7"), "name": "proj7"}],
         }))
         .await;
-    // Completion waits for the first index.
     let uri = file_uri("/home/u/proj7/prompt.md");
     // Each kind of query a person types, by what it matches: everything,
     // one letter, words of titles, id prefixes (few or many sessions),
@@ -213,12 +212,22 @@ async fn main() {
         .collect();
     let lines: Vec<String> = queries.iter().map(|(_, q)| format!("@{q}")).collect();
     client.open(&uri, &lines.join("\n")).await;
-    let first = client
-        .call(
-            "textDocument/completion",
-            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
-        )
-        .await;
+    // Completion answers with what is indexed so far after a grace time
+    // (empty, incomplete, while the first scan runs): ask until it lists.
+    let first = loop {
+        let got = client
+            .call(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+            )
+            .await;
+        if got["items"]
+            .as_array()
+            .is_some_and(|items| !items.is_empty())
+        {
+            break got;
+        }
+    };
     let indexed = started.elapsed();
     let indexed_cpu = cpu_time(&pid.to_string(), false);
     let count = client.call("sessionReference/status", json!({})).await["sessions"].clone();

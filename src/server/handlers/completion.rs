@@ -16,6 +16,7 @@ use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
 use crate::server::backend::Backend;
 use crate::server::error;
+use crate::server::index::FIRST_INDEX_GRACE;
 
 /// Characters that may come right before the `@` of a mention (besides
 /// white space and the start of the line).
@@ -67,7 +68,11 @@ pub async fn completion(
     let mut items = Vec::new();
     let mut is_incomplete = false;
     if let Some((at, query)) = session_query {
-        let view = backend.sessions().await;
+        // During a slow first index, what is indexed so far (incomplete).
+        backend.ensure_index();
+        let ready = backend.index.ready_within(FIRST_INDEX_GRACE).await;
+        is_incomplete |= !ready;
+        let view = backend.index.view();
         let target = Target {
             session_id: settings.target_session_id.as_deref(),
             cwd: cwd.as_deref(),
