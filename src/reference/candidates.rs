@@ -1,24 +1,19 @@
 //! Mention candidates (reference.md §7): what a candidate is and who asks.
 //! The rule, and the only code that ranks, is [`super::table`].
 
-use serde::Serialize;
-
 use super::error::{ErrorCode, ReferenceError};
 use super::mention;
 use crate::model::Session;
 use crate::model::MAX_SAFE_INTEGER;
 
 /// One session offered for a mention.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Candidate {
     pub session_id: String,
     /// The latest title, else the id.
     pub label: String,
     /// The header's durable creation label (subagents).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub display_title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     pub same_workspace: bool,
     pub created_at: u64,
