@@ -152,9 +152,9 @@ fn run(command: Command) -> Result<i32, Failure> {
                 cwd: target_cwd.as_deref(),
             };
             // Only the sessions that can make the list are kept.
-            let mut preselect = candidates::Preselect::new(target, &query, limit)?;
+            let mut preselect = crate::reference::preselect::Preselect::new(target, &query, limit)?;
             store.offer_sessions(&mut preselect);
-            let list = candidates::candidates(&preselect.finish(), target, &query, limit)?;
+            let list = preselect.finish().candidates(target, &query, limit)?;
             // The process ends next: freeing a large index one block at a
             // time is wasted work.
             std::mem::forget(store);
