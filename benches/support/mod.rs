@@ -14,7 +14,11 @@ use crate::lsp_common::TestClient;
 /// The server under bench over stdio, with `env` set (`RUST_LOG` is `warn`
 /// unless `env` says otherwise), and a client on its pipes.
 pub fn spawn_server(env: &[(&str, &OsStr)]) -> (Child, TestClient<ChildStdout, ChildStdin>) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    // `HYDRA_BENCH_SERVER`: another build of the server, so two builds are
+    // compared in one run (docs/performance.md records such runs).
+    let binary = std::env::var_os("HYDRA_BENCH_SERVER")
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_hydra-session-lsp").into());
+    let mut command = Command::new(binary);
     command.env("RUST_LOG", "warn");
     for (key, value) in env {
         command.env(key, value);
