@@ -13,6 +13,8 @@
 //! injected by a hook at 10,000 characters (more is saved to a file and the
 //! model gets a preview), as measured in anthropics/claude-code#91614.
 
+mod real_logs;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -476,9 +478,11 @@ fn the_claude_code_store_supplies_sources_when_its_format_is_known() {
         eprintln!("skipped: this build has no claude-code log format");
         return;
     }
+    let Some(real) = real_logs::real_logs("claude-code") else {
+        return;
+    };
     let home = tempfile::tempdir().expect("temp dir");
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/agents/claude-code/-tmp-private");
+    let fixtures = real.join("-tmp-private");
     copy_tree(
         &fixtures,
         &home.path().join(".claude/projects/-tmp-private"),
