@@ -8,10 +8,11 @@ use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion};
 use hydra_session_lsp::model::SessionStore;
-use hydra_session_lsp::reference::candidates::{candidates, Target};
+use hydra_session_lsp::reference::candidates::Target;
 use hydra_session_lsp::reference::mention;
 use hydra_session_lsp::reference::projection::{Dropped, Message, Projection, Role};
 use hydra_session_lsp::reference::retention::{retain, SourceMeta};
+use hydra_session_lsp::reference::table::candidates;
 use hydra_session_lsp::store::FsStore;
 
 fn projection(messages: usize) -> Projection {

@@ -6,6 +6,10 @@
 //! Run: `cargo bench --bench lsp_bench` (release build). Prints a Markdown
 //! table; docs/performance.md ("Language server") records a run.
 //!
+//! Completion is typed with every kind of query (empty, one letter, words
+//! of titles, id prefixes, cwds matching many sessions, nothing), each
+//! kind reported apart. `BENCH_BINARY=path` measures another build.
+//!
 //! `LSP_BENCH_SESSIONS=100000 cargo bench --bench lsp_bench` runs the
 //! large configuration (100,000 sessions, about 1 GB). A store is generated
 //! once under `target/lsp-bench/` and reused by later runs (only the 20 MB
@@ -20,7 +24,7 @@ use std::time::{Duration, Instant};
 
 use lsp_common::{file_uri, mention, LogBuilder, TestClient};
 use serde_json::json;
-use support::{ms, percentile, rss_kib, spawn_server, Lcg};
+use support::{binary, ms, percentile, rss_kib, spawn_server, Lcg};
 use tokio::process::{ChildStdin, ChildStdout};
 
 type Client = TestClient<ChildStdout, ChildStdin>;
@@ -186,23 +190,44 @@ async fn main() {
             "workspaceFolders": [{"uri": file_uri("/home/u/proj7"), "name": "proj7"}],
         }))
         .await;
-    // Completion waits for the first index.
     let uri = file_uri("/home/u/proj7/prompt.md");
-    let queries = [
-        "", "t", "ta", "tax", "tax ", "c", "ca", "cart", "s0", "s01", "s012", "proj3", "ROUND",
-        "zzz", "inv", "docs",
+    // Each kind of query a person types, by what it matches: everything,
+    // one letter, words of titles, id prefixes (few or many sessions),
+    // cwds (many sessions, none of them in the workspace), nothing.
+    let kinds: [(&str, &[&str]); 6] = [
+        ("empty", &[""]),
+        ("one letter", &["t", "c", "s", "p"]),
+        (
+            "title words",
+            &["ta", "tax", "ca", "cart", "ROUND", "inv", "docs"],
+        ),
+        ("id prefixes", &["s0", "s01", "s012", "s0099", "s00999"]),
+        ("broad cwd", &["proj1", "proj3", "/home/u/proj", "u/proj2"]),
+        ("no match", &["zzz", "qqqqqq"]),
     ];
-    let lines: Vec<String> = queries
+    let queries: Vec<(usize, &str)> = kinds
         .iter()
-        .map(|q| format!("@{}", q.trim_end()))
+        .enumerate()
+        .flat_map(|(k, (_, qs))| qs.iter().map(move |q| (k, *q)))
         .collect();
+    let lines: Vec<String> = queries.iter().map(|(_, q)| format!("@{q}")).collect();
     client.open(&uri, &lines.join("\n")).await;
-    let first = client
-        .call(
-            "textDocument/completion",
-            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
-        )
-        .await;
+    // Completion answers with what is indexed so far after a grace time
+    // (empty, incomplete, while the first scan runs): ask until it lists.
+    let first = loop {
+        let got = client
+            .call(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 1}}),
+            )
+            .await;
+        if got["items"]
+            .as_array()
+            .is_some_and(|items| !items.is_empty())
+        {
+            break got;
+        }
+    };
     let indexed = started.elapsed();
     let indexed_cpu = cpu_time(&pid.to_string(), false);
     let count = client.call("sessionReference/status", json!({})).await["sessions"].clone();
@@ -211,6 +236,7 @@ async fn main() {
 
     // Completion latency: round trips over stdio.
     let mut samples = Vec::new();
+    let mut by_kind: Vec<Vec<Duration>> = vec![Vec::new(); kinds.len()];
     for round in 0..40 {
         for (line, query) in lines.iter().enumerate() {
             let at = Instant::now();
@@ -220,7 +246,11 @@ async fn main() {
                     json!({"textDocument": {"uri": uri}, "position": {"line": line, "character": query.chars().count()}}),
                 )
                 .await;
-            samples.push(at.elapsed());
+            let took = at.elapsed();
+            samples.push(took);
+            if let Some(kind) = queries.get(line).and_then(|(k, _)| by_kind.get_mut(*k)) {
+                kind.push(took);
+            }
             if round == 0 && got.is_null() {
                 panic!("no completion for {query:?}");
             }
@@ -305,7 +335,7 @@ async fn main() {
     let cli = || {
         let cpu = cpu_time("self", true);
         let at = Instant::now();
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        let out = std::process::Command::new(binary())
             .args(["candidates", "--cwd", "/home/u/proj7", "--store"])
             .arg(&store_path)
             .env("XDG_CACHE_HOME", cache.path())
@@ -367,6 +397,18 @@ async fn main() {
         ms(completion_p50),
         ms(completion_p95)
     );
+    for ((name, qs), times) in kinds.iter().zip(&mut by_kind) {
+        let n = times.len();
+        println!(
+            "| completion, {name} ({}; {n} requests) p50 / p95 | {} / {} | {p95_target} |",
+            qs.iter()
+                .map(|q| format!("`@{q}`"))
+                .collect::<Vec<_>>()
+                .join(" "),
+            ms(percentile(times, 0.50)),
+            ms(percentile(times, 0.95))
+        );
+    }
     println!(
         "| hover on the 20 MB session, cold (median of 5) | {} | |",
         ms(cold_p50)

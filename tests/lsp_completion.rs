@@ -352,3 +352,68 @@ async fn a_session_created_in_the_future_shows_its_date_not_just_now() {
         "{detail}"
     );
 }
+
+/// While the first index is still being built (held by the debug build's
+/// test gate, a FIFO the scan waits on), completion still answers, with
+/// what is indexed so far and marked incomplete; once the scan goes on,
+/// the sessions are listed.
+#[tokio::test]
+async fn completion_answers_while_the_first_index_is_built() {
+    use std::process::Stdio;
+    let store = demo_store();
+    let dir = tempfile::tempdir().unwrap();
+    let gate = dir.path().join("gate");
+    rustix::fs::mknodat(
+        rustix::fs::CWD,
+        &gate,
+        rustix::fs::FileType::Fifo,
+        rustix::fs::Mode::from_raw_mode(0o600),
+        0,
+    )
+    .unwrap();
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        .env("HYDRA_SESSION_STORE", store.path())
+        .env("HYDRA_SESSION_TEST_INDEX_GATE", &gate)
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut client = TestClient::new(child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    client.start(store.path(), "/home/ana/shop").await;
+    client.open(&file_uri(DOC), "@").await;
+    let request =
+        json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 1}});
+
+    // The scan cannot have finished: it waits for a writer on the gate.
+    let during = client
+        .call("textDocument/completion", request.clone())
+        .await;
+    assert_eq!(during["isIncomplete"], true, "{during}");
+    assert_eq!(during["items"], json!([]), "{during}");
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["indexing"], true, "{status}");
+
+    // Open the gate (the scan is blocked opening it for reading) and close it.
+    let writer = gate.clone();
+    tokio::task::spawn_blocking(move || drop(std::fs::OpenOptions::new().write(true).open(writer)))
+        .await
+        .unwrap();
+    // Each answer comes as soon as the index is built, or after the grace
+    // time with what is indexed so far: ask until the sessions are there.
+    let mut listed = 0;
+    for _ in 0..30 {
+        let after = client
+            .call("textDocument/completion", request.clone())
+            .await;
+        listed = after["items"].as_array().map_or(0, Vec::len);
+        if listed > 0 {
+            assert_eq!(after["isIncomplete"], false, "{after}");
+            break;
+        }
+    }
+    assert!(listed > 0, "the sessions were never listed");
+    client.shutdown_and_exit().await;
+}

@@ -11,10 +11,19 @@ use tokio::process::{Child, ChildStdin, ChildStdout, Command};
 
 use crate::lsp_common::TestClient;
 
+/// The binary under bench: the one cargo built, or `BENCH_BINARY` (another
+/// build, e.g. main's, measured by the same bench in the same minutes: on
+/// a shared machine only such pairs compare).
+pub fn binary() -> std::path::PathBuf {
+    std::env::var_os("BENCH_BINARY")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_hydra-session-lsp").into())
+}
+
 /// The server under bench over stdio, with `env` set (`RUST_LOG` is `warn`
 /// unless `env` says otherwise), and a client on its pipes.
 pub fn spawn_server(env: &[(&str, &OsStr)]) -> (Child, TestClient<ChildStdout, ChildStdin>) {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    let mut command = Command::new(binary());
     command.env("RUST_LOG", "warn");
     for (key, value) in env {
         command.env(key, value);

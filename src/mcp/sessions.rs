@@ -8,9 +8,10 @@ use std::sync::{Mutex, RwLock};
 
 use crate::config::settings::Settings;
 use crate::model::{Session, SessionStore};
-use crate::reference::candidates::{self, Candidate, Preselect, Target};
+use crate::reference::candidates::{self, Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
+use crate::reference::preselect::Preselect;
 use crate::reference::ReferenceError;
 use crate::spill::Spill;
 use crate::store::FsStore;
@@ -65,21 +66,16 @@ impl Sessions {
         let mut preselect = Preselect::new(target, query, limit)?;
         store.offer_sessions(&mut preselect);
         let kept = preselect.finish();
-        let list = candidates::candidates(&kept, target, query, limit)?;
-        let agents: HashMap<&str, &'static str> = kept
+        let (ranked, _) = kept.rank(target, query, limit)?;
+        Ok(ranked
             .iter()
-            .map(|s| (s.header.id.as_str(), s.locator.format))
-            .collect();
-        Ok(list
-            .items
-            .into_iter()
-            .map(|candidate| Listed {
-                agent: agents
-                    .get(candidate.session_id.as_str())
-                    .copied()
-                    .unwrap_or(""),
-                uri: self.uri(&candidate),
-                candidate,
+            .map(|r| {
+                let candidate = r.candidate();
+                Listed {
+                    agent: r.format(),
+                    uri: self.uri(&candidate),
+                    candidate,
+                }
             })
             .collect())
     }

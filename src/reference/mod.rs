@@ -14,12 +14,14 @@ pub mod json;
 pub mod mention;
 pub mod one_line;
 pub mod prepare;
+pub mod preselect;
 pub mod projection;
 pub mod render;
 pub mod retention;
 pub mod settings;
 pub mod snapshot;
 pub mod source;
+pub mod table;
 pub mod time;
 pub mod uri;
 

@@ -14,21 +14,26 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use super::search::{Builder, Table};
 use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus};
-use crate::reference::candidates::{candidates, Candidates, Target};
+use crate::reference::candidates::{Candidates, Target};
+use crate::reference::table::{SessionTable, TableBuilder};
 use crate::reference::ReferenceError;
 
 /// Quiet time that ends a burst of change reports.
 const BURST_QUIET: Duration = Duration::from_millis(25);
 /// A steady stream of changes is still applied this often.
 const BURST_MAX: Duration = Duration::from_millis(200);
+/// How long completion waits for the first index before it answers with
+/// what is indexed so far (marked incomplete, so the editor asks again):
+/// a cold page cache makes a 1 GB store's first index take 20 s, and a
+/// person typing `@` meanwhile must not see completion hang.
+pub const FIRST_INDEX_GRACE: Duration = Duration::from_secs(2);
 
 /// An immutable snapshot of the store's sessions.
 #[derive(Default)]
 pub struct View {
     /// The sessions, compact and ready for completion.
-    sessions: Table,
+    sessions: SessionTable,
     /// Reads the logs of these sessions.
     pub reader: Option<Arc<dyn SessionReader>>,
     /// Each store of the list, as last updated.
@@ -49,7 +54,7 @@ impl std::fmt::Debug for View {
 impl View {
     fn new(store: &dyn SessionStore) -> Self {
         // Session by session: a large store is never held twice.
-        let mut builder = Builder::default();
+        let mut builder = TableBuilder::default();
         store.for_each_session(&mut |s| builder.push(s));
         View {
             sessions: builder.finish(),
@@ -75,8 +80,7 @@ impl View {
         query: &str,
         limit: usize,
     ) -> Result<Candidates, ReferenceError> {
-        let subset = self.sessions.preselect(target, query, limit);
-        candidates(&subset, target, query, limit as u64)
+        self.sessions.candidates(target, query, limit as u64)
     }
 }
 
@@ -143,6 +147,12 @@ impl Index {
         let _ = ready.wait_for(|r| *r).await;
     }
 
+    /// Waits until the first index is built, at most `grace`: whether it
+    /// is.
+    pub async fn ready_within(&self, grace: Duration) -> bool {
+        tokio::time::timeout(grace, self.ready()).await.is_ok()
+    }
+
     /// Indexes `store` (in a blocking task) and follows its changes from
     /// now on, replacing any store indexed before. `roots` names it.
     pub fn start(self: &Arc<Self>, mut store: Box<dyn SessionStore>, roots: Vec<String>) {
@@ -163,6 +173,7 @@ impl Index {
         let this = self.clone();
         tokio::spawn(async move {
             let scanned = tokio::task::spawn_blocking(move || {
+                hold_for_test();
                 store.update();
                 let view = View::new(&*store);
                 (store, view)
@@ -258,5 +269,18 @@ impl Index {
                 }
             }
         }
+    }
+}
+
+/// Test hook, in debug builds only: when `HYDRA_SESSION_TEST_INDEX_GATE`
+/// names a FIFO, every scan of a new store waits until a test has opened
+/// that FIFO for writing and closed it (opening a FIFO for reading blocks
+/// until a writer comes; reading ends when it leaves). A test can then ask
+/// for completion while the first index is still being built, without
+/// guessing how long a scan takes.
+fn hold_for_test() {
+    #[cfg(debug_assertions)]
+    if let Some(gate) = std::env::var_os("HYDRA_SESSION_TEST_INDEX_GATE") {
+        let _ = std::fs::read(gate);
     }
 }

@@ -26,7 +26,6 @@ pub mod logging;
 pub mod lsp_ext;
 mod main_loop;
 mod router;
-mod search;
 mod session;
 pub mod settings;
 mod shared;

@@ -15,6 +15,7 @@ use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
 use crate::server::error;
+use crate::server::index::FIRST_INDEX_GRACE;
 use crate::server::snapshot::Snapshot;
 
 /// Characters that may come right before the `@` of a mention (besides
@@ -67,7 +68,12 @@ pub async fn completion(
     let mut items = Vec::new();
     let mut is_incomplete = false;
     if let Some((at, query)) = session_query {
-        let view = snapshot.sessions().await;
+        // During a slow first index, what is indexed so far (incomplete).
+        // The main loop started the index before taking this snapshot.
+        let index = &snapshot.shared.index;
+        let ready = index.ready_within(FIRST_INDEX_GRACE).await;
+        is_incomplete |= !ready;
+        let view = index.view();
         let target = Target {
             session_id: settings.target_session_id.as_deref(),
             cwd: cwd.as_deref(),
