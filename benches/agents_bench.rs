@@ -1,6 +1,7 @@
 //! The agents' stores at scale (issue 8, "Speed"): a generated
-//! `~/.claude/projects` tree of 2,000 transcripts (about 1 GB) and 2,000
-//! Codex rollouts (about 1 GB) in one store list, served by the real binary
+//! `~/.claude/projects` tree of 2,000 transcripts (about 1 GB), 2,000
+//! Codex rollouts (about 1 GB) and 2,000 Copilot CLI sessions (about 1 GB)
+//! in one store list, served by the real binary
 //! over stdio. Measures the first index, completion and warm hover at the
 //! client, the time an appended title takes to reach completion, and RSS.
 //!
@@ -185,6 +186,36 @@ fn codex_rollout(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, Str
     )
 }
 
+/// One GitHub Copilot CLI session folder's `events.jsonl` of about `bytes`
+/// (its `workspace.yaml` is written beside it by `generate`).
+fn copilot_session(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, String) {
+    let session = uuid(4, i, 0);
+    let cwd = format!("/home/u/proj{}", i % CWDS);
+    let mut out = String::with_capacity(bytes + 4096);
+    let start = json!({"type": "session.start", "data": {"sessionId": session, "version": 1,
+        "producer": "copilot-agent", "startTime": timestamp(i, 0), "context": {"cwd": cwd}},
+        "id": uuid(5, i, 0), "timestamp": timestamp(i, 0), "parentId": null});
+    out.push_str(&start.to_string());
+    out.push('\n');
+    let mut j = 0;
+    while out.len() < bytes {
+        j += 1;
+        let line = match j % 3 {
+            1 => {
+                json!({"type": "user.message", "data": {"content": format!("Fix the {} of run {i}", rng.words(10))},
+                "id": uuid(5, i, j), "timestamp": timestamp(i, j)})
+            }
+            2 => json!({"type": "tool.execution_complete", "data": {"toolCallId": format!("t{j}"),
+                "result": {"content": rng.words(900)}}, "id": uuid(5, i, j), "timestamp": timestamp(i, j)}),
+            _ => json!({"type": "assistant.message", "data": {"content": rng.words(60)},
+                "id": uuid(5, i, j), "timestamp": timestamp(i, j)}),
+        };
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    (format!("{session}/events.jsonl"), out)
+}
+
 fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
     let mut rng = support::Lcg(7);
     let mut total = 0u64;
@@ -192,10 +223,15 @@ fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
         for (base, (rel, text)) in [
             ("claude/projects", claude_transcript(&mut rng, i, bytes)),
             ("codex/sessions", codex_rollout(&mut rng, i, bytes)),
+            ("copilot/session-state", copilot_session(&mut rng, i, bytes)),
         ] {
             let path = root.join(base).join(rel);
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).expect("mkdir");
+                if base.starts_with("copilot") {
+                    let yaml = format!("name: Copilot run {i}\nuser_named: false\n");
+                    std::fs::write(dir.join("workspace.yaml"), yaml).expect("write");
+                }
             }
             std::fs::write(&path, &text).expect("write");
             total += text.len() as u64;
@@ -246,6 +282,7 @@ async fn main() {
     );
     let claude = root.path().join("claude/projects");
     let codex = root.path().join("codex/sessions");
+    let copilot = root.path().join("copilot/session-state");
 
     let (child, mut client) = spawn_server(&[]);
     let pid = child.id().unwrap_or(0);
@@ -260,6 +297,7 @@ async fn main() {
             "initializationOptions": {"store": [
                 {"path": claude, "format": "claude-code"},
                 {"path": codex, "format": "codex"},
+                {"path": copilot, "format": "copilot-cli"},
             ]},
         }))
         .await;
@@ -349,7 +387,8 @@ async fn main() {
     let _ = writeln!(table, "| measure | result |\n|---|---|");
     let _ = writeln!(
         table,
-        "| stores | {} Claude Code transcripts + {} Codex rollouts, {} MB; status {} |",
+        "| stores | {} Claude Code transcripts + {} Codex rollouts + {} Copilot CLI sessions, {} MB; status {} |",
+        logs,
         logs,
         logs,
         bytes / 1_000_000,

@@ -13,7 +13,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-100}
 dir=bench-data/codex-$size
-fixture=tests/fixtures/agents/codex/2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl
+# A real rollout, read where it is kept (the project does not copy it).
+fixture=../shared/real-logs/codex/2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl
+[ -f "$fixture" ] || { echo "skipped: $fixture is absent" >&2; exit 0; }
 command -v /usr/bin/time >/dev/null || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
 cargo build --release --quiet --bin hydra-session-lsp
 bin=target/release/hydra-session-lsp

@@ -72,7 +72,8 @@ pub fn default_stores() -> Vec<StoreSpec> {
 pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
-    /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`): a store the
+    /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
+    /// `$XDG_STATE_HOME`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -117,8 +118,8 @@ pub fn default_hydra_store() -> PathBuf {
         .join("sessions")
 }
 
-/// Where Claude Code, Codex (agent-logs.md) and Gemini CLI
-/// (agent-logs-more.md) keep their sessions, and
+/// Where Claude Code, Codex (agent-logs.md), Gemini CLI and GitHub
+/// Copilot CLI (agent-logs-more.md) keep their sessions, in that order, and
 /// whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
@@ -127,10 +128,20 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let gemini = paths::resolve_env("GEMINI_CLI_HOME")
         .or_else(paths::home_dir)
         .map(|home| home.join(".gemini").join("tmp"));
+    // Copilot CLI's home is `~/.copilot` unless `COPILOT_HOME` moves it;
+    // VS Code's integration also looks under `$XDG_STATE_HOME/.copilot`.
+    let copilot = paths::resolve_env("COPILOT_HOME")
+        .or_else(|| paths::home_dir().map(|home| home.join(".copilot")))
+        .map(|dir| dir.join("session-state"));
+    let copilot_xdg = paths::env_path("XDG_STATE_HOME")
+        .filter(|p| p.is_absolute())
+        .map(|dir| dir.join(".copilot").join("session-state"));
     [
         ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
         ("codex", codex, "CODEX_HOME"),
         ("gemini", gemini, "GEMINI_CLI_HOME"),
+        ("copilot-cli", copilot, "COPILOT_HOME"),
+        ("copilot-cli", copilot_xdg, "XDG_STATE_HOME"),
     ]
     .into_iter()
     .filter_map(|(name, path, variable)| {

@@ -8,6 +8,7 @@
 
 pub mod claude_code;
 pub mod codex;
+pub mod copilot_cli;
 pub mod gemini_cli;
 pub mod hydra;
 pub mod lines;
@@ -173,6 +174,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
     static ALL: &[&dyn LogFormat] = &[
         &hydra::Hydra,
         &codex::Codex,
+        // Copilot CLI next (agent-logs-more.md "auto" rule 3): its first
+        // line is a `session.start` event.
+        &copilot_cli::CopilotCli,
         &gemini_cli::GeminiCli,
         &claude_code::ClaudeCode,
     ];

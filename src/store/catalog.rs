@@ -287,6 +287,7 @@ impl Catalog {
             .collect();
         changed.extend(logs.map(Work::new));
         let unchanged = changed.is_empty() && taken.is_empty();
+        rejudge_shadowed(&mut entries, &mut changed);
         for ((rel, previous), log) in taken.into_iter().zip(fates) {
             if let Some(log) = log {
                 changed.push(Work {
@@ -326,8 +327,16 @@ impl Catalog {
         let state = Stamp::of_path(path)
             .map(|stamp| refresh_state(path, stamp, previous, self.format, self.titles));
         let after = state.as_ref().map(|s| s.stamp);
+        let shadowed = shadowed_name(&rel);
         if let Some(state) = state {
             self.files.insert(rel, state);
+        }
+        // A new `X.jsonl`: its `X.json` is judged again (`rejudge_shadowed`).
+        let json = path.to_str().and_then(|p| p.strip_suffix(".jsonl"));
+        if let (None, Some(stem)) = (before, json) {
+            if self.files.remove_entry(&shadowed[..]).is_some() {
+                self.refresh_path(&PathBuf::from(format!("{stem}.json")));
+            }
         }
         if before != after {
             self.elect();
@@ -691,6 +700,34 @@ impl Walker {
     pub fn walk(&self) -> io::Result<Option<Walk>> {
         discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))
     }
+}
+
+/// `X.json` for the log `X.jsonl`, else an empty name.
+fn shadowed_name(rel: &[u8]) -> Vec<u8> {
+    rel.strip_suffix(b".jsonl")
+        .map(|stem| [stem, b".json"].concat())
+        .unwrap_or_default()
+}
+
+/// A new `X.jsonl` holds the session of an `X.json` beside it (Gemini,
+/// Copilot Chat: agent-logs-more.md "One session, two layouts"), whose own
+/// stamp did not change: that `.json` is taken out of `entries` and
+/// scanned again, so it stops being a session.
+fn rejudge_shadowed(entries: &mut Vec<(Arc<[u8]>, FileState)>, changed: &mut Vec<Work>) {
+    let mut again = Vec::new();
+    for work in changed.iter().filter(|w| w.previous.is_none()) {
+        let json = shadowed_name(&work.rel);
+        if let Ok(at) = entries.binary_search_by(|(name, _)| (**name).cmp(&json[..])) {
+            let (rel, state) = entries.remove(at);
+            again.push(Work {
+                rel,
+                dir: work.dir.clone(),
+                stamp: state.stamp,
+                previous: None,
+            });
+        }
+    }
+    changed.extend(again);
 }
 
 /// One log to scan: new, or changed since its `previous` state.

@@ -5,6 +5,8 @@
 //! ([`memory_log`]).
 
 pub mod driver;
+#[cfg(test)]
+pub mod golden;
 pub mod lenient;
 pub mod memory_log;
 #[cfg(test)]

@@ -1,0 +1,160 @@
+//! GitHub Copilot CLI sessions read with zero configuration, through the
+//! built binary: the fixture written here (`tests/fixtures/copilot-cli`)
+//! under `~/.copilot/session-state` (HOME pointed at a temp dir), then
+//! moved by `COPILOT_HOME` and found under `$XDG_STATE_HOME/.copilot`.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::{json, Value};
+
+const ID: &str = "4b7c9e21-0d3a-4f5e-8a61-93c2d7e0f118";
+
+/// Runs the binary with `home` as HOME and no store named by the
+/// environment (but `extra`); it must succeed.
+fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
+    let cwd = tempfile::tempdir().expect("temp dir");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    command
+        .args(args)
+        .current_dir(cwd.path())
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("HOME", home);
+    for variable in [
+        "HYDRA_SESSION_STORE",
+        "HYDRA_HOME",
+        "CODEX_HOME",
+        "CLAUDE_CONFIG_DIR",
+        "GEMINI_CLI_HOME",
+        "COPILOT_HOME",
+        "XDG_STATE_HOME",
+    ] {
+        command.env_remove(variable);
+    }
+    for (variable, value) in extra {
+        command.env(variable, value);
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(stdin).expect("stdin");
+    }
+    let output = child.wait_with_output().expect("binary finishes");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
+
+/// The fixture's session folder copied into `<copilot>/session-state`.
+fn copilot_home(copilot: &Path) {
+    let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/copilot-cli/session-state")
+        .join(ID);
+    let to = copilot.join("session-state").join(ID);
+    std::fs::create_dir_all(&to).expect("mkdir");
+    for name in ["events.jsonl", "workspace.yaml"] {
+        std::fs::copy(from.join(name), to.join(name)).expect("copy");
+    }
+}
+
+fn ids(list: &Value) -> Vec<String> {
+    list.as_array()
+        .expect("a list")
+        .iter()
+        .map(|c| c["sessionId"].as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
+#[test]
+fn candidates_status_and_prepare_with_zero_configuration() {
+    let home = tempfile::tempdir().expect("temp dir");
+    copilot_home(&home.path().join(".copilot"));
+    let list = stdout_json(&run(home.path(), &[], &["candidates"], b""));
+    let row = &list[0];
+    assert_eq!(
+        json!({"id": row["sessionId"], "label": row["label"], "cwd": row["cwd"], "createdAt": row["createdAt"]}),
+        json!({"id": ID, "label": "Round tax per line, not per cart", "cwd": "/home/ana/shop", "createdAt": 1_796_026_500_000u64})
+    );
+    let status = stdout_json(&run(home.path(), &[], &["status"], b""));
+    let copilot = status["stores"]
+        .as_array()
+        .expect("stores")
+        .iter()
+        .find(|s| s["format"] == "copilot-cli")
+        .expect("the Copilot CLI store is a default store");
+    assert_eq!(copilot["sessions"], 1);
+    assert_eq!(copilot["errors"], json!([]));
+
+    let mention = row["mention"].as_str().expect("a mention");
+    let prepared = stdout_json(&run(
+        home.path(),
+        &[],
+        &["prepare"],
+        format!("Continue {mention}").as_bytes(),
+    ));
+    let text = prepared["additionalContext"]["content"][0]["text"]
+        .as_str()
+        .expect("context text");
+    let start = text.find("<referenced-sessions>\n").expect("open") + 22;
+    let end = text.find("\n</referenced-sessions>").expect("close");
+    let snapshot: Value = serde_json::from_str(&text[start..end]).expect("snapshot JSON");
+    assert_eq!(
+        snapshot[0]["conversation"],
+        json!([
+            {"role": "user", "text": "Ana asked to round tax per line; `tax::total` now rounds each line."},
+            {"role": "user", "text": "Now add a regression test"},
+            {"role": "assistant", "text": "Added `tests/tax_rounding.rs`."}
+        ])
+    );
+    assert_eq!(snapshot[0]["capturedThroughSeq"], 16);
+    assert_eq!(
+        prepared["additionalContext"]["source"]["references"][0]["compacted"],
+        true
+    );
+}
+
+#[test]
+fn copilot_home_and_xdg_state_home_move_the_store() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let elsewhere = tempfile::tempdir().expect("temp dir");
+    copilot_home(elsewhere.path());
+    let none = stdout_json(&run(home.path(), &[], &["candidates"], b""));
+    assert_eq!(none, json!([]));
+    let moved = stdout_json(&run(
+        home.path(),
+        &[("COPILOT_HOME", elsewhere.path())],
+        &["candidates"],
+        b"",
+    ));
+    assert_eq!(ids(&moved), [ID]);
+    let state = tempfile::tempdir().expect("temp dir");
+    copilot_home(&state.path().join(".copilot"));
+    let xdg = stdout_json(&run(
+        home.path(),
+        &[("XDG_STATE_HOME", state.path())],
+        &["candidates"],
+        b"",
+    ));
+    assert_eq!(ids(&xdg), [ID]);
+    // A relative XDG_STATE_HOME counts for nothing.
+    let relative = stdout_json(&run(
+        home.path(),
+        &[("XDG_STATE_HOME", Path::new("state"))],
+        &["candidates"],
+        b"",
+    ));
+    assert_eq!(relative, json!([]));
+}
