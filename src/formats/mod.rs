@@ -6,6 +6,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod choice;
 pub mod claude_code;
 pub mod codex;
 pub mod gemini_cli;
@@ -17,6 +18,8 @@ pub mod text;
 use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
+
+pub use choice::FormatChoice;
 
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 
