@@ -12,6 +12,7 @@ pub mod codex;
 pub mod gemini_cli;
 pub mod hydra;
 pub mod lines;
+pub mod opencode;
 pub mod text;
 pub mod toolkit;
 
