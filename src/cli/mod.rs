@@ -11,6 +11,7 @@ use std::io::{IsTerminal, Write};
 use serde::Serialize;
 
 use crate::model::{SessionStore, Status};
+use crate::proto::ext;
 use crate::reference::candidates::{self, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
@@ -169,7 +170,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                 print_text(&lines);
                 return Ok(OK);
             }
-            print_ok(&list.items)
+            print_ok(&ext::candidates(list.items))
         }
         Command::Prepare {
             store, file, spill, ..
@@ -189,7 +190,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                 print_text(&prepared.text_form());
                 return Ok(OK);
             }
-            print_ok(&prepared)
+            print_ok(&ext::Prepared::from(prepared))
         }
         Command::Files { query, limit, cwd } => {
             let limit = limit.map_or(crate::reference::settings::DEFAULT_CANDIDATE_LIMIT, |d| d.0);
@@ -206,7 +207,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                     "hydra-session-lsp: note: the list is cut at --limit {limit}: more files match"
                 );
             }
-            print_ok(&list.items)
+            print_ok(&ext::file_candidates(list.items))
         }
         Command::Check {
             store,
@@ -229,12 +230,12 @@ fn run(command: Command) -> Result<i32, Failure> {
             let store = settings.index(Scan::Full);
             let mut sessions = 0;
             store.for_each_session(&mut |_| sessions += 1);
-            print_ok(&Status::new(
+            print_ok(&ext::Status::from(Status::new(
                 store.status(),
                 sessions,
                 false,
                 &store.notes(),
-            ))
+            )))
         }
         Command::Hook(command) => {
             let (host, store, print_config) = match command {

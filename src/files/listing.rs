@@ -42,8 +42,12 @@ pub struct Bounds {
     pub kept: usize,
     /// Entries walked past, matching or not.
     pub walked: usize,
-    /// Time spent walking.
+    /// Time spent walking, counted once `untimed` entries were walked.
     pub time: Duration,
+    /// Entries always walked, however long they take: what is found in a
+    /// folder of up to this many entries never depends on the machine's
+    /// load (a loaded machine can take over a second for 200,000).
+    pub untimed: usize,
 }
 
 type Cache = Mutex<HashMap<PathBuf, (SystemTime, Arc<Listing>)>>;
@@ -91,7 +95,7 @@ pub fn read(dir: &Path, prefix: &str, bounds: Bounds) -> Option<Listing> {
     for (seen, entry) in fs::read_dir(dir).ok()?.enumerate() {
         if seen >= bounds.walked
             || out.entries.len() >= bounds.kept
-            || (seen % 256 == 255 && started.elapsed() > bounds.time)
+            || (seen >= bounds.untimed && seen % 256 == 255 && started.elapsed() > bounds.time)
         {
             out.cut = true;
             break;

@@ -13,8 +13,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use serde::Serialize;
-
 use crate::config::paths;
 use crate::fsio::{self, Links};
 use crate::reference::candidates::check_limit;
@@ -35,22 +33,23 @@ pub const NOT_FOUND: &str = "FILE_REFERENCE_NOT_FOUND";
 /// typed prefix and walks past at most 1,000,000 entries: the prefix is
 /// tested first, so an entry that does not match costs a comparison, and
 /// the walk of a folder of 200,000 entries finds every match (the whole
-/// `files` command took 0.2 s in a debug build at a load of 8). The time
-/// bound is for slow (network) file systems; a local folder within the
-/// entry bound does not reach it even on a loaded machine, so what is
-/// found does not depend on the load. A cut listing is marked incomplete.
+/// `files` command took 0.2 s in a debug build at a load of 8, and over
+/// 1 s at a load of 12 beside five builds). The time bound is for slow
+/// (network) file systems and counts only past the first 250,000
+/// entries, so what is found in a folder up to that size never depends
+/// on the machine's load. A cut listing is marked incomplete.
 const WALK: listing::Bounds = listing::Bounds {
     kept: 100_000,
     walked: 1_000_000,
     time: Duration::from_secs(1),
+    untimed: 250_000,
 };
 /// Hover shows text files up to this size…
 const MAX_PREVIEW_BYTES: u64 = 1 << 20;
 /// …and this many lines or folder entries.
 const PREVIEW_LINES: usize = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FileKind {
     // Folders sort first.
     Directory,
@@ -58,7 +57,7 @@ pub enum FileKind {
 }
 
 /// One file candidate: `{"path","kind"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileCandidate {
     pub path: String,
     pub kind: FileKind,

@@ -185,6 +185,7 @@ fn a_huge_folder_is_cut_and_said_so() {
         kept,
         walked,
         time: WALK.time,
+        untimed: WALK.untimed,
     };
     let cut = listing::read(dir.path(), "", bounds(500, 10_000)).unwrap();
     assert!(cut.cut);
@@ -208,6 +209,7 @@ fn the_prefix_filters_while_reading_so_every_match_is_kept() {
         kept: 20,
         walked: 10_000,
         time: WALK.time,
+        untimed: WALK.untimed,
     };
     let found = listing::read(dir.path(), "E059", bounds).unwrap();
     assert!(!found.cut);

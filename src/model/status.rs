@@ -2,13 +2,10 @@
 //! answer of `sessionReference/status` and of the CLI's `status`
 //! (docs/lsp-extensions.md). Both faces build it with [`Status::new`].
 
-use serde::Serialize;
-
 use super::store::{StoreNote, StoreStatus};
 
 /// The status of a store list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
     /// The first store's path.
     pub store: String,
@@ -30,7 +27,7 @@ pub struct Status {
 pub const MAX_NOTES: usize = 100;
 
 /// One note of [`Status::notes`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusNote {
     pub kind: NoteKind,
     /// The note in words, naming the store or the file.
@@ -38,8 +35,7 @@ pub struct StatusNote {
 }
 
 /// What a [`StatusNote`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteKind {
     /// A store directory that does not exist (it is empty).
     MissingStore,
@@ -115,16 +111,15 @@ mod tests {
                 },
             ],
         );
-        let json = serde_json::to_value(&status).unwrap();
-        assert_eq!(json["store"], "/a");
-        assert_eq!(json["sessions"], 2);
-        assert_eq!(json["stores"][1]["skippedLines"], 0);
-        assert_eq!(json["notes"][0]["kind"], "missingStore");
+        assert_eq!(status.store, "/a");
+        assert_eq!(status.sessions, 2);
+        assert_eq!(status.stores[1].path, "/b");
+        assert_eq!(status.notes[0].kind, NoteKind::MissingStore);
         assert_eq!(
-            json["notes"][0]["message"],
+            status.notes[0].message,
             "the session store /c does not exist; it is empty"
         );
-        assert_eq!(json["notes"][1]["kind"], "notASession");
+        assert_eq!(status.notes[1].kind, NoteKind::NotASession);
         assert_eq!(Status::new(Vec::new(), 0, true, &[]).store, "");
     }
 }
