@@ -1,6 +1,7 @@
 //! The text outputs of the command line (`prepare --format text`,
-//! `candidates --format mention`) and `--format` after a `--store` (that
-//! store's log format), over the built binary and the demo store.
+//! `candidates --format mention`) and `--store-format` after a `--store`
+//! (that store's log format; `--format` with a store format is its
+//! deprecated spelling), over the built binary and the demo store.
 
 use std::io::Write;
 use std::path::Path;
@@ -191,7 +192,7 @@ fn candidates_mention_prints_one_mention_per_line_in_rank_order() {
 }
 
 #[test]
-fn a_format_after_a_store_is_that_stores_format() {
+fn a_store_format_after_a_store_is_that_stores_format() {
     let store = demo_store();
     // `hydra` applies to the store; `mention` is the output.
     let output = run(
@@ -199,7 +200,7 @@ fn a_format_after_a_store_is_that_stores_format() {
             "candidates",
             "--store",
             &store,
-            "--format",
+            "--store-format",
             "hydra",
             "--format",
             "mention",
@@ -221,7 +222,7 @@ fn a_format_after_a_store_is_that_stores_format() {
             "/nonexistent",
             "--store",
             &store,
-            "--format=auto",
+            "--store-format=auto",
             "--query",
             "inventory",
         ],
@@ -232,6 +233,67 @@ fn a_format_after_a_store_is_that_stores_format() {
     assert_eq!(list[0]["sessionId"], "inventory-refactor");
 }
 
+/// Issue 17 item 6: `--format hydra` after a `--store` still means that
+/// store's format, with the same output and no note on stderr.
+#[test]
+fn the_old_spelling_of_a_store_format_still_works_silently() {
+    let store = demo_store();
+    let query = |flag: &str| {
+        run(
+            &[
+                "candidates",
+                "--store",
+                &store,
+                flag,
+                "hydra",
+                "--format",
+                "mention",
+                "--query",
+                "inventory",
+            ],
+            b"",
+        )
+    };
+    let (old, new) = (query("--format"), query("--store-format"));
+    assert_eq!(old.status.code(), Some(0));
+    assert_eq!(old.stdout, new.stdout);
+    assert_eq!(
+        stdout(&old),
+        "@[Inventory refactor](hydra-session:ImludmVudG9yeS1yZWZhY3RvciI)\n"
+    );
+    assert!(
+        old.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&old.stderr)
+    );
+}
+
+#[test]
+fn help_names_store_format_and_marks_the_old_spelling_deprecated() {
+    for command in ["candidates", "prepare", "check", "status", "mcp"] {
+        let output = run(&[command, "--help"], b"");
+        assert_eq!(output.status.code(), Some(0), "{command}");
+        let help = stdout(&output);
+        let store_format = help
+            .split("--store-format <F>")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{command}: no --store-format in\n{help}"));
+        // Every store format this build reads is listed.
+        for name in ["hydra", "claude-code", "codex", "gemini", "auto"] {
+            assert!(store_format.contains(name), "{command}: {name}");
+        }
+        let format = help
+            .split("--format <F>")
+            .nth(1)
+            .unwrap_or_else(|| panic!("{command}: no --format in\n{help}"));
+        let format = format.split("\n  -").next().unwrap_or(format);
+        assert!(
+            format.contains("deprecated spelling of --store-format"),
+            "{command}: {format}"
+        );
+    }
+}
+
 #[test]
 fn format_mistakes() {
     let store = demo_store();
@@ -239,6 +301,9 @@ fn format_mistakes() {
     // an output format the command does not print, two formats for a store.
     for args in [
         &["candidates", "--format", "hydra", "--store", &store][..],
+        &["candidates", "--store-format", "hydra", "--store", &store],
+        &["candidates", "--store", &store, "--store-format", "yaml"],
+        &["candidates", "--store", &store, "--store-format", "json"],
         &["candidates", "--store", &store, "--format", "yaml"],
         &["candidates", "--store", &store, "--format", "text"],
         &["prepare", "--store", &store, "--format", "mention"],
@@ -248,6 +313,15 @@ fn format_mistakes() {
             "--store",
             &store,
             "--format",
+            "hydra",
+            "--format",
+            "auto",
+        ],
+        &[
+            "candidates",
+            "--store",
+            &store,
+            "--store-format",
             "hydra",
             "--format",
             "auto",

@@ -389,6 +389,7 @@ fn print_config_prints_the_settings_snippet() {
             "claude-code",
             "--store",
             "my sessions",
+            // The deprecated spelling: the printed command has the new one.
             "--format",
             "hydra",
             "--store",
@@ -406,7 +407,7 @@ fn print_config_prints_the_settings_snippet() {
     assert_eq!(
         value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
         format!(
-            "hydra-session-lsp hook claude-code --store '{}/my sessions' --format hydra --store /srv/agents --max-references 2",
+            "hydra-session-lsp hook claude-code --store '{}/my sessions' --store-format hydra --store /srv/agents --max-references 2",
             home.path().display()
         )
     );
@@ -816,7 +817,7 @@ fn codex_print_config_prints_the_hooks_json_snippet() {
             "codex",
             "--store",
             "/srv/agents",
-            "--format",
+            "--store-format",
             "codex",
             "--print-config",
         ],
@@ -832,7 +833,7 @@ fn codex_print_config_prints_the_hooks_json_snippet() {
         value,
         json!({"hooks": {"UserPromptSubmit": [{"hooks": [{
             "type": "command",
-            "command": "hydra-session-lsp hook codex --store /srv/agents --format codex",
+            "command": "hydra-session-lsp hook codex --store /srv/agents --store-format codex",
             "timeout": 30,
         }]}]}})
     );

@@ -219,7 +219,7 @@ fn the_real_logs_as_a_store() {
     let list = stdout_json(&run(
         home.path(),
         &[],
-        &["candidates", "--store", store, "--format", "gemini"],
+        &["candidates", "--store", store, "--store-format", "gemini"],
         b"",
     ));
     let ids: Vec<&str> = list
@@ -260,7 +260,7 @@ fn the_real_logs_as_a_store() {
     let prepared = stdout_json(&run(
         home.path(),
         &[],
-        &["prepare", "--store", store, "--format", "gemini"],
+        &["prepare", "--store", store, "--store-format", "gemini"],
         mention.as_bytes(),
     ));
     let reference = &prepared["additionalContext"]["source"]["references"][0];

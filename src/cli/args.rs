@@ -176,12 +176,10 @@ impl Format {
     }
 }
 
-/// The store formats a `--format` may name: every format this build reads,
-/// and `auto`.
+/// The store formats a `--store-format` (or the deprecated store value of
+/// `--format`) may name: every format this build reads, and `auto`.
 fn store_formats() -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = crate::formats::all().iter().map(|f| f.name()).collect();
-    names.push("auto");
-    names
+    crate::formats::FormatChoice::names()
 }
 
 /// Store and limit settings shared by the store-reading commands.
@@ -192,9 +190,14 @@ pub struct StoreArgs {
     /// Codex stores that exist).
     #[arg(long)]
     pub store: Vec<PathBuf>,
-    /// After a --store: that store's log format (hydra, claude-code, codex,
-    /// gemini, auto). Else the output format (check: text, json; prepare: json,
-    /// text; candidates: json, mention).
+    /// The log format of the --store before it (one of the formats this
+    /// build reads, or auto: each log's first line tells).
+    #[arg(long = "store-format", value_name = "F",
+          value_parser = clap::builder::PossibleValuesParser::new(store_formats()))]
+    pub store_format: Vec<String>,
+    /// The output format (check: text, json; prepare: json, text;
+    /// candidates: json, mention). A store format here, after a --store, is
+    /// the deprecated spelling of --store-format.
     #[arg(long = "format", value_name = "F")]
     pub format: Vec<String>,
     /// Per --store: the format given right after it (filled by
@@ -325,29 +328,46 @@ fn split_formats(
             .unwrap_or_default()
     };
     let store_at = indices("store");
-    let format_at = indices("format");
     args.store_formats = vec![None; args.store.len()];
-    for (value, at) in args.format.iter().zip(format_at) {
+    // Both spellings, in command-line order: each pairs with the --store
+    // before it.
+    let mut given: Vec<(usize, &str, &String)> = args
+        .store_format
+        .iter()
+        .zip(indices("store_format"))
+        .map(|(value, at)| (at, "--store-format", value))
+        .collect();
+    let mut outputs = Vec::new();
+    for (value, at) in args.format.iter().zip(indices("format")) {
         if store_formats().contains(&value.as_str()) {
-            let Some(slot) = store_at.iter().rposition(|&s| s < at) else {
-                return Err(format!(
-                    "--format {value} is a store format: it goes right after the --store it applies to"
-                ));
-            };
-            let Some(format) = args.store_formats.get_mut(slot) else {
-                return Err(format!("--format {value}: no --store before it"));
-            };
-            if format.is_some() {
-                return Err(format!(
-                    "two store formats for --store {}",
-                    args.store
-                        .get(slot)
-                        .map(|p| p.display().to_string())
-                        .unwrap_or_default()
-                ));
-            }
-            *format = Some(value.clone());
-        } else if let Some(output) = Format::parse(value) {
+            given.push((at, "--format", value));
+        } else {
+            outputs.push(value);
+        }
+    }
+    given.sort_unstable_by_key(|&(at, ..)| at);
+    for (at, flag, value) in given {
+        let Some(slot) = store_at.iter().rposition(|&s| s < at) else {
+            return Err(format!(
+                "{flag} {value} is a store format: it goes right after the --store it applies to"
+            ));
+        };
+        let Some(format) = args.store_formats.get_mut(slot) else {
+            return Err(format!("{flag} {value}: no --store before it"));
+        };
+        if format.is_some() {
+            return Err(format!(
+                "two store formats for --store {}",
+                args.store
+                    .get(slot)
+                    .map(|p| p.display().to_string())
+                    .unwrap_or_default()
+            ));
+        }
+        *format = Some(value.clone());
+    }
+    for value in outputs {
+        if let Some(output) = Format::parse(value) {
             if !allowed.contains(&output) {
                 let names: Vec<&str> = allowed.iter().map(|f| f.name()).collect();
                 return Err(if names.is_empty() {

@@ -155,7 +155,7 @@ pub fn command_args(requested: &Requested) -> Vec<String> {
         args.push("--store".into());
         args.push(path.to_string_lossy().into_owned());
         if let Some(format) = &store.format {
-            args.push("--format".into());
+            args.push("--store-format".into());
             args.push(format.clone());
         }
     }
@@ -238,7 +238,7 @@ mod tests {
         };
         assert_eq!(
             shell_line(&command_args(&requested)),
-            "--store '/s p' --format codex --max-references 2 --max-reference-bytes auto"
+            "--store '/s p' --store-format codex --max-references 2 --max-reference-bytes auto"
         );
     }
 

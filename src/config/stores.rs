@@ -5,8 +5,9 @@ use std::path::{Path, PathBuf};
 
 use super::paths;
 use crate::formats;
+use crate::formats::FormatChoice;
 use crate::reference::ReferenceError;
-use crate::store::{FormatChoice, StoreSpec};
+use crate::store::StoreSpec;
 
 /// One configured store, as written: a path and an optional format name.
 #[derive(Debug, Clone, PartialEq, Eq)]

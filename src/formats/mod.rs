@@ -6,18 +6,22 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod choice;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot_cli;
 pub mod gemini_cli;
 pub mod hydra;
 pub mod lines;
+pub mod opencode;
 pub mod text;
 pub mod toolkit;
 
 use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
+
+pub use choice::FormatChoice;
 
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 

@@ -3,170 +3,36 @@
 //! One catalog serves the CLI (scan once) and the server (kept fresh file by
 //! file). Per log it remembers the size and modification time it saw, the
 //! format's scanner and how far it fed it, so a grown log costs only its new
-//! lines and an unchanged one costs a `stat`.
+//! lines and an unchanged one costs a `stat` (the scans are in
+//! [`super::scan`], the election of each id's log in [`super::election`],
+//! the store's notes in [`super::notes`]).
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
-use std::io::{self, Seek, SeekFrom};
+use std::collections::HashMap;
+use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
 use super::by_name::ByName;
-use super::discover::{self, LogFile, Walk};
-use super::record::{Cached, Payload, Record};
+use super::discover::{self, Walk};
+use super::election;
+use super::file_state::{FileState, Found};
+use super::record::{Payload, Record};
+use super::scan::{refresh_all, refresh_state, Walker, Work};
 use super::stamp::Stamp;
-use crate::formats::lines::{self, Flow, LongLines};
-use crate::formats::{self, HeaderState, LogFormat, ScanMeta, Scanner};
-use crate::fsio::{self, Links};
-use crate::model::{Locator, Session, SessionHeader, SessionSink, StoreNote};
-
-/// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
-/// stands in for one): no title or header is that long.
-const SCAN_LINES: LongLines = LongLines::Skip(lines::MAX_SCAN_LINE);
-
-/// Which format a store's logs are in.
-#[derive(Debug, Clone, Copy)]
-pub enum FormatChoice {
-    /// Decided per file from its first line.
-    Auto,
-    Fixed(&'static dyn LogFormat),
-}
-
-impl FormatChoice {
-    pub fn name(self) -> &'static str {
-        match self {
-            FormatChoice::Auto => "auto",
-            FormatChoice::Fixed(f) => f.name(),
-        }
-    }
-
-    fn is_log_name(self, rel: &[u8]) -> bool {
-        match self {
-            FormatChoice::Auto => formats::all().iter().any(|f| f.is_log_name(rel)),
-            FormatChoice::Fixed(f) => f.is_log_name(rel),
-        }
-    }
-
-    fn pick(self, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
-        match self {
-            FormatChoice::Auto => formats::detect(first_line),
-            FormatChoice::Fixed(f) => Some(f),
-        }
-    }
-}
-
-impl PartialEq for FormatChoice {
-    fn eq(&self, other: &Self) -> bool {
-        self.name() == other.name()
-    }
-}
-
-impl Eq for FormatChoice {}
-
-/// What the catalog knows of one file. Kept small: a store may hold
-/// 100,000 logs. The file's name is its key (its path is the root joined
-/// with it); what the log is lives in its scanner, not in a copy.
-#[derive(Debug, Clone)]
-struct FileState {
-    stamp: Stamp,
-    format: Option<&'static dyn LogFormat>,
-    found: Found,
-    /// How far the scanner was fed: every complete line up to here.
-    consumed: u64,
-    /// Whether the scanner saw every line (not only up to the header).
-    full: bool,
-    /// Whether this file holds the first session of its id (by name).
-    winner: bool,
-    /// The first line's length and hash once complete: a log rewritten in
-    /// place with another header (same inode, grown) is read again, not
-    /// resumed. `(0, 0)` when not known.
-    first_line: (u32, u64),
-}
-
-/// What a scan of one file found.
-#[derive(Debug, Clone)]
-pub(crate) enum Found {
-    /// No session: no scanner was started, or it has nothing more to say
-    /// (no format, unreadable, not a session, nothing complete yet).
-    Not(Box<HeaderState>),
-    /// The format's scanner, which resumes after an append.
-    Scanner(Box<dyn Scanner>),
-    /// What a scan recorded, without its scanner, as the index cache holds
-    /// it (decoded when asked): any change of the file scans it again from
-    /// the start.
-    Cached(Cached),
-}
-
-impl FileState {
-    fn session_header(&self) -> Option<Cow<'_, SessionHeader>> {
-        match &self.found {
-            Found::Not(_) => None,
-            Found::Scanner(s) => match s.header_ref() {
-                Some(h) => Some(Cow::Borrowed(h)),
-                None => match s.header() {
-                    HeaderState::Session(h) => Some(Cow::Owned(h)),
-                    _ => None,
-                },
-            },
-            Found::Cached(c) => match c.header() {
-                HeaderState::Session(h) => Some(Cow::Owned(h)),
-                _ => None,
-            },
-        }
-    }
-
-    /// The session's id, borrowed where the state lends it (a cached one
-    /// is not decoded).
-    fn session_id(&self) -> Option<Cow<'_, str>> {
-        match &self.found {
-            Found::Cached(c) => c.session_id().map(Cow::Borrowed),
-            _ => match self.session_header()? {
-                Cow::Borrowed(h) => Some(Cow::Borrowed(h.id.as_str())),
-                Cow::Owned(h) => Some(Cow::Owned(h.id)),
-            },
-        }
-    }
-
-    /// The session's header and metadata, decoding a cached state once.
-    fn session(&self) -> Option<(SessionHeader, ScanMeta)> {
-        match &self.found {
-            Found::Cached(c) => c.session(),
-            _ => Some((self.session_header()?.into_owned(), self.meta())),
-        }
-    }
-
-    fn header(&self) -> HeaderState {
-        match &self.found {
-            Found::Not(h) => (**h).clone(),
-            Found::Scanner(s) => s.header(),
-            Found::Cached(c) => c.header(),
-        }
-    }
-
-    fn meta(&self) -> ScanMeta {
-        match &self.found {
-            Found::Not(_) => ScanMeta::default(),
-            Found::Scanner(s) => s.meta(),
-            Found::Cached(c) => c.meta(),
-        }
-    }
-
-    /// Whether an append can be fed to the scanner.
-    fn resumable(&self) -> bool {
-        self.full && matches!(&self.found, Found::Scanner(s) if s.resumable())
-    }
-}
+use crate::formats::{FormatChoice, HeaderState};
+use crate::model::{Locator, Session, SessionSink};
 
 /// All sessions of one store root.
 #[derive(Debug, Clone)]
 pub struct Catalog {
-    root: PathBuf,
+    pub(super) root: PathBuf,
     /// This store's position in the store list (for [`Locator`]s).
     index: usize,
     format: FormatChoice,
     /// By relative path; the key is shared with the sessions' locators.
-    files: ByName<FileState>,
+    pub(super) files: ByName<FileState>,
     /// Number of distinct ids.
     count: usize,
     /// Whether `count` and each file's `winner` are those of `files` (so a
@@ -175,10 +41,10 @@ pub struct Catalog {
     /// id → relative path of the winning log, built on the first
     /// [`Catalog::get`] after a change (the server never asks).
     by_id: OnceLock<HashMap<String, Arc<[u8]>>>,
-    missing: bool,
-    unreadable: Option<String>,
+    pub(super) missing: bool,
+    pub(super) unreadable: Option<String>,
     /// Folders below the root that could not be read (`rel: error`).
-    folder_errors: Vec<String>,
+    pub(super) folder_errors: Vec<String>,
     /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
@@ -349,23 +215,7 @@ impl Catalog {
     fn elect(&mut self) {
         self.by_id = OnceLock::new();
         self.elected = true;
-        let mut seen: HashSet<String, FastHash> = HashSet::default();
-        let mut borrowed: HashSet<&str, FastHash> =
-            HashSet::with_capacity_and_hasher(self.files.len(), FastHash::default());
-        let mut winners = Vec::with_capacity(self.files.len());
-        for state in self.files.values() {
-            let won = match state.session_id() {
-                None => false,
-                Some(Cow::Borrowed(id)) => !seen.contains(id) && borrowed.insert(id),
-                Some(Cow::Owned(id)) => !borrowed.contains(id.as_str()) && seen.insert(id),
-            };
-            winners.push(won);
-        }
-        drop((seen, borrowed));
-        self.count = winners.iter().filter(|&&w| w).count();
-        for (state, won) in self.files.values_mut().zip(winners) {
-            state.winner = won;
-        }
+        self.count = election::elect(&mut self.files);
     }
 
     /// Number of sessions (distinct ids).
@@ -570,136 +420,6 @@ impl Catalog {
             })
             .sum()
     }
-
-    /// What to report about the store: missing, skipped files, duplicates.
-    pub fn notes(&self) -> Vec<StoreNote> {
-        let mut notes = Vec::new();
-        let store = self.root.display().to_string();
-        if self.missing {
-            notes.push(StoreNote::Missing {
-                store: store.clone(),
-            });
-        }
-        if let Some(e) = &self.unreadable {
-            notes.push(StoreNote::Unreadable {
-                store: store.clone(),
-                error: e.clone(),
-            });
-        }
-        for error in &self.folder_errors {
-            notes.push(StoreNote::FolderUnreadable {
-                store: store.clone(),
-                error: error.clone(),
-            });
-        }
-        // The winner of each id that has losers.
-        let mut winners: HashMap<String, &[u8]> = HashMap::new();
-        for (rel, state) in &self.files {
-            // A winner holds a session and needs no note (nor a decode).
-            if state.winner {
-                continue;
-            }
-            let rel_text = || String::from_utf8_lossy(rel).into_owned();
-            match state.session_id() {
-                Some(id) => {
-                    winners.entry(id.to_string()).or_default();
-                    notes.push(StoreNote::Duplicate {
-                        rel: rel_text(),
-                        id: id.into_owned(),
-                        winner: String::new(),
-                    });
-                }
-                None => match state.header() {
-                    HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
-                        rel: rel_text(),
-                        why,
-                    }),
-                    HeaderState::Pending => notes.push(StoreNote::NotASession {
-                        rel: rel_text(),
-                        why: pending_reason(state.stamp.size, state.consumed).to_string(),
-                    }),
-                    HeaderState::Session(_) => {}
-                },
-            }
-        }
-        if !winners.is_empty() {
-            for (rel, state) in &self.files {
-                if let Some(id) = state.session_id().filter(|_| state.winner) {
-                    if let Some(slot) = winners.get_mut(&*id) {
-                        *slot = rel;
-                    }
-                }
-            }
-            for note in &mut notes {
-                if let StoreNote::Duplicate { id, winner, .. } = note {
-                    if let Some(rel) = winners.get(id) {
-                        *winner = String::from_utf8_lossy(rel).into_owned();
-                    }
-                }
-            }
-        }
-        notes
-    }
-}
-
-/// A quick hasher for ids in memory (a collision costs only a comparison).
-type FastHash = std::hash::BuildHasherDefault<WordHash>;
-
-/// Eight bytes at a time, as rustc's FxHash does.
-#[derive(Default)]
-struct WordHash(u64);
-
-impl WordHash {
-    fn add(&mut self, word: u64) {
-        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-impl std::hash::Hasher for WordHash {
-    fn finish(&self) -> u64 {
-        // A product's low bits depend only on its factors' low bits, and
-        // the table picks buckets by them: mix the high bits down.
-        let h = (self.0 ^ (self.0 >> 33)).wrapping_mul(0xff51_afd7_ed55_8ccd);
-        h ^ (h >> 33)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        let mut words = bytes.chunks_exact(8);
-        for word in &mut words {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(word);
-            self.add(u64::from_le_bytes(w));
-        }
-        let mut last = [0u8; 8];
-        let rest = words.remainder();
-        last[..rest.len()].copy_from_slice(rest);
-        self.add(u64::from_le_bytes(last) ^ ((rest.len() as u64) << 59));
-    }
-}
-
-fn pending_reason(size: u64, consumed: u64) -> &'static str {
-    if size == 0 {
-        "empty file"
-    } else if consumed == 0 {
-        "line 1 is not ended by a newline"
-    } else {
-        // Complete lines were read, and none made it a session (a Claude
-        // Code transcript with no `sessionId`, for instance).
-        "no complete line identifies a session"
-    }
-}
-
-/// A walk of one catalog's root.
-#[derive(Debug, Clone)]
-pub struct Walker {
-    root: PathBuf,
-    format: FormatChoice,
-}
-
-impl Walker {
-    pub fn walk(&self) -> io::Result<Option<Walk>> {
-        discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))
-    }
 }
 
 /// `X.json` for the log `X.jsonl`, else an empty name.
@@ -730,257 +450,10 @@ fn rejudge_shadowed(entries: &mut Vec<(Arc<[u8]>, FileState)>, changed: &mut Vec
     changed.extend(again);
 }
 
-/// One log to scan: new, or changed since its `previous` state.
-struct Work {
-    rel: Arc<[u8]>,
-    dir: Arc<Path>,
-    stamp: Stamp,
-    previous: Option<FileState>,
-}
-
-impl Work {
-    /// A log the catalog did not have.
-    fn new(log: LogFile) -> Work {
-        Work {
-            rel: Arc::from(log.rel),
-            dir: log.dir,
-            stamp: log.stamp,
-            previous: None,
-        }
-    }
-}
-
-/// Scans many files, spread over the machine's cores: a first index reads
-/// every log for its title, and the files are independent.
-fn refresh_all(work: Vec<Work>, format: FormatChoice, titles: bool) -> Vec<(Arc<[u8]>, FileState)> {
-    const MIN_PER_THREAD: usize = 64;
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(work.len() / MIN_PER_THREAD)
-        .max(1);
-    let refresh = |chunk: Vec<Work>| -> Vec<(Arc<[u8]>, FileState)> {
-        chunk
-            .into_iter()
-            .map(|w| {
-                let path = w.dir.join(discover::file_name(&w.rel));
-                let state = refresh_state(&path, w.stamp, w.previous, format, titles);
-                (w.rel, state)
-            })
-            .collect()
-    };
-    if threads == 1 {
-        return refresh(work);
-    }
-    let per_thread = work.len().div_ceil(threads);
-    let mut chunks = Vec::with_capacity(threads);
-    let mut work = work.into_iter();
-    for _ in 0..threads {
-        chunks.push(work.by_ref().take(per_thread).collect::<Vec<_>>());
-    }
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| scope.spawn(|| refresh(chunk)))
-            .collect();
-        // A worker that died leaves its files out; the next rescan retries them.
-        handles
-            .into_iter()
-            .filter_map(|h| h.join().ok())
-            .flatten()
-            .collect()
-    })
-}
-
-/// Brings one file's state up to its current `stamp`, parsing only what
-/// it needs.
-fn refresh_state(
-    path: &Path,
-    stamp: Stamp,
-    previous: Option<FileState>,
-    format: FormatChoice,
-    titles: bool,
-) -> FileState {
-    if let Some(prev) = previous {
-        if prev.stamp == stamp {
-            return prev;
-        }
-        if stamp.size > prev.stamp.size
-            && stamp.same_file(&prev.stamp)
-            && prev.resumable()
-            && same_first_line(path, prev.first_line)
-        {
-            if let Some(grown) = append_scan(path, prev, stamp) {
-                return grown;
-            }
-        }
-    }
-    full_scan(path, stamp, format, titles)
-}
-
-/// Scans a log from its first line: its format, header and (with `titles`)
-/// every line's metadata.
-fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> FileState {
-    let size = stamp.size;
-    let mut state = FileState {
-        stamp,
-        format: None,
-        found: Found::Not(Box::new(HeaderState::Pending)),
-        consumed: 0,
-        full: titles,
-        winner: false,
-        first_line: (0, 0),
-    };
-    let mut file = match fsio::open_regular(path, Links::NoFollow) {
-        Ok(file) => file,
-        Err(e) => {
-            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
-                "cannot read: {e}"
-            ))));
-            state.full = false;
-            return state;
-        }
-    };
-    let modified_millis = u64::try_from(stamp.mtime)
-        .ok()
-        .map(|secs| secs.saturating_mul(1000) + u64::from(stamp.mtime_nsec / 1_000_000));
-    let never = || false;
-    let mut scanner: Option<Box<dyn Scanner>> = None;
-    let mut format = None;
-    let mut first_line = (0, 0);
-    // Bounded lines: a region without a newline (a sparse or half-written
-    // file) is read through, never into memory.
-    let walked =
-        lines::for_each_line_bounded::<()>(&mut file, size, SCAN_LINES, &never, &mut |line| {
-            let scanner = match &mut scanner {
-                Some(s) => s,
-                None => {
-                    first_line = fingerprint(line);
-                    let Some(picked) = choice.pick(line) else {
-                        return Ok(Flow::Stop);
-                    };
-                    format = Some(picked);
-                    let scanner = scanner.insert(picked.scanner());
-                    if let Some(millis) = modified_millis {
-                        scanner.file_modified(millis);
-                    }
-                    scanner.file_path(path);
-                    scanner
-                }
-            };
-            scanner.line(line);
-            let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
-            Ok(if done { Flow::Stop } else { Flow::Continue })
-        });
-    let consumed = match walked {
-        Ok(consumed) => consumed,
-        Err(lines::LinesError::Io(e)) => {
-            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
-                "cannot read: {e}"
-            ))));
-            state.full = false;
-            return state;
-        }
-        Err(_) => 0,
-    };
-    state.found = match (scanner, consumed) {
-        (None, 0) => Found::Not(Box::new(HeaderState::Pending)),
-        (None, _) => Found::Not(Box::new(HeaderState::NotASession(
-            "not a log of any known format".into(),
-        ))),
-        (Some(s), _) => settle(s),
-    };
-    state.format = format;
-    state.consumed = consumed;
-    state.first_line = first_line;
-    state
-}
-
-/// A line's length and FNV-1a hash: enough to see that a file no longer
-/// starts the same, without keeping the line.
-fn fingerprint(line: &[u8]) -> (u32, u64) {
-    let hash = line.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
-    });
-    (u32::try_from(line.len()).unwrap_or(u32::MAX), hash)
-}
-
-/// Whether the file at `path` still starts with the first line seen before
-/// (true when none was seen: nothing to compare).
-fn same_first_line(path: &Path, (len, hash): (u32, u64)) -> bool {
-    if (len, hash) == (0, 0) {
-        return true;
-    }
-    let Ok(mut file) = fsio::open_regular(path, Links::NoFollow) else {
-        return false;
-    };
-    let mut now = vec![0; len as usize + 2];
-    let mut read = 0;
-    while read < now.len() {
-        match std::io::Read::read(&mut file, &mut now[read..]) {
-            Ok(0) => break,
-            Ok(n) => read += n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(_) => return false,
-        }
-    }
-    let now = &now[..read];
-    let line = now.split(|&b| b == b'\n').next().unwrap_or(now);
-    let line = lines::strip_cr(line);
-    now.len() > line.len() && fingerprint(line) == (len, hash)
-}
-
-/// Keeps a scanner only while its log is a session or may become one.
-fn settle(scanner: Box<dyn Scanner>) -> Found {
-    match scanner.header() {
-        HeaderState::NotASession(why) if scanner.is_done() => {
-            Found::Not(Box::new(HeaderState::NotASession(why)))
-        }
-        _ => Found::Scanner(scanner),
-    }
-}
-
-/// Feeds the scanner the complete lines appended after `consumed`.
-fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileState> {
-    let size = stamp.size;
-    let Found::Scanner(scanner) = &mut state.found else {
-        return None;
-    };
-    if scanner.is_done() {
-        state.stamp = stamp;
-        return Some(state);
-    }
-    let mut file = fsio::open_regular(path, Links::NoFollow).ok()?;
-    file.seek(SeekFrom::Start(state.consumed)).ok()?;
-    let never = || false;
-    // Only the growth is read, in bounded chunks (never reserved whole).
-    let growth = size - state.consumed;
-    let mut at_first = state.consumed == 0;
-    let mut first_line = None;
-    let used =
-        lines::for_each_line_bounded::<()>(&mut file, growth, SCAN_LINES, &never, &mut |line| {
-            if at_first {
-                first_line = Some(fingerprint(line));
-                at_first = false;
-            }
-            scanner.line(line);
-            Ok(if scanner.is_done() {
-                Flow::Stop
-            } else {
-                Flow::Continue
-            })
-        })
-        .ok()?;
-    state.consumed += used;
-    state.stamp = stamp;
-    if let Some(first) = first_line {
-        state.first_line = first;
-    }
-    Some(state)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::StoreNote;
     use std::fs;
 
     fn header(id: &str, created_at: u64) -> String {

@@ -10,9 +10,10 @@ use std::sync::{Arc, Mutex};
 
 use std::time::UNIX_EPOCH;
 
-use super::catalog::{Catalog, FormatChoice};
+use super::catalog::Catalog;
 use super::index_cache;
 use super::watch::{Pending, RootWatcher};
+use crate::formats::FormatChoice;
 use crate::formats::{self, LogSource};
 use crate::fsio::{self, Links};
 use crate::model::{

@@ -16,6 +16,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use sha2::{Digest, Sha256};
+
 use super::catalog::Catalog;
 use super::record::{self, In, Out, Record};
 use crate::fsio::{self, Links};
@@ -180,29 +182,21 @@ fn decode(bytes: Vec<u8>, identity: &[u8]) -> Option<impl Iterator<Item = Option
 }
 
 /// A 64-bit hash, stable across builds (file names, corruption checks):
-/// FNV-1a over 8-byte words, then a final mix.
+/// the first eight bytes of the SHA-256 digest. Cache files outlive the
+/// build that wrote them, so the hash must never change with a crate's
+/// version (an in-memory hasher such as FxHash promises no such thing);
+/// SHA-256 is fixed by its standard and already hashes spilled snapshots.
 fn hash(bytes: &[u8]) -> u64 {
-    const PRIME: u64 = 0x0000_0100_0000_01b3;
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325 ^ bytes.len() as u64;
-    let mut words = bytes.chunks_exact(8);
-    for word in &mut words {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(word);
-        h = (h ^ u64::from_le_bytes(w)).wrapping_mul(PRIME);
-        h ^= h >> 29;
-    }
-    for &b in words.remainder() {
-        h = (h ^ u64::from(b)).wrapping_mul(PRIME);
-    }
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^ (h >> 33)
+    let digest = Sha256::digest(bytes);
+    let mut first = [0u8; 8];
+    first.copy_from_slice(&digest[..8]);
+    u64::from_le_bytes(first)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::store::catalog::FormatChoice;
+    use crate::formats::FormatChoice;
 
     fn header(id: &str, created_at: u64) -> String {
         format!(

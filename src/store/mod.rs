@@ -9,11 +9,17 @@
 mod by_name;
 pub mod catalog;
 pub mod discover;
+mod election;
+mod file_state;
 pub mod fs;
 pub mod index_cache;
+mod notes;
+pub mod opencode_db;
 mod record;
+mod scan;
 mod stamp;
 pub mod watch;
 
-pub use catalog::{Catalog, FormatChoice};
+pub use catalog::Catalog;
 pub use fs::{FsStore, Scan, StoreSpec};
+pub use scan::Walker;

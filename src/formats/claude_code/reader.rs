@@ -16,6 +16,7 @@
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
+use std::hash::BuildHasher;
 
 use super::line::{self, Kind, Line};
 use super::meta::{self, Meta};
@@ -39,20 +40,10 @@ const SILENT: u8 = 8;
 /// "None" for a `u32` index.
 const NONE: u32 = u32::MAX;
 
-/// A 64-bit hash of an id (FNV-1a, then a splitmix64 finaliser so every
-/// bit depends on every byte); never 0, which stands for "none".
+/// A 64-bit hash of an id, kept in memory only; never 0, which stands for
+/// "none".
 fn id_hash(id: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in id.as_bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h ^= h >> 30;
-    h = h.wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    h ^= h >> 27;
-    h = h.wrapping_mul(0x94d0_49bb_1331_11eb);
-    h ^= h >> 31;
-    h.max(1)
+    rustc_hash::FxBuildHasher.hash_one(id).max(1)
 }
 
 fn opt_hash(id: Option<&str>) -> u64 {

@@ -352,7 +352,7 @@ fn sub_agents_beside_the_session_get_the_task_description() {
     let catalog = Catalog::scan_with(
         dir.path(),
         0,
-        crate::store::FormatChoice::Fixed(&ClaudeCode),
+        crate::formats::FormatChoice::Fixed(&ClaudeCode),
         true,
     );
     let label = |id: &str| catalog.get(id).map(|s| s.header.label);

@@ -1,0 +1,73 @@
+//! Which format a store's logs are in: one fixed format, or each file's
+//! own, told by its first line.
+
+use super::LogFormat;
+
+/// Which format a store's logs are in.
+#[derive(Debug, Clone, Copy)]
+pub enum FormatChoice {
+    /// Decided per file from its first line.
+    Auto,
+    Fixed(&'static dyn LogFormat),
+}
+
+impl FormatChoice {
+    pub fn name(self) -> &'static str {
+        match self {
+            FormatChoice::Auto => "auto",
+            FormatChoice::Fixed(f) => f.name(),
+        }
+    }
+
+    pub fn is_log_name(self, rel: &[u8]) -> bool {
+        match self {
+            FormatChoice::Auto => super::all().iter().any(|f| f.is_log_name(rel)),
+            FormatChoice::Fixed(f) => f.is_log_name(rel),
+        }
+    }
+
+    pub fn pick(self, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
+        match self {
+            FormatChoice::Auto => super::detect(first_line),
+            FormatChoice::Fixed(f) => Some(f),
+        }
+    }
+}
+
+impl PartialEq for FormatChoice {
+    fn eq(&self, other: &Self) -> bool {
+        self.name() == other.name()
+    }
+}
+
+impl Eq for FormatChoice {}
+
+impl FormatChoice {
+    /// The format called `name`: `auto` or one this build reads.
+    pub fn by_name(name: &str) -> Option<Self> {
+        match name {
+            "auto" => Some(FormatChoice::Auto),
+            name => super::by_name(name).map(FormatChoice::Fixed),
+        }
+    }
+
+    /// Every name [`Self::by_name`] accepts, `auto` last.
+    pub fn names() -> Vec<&'static str> {
+        let mut names: Vec<&'static str> = super::all().iter().map(|f| f.name()).collect();
+        names.push("auto");
+        names
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_is_accepted_and_gives_itself_back() {
+        for name in FormatChoice::names() {
+            assert_eq!(FormatChoice::by_name(name).map(|c| c.name()), Some(name));
+        }
+        assert!(FormatChoice::by_name("nope").is_none());
+    }
+}

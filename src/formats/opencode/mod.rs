@@ -1,0 +1,9 @@
+//! OpenCode's sessions (agent-logs-more.md "OpenCode"): rows of its SQLite
+//! database (`opencode.db`, `opencode-*.db`) or files of its older
+//! `storage/` tree, projected the same way.
+
+pub mod project;
+pub mod title;
+
+/// The format's name in settings and status.
+pub const NAME: &str = "opencode";

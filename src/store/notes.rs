@@ -1,0 +1,82 @@
+//! What a catalog reports about its store besides its sessions: a missing
+//! or unreadable root, unreadable folders, files that are no session, and
+//! duplicate ids with the log that won them.
+
+use std::collections::HashMap;
+
+use super::catalog::Catalog;
+use super::file_state::pending_reason;
+use crate::formats::HeaderState;
+use crate::model::StoreNote;
+
+impl Catalog {
+    /// What to report about the store: missing, skipped files, duplicates.
+    pub fn notes(&self) -> Vec<StoreNote> {
+        let mut notes = Vec::new();
+        let store = self.root.display().to_string();
+        if self.missing {
+            notes.push(StoreNote::Missing {
+                store: store.clone(),
+            });
+        }
+        if let Some(e) = &self.unreadable {
+            notes.push(StoreNote::Unreadable {
+                store: store.clone(),
+                error: e.clone(),
+            });
+        }
+        for error in &self.folder_errors {
+            notes.push(StoreNote::FolderUnreadable {
+                store: store.clone(),
+                error: error.clone(),
+            });
+        }
+        // The winner of each id that has losers.
+        let mut winners: HashMap<String, &[u8]> = HashMap::new();
+        for (rel, state) in &self.files {
+            // A winner holds a session and needs no note (nor a decode).
+            if state.winner {
+                continue;
+            }
+            let rel_text = || String::from_utf8_lossy(rel).into_owned();
+            match state.session_id() {
+                Some(id) => {
+                    winners.entry(id.to_string()).or_default();
+                    notes.push(StoreNote::Duplicate {
+                        rel: rel_text(),
+                        id: id.into_owned(),
+                        winner: String::new(),
+                    });
+                }
+                None => match state.header() {
+                    HeaderState::NotASession(why) => notes.push(StoreNote::NotASession {
+                        rel: rel_text(),
+                        why,
+                    }),
+                    HeaderState::Pending => notes.push(StoreNote::NotASession {
+                        rel: rel_text(),
+                        why: pending_reason(state.stamp.size, state.consumed).to_string(),
+                    }),
+                    HeaderState::Session(_) => {}
+                },
+            }
+        }
+        if !winners.is_empty() {
+            for (rel, state) in &self.files {
+                if let Some(id) = state.session_id().filter(|_| state.winner) {
+                    if let Some(slot) = winners.get_mut(&*id) {
+                        *slot = rel;
+                    }
+                }
+            }
+            for note in &mut notes {
+                if let StoreNote::Duplicate { id, winner, .. } = note {
+                    if let Some(rel) = winners.get(id) {
+                        *winner = String::from_utf8_lossy(rel).into_owned();
+                    }
+                }
+            }
+        }
+        notes
+    }
+}

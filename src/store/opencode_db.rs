@@ -1,0 +1,443 @@
+//! Reading an OpenCode database (`opencode.db`, `opencode-*.db`) without
+//! ever writing to it or beside it (agent-logs-more.md "OpenCode", "What
+//! reading it takes").
+//!
+//! OpenCode keeps the file in WAL mode while it runs, several processes
+//! writing. A read-only open then shares its `-shm`; when neither `-wal`
+//! nor `-shm` exists a read-only open would create the `-shm`, so that
+//! state (nobody writing) is opened `immutable=1` — then and only then.
+//! Every read is one short transaction: one consistent snapshot that does
+//! not hold back OpenCode's checkpoints. A locked or half-migrated file
+//! is a read failure with its reason, after at most the busy timeout.
+
+use std::collections::HashSet;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags};
+
+/// How long a read waits for OpenCode's writers (WAL recovery, a
+/// checkpoint) before it fails.
+const BUSY_TIMEOUT: Duration = Duration::from_millis(1000);
+
+/// Why a database could not be read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DbError(pub String);
+
+impl fmt::Display for DbError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for DbError {}
+
+impl From<rusqlite::Error> for DbError {
+    fn from(e: rusqlite::Error) -> Self {
+        DbError(format!("cannot read the database: {e}"))
+    }
+}
+
+/// One `session` row, with its project's worktree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionRow {
+    pub id: String,
+    pub parent_id: Option<String>,
+    pub directory: Option<String>,
+    pub worktree: Option<String>,
+    pub title: Option<String>,
+    pub agent: Option<String>,
+    /// `revert` JSON.
+    pub revert: Option<String>,
+    pub time_created: Option<i64>,
+    pub time_updated: Option<i64>,
+}
+
+/// One session's rows: messages `(id, data)` by id, parts
+/// `(message id, id, data)` by message then id.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SessionRows {
+    pub messages: Vec<(String, String)>,
+    pub parts: Vec<(String, String, String)>,
+}
+
+/// What an incremental index compares: the newest `time_updated` and the
+/// highest message id. File sizes say nothing (SQLite updates in place).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DbStamp {
+    pub max_time_updated: Option<i64>,
+    pub max_message_id: Option<String>,
+}
+
+/// An open database: read-only, `query_only`, with a busy timeout.
+pub struct OpencodeDb {
+    conn: Connection,
+    session_columns: HashSet<String>,
+}
+
+/// `path` + `suffix` (`-wal`, `-shm`).
+fn beside(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Whether OpenCode may be writing: its WAL side files exist.
+pub fn has_side_files(path: &Path) -> bool {
+    beside(path, "-wal").exists() || beside(path, "-shm").exists()
+}
+
+/// The `file:` URI of `path` with `immutable=1`, its bytes escaped.
+fn immutable_uri(path: &Path) -> Option<String> {
+    let text = path.to_str()?;
+    let mut uri = String::from("file:");
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
+            uri.push(char::from(b));
+        } else {
+            uri.push_str(&format!("%{b:02X}"));
+        }
+    }
+    uri.push_str("?immutable=1");
+    Some(uri)
+}
+
+impl OpencodeDb {
+    /// Opens `path` for reading, creating nothing beside it.
+    pub fn open(path: &Path) -> Result<Self, DbError> {
+        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+        let conn = if has_side_files(path) {
+            Connection::open_with_flags(path, flags)?
+        } else {
+            let uri = immutable_uri(path)
+                .ok_or_else(|| DbError("the database's path is not UTF-8".into()))?;
+            Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)?
+        };
+        conn.busy_timeout(BUSY_TIMEOUT)?;
+        conn.pragma_update(None, "query_only", 1)?;
+        let mut db = OpencodeDb {
+            conn,
+            session_columns: HashSet::new(),
+        };
+        db.session_columns = db.columns("session")?;
+        db.require("session", &db.session_columns, &["id"])?;
+        db.require(
+            "message",
+            &db.columns("message")?,
+            &["id", "session_id", "data"],
+        )?;
+        db.require("part", &db.columns("part")?, &["id", "message_id", "data"])?;
+        Ok(db)
+    }
+
+    /// The column names of `table` (empty when there is no such table).
+    fn columns(&self, table: &str) -> Result<HashSet<String>, DbError> {
+        let mut statement = self
+            .conn
+            .prepare("SELECT name FROM pragma_table_info(?1)")?;
+        let names = statement
+            .query_map([table], |row| row.get::<_, String>(0))?
+            .collect::<Result<HashSet<_>, _>>()?;
+        Ok(names)
+    }
+
+    fn require(&self, table: &str, have: &HashSet<String>, want: &[&str]) -> Result<(), DbError> {
+        if have.is_empty() {
+            return Err(DbError(format!(
+                "not an OpenCode database (yet): no table {table}"
+            )));
+        }
+        match want.iter().find(|c| !have.contains(**c)) {
+            Some(missing) => Err(DbError(format!(
+                "not an OpenCode database this build reads: table {table} has no column {missing}"
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    /// `session.<name>` when the column exists, else `NULL`.
+    fn session_column(&self, name: &str) -> String {
+        if self.session_columns.contains(name) {
+            format!("s.{name}")
+        } else {
+            "NULL".into()
+        }
+    }
+
+    /// Every session, by id, in one transaction.
+    pub fn sessions(&mut self) -> Result<(Vec<SessionRow>, DbStamp), DbError> {
+        let project = self.columns("project")?;
+        let worktree =
+            if project.contains("worktree") && self.session_columns.contains("project_id") {
+                "(SELECT p.worktree FROM project p WHERE p.id = s.project_id)"
+            } else {
+                "NULL"
+            };
+        let sql = format!(
+            "SELECT s.id, {}, {}, {worktree}, {}, {}, {}, {}, {} FROM session s ORDER BY s.id",
+            self.session_column("parent_id"),
+            self.session_column("directory"),
+            self.session_column("title"),
+            self.session_column("agent"),
+            self.session_column("revert"),
+            self.session_column("time_created"),
+            self.session_column("time_updated"),
+        );
+        let stamp_sql = format!(
+            "SELECT (SELECT max({}) FROM session s), (SELECT max(id) FROM message)",
+            self.session_column("time_updated")
+        );
+        let tx = self.conn.transaction()?;
+        let sessions = {
+            let mut statement = tx.prepare(&sql)?;
+            let rows = statement.query_map([], |row| {
+                Ok(SessionRow {
+                    id: row.get(0)?,
+                    parent_id: row.get(1)?,
+                    directory: row.get(2)?,
+                    worktree: row.get(3)?,
+                    title: row.get(4)?,
+                    agent: row.get(5)?,
+                    revert: row.get(6)?,
+                    time_created: row.get(7)?,
+                    time_updated: row.get(8)?,
+                })
+            })?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        let stamp = tx.query_row(&stamp_sql, [], |row| {
+            Ok(DbStamp {
+                max_time_updated: row.get(0)?,
+                max_message_id: row.get(1)?,
+            })
+        })?;
+        tx.finish()?;
+        Ok((sessions, stamp))
+    }
+
+    /// One session's messages and parts, in one transaction.
+    pub fn session_rows(&mut self, id: &str) -> Result<SessionRows, DbError> {
+        let tx = self.conn.transaction()?;
+        let messages = {
+            let mut statement =
+                tx.prepare("SELECT id, data FROM message WHERE session_id = ?1 ORDER BY id")?;
+            let rows = statement.query_map([id], |row| Ok((row.get(0)?, row.get(1)?)))?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        let parts = {
+            let mut statement = tx.prepare(
+                "SELECT p.message_id, p.id, p.data FROM part p \
+                 JOIN message m ON m.id = p.message_id \
+                 WHERE m.session_id = ?1 ORDER BY p.message_id, p.id",
+            )?;
+            let rows =
+                statement.query_map([id], |row| Ok((row.get(0)?, row.get(1)?, row.get(2)?)))?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        tx.finish()?;
+        Ok(SessionRows { messages, parts })
+    }
+}
+
+impl fmt::Debug for OpencodeDb {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OpencodeDb").finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::formats::opencode::project::{project, MessageRow, PartRow};
+    use crate::model::Event;
+
+    const SCHEMA: &str = "CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL);
+        CREATE TABLE session (id text PRIMARY KEY, project_id text, parent_id text, directory text, title text, revert text, agent text, time_created integer, time_updated integer);
+        CREATE TABLE message (id text PRIMARY KEY, session_id text, time_created integer, time_updated integer, data text);
+        CREATE TABLE part (id text PRIMARY KEY, message_id text, session_id text, time_created integer, time_updated integer, data text);
+        INSERT INTO project VALUES ('p', '/w');
+        INSERT INTO session VALUES ('ses_1', 'p', NULL, '', 'New session - 2026-08-20T11:00:00.000Z', NULL, NULL, 5, 6);
+        INSERT INTO message VALUES ('msg_1', 'ses_1', 5, 5, '{\"role\":\"user\"}');
+        INSERT INTO part VALUES ('prt_1', 'msg_1', 'ses_1', 5, 5, '{\"type\":\"text\",\"text\":\"hello\"}');";
+
+    fn listing(dir: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    fn read_all(path: &Path) -> Result<(Vec<SessionRow>, SessionRows), DbError> {
+        let mut db = OpencodeDb::open(path)?;
+        let (sessions, _) = db.sessions()?;
+        let rows = db.session_rows("ses_1")?;
+        Ok((sessions, rows))
+    }
+
+    #[test]
+    fn a_database_nobody_writes_is_read_immutable_creating_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("opencode.db");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(SCHEMA)
+            .unwrap();
+        let before = listing(dir.path());
+        assert_eq!(before, ["opencode.db"]);
+        let (sessions, rows) = read_all(&path).unwrap();
+        assert_eq!(sessions[0].worktree.as_deref(), Some("/w"));
+        assert_eq!(rows.messages.len(), 1);
+        assert_eq!(listing(dir.path()), before);
+    }
+
+    #[test]
+    fn a_database_being_written_in_wal_mode_is_read_creating_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("opencode-dev.db");
+        let writer = Connection::open(&path).unwrap();
+        writer.pragma_update(None, "journal_mode", "WAL").unwrap();
+        writer.execute_batch(SCHEMA).unwrap();
+        let before = listing(dir.path());
+        assert!(
+            before.contains(&"opencode-dev.db-wal".to_string()),
+            "{before:?}"
+        );
+        assert!(
+            before.contains(&"opencode-dev.db-shm".to_string()),
+            "{before:?}"
+        );
+        let (sessions, _) = read_all(&path).unwrap();
+        assert_eq!(sessions.len(), 1);
+        // What OpenCode writes next is seen by the next read.
+        writer
+            .execute_batch("INSERT INTO message VALUES ('msg_2', 'ses_1', 7, 7, '{}');")
+            .unwrap();
+        let (_, rows) = read_all(&path).unwrap();
+        assert_eq!(rows.messages.len(), 2);
+        assert_eq!(listing(dir.path()), before);
+        drop(writer);
+    }
+
+    #[test]
+    fn a_locked_database_is_a_read_failure_not_a_hang() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("opencode.db");
+        let writer = Connection::open(&path).unwrap();
+        writer.pragma_update(None, "journal_mode", "WAL").unwrap();
+        writer.execute_batch(SCHEMA).unwrap();
+        // Another process holding the file exclusively.
+        writer
+            .execute_batch("PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; INSERT INTO message VALUES ('msg_9', 'ses_1', 1, 1, '{}');")
+            .unwrap();
+        let error = read_all(&path).unwrap_err();
+        assert!(error.0.contains("cannot read the database"), "{error}");
+        drop(writer);
+    }
+
+    #[test]
+    fn a_half_migrated_database_says_what_is_missing() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("opencode.db");
+        Connection::open(&path)
+            .unwrap()
+            .execute_batch(
+                "CREATE TABLE session (id text); CREATE TABLE message (id text, data text);",
+            )
+            .unwrap();
+        let error = OpencodeDb::open(&path).unwrap_err();
+        assert!(
+            error.0.contains("table message has no column session_id"),
+            "{error}"
+        );
+        let empty = dir.path().join("opencode-x.db");
+        Connection::open(&empty)
+            .unwrap()
+            .execute_batch("CREATE TABLE t (x);")
+            .unwrap();
+        assert!(OpencodeDb::open(&empty)
+            .unwrap_err()
+            .0
+            .contains("no table session"));
+        // A column added by a later migration is not needed.
+        let older = dir.path().join("opencode-old.db");
+        Connection::open(&older)
+            .unwrap()
+            .execute_batch("CREATE TABLE session (id text); CREATE TABLE message (id text, session_id text, data text); CREATE TABLE part (id text, message_id text, data text); INSERT INTO session VALUES ('ses_1');")
+            .unwrap();
+        let (sessions, _) = OpencodeDb::open(&older).unwrap().sessions().unwrap();
+        assert_eq!(sessions[0].title, None);
+    }
+
+    /// The real fixture (issue 15): revert, compaction, a sub-agent and a
+    /// default title, read from `../shared/real-logs` beside the repo.
+    #[test]
+    fn the_real_fixture_projects_as_the_contract_says() {
+        let Some(dir) = crate::formats::toolkit::real_logs::real_logs("opencode") else {
+            return;
+        };
+        let path = dir.join("synthetic-data-v1.2/opencode.db");
+        let mut db = OpencodeDb::open(&path).unwrap();
+        let (sessions, stamp) = db.sessions().unwrap();
+        assert_eq!(sessions.len(), 3);
+        assert!(stamp.max_message_id.is_some());
+        let main = sessions
+            .iter()
+            .find(|s| s.id == "ses_3a1b2c3d4ffeAbCdEfGhIjKlMn")
+            .unwrap();
+        let rows = db.session_rows(&main.id).unwrap();
+        let messages: Vec<_> = rows
+            .messages
+            .iter()
+            .map(|(id, data)| MessageRow { id, data })
+            .collect();
+        let parts: Vec<_> = rows
+            .parts
+            .iter()
+            .map(|(message_id, id, data)| PartRow {
+                message_id,
+                id,
+                data,
+            })
+            .collect();
+        let revert: Option<serde_json::Value> = main
+            .revert
+            .as_deref()
+            .and_then(|r| serde_json::from_str(r).ok());
+        let revert = revert.as_ref().and_then(|r| r["messageID"].as_str());
+        let projected = project(&messages, &parts, revert);
+        // What the checkpoint shadows is left out, as projection does.
+        let through = projected.entries.iter().find_map(|e| match e.event {
+            Event::Checkpoint { through_seq, .. } => Some(through_seq),
+            _ => None,
+        });
+        let kinds: Vec<_> = projected
+            .entries
+            .iter()
+            .filter(|e| matches!(e.event, Event::Checkpoint { .. }) || Some(e.seq) > through)
+            .map(|e| match &e.event {
+                Event::Checkpoint { text, .. } => {
+                    format!("checkpoint {}", text.lines().next().unwrap_or(""))
+                }
+                Event::Message { role, text } => format!("{} {text}", role.as_str()),
+                _ => String::new(),
+            })
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                "checkpoint ## Goal",
+                "user Now add a test",
+                "assistant Added Settings.test.tsx."
+            ]
+        );
+        assert_eq!(
+            projected.first_user_text.as_deref(),
+            Some("Add dark mode to the settings page")
+        );
+        let child = sessions.iter().find(|s| s.parent_id.is_some()).unwrap();
+        assert_eq!(child.parent_id.as_deref(), Some(main.id.as_str()));
+    }
+}

@@ -1,0 +1,289 @@
+//! Scanning logs: one file from its first line or from where its scan
+//! stopped, and many at once spread over the machine's cores.
+
+use std::hash::Hasher;
+use std::io::{self, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rustc_hash::FxHasher;
+
+use super::discover::{self, LogFile, Walk};
+use super::file_state::{FileState, Found};
+use super::stamp::Stamp;
+use crate::formats::lines::{self, Flow, LongLines};
+use crate::formats::{FormatChoice, HeaderState, Scanner};
+use crate::fsio::{self, Links};
+
+/// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (an empty line
+/// stands in for one): no title or header is that long.
+const SCAN_LINES: LongLines = LongLines::Skip(lines::MAX_SCAN_LINE);
+
+/// A walk of one catalog's root.
+#[derive(Debug, Clone)]
+pub struct Walker {
+    pub(super) root: PathBuf,
+    pub(super) format: FormatChoice,
+}
+
+impl Walker {
+    pub fn walk(&self) -> io::Result<Option<Walk>> {
+        discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))
+    }
+}
+
+/// One log to scan: new, or changed since its `previous` state.
+pub(super) struct Work {
+    pub(super) rel: Arc<[u8]>,
+    pub(super) dir: Arc<Path>,
+    pub(super) stamp: Stamp,
+    pub(super) previous: Option<FileState>,
+}
+
+impl Work {
+    /// A log the catalog did not have.
+    pub(super) fn new(log: LogFile) -> Work {
+        Work {
+            rel: Arc::from(log.rel),
+            dir: log.dir,
+            stamp: log.stamp,
+            previous: None,
+        }
+    }
+}
+
+/// Scans many files, spread over the machine's cores: a first index reads
+/// every log for its title, and the files are independent.
+pub(super) fn refresh_all(
+    work: Vec<Work>,
+    format: FormatChoice,
+    titles: bool,
+) -> Vec<(Arc<[u8]>, FileState)> {
+    const MIN_PER_THREAD: usize = 64;
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(work.len() / MIN_PER_THREAD)
+        .max(1);
+    let refresh = |chunk: Vec<Work>| -> Vec<(Arc<[u8]>, FileState)> {
+        chunk
+            .into_iter()
+            .map(|w| {
+                let path = w.dir.join(discover::file_name(&w.rel));
+                let state = refresh_state(&path, w.stamp, w.previous, format, titles);
+                (w.rel, state)
+            })
+            .collect()
+    };
+    if threads == 1 {
+        return refresh(work);
+    }
+    let per_thread = work.len().div_ceil(threads);
+    let mut chunks = Vec::with_capacity(threads);
+    let mut work = work.into_iter();
+    for _ in 0..threads {
+        chunks.push(work.by_ref().take(per_thread).collect::<Vec<_>>());
+    }
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| scope.spawn(|| refresh(chunk)))
+            .collect();
+        // A worker that died leaves its files out; the next rescan retries them.
+        handles
+            .into_iter()
+            .filter_map(|h| h.join().ok())
+            .flatten()
+            .collect()
+    })
+}
+
+/// Brings one file's state up to its current `stamp`, parsing only what
+/// it needs.
+pub(super) fn refresh_state(
+    path: &Path,
+    stamp: Stamp,
+    previous: Option<FileState>,
+    format: FormatChoice,
+    titles: bool,
+) -> FileState {
+    if let Some(prev) = previous {
+        if prev.stamp == stamp {
+            return prev;
+        }
+        if stamp.size > prev.stamp.size
+            && stamp.same_file(&prev.stamp)
+            && prev.resumable()
+            && same_first_line(path, prev.first_line)
+        {
+            if let Some(grown) = append_scan(path, prev, stamp) {
+                return grown;
+            }
+        }
+    }
+    full_scan(path, stamp, format, titles)
+}
+
+/// Scans a log from its first line: its format, header and (with `titles`)
+/// every line's metadata.
+fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> FileState {
+    let size = stamp.size;
+    let mut state = FileState {
+        stamp,
+        format: None,
+        found: Found::Not(Box::new(HeaderState::Pending)),
+        consumed: 0,
+        full: titles,
+        winner: false,
+        first_line: (0, 0),
+    };
+    let mut file = match fsio::open_regular(path, Links::NoFollow) {
+        Ok(file) => file,
+        Err(e) => {
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
+            state.full = false;
+            return state;
+        }
+    };
+    let modified_millis = u64::try_from(stamp.mtime)
+        .ok()
+        .map(|secs| secs.saturating_mul(1000) + u64::from(stamp.mtime_nsec / 1_000_000));
+    let never = || false;
+    let mut scanner: Option<Box<dyn Scanner>> = None;
+    let mut format = None;
+    let mut first_line = (0, 0);
+    // Bounded lines: a region without a newline (a sparse or half-written
+    // file) is read through, never into memory.
+    let walked =
+        lines::for_each_line_bounded::<()>(&mut file, size, SCAN_LINES, &never, &mut |line| {
+            let scanner = match &mut scanner {
+                Some(s) => s,
+                None => {
+                    first_line = fingerprint(line);
+                    let Some(picked) = choice.pick(line) else {
+                        return Ok(Flow::Stop);
+                    };
+                    format = Some(picked);
+                    let scanner = scanner.insert(picked.scanner());
+                    if let Some(millis) = modified_millis {
+                        scanner.file_modified(millis);
+                    }
+                    scanner.file_path(path);
+                    scanner
+                }
+            };
+            scanner.line(line);
+            let done = scanner.is_done() || (!titles && scanner.header() != HeaderState::Pending);
+            Ok(if done { Flow::Stop } else { Flow::Continue })
+        });
+    let consumed = match walked {
+        Ok(consumed) => consumed,
+        Err(lines::LinesError::Io(e)) => {
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
+            state.full = false;
+            return state;
+        }
+        Err(_) => 0,
+    };
+    state.found = match (scanner, consumed) {
+        (None, 0) => Found::Not(Box::new(HeaderState::Pending)),
+        (None, _) => Found::Not(Box::new(HeaderState::NotASession(
+            "not a log of any known format".into(),
+        ))),
+        (Some(s), _) => settle(s),
+    };
+    state.format = format;
+    state.consumed = consumed;
+    state.first_line = first_line;
+    state
+}
+
+/// A line's length and hash: enough to see that a file no longer starts
+/// the same, without keeping the line. Kept in memory only (a seeded state
+/// has none), so the hash need not be stable across builds. Never
+/// `(0, 0)`, which stands for "not known": an empty line is known too.
+fn fingerprint(line: &[u8]) -> (u32, u64) {
+    let mut hasher = FxHasher::default();
+    hasher.write(line);
+    (
+        u32::try_from(line.len()).unwrap_or(u32::MAX),
+        hasher.finish() | 1,
+    )
+}
+
+/// Whether the file at `path` still starts with the first line seen before
+/// (true when none was seen: nothing to compare).
+fn same_first_line(path: &Path, (len, hash): (u32, u64)) -> bool {
+    if (len, hash) == (0, 0) {
+        return true;
+    }
+    let Ok(mut file) = fsio::open_regular(path, Links::NoFollow) else {
+        return false;
+    };
+    let mut now = vec![0; len as usize + 2];
+    let mut read = 0;
+    while read < now.len() {
+        match std::io::Read::read(&mut file, &mut now[read..]) {
+            Ok(0) => break,
+            Ok(n) => read += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return false,
+        }
+    }
+    let now = &now[..read];
+    let line = now.split(|&b| b == b'\n').next().unwrap_or(now);
+    let line = lines::strip_cr(line);
+    now.len() > line.len() && fingerprint(line) == (len, hash)
+}
+
+/// Keeps a scanner only while its log is a session or may become one.
+fn settle(scanner: Box<dyn Scanner>) -> Found {
+    match scanner.header() {
+        HeaderState::NotASession(why) if scanner.is_done() => {
+            Found::Not(Box::new(HeaderState::NotASession(why)))
+        }
+        _ => Found::Scanner(scanner),
+    }
+}
+
+/// Feeds the scanner the complete lines appended after `consumed`.
+fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileState> {
+    let size = stamp.size;
+    let Found::Scanner(scanner) = &mut state.found else {
+        return None;
+    };
+    if scanner.is_done() {
+        state.stamp = stamp;
+        return Some(state);
+    }
+    let mut file = fsio::open_regular(path, Links::NoFollow).ok()?;
+    file.seek(SeekFrom::Start(state.consumed)).ok()?;
+    let never = || false;
+    // Only the growth is read, in bounded chunks (never reserved whole).
+    let growth = size - state.consumed;
+    let mut at_first = state.consumed == 0;
+    let mut first_line = None;
+    let used =
+        lines::for_each_line_bounded::<()>(&mut file, growth, SCAN_LINES, &never, &mut |line| {
+            if at_first {
+                first_line = Some(fingerprint(line));
+                at_first = false;
+            }
+            scanner.line(line);
+            Ok(if scanner.is_done() {
+                Flow::Stop
+            } else {
+                Flow::Continue
+            })
+        })
+        .ok()?;
+    state.consumed += used;
+    state.stamp = stamp;
+    if let Some(first) = first_line {
+        state.first_line = first;
+    }
+    Some(state)
+}
