@@ -413,9 +413,12 @@ fn print_config_prints_the_settings_snippet() {
     );
 }
 
-/// Claude Code's default command timeout is 60 s; these answer in well
-/// under a few seconds even from a debug build.
-const WELL_WITHIN: Duration = Duration::from_secs(5);
+/// Claude Code's default command timeout is 60 s. These answer in well
+/// under a second from a release build (the figures are the benches'
+/// business); the bound only tells linear work from quadratic, which
+/// would take minutes, so a loaded machine (CI runs tests beside each
+/// other on two cores) cannot fail it.
+const WELL_WITHIN: Duration = Duration::from_secs(30);
 
 #[test]
 fn a_ten_megabyte_prompt_is_answered_quickly() {
