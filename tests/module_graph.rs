@@ -337,6 +337,11 @@ fn layers_depend_only_downwards() {
         // The file system around the core: spill writer, file mentions.
         ("spill", &["model", "fsio", "reference", "config"][..]),
         ("files", &["model", "fsio", "reference", "config"][..]),
+        // Full-text search: its index beside the stores, face-neutral.
+        (
+            "search",
+            &["model", "fsio", "formats", "reference", "config"][..],
+        ),
         (
             "cli",
             &[
@@ -349,6 +354,7 @@ fn layers_depend_only_downwards() {
                 "proto",
                 "spill",
                 "files",
+                "search",
             ][..],
         ),
         (
@@ -363,6 +369,7 @@ fn layers_depend_only_downwards() {
                 "proto",
                 "spill",
                 "files",
+                "search",
             ][..],
         ),
         // The MCP face: the core and the stores, never another face.
@@ -376,6 +383,7 @@ fn layers_depend_only_downwards() {
                 "reference",
                 "config",
                 "spill",
+                "search",
             ][..],
         ),
     ]);

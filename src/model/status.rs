@@ -24,6 +24,46 @@ pub struct Status {
     /// How many notes there were beyond [`MAX_NOTES`]: a store of 20,000
     /// files that are not sessions must not make a 20,000-line answer.
     pub notes_omitted: usize,
+    /// The full-text search index (issue 16), when this face has one: the
+    /// server and the CLI's `status`; absent from faces that never search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchStatus>,
+}
+
+/// The search index, as `status` reports it (docs/lsp-extensions.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchStatus {
+    /// `false` when the setting or the flag turned it off, or a full disk
+    /// did (then `note` says why).
+    pub enabled: bool,
+    /// The index's folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The bytes of its files.
+    pub bytes: u64,
+    /// Sessions it holds.
+    pub sessions: usize,
+    /// Sessions of the stores it does not hold as they are now (new,
+    /// changed, or removed from the store): how far behind it is.
+    pub behind: usize,
+    /// Why search is off or the index could not be read, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl SearchStatus {
+    /// Search that is off, and why.
+    pub fn off(note: impl Into<String>) -> Self {
+        SearchStatus {
+            enabled: false,
+            path: None,
+            bytes: 0,
+            sessions: 0,
+            behind: 0,
+            note: Some(note.into()),
+        }
+    }
 }
 
 /// Notes listed by a status at most.
@@ -86,7 +126,14 @@ impl Status {
             stores,
             notes: notes.iter().take(MAX_NOTES).map(StatusNote::from).collect(),
             notes_omitted: notes.len().saturating_sub(MAX_NOTES),
+            search: None,
         }
+    }
+
+    /// This status with the search index's.
+    pub fn with_search(mut self, search: SearchStatus) -> Self {
+        self.search = Some(search);
+        self
     }
 }
 
