@@ -340,7 +340,7 @@ fn layers_depend_only_downwards() {
         // Full-text search: its index beside the stores, face-neutral.
         (
             "search",
-            &["model", "fsio", "formats", "reference", "config"][..],
+            &["model", "fsio", "formats", "store", "reference", "config"][..],
         ),
         (
             "cli",

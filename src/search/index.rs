@@ -24,7 +24,8 @@ pub struct SearchIndex {
     pub(crate) index: Index,
     pub(crate) fields: Fields,
     pub(crate) reader: IndexReader,
-    dir: PathBuf,
+    /// `None` for an index in memory (search with the index turned off).
+    dir: Option<PathBuf>,
     /// Where a broken index was moved, when opening found one.
     pub moved_aside: Option<PathBuf>,
 }
@@ -97,7 +98,7 @@ impl SearchIndex {
             index,
             fields,
             reader,
-            dir: dir.to_path_buf(),
+            dir: Some(dir.to_path_buf()),
             moved_aside: None,
         };
         // Every segment the meta file names must be readable.
@@ -107,13 +108,42 @@ impl SearchIndex {
         Ok(opened)
     }
 
-    pub fn dir(&self) -> &Path {
-        &self.dir
+    /// An index in memory, gone with the process: what searching with the
+    /// index turned off builds, so nothing is written to disk.
+    pub fn in_memory() -> Result<Self, SearchError> {
+        let fields = Fields::new();
+        let index = Index::create_in_ram(fields.schema.clone());
+        index
+            .tokenizers()
+            .register(tokenizer::NAME, tokenizer::analyzer());
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(SearchIndex {
+            index,
+            fields,
+            reader,
+            dir: None,
+            moved_aside: None,
+        })
+    }
+
+    /// The index's folder (`None` in memory).
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
     }
 
     /// The bytes of the index's files.
     pub fn size(&self) -> u64 {
-        location::size(&self.dir)
+        self.dir.as_deref().map_or(0, location::size)
+    }
+
+    /// Narrows the modes of what tantivy wrote (see [`location::narrow`]).
+    pub fn narrow(&self) {
+        if let Some(dir) = &self.dir {
+            location::narrow(dir);
+        }
     }
 
     /// Sees the last commit (of this process or another).

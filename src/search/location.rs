@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::paths;
 use crate::fsio::{self, Links};
+use crate::store::StoreSpec;
 
 /// What makes an index of another layout or another build's readers
 /// unusable: its folder's name changes with it, and a new index is built.
@@ -40,6 +41,21 @@ pub fn index_dir(root: &Path, stores: &[(PathBuf, &str)]) -> PathBuf {
         h.write_u8(0);
     }
     root.join(format!("index-{:016x}", h.finish()))
+}
+
+/// The folder of the index of the store list `specs` under `root`.
+pub fn for_specs(root: &Path, specs: &[StoreSpec]) -> PathBuf {
+    let stores: Vec<(PathBuf, &str)> = specs
+        .iter()
+        .map(|s| (s.path.clone(), s.format.name()))
+        .collect();
+    index_dir(root, &stores)
+}
+
+/// The default folder of the index of `specs`, when there is a cache
+/// directory.
+pub fn default_for(specs: &[StoreSpec]) -> Option<PathBuf> {
+    default_root().map(|root| for_specs(&root, specs))
 }
 
 /// Makes `dir` ready to hold an index of stores at `roots`: refused when

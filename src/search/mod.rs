@@ -132,6 +132,13 @@ impl Search {
         })
     }
 
+    /// A throwaway index in memory (the index turned off).
+    pub fn in_memory() -> Result<Self, SearchError> {
+        Ok(Search {
+            index: SearchIndex::in_memory()?,
+        })
+    }
+
     /// Opens an existing index without creating or changing anything.
     pub fn open_existing(dir: &Path) -> Result<Option<Self>, SearchError> {
         Ok(SearchIndex::open_existing(dir)?.map(|index| Search { index }))
@@ -168,7 +175,7 @@ impl Search {
         };
         SearchStatus {
             enabled: true,
-            path: Some(self.index.dir().display().to_string()),
+            path: self.index.dir().map(|d| d.display().to_string()),
             bytes: self.index.size(),
             sessions: indexed,
             behind,

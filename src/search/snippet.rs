@@ -71,6 +71,15 @@ pub fn make(turn: u64, role: &str, text: &str, exact: &[String], prefix: Option<
         .get(best.1)
         .map_or(0, |&(from, _)| from.saturating_sub(LEAD));
     let window_start = window_start.min(total.saturating_sub(WIDTH));
+    // Start at a word, not in one (never past the first match shown).
+    let first_match = spans.get(best.1).map_or(0, |&(from, _)| from);
+    let chars: Vec<char> = text.chars().collect();
+    let mut window_start = window_start;
+    if window_start > 0 && !chars[window_start - 1].is_whitespace() {
+        if let Some(space) = (window_start..first_match).find(|&c| chars[c].is_whitespace()) {
+            window_start = space + 1;
+        }
+    }
     let window_end = (window_start + WIDTH).min(total);
     let byte = |c: usize| starts.get(c).copied().unwrap_or(text.len());
     let shown: String = text[byte(window_start)..byte(window_end)]
@@ -135,6 +144,11 @@ mod tests {
         assert!(s.text.chars().count() <= WIDTH);
         assert_eq!(s.ranges.len(), 2);
         assert!(s.text.contains("the tax rounding fix"));
+        assert!(
+            s.text.starts_with("filler "),
+            "starts at a word: {:?}",
+            s.text
+        );
         let camel = make(
             1,
             "user",

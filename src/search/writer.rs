@@ -18,7 +18,6 @@ use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 
 use super::error::SearchError;
 use super::index::{Indexed, SearchIndex};
-use super::location;
 use super::schema::{self, cwd_ancestors};
 use crate::model::{Cancelled, Session, SessionReader};
 use crate::reference::projection::{Message, Projector};
@@ -142,7 +141,7 @@ pub fn sync(
     }
     commit(&mut writer, index)?;
     writer.wait_merging_threads()?;
-    location::narrow(index.dir());
+    index.narrow();
     index.reload()?;
     Ok(report)
 }
@@ -152,7 +151,7 @@ fn commit(
     index: &SearchIndex,
 ) -> Result<(), SearchError> {
     writer.commit()?;
-    location::narrow(index.dir());
+    index.narrow();
     Ok(())
 }
 
