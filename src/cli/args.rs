@@ -99,6 +99,8 @@ pub enum Command {
         /// At most this many sessions listed as resources (default: 500).
         #[arg(long, value_parser = digits, allow_negative_numbers = true)]
         limit: Option<Digits>,
+        #[command(flatten)]
+        index: SearchIndexArgs,
         /// Print how to add this server to CLIENT, with the flags given.
         #[arg(long, value_name = "CLIENT",
               value_parser = clap::builder::PossibleValuesParser::new(crate::config::mcp::CLIENTS))]

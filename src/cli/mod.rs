@@ -75,12 +75,14 @@ pub fn main() -> Invocation {
             store,
             spill,
             limit,
+            index,
             print_config,
         }) => Invocation::Mcp(crate::config::mcp::McpRequest {
             settings: settings::requested(&store),
             spill: settings::spill_requested(&spill),
             limit: limit.map(|d| d.0),
             print_config,
+            no_search_index: index.no_search_index,
         }),
         Some(command) => Invocation::Done(run_command(command)),
     }

@@ -64,30 +64,14 @@ fn open(
     sessions: &[Session],
     store: &FsStore,
 ) -> Result<Search, Failure> {
-    let reader = store.reader();
-    let dir = location::default_for(&settings.stores).filter(|_| !no_index);
-    let roots: Vec<_> = settings.stores.iter().map(|s| s.path.clone()).collect();
-    let on_disk = dir.map(|dir| Search::open(&dir, &roots, now_ms()));
-    let index = match on_disk {
-        Some(Ok(index)) => index,
-        other => {
-            if let Some(Err(e)) = other {
-                note(&format!("{e}; searching without an index on disk"));
-            }
-            Search::in_memory().map_err(index_failure)?
-        }
-    };
-    if let Some(aside) = &index.index().moved_aside {
-        note(&format!(
-            "the search index was unusable and was rebuilt (the old one is in {})",
-            aside.display()
-        ));
+    let (index, notes) =
+        Search::open_for(&settings.stores, !no_index, now_ms()).map_err(index_failure)?;
+    for text in notes {
+        note(&text);
     }
-    match index.sync(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
-        Ok(_) => {}
-        // Another process is writing: its last commit is what there is.
-        Err(SearchError::Busy) => index.reload().map_err(index_failure)?,
-        Err(e) => note(&e.to_string()),
+    let reader = store.reader();
+    if let Some(text) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
+        note(&text);
     }
     Ok(index)
 }

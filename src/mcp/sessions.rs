@@ -11,7 +11,8 @@ use crate::model::{Session, SessionStore};
 use crate::reference::candidates::{self, Candidate, Preselect, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
-use crate::reference::ReferenceError;
+use crate::reference::{ErrorCode, ReferenceError};
+use crate::search::{Search, SearchOptions, SessionHit};
 use crate::spill::Spill;
 use crate::store::FsStore;
 
@@ -33,16 +34,78 @@ pub struct Sessions {
     /// Each session's slug, made once: Claude Code attaches a mention only
     /// while its URI is listed, so a URI must not change when a title does.
     slugs: Mutex<HashMap<String, String>>,
+    /// The full-text index, opened by the first `search_sessions`.
+    search: Mutex<Option<Search>>,
+    /// Whether that index may be kept on disk.
+    search_on_disk: bool,
 }
 
 impl Sessions {
-    pub fn new(settings: Settings, spill: Option<Spill>, store: FsStore) -> Self {
+    pub fn new(
+        settings: Settings,
+        spill: Option<Spill>,
+        store: FsStore,
+        search_on_disk: bool,
+    ) -> Self {
         Self {
             settings,
             spill,
             store: RwLock::new(store),
             slugs: Mutex::default(),
+            search: Mutex::default(),
+            search_on_disk,
         }
+    }
+
+    /// The sessions whose messages or titles match `query` (the search
+    /// language of `hydra-session-lsp search`), the workspace `cwd` first.
+    /// The index is brought up to date first.
+    pub fn search(
+        &self,
+        cwd: Option<&str>,
+        query: &str,
+        limit: usize,
+        cancelled: Cancelled<'_>,
+    ) -> Result<Vec<SessionHit>, ReferenceError> {
+        let parsed = crate::search::parse_query(query)
+            .map_err(|e| ReferenceError::new(ErrorCode::InvalidReference, e.to_string()))?;
+        let failed = |e: crate::search::SearchError| ReferenceError::read_failed(e);
+        let mut slot = self
+            .search
+            .lock()
+            .map_err(|_| ReferenceError::read_failed("the search index is unavailable"))?;
+        if slot.is_none() {
+            let (opened, notes) =
+                Search::open_for(&self.settings.stores, self.search_on_disk, now_ms())
+                    .map_err(failed)?;
+            for note in notes {
+                tracing::warn!("{note}");
+            }
+            *slot = Some(opened);
+        }
+        let Some(search) = slot.as_ref() else {
+            return Err(ReferenceError::read_failed(
+                "the search index is unavailable",
+            ));
+        };
+        let store = self.read_store()?;
+        let reader = store.reader();
+        if let Some(note) = search.refresh(
+            &store.sessions(),
+            reader.as_ref(),
+            cancelled,
+            &mut |_, _| {},
+        ) {
+            tracing::warn!("{note}");
+        }
+        let exists = |id: &str| store.get(id).is_some();
+        let options = SearchOptions {
+            limit,
+            workspace: cwd,
+            now_ms: now_ms(),
+            exists: Some(&exists),
+        };
+        search.search(&parsed, options).map_err(failed)
     }
 
     /// Applies the store's pending changes; whether the sessions changed.
@@ -146,4 +209,10 @@ impl Sessions {
             .read()
             .map_err(|_| ReferenceError::read_failed("the session index is unavailable"))
     }
+}
+
+fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }

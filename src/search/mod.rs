@@ -41,6 +41,7 @@ pub use writer::SyncReport;
 
 use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
 use crate::reference::mention;
+use crate::store::StoreSpec;
 
 /// Snippets per session at most.
 pub const SNIPPETS: usize = 3;
@@ -130,6 +131,57 @@ impl Search {
         Ok(Search {
             index: SearchIndex::open_or_create(dir, now_ms)?,
         })
+    }
+
+    /// The index of the store list `specs`: on disk in its place under
+    /// the cache directory, or — when `on_disk` is false, or that place
+    /// cannot be used (inside a store, not the user's alone, no cache
+    /// directory) — in memory for this process. The notes say what a
+    /// person should know (a broken index rebuilt, a place refused).
+    pub fn open_for(
+        specs: &[StoreSpec],
+        on_disk: bool,
+        now_ms: u64,
+    ) -> Result<(Self, Vec<String>), SearchError> {
+        let mut notes = Vec::new();
+        let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
+        let opened = location::default_for(specs)
+            .filter(|_| on_disk)
+            .map(|dir| Search::open(&dir, &roots, now_ms));
+        let search = match opened {
+            Some(Ok(search)) => search,
+            other => {
+                if let Some(Err(e)) = other {
+                    notes.push(format!("{e}; searching without an index on disk"));
+                }
+                Search::in_memory()?
+            }
+        };
+        if let Some(aside) = &search.index.moved_aside {
+            notes.push(format!(
+                "the search index was unusable and was rebuilt (the old one is in {})",
+                aside.display()
+            ));
+        }
+        Ok((search, notes))
+    }
+
+    /// Brings the index up to date as far as this process can: when
+    /// another process holds the writer, what it last committed is read;
+    /// a full disk or another failure leaves the last commit searchable
+    /// and comes back as a note.
+    pub fn refresh(
+        &self,
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Option<String> {
+        match self.sync(sessions, reader, cancelled, progress) {
+            Ok(_) => None,
+            Err(SearchError::Busy) => self.reload().err().map(|e| e.to_string()),
+            Err(e) => Some(e.to_string()),
+        }
     }
 
     /// A throwaway index in memory (the index turned off).
