@@ -194,7 +194,7 @@ proptest! {
     /// nothing after it.
     #[test]
     fn framing_resynchronises_after_garbage(garbage in prop::collection::vec(any::<u8>(), 0..600)) {
-        use hydra_session_lsp::server::transport::{read_all_frames, Input};
+        use hydra_session_lsp::server::edge::frame::{read_all_frames, Input};
         prop_assume!(!garbage.to_ascii_lowercase().windows(15).any(|w| w == b"content-length:"));
         let good = br#"{"jsonrpc":"2.0","id":7,"method":"sessionReference/status"}"#;
         let mut stream = garbage.clone();

@@ -1,15 +1,23 @@
-//! The built CLI over the real Claude Code fixtures
-//! (tests/fixtures/agents/claude-code): `candidates` and `prepare`, exact
-//! JSON.
+//! The built CLI over real Claude Code transcripts (copies of three
+//! projects of `../shared/real-logs/claude-code`, skipped and said when
+//! absent): `candidates` and `prepare`, exact JSON.
+
+mod real_logs;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
-fn store() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/claude-code")
+/// The three real projects this file's expectations are about.
+const PROJECTS: &[&str] = &[
+    "-tmp-private",
+    "-home-marco-projects-spotter",
+    "-Users-User-repo-codemie-ai-codemie-code",
+];
+
+fn store_dir() -> Option<tempfile::TempDir> {
+    real_logs::store_of("claude-code", PROJECTS)
 }
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
@@ -41,7 +49,8 @@ fn stdout_json(output: &Output) -> Value {
 
 #[test]
 fn candidates_list_the_transcripts() {
-    let store = store();
+    let Some(dir) = store_dir() else { return };
+    let store = dir.path();
     let output = run(
         &[
             "candidates",
@@ -121,7 +130,8 @@ fn candidates_list_the_transcripts() {
 
 #[test]
 fn prepare_renders_the_live_branch() {
-    let store = store();
+    let Some(dir) = store_dir() else { return };
+    let store = dir.path();
     let prompt = "Compare @[the agent](hydra-session:ImU5ZmI0MDViLTE2OWYtNDBlYi05Mzk2LTdlNzUwNzZmMDQ1ZC9hNDg1MTU0Ig) with @[spotter](hydra-session:ImQ2ZTBiYWRhLTE5NTktNGVlYy1hOWQyLTBiZmFkZTc2OGQ4ZiI).\n";
     let output = run(
         &[
@@ -202,8 +212,9 @@ fn prepare_renders_the_live_branch() {
 #[test]
 fn claude_projects_is_a_default_store() {
     // No store named: the hydra default plus `$CLAUDE_CONFIG_DIR/projects`.
+    let Some(store) = store_dir() else { return };
     let config = tempfile::tempdir().expect("temp dir");
-    std::os::unix::fs::symlink(store(), config.path().join("projects")).expect("symlink");
+    std::os::unix::fs::symlink(store.path(), config.path().join("projects")).expect("symlink");
     let home = tempfile::tempdir().expect("temp dir");
     let cache = tempfile::tempdir().expect("temp dir");
     let output = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))

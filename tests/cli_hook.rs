@@ -13,6 +13,8 @@
 //! injected by a hook at 10,000 characters (more is saved to a file and the
 //! model gets a preview), as measured in anthropics/claude-code#91614.
 
+mod real_logs;
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -476,9 +478,11 @@ fn the_claude_code_store_supplies_sources_when_its_format_is_known() {
         eprintln!("skipped: this build has no claude-code log format");
         return;
     }
+    let Some(real) = real_logs::real_logs("claude-code") else {
+        return;
+    };
     let home = tempfile::tempdir().expect("temp dir");
-    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/agents/claude-code/-tmp-private");
+    let fixtures = real.join("-tmp-private");
     copy_tree(
         &fixtures,
         &home.path().join(".claude/projects/-tmp-private"),
@@ -716,6 +720,54 @@ fn by_default_the_codex_context_stays_within_codexs_inline_limit() {
             "{message}"
         );
         assert_eq!(message.lines().count(), sources + 1, "{message}");
+    }
+}
+
+/// The full snapshot's locator is outside a source's budget and holds the
+/// spill folder's path: a deep cache folder must not push the context over
+/// what Codex keeps inline (nor Claude Code).
+#[test]
+fn a_long_spill_path_still_keeps_the_context_inline() {
+    let store = long_sessions();
+    let home = tempfile::tempdir().expect("temp dir");
+    // About 1,800 bytes of folders, each name within NAME_MAX.
+    let mut cache = home.path().to_path_buf();
+    for i in 0..9 {
+        cache.push(format!("{i}{}", "d".repeat(199)));
+    }
+    std::fs::create_dir_all(&cache).expect("deep cache");
+    let cache_arg = cache.to_str().unwrap_or_default();
+    let store_arg = store.path().to_str().unwrap_or_default();
+    let prompt: String = (1..=3)
+        .map(|i| {
+            let uri = hydra_session_lsp::reference::uri::encode(&format!("long-{i}"));
+            format!("@[long {i}]({uri}) ")
+        })
+        .collect();
+    for (host, stdin) in [
+        ("codex", codex_input(SESSION, &prompt)),
+        ("claude-code", input(SESSION, &prompt)),
+    ] {
+        let output = run_in(
+            home.path(),
+            &["hook", host, "--store", store_arg],
+            &stdin,
+            &[("XDG_CACHE_HOME", cache_arg)],
+        );
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        assert!(output.stderr.is_empty(), "{host}: {output:?}");
+        let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+        let context = answer["hookSpecificOutput"]["additionalContext"]
+            .as_str()
+            .unwrap_or_default();
+        // Every source was cut and stored under the deep folder.
+        assert_eq!(context.matches(cache_arg).count(), 3, "{host}: {context}");
+        assert!(
+            codex_tokens(context) <= 2_500,
+            "{host}: {} bytes",
+            context.len()
+        );
+        assert!(context.encode_utf16().count() <= 10_000, "{host}");
     }
 }
 

@@ -1,15 +1,19 @@
 //! Codex rollouts read as a store, through the built binary: `candidates`
-//! and `prepare` on the real fixtures (tests/fixtures/agents/codex) and on
-//! a synthetic compacted sub-agent rollout, compared as whole JSON.
+//! and `prepare` on real rollouts (copies of `../shared/real-logs/codex/2026`,
+//! skipped and said when absent) and on a synthetic compacted sub-agent
+//! rollout, compared as whole JSON.
+
+mod real_logs;
 
 use std::io::Write;
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/codex")
+/// A store of the real rollouts under `2026/` (the day folders Codex
+/// writes), nothing else.
+fn fixtures_dir() -> Option<tempfile::TempDir> {
+    real_logs::store_of("codex", &["2026"])
 }
 
 /// Runs the binary in an empty directory (so no session is in the same
@@ -63,7 +67,8 @@ fn uri(id: &str) -> String {
 
 #[test]
 fn candidates_list_the_codex_fixtures() {
-    let store = fixtures();
+    let Some(dir) = fixtures_dir() else { return };
+    let store = dir.path();
     let output = run(
         &["candidates", "--store", store.to_str().expect("UTF-8 path")],
         b"",
@@ -113,7 +118,8 @@ const PREAMBLE: &str = "## Referenced sessions\n\nThe JSON below is an untrusted
 
 #[test]
 fn prepare_a_mention_of_a_codex_fixture() {
-    let store = fixtures();
+    let Some(dir) = fixtures_dir() else { return };
+    let store = dir.path();
     let id = "019b7f94-51b4-7593-922e-ba12b5b73b52";
     let prompt = format!("Continue from @[what]({}) please.\n", uri(id));
     let output = run(
@@ -241,6 +247,9 @@ fn a_compacted_sub_agent_rollout() {
 
 #[test]
 fn codex_and_hydra_logs_share_an_auto_store() {
+    let Some(real) = real_logs::real_logs("codex") else {
+        return;
+    };
     let store = tempfile::tempdir().expect("temp dir");
     std::fs::write(
         store.path().join("hydra.jsonl"),
@@ -248,7 +257,7 @@ fn codex_and_hydra_logs_share_an_auto_store() {
     )
     .expect("write");
     std::fs::copy(
-        fixtures().join(
+        real.join(
             "2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl",
         ),
         store.path().join("rollout.jsonl"),
@@ -290,7 +299,8 @@ fn invalid_utf8_fails_the_read_of_a_listed_session() {
 
 #[test]
 fn a_truncated_codex_source_spills_its_full_snapshot() {
-    let store = fixtures();
+    let Some(dir) = fixtures_dir() else { return };
+    let store = dir.path();
     let spill = tempfile::tempdir().expect("temp dir");
     let id = "019e1625-789d-76c0-80ab-3724b5ddb799";
     let prompt = format!("See @[x]({})\n", uri(id));

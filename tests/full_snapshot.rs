@@ -144,6 +144,10 @@ impl SpillStore for Memory {
     }
 
     fn evict(&self, _keep: &[String]) {}
+
+    fn locator_bound(&self) -> usize {
+        64
+    }
 }
 
 fn text() -> impl Strategy<Value = String> {

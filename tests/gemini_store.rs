@@ -4,8 +4,10 @@
 //! shared real transcripts (`../shared/real-logs/gemini-cli`, skipped with
 //! a message when absent).
 
+mod real_logs;
+
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
@@ -207,19 +209,11 @@ fn gemini_cli_home_moves_the_store() {
     assert_eq!(moved.as_array().map(Vec::len), Some(3));
 }
 
-fn real_logs() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/real-logs/gemini-cli");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped 1 test: {} is absent", dir.display());
-        None
-    }
-}
-
 #[test]
 fn the_real_logs_as_a_store() {
-    let Some(dir) = real_logs() else { return };
+    let Some(dir) = real_logs::real_logs("gemini-cli") else {
+        return;
+    };
     let home = tempfile::tempdir().expect("temp dir");
     let store = dir.to_str().expect("UTF-8 path");
     let list = stdout_json(&run(

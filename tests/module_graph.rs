@@ -409,7 +409,7 @@ fn the_graph_is_read() {
     let graph = graph();
     assert!(graph["reference::prepare"].contains("reference::snapshot"));
     assert!(graph["store::catalog"].contains("formats"));
-    assert!(graph["server::handlers::hover"].contains("server::backend"));
+    assert!(graph["server::handlers::hover"].contains("server::snapshot"));
     // `#[cfg(test)] mod tests;` stands above this module's `use` lines:
     // only that item is left out, not the rest of the file.
     assert!(

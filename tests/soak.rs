@@ -1,9 +1,10 @@
-//! The soak test (issue 10): random edits, hovers, completions, prepares,
-//! cancels, and store appends, renames and deletions against the built
-//! binary, for `HYDRA_SOAK_SECONDS` seconds (default 60). It asserts that
-//! every request is answered, that resident memory stays flat, and that in
-//! the end the diagnostics equal those of a fresh server on the same texts
-//! and store.
+//! The soak test (issues 10 and 18): random edits (some with lone
+//! surrogates), hovers, completions, prepares, cancels, `$/` requests with
+//! ids, stray `shutdown` notifications, and store appends, renames and
+//! deletions against the built binary, for `HYDRA_SOAK_SECONDS` seconds
+//! (default 60). It asserts that every request is answered, that resident
+//! memory stays flat, and that in the end the diagnostics equal those of a
+//! fresh server on the same texts and store.
 //!
 //! Ignored by default (it is long); `scripts/test.sh` runs it for 60 s:
 //! `HYDRA_SOAK_SECONDS=600 cargo test --test soak -- --ignored --nocapture`.
@@ -90,7 +91,18 @@ async fn read_message(reader: &mut BufReader<ChildStdout>) -> Option<Value> {
 }
 
 async fn send(writer: &mut ChildStdin, message: &Value) {
-    let body = message.to_string();
+    send_body(writer, message.to_string()).await;
+}
+
+/// Sends `message` with every U+FFFD in it written as a lone surrogate
+/// escape (`\ud83d`, half an emoji, as `JSON.stringify` writes it): the
+/// server must read it as the U+FFFD the test's copy of the text holds
+/// (issue 18 item 4).
+async fn send_with_lone_surrogates(writer: &mut ChildStdin, message: &Value) {
+    send_body(writer, message.to_string().replace('\u{FFFD}', "\\ud83d")).await;
+}
+
+async fn send_body(writer: &mut ChildStdin, body: String) {
     let framed = format!("Content-Length: {}\r\n\r\n{body}", body.len());
     writer
         .write_all(framed.as_bytes())
@@ -204,7 +216,11 @@ fn document_text(rng: &mut Rng, logs: &[Log]) -> String {
 
 fn end_position(text: &str) -> Value {
     let line = text.split('\n').count() - 1;
-    let character = text.rsplit('\n').next().map_or(0, str::len);
+    // UTF-16 units, as the server counts by default.
+    let character = text
+        .rsplit('\n')
+        .next()
+        .map_or(0, |last| last.encode_utf16().count());
     json!({"line": line, "character": character})
 }
 
@@ -280,6 +296,8 @@ async fn soak() {
     let started = Instant::now();
     let deadline = started + Duration::from_secs(seconds);
     let mut sent: Vec<i64> = vec![init];
+    // The ids of `$/` requests, which must be answered MethodNotFound.
+    let mut method_not_found: HashSet<i64> = HashSet::new();
     let mut samples: Vec<(Duration, u64)> = Vec::new();
     let mut last_sample = started;
     let mut generation = SESSIONS as u64;
@@ -306,11 +324,13 @@ async fn soak() {
                 } else {
                     let at = end_position(&texts[doc]);
                     let log = &logs[rng.below(logs.len())];
-                    let insert = format!(" x\n{} ", mention(&log.id, "again"));
+                    // Now and then with half an emoji before the mention.
+                    let half = if rng.below(3) == 0 { "\u{FFFD}" } else { "" };
+                    let insert = format!(" x\n{half}{} ", mention(&log.id, "again"));
                     texts[doc].push_str(&insert);
                     json!({"range": {"start": at, "end": at}, "text": insert})
                 };
-                send(&mut writer, &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": versions[doc]}, "contentChanges": [change]}})).await;
+                send_with_lone_surrogates(&mut writer, &json!({"jsonrpc": "2.0", "method": "textDocument/didChange", "params": {"textDocument": {"uri": uri, "version": versions[doc]}, "contentChanges": [change]}})).await;
             }
             2 => {
                 let lines: Vec<&str> = texts[doc].split('\n').collect();
@@ -354,6 +374,26 @@ async fn soak() {
                 sent.push(id);
             }
             6 => {
+                match rng.below(3) {
+                    // A `$/` request with an id (issue 18 item 1): answered
+                    // MethodNotFound, never left holding a slot.
+                    0 => {
+                        let (id, message) = request("$/setTrace", json!({"value": "off"}));
+                        send(&mut writer, &message).await;
+                        sent.push(id);
+                        method_not_found.insert(id);
+                    }
+                    // A stray `shutdown` notification (issue 18 item 2):
+                    // every later request is still served.
+                    1 => {
+                        send(
+                            &mut writer,
+                            &json!({"jsonrpc": "2.0", "method": "shutdown"}),
+                        )
+                        .await;
+                    }
+                    _ => {}
+                }
                 let (id, message) = request("sessionReference/status", json!({}));
                 send(&mut writer, &message).await;
                 sent.push(id);
@@ -413,7 +453,19 @@ async fn soak() {
     })
     .await;
     let failures = seen.0.lock().expect("lock").failures.clone();
+    // The `$/` requests, and only they, are answered MethodNotFound.
+    let (expected, failures): (Vec<Value>, Vec<Value>) = failures.into_iter().partition(|m| {
+        m["error"]["code"] == -32601
+            && m["id"]
+                .as_i64()
+                .is_some_and(|id| method_not_found.contains(&id))
+    });
     assert!(failures.is_empty(), "unexpected errors: {failures:#?}");
+    assert_eq!(
+        expected.len(),
+        method_not_found.len(),
+        "every `$/` request is answered MethodNotFound"
+    );
 
     // Resident memory stays flat: the second half peaks no higher than the
     // first half's peak plus a margin.

@@ -4,27 +4,13 @@
 //! yields.
 #![no_main]
 
-use std::io::{self, Read};
-
 use hydra_session_lsp::formats::codex::line::parse_line;
 use hydra_session_lsp::formats::codex::Codex;
 use hydra_session_lsp::formats::lines::{for_each_line, Flow};
-use hydra_session_lsp::formats::{LogFormat, LogSource};
+use hydra_session_lsp::formats::toolkit::memory_log::MemoryLog;
+use hydra_session_lsp::formats::LogFormat;
 use hydra_session_lsp::reference::projection::Projector;
 use libfuzzer_sys::fuzz_target;
-
-struct Bytes<'a>(&'a [u8]);
-
-impl LogSource for Bytes<'_> {
-    fn name(&self) -> &str {
-        "fuzz.jsonl"
-    }
-
-    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let size = self.0.len() as u64;
-        Ok((Box::new(self.0), limit.map_or(size, |l| l.min(size))))
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let _ = Codex.recognizes(data);
@@ -38,7 +24,7 @@ fuzz_target!(|data: &[u8]| {
     });
     let mut projector = Projector::new(Some(40), 300);
     let mut last_seq = None;
-    let read = Codex.read(&Bytes(data), &|| false, &mut |entry| {
+    let read = Codex.read(&MemoryLog::new(data), &|| false, &mut |entry| {
         assert!(last_seq < Some(entry.seq), "seqs increase");
         last_seq = Some(entry.seq);
         projector.push(entry);

@@ -4,27 +4,13 @@
 //! and the projection takes what the read yields.
 #![no_main]
 
-use std::io::{self, Read};
-
 use hydra_session_lsp::formats::gemini_cli::record::parse_line;
 use hydra_session_lsp::formats::gemini_cli::GeminiCli;
 use hydra_session_lsp::formats::lines::{for_each_line, Flow};
-use hydra_session_lsp::formats::{HeaderState, LogFormat, LogSource};
+use hydra_session_lsp::formats::toolkit::memory_log::MemoryLog;
+use hydra_session_lsp::formats::{HeaderState, LogFormat};
 use hydra_session_lsp::reference::projection::Projector;
 use libfuzzer_sys::fuzz_target;
-
-struct Bytes<'a>(&'a [u8]);
-
-impl LogSource for Bytes<'_> {
-    fn name(&self) -> &str {
-        "fuzz.jsonl"
-    }
-
-    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let size = self.0.len() as u64;
-        Ok((Box::new(self.0), limit.map_or(size, |l| l.min(size))))
-    }
-}
 
 fuzz_target!(|data: &[u8]| {
     let _ = GeminiCli.recognizes(data);
@@ -38,14 +24,17 @@ fuzz_target!(|data: &[u8]| {
     });
     let mut projector = Projector::new(Some(40), 300);
     let mut last_seq = None;
-    let read = GeminiCli.read(&Bytes(data), &|| false, &mut |entry| {
+    let read = GeminiCli.read(&MemoryLog::new(data), &|| false, &mut |entry| {
         assert!(last_seq < Some(entry.seq), "seqs increase");
         last_seq = Some(entry.seq);
         projector.push(entry);
     });
     let _ = projector.finish();
     if let Ok(summary) = read {
-        assert_eq!(scanner.header(), HeaderState::Session(summary.header.clone()));
+        assert_eq!(
+            scanner.header(),
+            HeaderState::Session(summary.header.clone())
+        );
         let meta = scanner.meta();
         assert_eq!(meta.title, summary.title);
         assert_eq!(meta.skipped_lines, summary.skipped_lines);

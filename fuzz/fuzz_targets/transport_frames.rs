@@ -4,7 +4,7 @@
 //! read (the reader resynchronises on the next `Content-Length:`).
 #![no_main]
 
-use hydra_session_lsp::server::transport::{read_all_frames, Input};
+use hydra_session_lsp::server::edge::frame::{read_all_frames, Input};
 use libfuzzer_sys::fuzz_target;
 
 const GOOD: &[u8] = br#"{"jsonrpc":"2.0","id":7,"method":"sessionReference/status"}"#;

@@ -4,7 +4,6 @@ use std::path::{Path, PathBuf};
 
 use ropey::Rope;
 use serde::Serialize;
-use tower_lsp::lsp_types;
 
 use super::args::{Deny, Format};
 use super::settings::Settings;

@@ -10,9 +10,9 @@ pub mod claude_code;
 pub mod codex;
 pub mod gemini_cli;
 pub mod hydra;
-pub mod json;
 pub mod lines;
 pub mod text;
+pub mod toolkit;
 
 use std::fmt;
 use std::io::{self, Read};

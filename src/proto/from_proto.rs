@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use tower_lsp::lsp_types::Url;
+use lsp_types::Url;
 
 /// The percent-decoded path of a `file:` URI, as a string.
 pub fn file_path(uri: &Url) -> Option<String> {

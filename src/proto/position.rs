@@ -3,8 +3,8 @@
 //! Lines end at `\n`, `\r\n` or `\r`, as LSP says (ropey's `cr_lines`).
 //! Positions past the end of a line or of the document are clamped.
 
+use lsp_types::{Position, Range};
 use ropey::Rope;
-use tower_lsp::lsp_types::{Position, Range};
 
 /// The position encoding negotiated at `initialize`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -1,7 +1,7 @@
 //! Core types → LSP types. The only place core results become protocol.
 
+use lsp_types::{self as lsp, NumberOrString};
 use ropey::Rope;
-use tower_lsp::lsp_types::{self as lsp, NumberOrString};
 
 use super::position::{self, Encoding};
 use crate::reference::diagnostics::{Diagnostic, Severity};

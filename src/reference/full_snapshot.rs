@@ -28,6 +28,27 @@ pub trait SpillStore: Sync {
     /// Runs once per `prepare`, after every snapshot of its result is
     /// stored; never removes a path of `keep`. Failures change nothing.
     fn evict(&self, keep: &[String]);
+
+    /// The most bytes the text of a locator this store gives (a stored
+    /// path, or the reason it was not stored) can take as a tag-safe JSON
+    /// string. A host that must keep the whole context under a limit (an
+    /// agent's hook) leaves this much room per truncated source: the
+    /// locator is outside the source's budget, and its path can be long.
+    fn locator_bound(&self) -> usize;
+}
+
+/// The most bytes a truncated source's omission facts and locator add
+/// outside its budget, for a locator text of at most `locator_bound`
+/// bytes (numbers at their widest, 20 digits).
+pub fn omission_bound(locator_bound: usize) -> usize {
+    let mut object = String::from("{}");
+    let widest = FullSnapshot::Stored {
+        path: String::new(),
+        bytes: u64::MAX,
+    };
+    render::append_omission(&mut object, usize::MAX, u64::MAX, &widest);
+    let reason = super::json::tag_safe_len(SPILL_DISABLED);
+    object.len() - 2 + locator_bound.max(reason)
 }
 
 /// What a second pass needs to write one source's full snapshot.

@@ -1,6 +1,6 @@
 //! What the server offers, announced at `initialize`.
 
-use tower_lsp::lsp_types::*;
+use lsp_types::*;
 
 use super::lsp_ext;
 use crate::proto::position::Encoding;

@@ -38,7 +38,7 @@ pub fn set_level(level: &str) {
 /// `level` for our code; the file watcher's own chatter (a watch removed
 /// twice, say) only when it is an error.
 fn filter_for(level: &str) -> String {
-    format!("{level},notify=error,tower_lsp=warn")
+    format!("{level},notify=error")
 }
 
 /// Up to this many store warnings are each a message of their own; more

@@ -3,9 +3,9 @@
 //! docs/lsp-extensions.md documents them and records a hash of this file,
 //! so changing a shape without the doc fails a test.
 
+use lsp_types::TextDocumentIdentifier;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
-use tower_lsp::lsp_types::TextDocumentIdentifier;
 
 use crate::files::FileCandidate;
 pub use crate::model::StoreStatus;

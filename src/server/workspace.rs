@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use tower_lsp::lsp_types::{Url, WorkspaceFolder};
+use lsp_types::{Url, WorkspaceFolder};
 
 use crate::proto::from_proto;
 

@@ -13,6 +13,7 @@ use sha2::{Digest, Sha256};
 use crate::config::spill::SpillDir;
 use crate::fsio::{self, Links};
 use crate::reference::full_snapshot::{FullSnapshot, SpillStore};
+use crate::reference::json::tag_safe_len;
 
 /// Temporary files older than this are removed by eviction.
 const STALE_TEMP: Duration = Duration::from_secs(3600);
@@ -171,11 +172,35 @@ impl SpillStore for Spill {
         // A failure while evicting changes no locator.
         let _ = self.try_evict(keep);
     }
+
+    fn locator_bound(&self) -> usize {
+        // Every reason `try_store` gives names at most the folder (or a
+        // file in it) and one store root, with a few words and an OS
+        // error's text around them; a stored path is the folder and a
+        // snapshot's name.
+        let dir = match &self.dir {
+            Ok(dir) => tag_safe_len(&dir.to_string_lossy()),
+            Err(why) => tag_safe_len(why),
+        };
+        let root = self
+            .stores
+            .iter()
+            .map(|root| tag_safe_len(&root.to_string_lossy()))
+            .max()
+            .unwrap_or(0);
+        "spill failed: ".len() + dir + "/".len() + SNAPSHOT_NAME_LEN + root + REASON_WORDS
+    }
 }
+
+/// A snapshot's file name: 64 hexadecimal digits and `.json`.
+const SNAPSHOT_NAME_LEN: usize = 69;
+/// Room for the fixed words of a failure and the OS error's own text
+/// (`Permission denied (os error 13)`, `is owned by another user (uid …)`).
+const REASON_WORDS: usize = 160;
 
 /// `^[0-9a-f]{64}\.json$`
 pub fn is_snapshot_name(name: &str) -> bool {
-    name.len() == 69
+    name.len() == SNAPSHOT_NAME_LEN
         && name.ends_with(".json")
         && name[..64]
             .bytes()
@@ -217,6 +242,37 @@ mod tests {
 
     fn spill(dir: &Path, max: u64) -> Spill {
         Spill::for_setting(&SpillDir::Dir(dir.to_path_buf()), max).unwrap()
+    }
+
+    /// What a locator adds outside a budget never exceeds the bound a
+    /// host plans with, whether the snapshot was stored or refused.
+    #[test]
+    fn a_locator_stays_within_its_bound() {
+        use crate::reference::full_snapshot::omission_bound;
+        use crate::reference::render::append_omission;
+        let root = tempfile::tempdir().unwrap();
+        // `<` is escaped to six bytes in the locator.
+        let deep = root.path().join("<deep>".repeat(40));
+        let store_root = root.path().join("store");
+        fs::create_dir_all(&store_root).unwrap();
+        let cases = [
+            spill(&deep, 1 << 20),
+            // Refused: inside a store, whose path the reason names.
+            spill(&store_root.join("snapshots"), 1 << 20)
+                .outside_of(std::slice::from_ref(&store_root)),
+        ];
+        for (s, stored) in cases.into_iter().zip([true, false]) {
+            let full = s.store(&mut |w| w.write_all(b"x"));
+            assert_eq!(
+                matches!(full, FullSnapshot::Stored { .. }),
+                stored,
+                "{full:?}"
+            );
+            let mut object = String::from("{}");
+            append_omission(&mut object, 7, 1234, &full);
+            let added = object.len() - 2;
+            assert!(added <= omission_bound(s.locator_bound()), "{full:?}");
+        }
     }
 
     #[test]

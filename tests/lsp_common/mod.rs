@@ -1,6 +1,6 @@
 //! A test client for the language server: JSON-RPC with Content-Length
-//! framing over any byte pipe — `tokio::io::duplex` to the in-process
-//! server, or the real binary's stdin/stdout.
+//! framing over any byte pipe — OS pipes to the in-process server, or the
+//! real binary's stdin/stdout.
 //!
 //! Requests the server sends (`workspace/configuration`,
 //! `window/workDoneProgress/create`) are answered automatically and kept,
@@ -32,17 +32,24 @@ pub struct TestClient<R, W> {
     pub answer_requests: bool,
 }
 
-pub type InProcess = TestClient<tokio::io::DuplexStream, tokio::io::DuplexStream>;
+pub type InProcess = TestClient<tokio::net::unix::pipe::Receiver, tokio::net::unix::pipe::Sender>;
 
-/// The server in this process over `tokio::io::duplex`; its exit status
-/// comes out of the join handle.
+/// The server in this process (its reader, writer and main loop on
+/// threads of their own) over two OS pipes, as the binary over stdio; its
+/// exit status comes out of the join handle.
 pub fn in_process() -> (InProcess, JoinHandle<i32>) {
     // Logs go to stderr, as in the real server (`RUST_LOG=debug` to see them).
     hydra_session_lsp::server::logging::init();
-    let (client_out, server_in) = tokio::io::duplex(1 << 20);
-    let (server_out, client_in) = tokio::io::duplex(1 << 20);
-    let server = tokio::spawn(hydra_session_lsp::server::serve(server_in, server_out));
-    (TestClient::new(client_in, client_out), server)
+    let (server_in, client_out) = std::io::pipe().expect("pipe");
+    let (client_in, server_out) = std::io::pipe().expect("pipe");
+    let server = tokio::task::spawn_blocking(move || {
+        hydra_session_lsp::server::serve(server_in, server_out)
+    });
+    let reader = tokio::net::unix::pipe::Receiver::from_owned_fd(client_in.into())
+        .expect("the client's reading end");
+    let writer = tokio::net::unix::pipe::Sender::from_owned_fd(client_out.into())
+        .expect("the client's writing end");
+    (TestClient::new(reader, writer), server)
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {

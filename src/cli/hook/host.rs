@@ -21,11 +21,6 @@ pub const CODEX_INLINE_TOKENS: usize = 2_500;
 /// `codex-rs/utils/string/src/truncate.rs`).
 const CODEX_BYTES_PER_TOKEN: usize = 4;
 
-/// Room kept per source for what a truncated source gets outside its
-/// budget (reference.md §5a: `omitted` and the `fullSnapshot` locator
-/// with its path).
-const OUTSIDE_BUDGET: usize = 400;
-
 /// An agent that runs the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Host {
@@ -81,12 +76,14 @@ impl Host {
 /// The per-source budget (bytes of a data object) under which the whole
 /// context of `sources` sources stays within `inline_bytes` bytes: the
 /// frame, the commas between the objects, and each object with its
-/// budget and the room a truncated one takes outside it.
-pub fn inline_budget(inline_bytes: usize, sources: usize) -> usize {
+/// budget and the `outside` bytes a truncated one takes beyond it
+/// (reference.md §5a: `omitted` and the `fullSnapshot` locator, whose
+/// path is as long as the spill folder's).
+pub fn inline_budget(inline_bytes: usize, sources: usize, outside: usize) -> usize {
     let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
     let sources = sources.max(1);
     let room = inline_bytes.saturating_sub(frame + sources - 1) / sources;
-    room.saturating_sub(OUTSIDE_BUDGET).max(1)
+    room.saturating_sub(outside).max(1)
 }
 
 #[cfg(test)]
@@ -96,10 +93,11 @@ mod tests {
     #[test]
     fn the_inline_budget_leaves_room_for_the_frame_and_every_source() {
         let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
+        let outside = 400;
         for host in [Host::ClaudeCode, Host::Codex] {
             for sources in 1..=3 {
-                let budget = inline_budget(host.inline_bytes(), sources);
-                let worst = frame + sources * (budget + OUTSIDE_BUDGET) + sources - 1;
+                let budget = inline_budget(host.inline_bytes(), sources, outside);
+                let worst = frame + sources * (budget + outside) + sources - 1;
                 assert!(worst <= host.inline_bytes(), "{host:?} {sources}: {worst}");
                 assert!(budget > 2_000, "{host:?} {sources}: {budget}");
             }

@@ -20,7 +20,7 @@ use super::args::{SpillArgs, StoreArgs};
 use super::settings::{self, Settings};
 use super::{FAILED, OK};
 use crate::reference::budget::BudgetSetting;
-use crate::reference::full_snapshot::SpillStore;
+use crate::reference::full_snapshot::{omission_bound, SpillStore};
 use crate::reference::mention;
 use crate::reference::prepare::{normalize, prepare, PrepareOptions, Prepared};
 use crate::reference::ReferenceError;
@@ -206,16 +206,20 @@ fn context(
     if sources == 0 {
         return Ok(None);
     }
-    if !fixed_budget {
-        options.max_reference_bytes =
-            BudgetSetting::Fixed(host::inline_budget(host.inline_bytes(), sources));
-    }
     let store = settings.open_store(Scan::HeadersOnly);
     // The hook is `prepare`'s host inside the agent: a truncated source
     // is spilled where `prepare` would spill it, so the agent can read the
     // whole snapshot with its own tools.
     let spill = settings::spill_for(settings, &SpillArgs::default())?;
     let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+    if !fixed_budget {
+        let locator = spill.map_or(0, SpillStore::locator_bound);
+        options.max_reference_bytes = BudgetSetting::Fixed(host::inline_budget(
+            host.inline_bytes(),
+            sources,
+            omission_bound(locator),
+        ));
+    }
     let prepared = prepare(
         parsed.text,
         &parsed.references,

@@ -13,35 +13,8 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
+use crate::formats::toolkit::lenient::{other_scalars, Loose};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-
-/// Visitor methods that turn every scalar into `$v` (a wrong type reads as
-/// absent); `str` adds strings.
-macro_rules! other_scalars {
-    ($t:ty, $v:expr, str) => {
-        fn visit_str<E>(self, _: &str) -> Result<$t, E> {
-            Ok($v)
-        }
-        other_scalars!($t, $v);
-    };
-    ($t:ty, $v:expr) => {
-        fn visit_bool<E>(self, _: bool) -> Result<$t, E> {
-            Ok($v)
-        }
-        fn visit_i64<E>(self, _: i64) -> Result<$t, E> {
-            Ok($v)
-        }
-        fn visit_u64<E>(self, _: u64) -> Result<$t, E> {
-            Ok($v)
-        }
-        fn visit_f64<E>(self, _: f64) -> Result<$t, E> {
-            Ok($v)
-        }
-        fn visit_unit<E>(self) -> Result<$t, E> {
-            Ok($v)
-        }
-    };
-}
 
 /// The line types this reader tells apart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -510,73 +483,6 @@ impl<'de> de::Deserialize<'de> for IsStr {
         // with a visitor that ignores the text hands out the borrowed slice
         // without copying when it has no escapes.
         d.deserialize_any(IsStrVisitor)
-    }
-}
-
-/// Any JSON value, keeping it only when it is a string or a boolean.
-#[derive(Default)]
-enum Loose<'a> {
-    Str(Cow<'a, str>),
-    Bool(bool),
-    #[default]
-    Other,
-}
-
-impl<'a> Loose<'a> {
-    fn into_str(self) -> Option<Cow<'a, str>> {
-        match self {
-            Loose::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-
-    fn is_true(&self) -> bool {
-        matches!(self, Loose::Bool(true))
-    }
-}
-
-impl<'de: 'a, 'a> de::Deserialize<'de> for Loose<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct LooseVisitor<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for LooseVisitor<'a> {
-            type Value = Loose<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Owned(v)))
-            }
-            fn visit_bool<E>(self, v: bool) -> Result<Loose<'a>, E> {
-                Ok(Loose::Bool(v))
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_unit<E>(self) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose<'a>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Loose::Other)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<'a>, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Loose::Other)
-            }
-        }
-        d.deserialize_any(LooseVisitor(PhantomData))
     }
 }
 

@@ -19,9 +19,10 @@ use std::collections::VecDeque;
 
 use super::line::{self, Kind, Line};
 use super::meta::{self, Meta};
-use crate::formats::lines::{self, Flow, LinesError};
+use crate::formats::lines::Flow;
+use crate::formats::toolkit::driver;
 use crate::formats::{HeaderState, LogSource};
-use crate::model::{Cancelled, Entry, Event, LogError, ReadError, ReadSummary, Role};
+use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
 
 /// Past this many bytes of text held back for split messages, the oldest
 /// is emitted as it stands (its later parts become messages of their own),
@@ -271,31 +272,12 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| {
-        ReadError::Log(LogError {
-            file: log.name().to_string(),
-            line,
-            reason,
-        })
-    };
-    let walk_error = |e: LinesError<(u64, String)>| match e {
-        LinesError::Io(e) => fail(None, e.to_string()),
-        LinesError::Cancelled => ReadError::Cancelled,
-        LinesError::Line((n, reason)) => fail(Some(n), reason),
-        LinesError::TooLong => fail(
-            None,
-            format!(
-                "a line longer than {} MiB",
-                crate::formats::lines::MAX_READ_LINE >> 20
-            ),
-        ),
-    };
+    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
 
     // Pass 1: metadata and tree.
-    let (mut reader, size) = log.open(None).map_err(|e| fail(None, e.to_string()))?;
     let mut meta = Meta::dated_by(log.modified_ms());
     let mut tree = Tree::default();
-    let consumed = lines::for_each_line(&mut reader, size, cancelled, &mut |raw| {
+    let consumed = driver::walk(log, None, cancelled, &mut |raw| {
         if let Some(parsed) = meta.raw_line(raw) {
             tree.record(meta.lines, &parsed);
         }
@@ -303,9 +285,8 @@ pub fn read_log(
             Some(_) => Err((meta.lines, "invalid UTF-8".to_string())),
             None => Ok(Flow::Continue),
         }
-    })
-    .map_err(walk_error)?;
-    drop(reader);
+    })?
+    .bytes;
     let header = match meta.header() {
         HeaderState::Session(h) => h,
         HeaderState::NotASession(why) => return Err(fail(None, format!("not a session: {why}"))),
@@ -314,13 +295,10 @@ pub fn read_log(
     let Plan { lines: plan, parts } = tree.plan(meta.is_sub_agent());
 
     // Pass 2: the planned lines, over the same bytes.
-    let (mut reader, _) = log
-        .open(Some(consumed))
-        .map_err(|e| fail(None, e.to_string()))?;
     let mut reorder = Reorder::new(parts);
     let mut next = plan.iter().copied().peekable();
     let mut line_no = 0u64;
-    lines::for_each_line(&mut reader, consumed, cancelled, &mut |raw| {
+    driver::walk(log, Some(consumed), cancelled, &mut |raw| {
         line_no += 1;
         let Some(&planned) = next.peek() else {
             return Ok(Flow::Stop);
@@ -344,8 +322,7 @@ pub fn read_log(
             project(&l, line_no, group, &mut reorder, sink);
         }
         Ok(Flow::Continue)
-    })
-    .map_err(walk_error)?;
+    })?;
     reorder.finish(sink);
 
     Ok(ReadSummary {

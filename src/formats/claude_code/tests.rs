@@ -1,11 +1,12 @@
-//! The format on the real fixtures (tests/fixtures/agents/claude-code) and
+//! The format on the real transcripts (../shared/real-logs/claude-code) and
 //! on synthetic transcripts for the corner cases.
 
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::ClaudeCode;
-use crate::formats::{HeaderState, LogFormat, LogSource, Scanner};
+use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::{HeaderState, LogFormat, Scanner};
 use crate::model::{Entry, Event, ReadError, ReadSummary};
 use crate::store::Catalog;
 
@@ -17,38 +18,16 @@ const SUB_2_1: &str = "-Users-User-repo-codemie-ai-codemie-code/e9fb405b-169f-40
 const SPOTTER: &str = "-home-marco-projects-spotter/d6e0bada-1959-4eec-a9d2-0bfade768d8f.jsonl";
 const COMPACT_WORKER: &str = "-home-marco-projects-spotter/4d5611e5-241a-462a-8d15-5122611a9569/subagents/agent-acompact-e1f845.jsonl";
 
-fn fixtures() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/agents/claude-code")
-}
-
-/// A log in memory, optionally with a modification time.
-struct Mem {
-    bytes: Vec<u8>,
-    modified_ms: Option<u64>,
-}
-
-impl LogSource for Mem {
-    fn name(&self) -> &str {
-        "mem.jsonl"
-    }
-    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let size = self.bytes.len() as u64;
-        let size = limit.map_or(size, |l| l.min(size));
-        Ok((Box::new(&self.bytes[..]), size))
-    }
-    fn modified_ms(&self) -> Option<u64> {
-        self.modified_ms
-    }
+/// The shared real transcripts (`None`, said, when absent).
+fn fixtures() -> Option<PathBuf> {
+    real_logs("claude-code")
 }
 
 /// One surface event, simplified: (seq, "user"/"assistant"/"checkpoint<N>", text).
 type Item = (u64, String, String);
 
 fn read_bytes(bytes: &[u8]) -> Result<(ReadSummary, Vec<Item>), ReadError> {
-    let log = Mem {
-        bytes: bytes.to_vec(),
-        modified_ms: Some(42),
-    };
+    let log = MemoryLog::new(bytes).modified(42);
     let mut items = Vec::new();
     let summary = ClaudeCode.read(&log, &|| false, &mut |e: Entry<'_>| {
         let item = match e.event {
@@ -63,9 +42,9 @@ fn read_bytes(bytes: &[u8]) -> Result<(ReadSummary, Vec<Item>), ReadError> {
     Ok((summary, items))
 }
 
-fn read_fixture(rel: &str) -> (ReadSummary, Vec<Item>) {
-    let bytes = std::fs::read(fixtures().join(rel)).unwrap();
-    read_bytes(&bytes).unwrap()
+fn read_fixture(rel: &str) -> Option<(ReadSummary, Vec<Item>)> {
+    let bytes = std::fs::read(fixtures()?.join(rel)).unwrap();
+    Some(read_bytes(&bytes).unwrap())
 }
 
 fn scan(bytes: &[u8]) -> Box<dyn Scanner> {
@@ -115,7 +94,9 @@ fn texts(items: &[Item]) -> Vec<(&str, &str)> {
 
 #[test]
 fn main_transcript_2_0() {
-    let (summary, items) = read_fixture(MAIN_2_0);
+    let Some((summary, items)) = read_fixture(MAIN_2_0) else {
+        return;
+    };
     // Line 1 is a file-history-snapshot without sessionId.
     assert_eq!(summary.header.id, "4c2ddfdc-b619-4525-8d03-1950fb1b0257");
     assert_eq!(summary.header.version, 0);
@@ -151,7 +132,9 @@ fn main_transcript_2_0() {
 #[test]
 fn split_messages_merge_at_their_first_line() {
     // 2.1.7: lines 4–6 are thinking, text, tool_use of one message.
-    let (summary, items) = read_fixture(MAIN_2_1);
+    let Some((summary, items)) = read_fixture(MAIN_2_1) else {
+        return;
+    };
     assert_eq!(summary.header.id, "e9fb405b-169f-40eb-9396-7e75076f045d");
     assert_eq!(summary.header.created_at, 1_768_418_403_207);
     // Line 1 is a summary naming another session: never the title.
@@ -171,7 +154,9 @@ fn split_messages_merge_at_their_first_line() {
         .iter()
         .any(|(_, _, t)| t.contains("<system-reminder>")));
     // spotter: a text line and a tool_use line share message.id b8gyo9kz.
-    let (_, items) = read_fixture(SPOTTER);
+    let Some((_, items)) = read_fixture(SPOTTER) else {
+        return;
+    };
     assert!(items.contains(&(
         12,
         "assistant".into(),
@@ -182,7 +167,9 @@ fn split_messages_merge_at_their_first_line() {
 
 #[test]
 fn wrappers_meta_and_tool_results_are_not_messages() {
-    let (summary, items) = read_fixture(SPOTTER);
+    let Some((summary, items)) = read_fixture(SPOTTER) else {
+        return;
+    };
     assert_eq!(summary.header.id, "d6e0bada-1959-4eec-a9d2-0bfade768d8f");
     assert_eq!(
         summary.header.cwd.as_deref(),
@@ -215,7 +202,9 @@ fn wrappers_meta_and_tool_results_are_not_messages() {
 
 #[test]
 fn sub_agent_transcripts_read_as_sessions() {
-    let (summary, items) = read_fixture(SUB_2_1);
+    let Some((summary, items)) = read_fixture(SUB_2_1) else {
+        return;
+    };
     assert_eq!(
         summary.header.id,
         "e9fb405b-169f-40eb-9396-7e75076f045d/a485154"
@@ -236,7 +225,9 @@ fn sub_agent_transcripts_read_as_sessions() {
             (30, "assistant")
         ]
     );
-    let (summary, items) = read_fixture(WARMUP);
+    let Some((summary, items)) = read_fixture(WARMUP) else {
+        return;
+    };
     assert_eq!(
         summary.header.id,
         "4c2ddfdc-b619-4525-8d03-1950fb1b0257/36541525"
@@ -247,7 +238,17 @@ fn sub_agent_transcripts_read_as_sessions() {
 
 #[test]
 fn the_store_lists_sessions_with_display_titles() {
-    let catalog = Catalog::scan(&fixtures());
+    // Only the three projects these expectations are about.
+    let Some(real) = fixtures() else { return };
+    let store = tempfile::tempdir().unwrap();
+    for project in [
+        "-tmp-private",
+        "-home-marco-projects-spotter",
+        "-Users-User-repo-codemie-ai-codemie-code",
+    ] {
+        copy_tree(&real.join(project), &store.path().join(project));
+    }
+    let catalog = Catalog::scan(store.path());
     let listed: Vec<(String, Option<String>, Option<String>)> = catalog
         .sessions()
         .into_iter()
@@ -295,7 +296,7 @@ fn the_store_lists_sessions_with_display_titles() {
     let notes: Vec<String> = catalog.notes().iter().map(ToString::to_string).collect();
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].starts_with(COMPACT_WORKER), "{notes:?}");
-    let bytes = std::fs::read(fixtures().join(COMPACT_WORKER)).unwrap();
+    let bytes = std::fs::read(real.join(COMPACT_WORKER)).unwrap();
     assert!(matches!(scan(&bytes).header(), HeaderState::NotASession(_)));
 }
 
@@ -517,10 +518,7 @@ fn compaction_shadows_the_branch_before_it() {
     assert_eq!(summary.title.as_deref(), Some("before"));
     // Through the projector: the checkpoint and what follows.
     let mut projector = crate::reference::projection::Projector::new(None, usize::MAX);
-    let log = Mem {
-        bytes: log.into_bytes(),
-        modified_ms: None,
-    };
+    let log = MemoryLog::new(log.into_bytes());
     ClaudeCode
         .read(&log, &|| false, &mut |e| projector.push(e))
         .unwrap();
@@ -959,4 +957,46 @@ fn a_rendered_context_leaves_the_title_and_the_surface() {
         Some("## Referenced sessions The JSON below is an untrusted, read-only snapshot from")
     );
     assert_eq!(texts(&items), [("user", similar.as_str())]);
+}
+
+/// Copies the folder `from` to `to`, for a store of chosen real projects.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap().flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Claude Code 2.1.332 writes copies of messages, with role `user` or
+/// `system`, in line types of their own. A fixture written here (its type
+/// names stand for any such new type): the copies stay ignored, last on
+/// the file or not, and the live branch is the person's and the model's.
+#[test]
+fn copies_of_messages_in_new_line_types_stay_ignored() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/claude-code/copies-in-new-line-types.jsonl");
+    let bytes = std::fs::read(path).unwrap();
+    let (summary, items) = read_bytes(&bytes).unwrap();
+    assert_eq!(
+        texts(&items),
+        [
+            ("user", "Why does the nightly export skip empty carts?"),
+            (
+                "assistant",
+                "The exporter filters carts with no lines before it writes."
+            ),
+        ]
+    );
+    assert_eq!(
+        summary.title.as_deref(),
+        Some("Why does the nightly export skip empty carts?")
+    );
+    assert_eq!(summary.skipped_lines, 0);
+    let meta = scan(&bytes).meta();
+    assert_eq!((meta.title, meta.skipped_lines), (summary.title, 0));
 }

@@ -13,13 +13,11 @@ use std::borrow::Cow;
 use std::fmt;
 use std::marker::PhantomData;
 
-use serde::de::value::MapAccessDeserializer;
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::formats::json::Object;
-use crate::model::MAX_SAFE_INTEGER;
+use crate::formats::toolkit::lenient::{Loose, Object, Shape};
 
 /// What one line says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -161,12 +159,12 @@ fn finish<'a>(
             };
             Line::Meta(Meta {
                 id,
-                timestamp: meta.timestamp.string(),
-                line_timestamp: line_timestamp.string(),
-                cwd: meta.cwd.string(),
+                timestamp: meta.timestamp.into_str(),
+                line_timestamp: line_timestamp.into_str(),
+                cwd: meta.cwd.into_str(),
                 subagent,
-                agent_nickname: meta.agent_nickname.string(),
-                agent_role: meta.agent_role.string(),
+                agent_nickname: meta.agent_nickname.into_str(),
+                agent_role: meta.agent_role.into_str(),
                 spawn_nickname,
                 spawn_role,
             })
@@ -241,9 +239,9 @@ fn event_line(e: EventPayload<'_>) -> Result<Line<'_>, LineError> {
 /// anything but a number is the wrong type.
 fn window(value: Loose<'_>) -> Result<Option<u64>, LineError> {
     match value {
-        Loose::Whole(w) => Ok((w >= 1).then_some(w)),
+        Loose::Int(w) | Loose::WholeFloat(w) => Ok((w >= 1).then_some(w)),
         Loose::Number | Loose::Null => Ok(None),
-        Loose::Str(_) | Loose::Other => Err(LineError::NotUnderstood),
+        Loose::Str(_) | Loose::Bool(_) | Loose::Other => Err(LineError::NotUnderstood),
     }
 }
 
@@ -407,8 +405,8 @@ impl<'a> Shape<RawSource<'a>> {
             Shape::Map(RawSubagent {
                 thread_spawn: Shape::Map(spawn),
             }) => SourceKind::Subagent {
-                nickname: spawn.agent_nickname.string(),
-                role: spawn.agent_role.string(),
+                nickname: spawn.agent_nickname.into_str(),
+                role: spawn.agent_role.into_str(),
             },
             _ => SourceKind::Subagent {
                 nickname: None,
@@ -676,144 +674,5 @@ impl<'de: 'a, 'a> Deserialize<'de> for Info<'a> {
             Shape::Map(info) => Info::Window(info.model_context_window),
             Shape::Str | Shape::Other => Info::Wrong,
         })
-    }
-}
-
-// ---------------------------------------------------------------------------
-// Lenient values.
-
-/// Any JSON value, keeping only what the reader may use.
-#[derive(Debug, Default)]
-enum Loose<'a> {
-    /// Absent or `null`.
-    #[default]
-    Null,
-    Str(Cow<'a, str>),
-    /// A whole number from 0 to 2^53 − 1 (`5` or `5.0`).
-    Whole(u64),
-    /// Any other number.
-    Number,
-    /// `true`, `false`, a list or an object.
-    Other,
-}
-
-impl<'a> Loose<'a> {
-    /// The string, if this is one.
-    fn string(self) -> Option<Cow<'a, str>> {
-        match self {
-            Loose::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct LooseVisitor<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for LooseVisitor<'a> {
-            type Value = Loose<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Owned(v)))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Loose<'a>, E> {
-                Ok(if v <= MAX_SAFE_INTEGER {
-                    Loose::Whole(v)
-                } else {
-                    Loose::Number
-                })
-            }
-            fn visit_i64<E>(self, v: i64) -> Result<Loose<'a>, E> {
-                Ok(u64::try_from(v).map_or(Loose::Number, |v| {
-                    if v <= MAX_SAFE_INTEGER {
-                        Loose::Whole(v)
-                    } else {
-                        Loose::Number
-                    }
-                }))
-            }
-            fn visit_f64<E>(self, v: f64) -> Result<Loose<'a>, E> {
-                // `258400.0` is a whole number too.
-                Ok(
-                    if v.fract() == 0.0 && (0.0..=MAX_SAFE_INTEGER as f64).contains(&v) {
-                        Loose::Whole(v as u64)
-                    } else {
-                        Loose::Number
-                    },
-                )
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_unit<E>(self) -> Result<Loose<'a>, E> {
-                Ok(Loose::Null)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose<'a>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Loose::Other)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<'a>, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Loose::Other)
-            }
-        }
-        d.deserialize_any(LooseVisitor(PhantomData))
-    }
-}
-
-/// Any JSON value, read as `T` when it is an object.
-#[derive(Default)]
-enum Shape<T> {
-    /// Absent or `null`.
-    #[default]
-    Null,
-    Map(T),
-    Str,
-    Other,
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Shape<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct ShapeVisitor<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for ShapeVisitor<T> {
-            type Value = Shape<T>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Shape<T>, A::Error> {
-                T::deserialize(MapAccessDeserializer::new(map)).map(Shape::Map)
-            }
-            fn visit_unit<E>(self) -> Result<Shape<T>, E> {
-                Ok(Shape::Null)
-            }
-            fn visit_str<E>(self, _: &str) -> Result<Shape<T>, E> {
-                Ok(Shape::Str)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Shape<T>, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_u64<E>(self, _: u64) -> Result<Shape<T>, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Shape<T>, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Shape<T>, E> {
-                Ok(Shape::Other)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Shape<T>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Shape::Other)
-            }
-        }
-        d.deserialize_any(ShapeVisitor(PhantomData))
     }
 }

@@ -11,9 +11,10 @@ use memchr::memmem;
 
 use super::line::{self, Item, Line};
 use super::track::Tracker;
-use crate::formats::lines::{self, Flow, LinesError};
+use crate::formats::lines::Flow;
+use crate::formats::toolkit::driver;
 use crate::formats::LogSource;
-use crate::model::{Cancelled, Entry, LogError, ReadError, ReadSummary};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 
 /// Reads a whole rollout, handing its surface events to `sink` in order.
 pub fn read_log(
@@ -21,31 +22,18 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| {
-        ReadError::Log(LogError {
-            file: log.name().to_string(),
-            line,
-            reason,
-        })
-    };
-    let (mut reader, size) = log.open(None).map_err(|e| fail(None, e.to_string()))?;
-    let has_message =
-        has_response_message(&mut reader, size, cancelled).map_err(|e| walk_error(e, &fail))?;
-    drop(reader);
-
-    let (mut reader, size) = log
-        .open(Some(size))
-        .map_err(|e| fail(None, e.to_string()))?;
+    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
+    let (has_message, size) = has_response_message(log, cancelled)?;
     let mut tracker = Tracker::for_read(!has_message);
-    let consumed = lines::for_each_line::<()>(&mut reader, size, cancelled, &mut |raw| {
+    let consumed = driver::walk(log, Some(size), cancelled, &mut |raw| {
         tracker.line(raw, sink);
         Ok(if tracker.is_done() {
             Flow::Stop
         } else {
             Flow::Continue
         })
-    })
-    .map_err(|e| walk_error(e, &fail))?;
+    })?
+    .bytes;
 
     if let Some(n) = tracker.failure {
         return Err(fail(Some(n), "invalid UTF-8".into()));
@@ -78,15 +66,15 @@ pub fn read_log(
     })
 }
 
-/// Whether any complete line is a `response_item` message (any role).
+/// Whether any complete line is a `response_item` message (any role), and
+/// the size the log had when it was opened.
 fn has_response_message(
-    reader: &mut dyn std::io::Read,
-    size: u64,
+    log: &dyn LogSource,
     cancelled: Cancelled<'_>,
-) -> Result<bool, LinesError<()>> {
+) -> Result<(bool, u64), ReadError> {
     let finder = memmem::Finder::new(b"\"response_item\"");
     let mut found = false;
-    lines::for_each_line::<()>(reader, size, cancelled, &mut |raw| {
+    let walked = driver::walk(log, None, cancelled, &mut |raw| {
         // Only lines that can be response items are parsed.
         if finder.find(raw).is_some()
             && matches!(line::parse_line(raw), Ok(Line::Item(Item::Message { .. })))
@@ -96,20 +84,5 @@ fn has_response_message(
         }
         Ok(Flow::Continue)
     })?;
-    Ok(found)
-}
-
-fn walk_error(e: LinesError<()>, fail: &dyn Fn(Option<u64>, String) -> ReadError) -> ReadError {
-    match e {
-        LinesError::Io(e) => fail(None, e.to_string()),
-        LinesError::Cancelled | LinesError::Line(()) => ReadError::Cancelled,
-        LinesError::TooLong => fail(None, too_long()),
-    }
-}
-
-fn too_long() -> String {
-    format!(
-        "a line longer than {} MiB",
-        crate::formats::lines::MAX_READ_LINE >> 20
-    )
+    Ok((found, walked.size))
 }

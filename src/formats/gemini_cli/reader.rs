@@ -8,10 +8,11 @@ use std::borrow::Cow;
 use super::record::{Kind, Message};
 use super::replay::Item;
 use super::track::{self, Place, Tracker, SNAPSHOT};
-use crate::formats::lines::{self, Flow, LinesError};
+use crate::formats::lines::Flow;
 use crate::formats::text;
+use crate::formats::toolkit::driver;
 use crate::formats::LogSource;
-use crate::model::{Cancelled, Entry, Event, LogError, ReadError, ReadSummary, Role};
+use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
 
 /// What Gemini CLI answers a compression's summary turn with.
 const SNAPSHOT_ACK: &str = "Got it. Thanks for the additional context!";
@@ -28,35 +29,21 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| {
-        ReadError::Log(LogError {
-            file: log.name().to_string(),
-            line,
-            reason,
-        })
-    };
+    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
     let mut tracker: Tracker<Message> = Tracker::new(|m| m);
     tracker.file_modified = log.modified_ms();
     if let Some(path) = log.path() {
         tracker.place = Place::of(path);
     }
-    let (mut reader, size) = log.open(None).map_err(|e| fail(None, e.to_string()))?;
-    let consumed = lines::for_each_line::<()>(&mut reader, size, cancelled, &mut |raw| {
+    let consumed = driver::walk(log, None, cancelled, &mut |raw| {
         tracker.line(raw);
         Ok(if tracker.is_done() {
             Flow::Stop
         } else {
             Flow::Continue
         })
-    })
-    .map_err(|e| match e {
-        LinesError::Io(e) => fail(None, e.to_string()),
-        LinesError::Cancelled | LinesError::Line(()) => ReadError::Cancelled,
-        LinesError::TooLong => fail(
-            None,
-            format!("a line longer than {} MiB", lines::MAX_READ_LINE >> 20),
-        ),
-    })?;
+    })?
+    .bytes;
     if let Some(n) = tracker.failure {
         return Err(fail(Some(n), "invalid UTF-8".into()));
     }

@@ -2,41 +2,17 @@
 //! agent-logs-more.md "Gemini CLI", one by one) and on the real and
 //! source-following transcripts in `../shared/real-logs/gemini-cli`.
 
-use std::io::{self, Read};
 use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::formats::lines::{self, Flow};
+use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::real_logs::real_logs;
 use crate::model::Role;
 use crate::reference::projection::Projector;
 
 /// A projected surface: `(role, checkpoint, text)` in order.
 type Surface = Vec<(Role, bool, String)>;
-
-/// A log in memory, or a file at a path (whose place tells the id and cwd).
-struct Log {
-    bytes: Vec<u8>,
-    path: Option<PathBuf>,
-}
-
-impl LogSource for Log {
-    fn name(&self) -> &str {
-        "test.jsonl"
-    }
-
-    fn open(&self, limit: Option<u64>) -> io::Result<(Box<dyn Read + '_>, u64)> {
-        let size = limit.map_or(self.bytes.len() as u64, |l| l.min(self.bytes.len() as u64));
-        Ok((Box::new(&self.bytes[..]), size))
-    }
-
-    fn modified_ms(&self) -> Option<u64> {
-        Some(7)
-    }
-
-    fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
-    }
-}
 
 const META: &str =
     r#"{"sessionId":"s1","projectHash":"h","startTime":"2026-08-20T10:00:00.000Z","kind":"main"}"#;
@@ -59,9 +35,9 @@ fn gemini(id: &str, text: &str) -> String {
 }
 
 fn read_at(bytes: &[u8], path: Option<PathBuf>) -> (Surface, Result<ReadSummary, ReadError>) {
-    let log = Log {
-        bytes: bytes.to_vec(),
+    let log = MemoryLog {
         path,
+        ..MemoryLog::new(bytes).modified(7)
     };
     let mut projector = Projector::new(None, usize::MAX);
     let summary = GeminiCli.read(&log, &|| false, &mut |e| projector.push(e));
@@ -419,22 +395,11 @@ fn the_project_root_is_the_cwd_and_sub_agents_live_in_the_parents_folder() {
     assert_eq!((h.id.as_str(), h.cwd), ("child-1", None));
 }
 
-/// Where the shared real transcripts are, or `None` (said, and counted).
-// A skipped test says so (the core otherwise never prints).
-#[allow(clippy::print_stderr)]
-fn real_logs() -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/real-logs/gemini-cli");
-    if dir.is_dir() {
-        Some(dir)
-    } else {
-        eprintln!("skipped 1 test: {} is absent", dir.display());
-        None
-    }
-}
-
 #[test]
 fn real_logs_read_as_the_contract_expects() {
-    let Some(dir) = real_logs() else { return };
+    let Some(dir) = real_logs("gemini-cli") else {
+        return;
+    };
     let chats = dir.join("jsonl/synthetic-tree/tmp/myproj/chats");
     let main = chats.join("session-2026-08-20T10-00-1b2c3d4e.jsonl");
     let (surface, summary) = read_at(&std::fs::read(&main).unwrap(), Some(main.clone()));

@@ -14,7 +14,7 @@ use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqA
 use serde::Deserialize;
 use serde_json::value::RawValue;
 
-use crate::formats::json::Object;
+use crate::formats::toolkit::lenient::{Loose, Object};
 use crate::model::SessionHeader;
 
 pub use crate::model::MAX_SAFE_INTEGER;
@@ -593,64 +593,6 @@ impl<'de: 'a, 'a> Deserialize<'de> for Block<'a> {
             }
         }
         d.deserialize_any(BlockVisitor(PhantomData))
-    }
-}
-
-/// Any JSON value, keeping it only when it is a string or a safe integer.
-#[derive(Default)]
-enum Loose<'a> {
-    Str(Cow<'a, str>),
-    Int(u64),
-    #[default]
-    Other,
-}
-
-impl<'de: 'a, 'a> Deserialize<'de> for Loose<'a> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct LooseVisitor<'a>(PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> Visitor<'de> for LooseVisitor<'a> {
-            type Value = Loose<'a>;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Borrowed(v)))
-            }
-            fn visit_str<E>(self, v: &str) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Owned(v.to_owned())))
-            }
-            fn visit_string<E>(self, v: String) -> Result<Loose<'a>, E> {
-                Ok(Loose::Str(Cow::Owned(v)))
-            }
-            fn visit_u64<E>(self, v: u64) -> Result<Loose<'a>, E> {
-                Ok(if v <= MAX_SAFE_INTEGER {
-                    Loose::Int(v)
-                } else {
-                    Loose::Other
-                })
-            }
-            fn visit_i64<E>(self, _: i64) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_f64<E>(self, _: f64) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_bool<E>(self, _: bool) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_unit<E>(self) -> Result<Loose<'a>, E> {
-                Ok(Loose::Other)
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Loose<'a>, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(Loose::Other)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Loose<'a>, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(Loose::Other)
-            }
-        }
-        d.deserialize_any(LooseVisitor(PhantomData))
     }
 }
 

@@ -3,9 +3,10 @@
 use std::borrow::Cow;
 
 use super::line::{self, EventBody, Header, LineError, SourceKind};
-use crate::formats::lines::{self, Flow, LinesError};
+use crate::formats::lines::Flow;
+use crate::formats::toolkit::driver;
 use crate::formats::LogSource;
-use crate::model::{Cancelled, Entry, Event, LogError, ReadError, ReadSummary, Role};
+use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
 
 /// Validation state carried from line to line; resumable, so an index can
 /// parse only what was appended since its last read.
@@ -74,17 +75,10 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| {
-        ReadError::Log(LogError {
-            file: log.name().to_string(),
-            line,
-            reason,
-        })
-    };
-    let (mut reader, size) = log.open(None).map_err(|e| fail(None, e.to_string()))?;
+    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
     let mut header: Option<Header> = None;
     let mut cursor = EventCursor::after_header();
-    let walked = lines::for_each_line(&mut reader, size, cancelled, &mut |raw| {
+    let bytes = driver::walk(log, None, cancelled, &mut |raw| {
         match &header {
             None => {
                 let (h, capacity) = line::parse_header_with_capacity(raw)
@@ -99,18 +93,8 @@ pub fn read_log(
             }
         }
         Ok(Flow::Continue)
-    });
-    let bytes = match walked {
-        Ok(bytes) => bytes,
-        Err(LinesError::Io(e)) => return Err(fail(None, e.to_string())),
-        Err(LinesError::Cancelled) => return Err(ReadError::Cancelled),
-        Err(LinesError::Line((n, reason))) => return Err(fail(Some(n), reason)),
-        Err(LinesError::TooLong) => {
-            let n = if header.is_some() { cursor.line + 1 } else { 1 };
-            let max = lines::MAX_READ_LINE >> 20;
-            return Err(fail(Some(n), format!("line longer than {max} MiB")));
-        }
-    };
+    })?
+    .bytes;
     let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
     Ok(ReadSummary {
         header,

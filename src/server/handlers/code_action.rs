@@ -4,16 +4,16 @@
 
 use std::collections::HashMap;
 
-use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::*;
+use crate::server::error::Result;
+use lsp_types::*;
 
 use super::blocking;
 use crate::proto::{position, to_proto};
 use crate::reference::mention;
-use crate::server::backend::Backend;
+use crate::server::snapshot::Snapshot;
 
 pub async fn code_action(
-    backend: &Backend,
+    snapshot: &Snapshot,
     params: CodeActionParams,
 ) -> Result<Option<CodeActionResponse>> {
     let uri = params.text_document.uri;
@@ -35,8 +35,8 @@ pub async fn code_action(
             ));
         }
     }
-    if let Some(doc) = backend.documents.snapshot(&uri) {
-        let encoding = backend.encoding();
+    if let Some(doc) = snapshot.document(&uri) {
+        let encoding = snapshot.encoding;
         let from = position::offset(&doc.rope, params.range.start, encoding);
         let to = position::offset(&doc.rope, params.range.end, encoding).max(from);
         let rope = doc.rope.clone();
@@ -54,7 +54,7 @@ pub async fn code_action(
         .await?
         .unwrap_or_default();
         if !bare.is_empty() {
-            let view = backend.sessions().await;
+            let view = snapshot.sessions().await;
             for (span, id) in bare {
                 // `format(id, displayTitle ?? label)`, label being title ?? id.
                 let label = view

@@ -3,19 +3,19 @@
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
+use crate::server::error::Result;
+use lsp_types::*;
 use ropey::Rope;
 use serde::Deserialize;
 use serde_json::json;
-use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::*;
 
 use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
-use crate::server::backend::Backend;
 use crate::server::error;
+use crate::server::snapshot::Snapshot;
 
 /// Characters that may come right before the `@` of a mention (besides
 /// white space and the start of the line).
@@ -45,15 +45,15 @@ pub fn query_at(rope: &Rope, offset: usize) -> Option<(usize, String)> {
 }
 
 pub async fn completion(
-    backend: &Backend,
+    snapshot: &Snapshot,
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
     let started = std::time::Instant::now();
     let uri = params.text_document_position.text_document.uri;
-    let Some(doc) = backend.documents.snapshot(&uri) else {
+    let Some(doc) = snapshot.document(&uri) else {
         return Ok(None);
     };
-    let encoding = backend.encoding();
+    let encoding = snapshot.encoding;
     let cursor = position::offset(&doc.rope, params.text_document_position.position, encoding);
     // Sessions where a session mention is being typed (not for a query that
     // asks for files only), then files where a file mention is.
@@ -62,12 +62,12 @@ pub async fn completion(
     if session_query.is_none() && file_query.is_none() {
         return Ok(None);
     }
-    let settings = backend.settings();
-    let cwd = backend.target_cwd(&uri);
+    let settings = &snapshot.settings;
+    let cwd = snapshot.target_cwd(&uri);
     let mut items = Vec::new();
     let mut is_incomplete = false;
     if let Some((at, query)) = session_query {
-        let view = backend.sessions().await;
+        let view = snapshot.sessions().await;
         let target = Target {
             session_id: settings.target_session_id.as_deref(),
             cwd: cwd.as_deref(),
@@ -224,7 +224,7 @@ fn now_ms() -> u64 {
 /// Adds a Markdown preview of the projected snapshot. An item that is not
 /// ours, or a session that cannot be read, comes back unchanged (or with
 /// the reason as its documentation).
-pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<CompletionItem> {
+pub async fn resolve(snapshot: &Snapshot, mut item: CompletionItem) -> Result<CompletionItem> {
     let Some(data) = item
         .data
         .clone()
@@ -232,12 +232,12 @@ pub async fn resolve(backend: &Backend, mut item: CompletionItem) -> Result<Comp
     else {
         return Ok(item);
     };
-    let view = backend.sessions().await;
+    let view = snapshot.sessions().await;
     let Some(session) = view.get(&data.session_id) else {
         return Ok(item);
     };
     let retained =
-        retained_source(backend, &session, &data.label, "the completion preview").await?;
+        retained_source(snapshot, &session, &data.label, "the completion preview").await?;
     let value = match retained {
         Ok((source, _)) => markdown::preview(&session, &source, data.same_workspace),
         Err(e) => format!(

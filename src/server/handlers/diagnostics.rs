@@ -3,24 +3,25 @@
 
 use std::time::Duration;
 
-use tower_lsp::lsp_types::{self as lsp, Url};
+use lsp_types::{self as lsp, Url};
 
 use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions};
-use crate::server::backend::Backend;
 use crate::server::cache::CachedSource;
+use crate::server::documents::Ticket;
+use crate::server::snapshot::Snapshot;
 
 /// How long typing must pause before diagnostics are computed.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
 
-/// Computes and publishes `uri`'s diagnostics after `delay`, unless the
-/// document changes (or is scheduled again) first.
-pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
-    // The ticket is taken now, in arrival order; everything after is async.
-    let Some(ticket) = backend.documents.ticket(&uri) else {
+/// Computes and publishes `uri`'s diagnostics after `delay` on the
+/// snapshot taken when they were scheduled, unless the document changes
+/// (or is scheduled again) first: then the ticket is no longer current and
+/// a newer run has the newer text.
+pub fn schedule(snapshot: Snapshot, uri: Url, ticket: Ticket, delay: Duration) {
+    let Some(document) = snapshot.document(&uri) else {
         return;
     };
-    let backend = backend.clone();
     tokio::spawn(async move {
         if !delay.is_zero() {
             tokio::time::sleep(delay).await;
@@ -29,22 +30,18 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
             return;
         }
         tracing::debug!("diagnosing {uri}");
-        let view = backend.sessions().await;
-        let Some(snapshot) = backend.documents.snapshot(&uri) else {
-            return;
-        };
-        // Still current after the snapshot: the snapshot is this ticket's text.
+        let view = snapshot.sessions().await;
         if !ticket.is_current() {
             return;
         }
-        let settings = backend.settings();
-        let cwd = backend.target_cwd(&uri);
-        let encoding = backend.encoding();
-        let version = snapshot.version;
-        let work = backend.clone();
+        let settings = snapshot.settings.clone();
+        let cwd = snapshot.target_cwd(&uri);
+        let encoding = snapshot.encoding;
+        let version = document.version;
+        let shared = snapshot.shared.clone();
         let running = ticket.clone();
         let computed = tokio::task::spawn_blocking(move || {
-            let text = snapshot.rope.to_string();
+            let text = document.rope.to_string();
             let options = DiagnosticOptions {
                 target: settings.target_session_id.as_deref(),
                 max_references: settings.limits.max_references,
@@ -52,7 +49,7 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
             };
             let source = CachedSource {
                 view: &view,
-                cache: &work.cache,
+                cache: &shared.cache,
             };
             let found = merge(
                 diagnose(&text, options, &source, &|| !running.is_current()),
@@ -60,7 +57,7 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
             );
             found
                 .iter()
-                .map(|d| to_proto::diagnostic(&snapshot.rope, d, encoding))
+                .map(|d| to_proto::diagnostic(&document.rope, d, encoding))
                 .collect::<Vec<lsp::Diagnostic>>()
         })
         .await;
@@ -74,10 +71,10 @@ pub fn schedule(backend: &Backend, uri: Url, delay: Duration) {
         );
         let _publishing = ticket.publish.lock().await;
         if ticket.is_current() {
-            backend
+            snapshot
+                .shared
                 .client
-                .publish_diagnostics(uri, diagnostics, Some(version))
-                .await;
+                .publish_diagnostics(uri, diagnostics, Some(version));
         }
     });
 }

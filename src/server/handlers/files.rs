@@ -7,9 +7,9 @@ use std::fmt::Write;
 use std::path::Path;
 use std::time::UNIX_EPOCH;
 
+use lsp_types::*;
 use ropey::Rope;
 use serde_json::json;
-use tower_lsp::lsp_types::*;
 
 use super::markdown;
 use crate::files::{self, Content, FileCandidate, FileKind, FileList};

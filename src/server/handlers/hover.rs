@@ -1,7 +1,7 @@
 //! Hover on a mention or bare URI: what `prepare` would take from it.
 
-use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::*;
+use crate::server::error::Result;
+use lsp_types::*;
 
 use super::markdown::code;
 use super::{blocking, files, markdown, retained_source};
@@ -9,16 +9,16 @@ use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
 use crate::reference::uri::DecodeError;
-use crate::server::backend::Backend;
+use crate::server::snapshot::Snapshot;
 
-pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hover>> {
+pub async fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
     let uri = params.text_document_position_params.text_document.uri;
-    let Some(doc) = backend.documents.snapshot(&uri) else {
+    let Some(doc) = snapshot.document(&uri) else {
         return Ok(None);
     };
-    let encoding = backend.encoding();
+    let encoding = snapshot.encoding;
     let position = params.text_document_position_params.position;
-    let cwd = backend.target_cwd(&uri);
+    let cwd = snapshot.target_cwd(&uri);
     // The scan is linear, but a document may be megabytes: it runs off the
     // async workers and stops when the request is cancelled.
     let found = blocking("hover", move |cancelled| {
@@ -56,7 +56,7 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
             return Ok(Some(markdown_hover(value, range)));
         }
     };
-    let view = backend.sessions().await;
+    let view = snapshot.sessions().await;
     let Some(session) = view.get(&id) else {
         let value = format!(
             "Session {} is not in the store",
@@ -66,8 +66,8 @@ pub async fn hover(backend: &Backend, params: HoverParams) -> Result<Option<Hove
     };
     // The candidates' rank-0 test: both cwds known and equal.
     let same_workspace =
-        session.header.cwd.is_some() && session.header.cwd == backend.target_cwd(&uri);
-    let retained = retained_source(backend, &session, &label, "hover").await?;
+        session.header.cwd.is_some() && session.header.cwd == snapshot.target_cwd(&uri);
+    let retained = retained_source(snapshot, &session, &label, "hover").await?;
     let value = match retained {
         Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),

@@ -1,22 +1,22 @@
 //! Document links: each valid mention of a known session opens its log.
 
-use tower_lsp::jsonrpc::Result;
-use tower_lsp::lsp_types::*;
+use crate::server::error::Result;
+use lsp_types::*;
 
 use super::{blocking, files};
 use crate::proto::position;
 use crate::reference::mention;
-use crate::server::backend::Backend;
+use crate::server::snapshot::Snapshot;
 
 pub async fn document_link(
-    backend: &Backend,
+    snapshot: &Snapshot,
     params: DocumentLinkParams,
 ) -> Result<Option<Vec<DocumentLink>>> {
-    let Some(doc) = backend.documents.snapshot(&params.text_document.uri) else {
+    let Some(doc) = snapshot.document(&params.text_document.uri) else {
         return Ok(None);
     };
-    let encoding = backend.encoding();
-    let cwd = backend.target_cwd(&params.text_document.uri);
+    let encoding = snapshot.encoding;
+    let cwd = snapshot.target_cwd(&params.text_document.uri);
     let rope = doc.rope.clone();
     // Off the async workers, and the scan stops on a cancel (see `blocking`).
     let found = blocking("document links", move |cancelled| {
@@ -42,7 +42,7 @@ pub async fn document_link(
     if mentions.is_empty() {
         return Ok(Some(file_links));
     }
-    let view = backend.sessions().await;
+    let view = snapshot.sessions().await;
     let mut links: Vec<DocumentLink> = mentions
         .into_iter()
         .filter_map(|(span, id)| {

@@ -13,9 +13,9 @@ mod markdown;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use tower_lsp::jsonrpc::Result;
+use super::snapshot::Snapshot;
+use crate::server::error::Result;
 
-use super::backend::Backend;
 use super::cache::CachedSource;
 use super::error;
 use crate::model::Session;
@@ -23,8 +23,9 @@ use crate::reference::budget::Budget;
 use crate::reference::prepare::{retain_snapshot, settle_budget, unknown_session, RetainedSource};
 use crate::reference::ReferenceError;
 
-/// Sets the flag when dropped: tower-lsp cancels a request by dropping its
-/// future, and this is how the blocking work behind it hears of it.
+/// Sets the flag when dropped: the main loop cancels a request by aborting
+/// its task, which drops its future, and this is how the blocking work
+/// behind it hears of it.
 struct CancelOnDrop(Arc<AtomicBool>);
 
 impl Drop for CancelOnDrop {
@@ -33,24 +34,22 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// Runs `work` on the blocking pool with a cancel flag that turns true when
-/// the awaiting request is dropped.
 /// Reads `session` through the snapshot cache and fits it into the budget,
 /// off the async workers: what hover and the completion preview show.
 pub async fn retained_source(
-    backend: &Backend,
+    snapshot: &Snapshot,
     session: &Session,
     label: &str,
     what: &str,
 ) -> Result<std::result::Result<(RetainedSource, Budget), ReferenceError>> {
-    let settings = backend.settings();
-    let backend = backend.clone();
+    let settings = snapshot.settings.clone();
+    let shared = snapshot.shared.clone();
     let (session, label) = (session.clone(), label.to_string());
-    let view = backend.index.view();
+    let view = shared.index.view();
     blocking(what, move |cancelled| {
         let source = CachedSource {
             view: &view,
-            cache: &backend.cache,
+            cache: &shared.cache,
         };
         // The same budget `prepare` would settle, from the index.
         let budget = settle_budget(
@@ -65,7 +64,7 @@ pub async fn retained_source(
             .as_deref()
             .ok_or_else(|| unknown_session(session.id()))?;
         let snapshot =
-            backend
+            shared
                 .cache
                 .read(reader, &session, &label, Some(budget.bytes), cancelled)?;
         retain_snapshot(snapshot, &label, budget.bytes).map(|s| (s, budget))
@@ -73,6 +72,8 @@ pub async fn retained_source(
     .await
 }
 
+/// Runs `work` on the blocking pool with a cancel flag that turns true when
+/// the awaiting request is dropped.
 pub async fn blocking<T, F>(what: &str, work: F) -> Result<T>
 where
     T: Send + 'static,

@@ -1,14 +1,14 @@
 //! Open documents: their text as ropes, with the client's version.
 //!
-//! Every method here is synchronous and called before the handler's first
-//! `.await`, so edits apply in exactly the order they arrived.
+//! Owned by the main loop's [`Session`](super::session::Session) and
+//! changed only by notifications, in their arrival order.
 
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use dashmap::DashMap;
+use lsp_types::{TextDocumentContentChangeEvent, Url};
 use ropey::Rope;
-use tower_lsp::lsp_types::{TextDocumentContentChangeEvent, Url};
 
 use crate::proto::position::{self, Encoding};
 
@@ -25,7 +25,7 @@ struct Document {
 
 /// A consistent view of one document (cloning a rope is O(1)).
 #[derive(Debug, Clone)]
-pub struct Snapshot {
+pub struct DocumentSnapshot {
     pub rope: Rope,
     pub version: i32,
 }
@@ -46,11 +46,11 @@ impl Ticket {
 
 #[derive(Debug, Default)]
 pub struct Documents {
-    map: DashMap<Url, Document>,
+    map: HashMap<Url, Document>,
 }
 
 impl Documents {
-    pub fn open(&self, uri: Url, text: &str, version: i32) {
+    pub fn open(&mut self, uri: Url, text: &str, version: i32) {
         // Reopening keeps the counter, so runs for the old text are dropped.
         let (generation, publish) = match self.map.get(&uri) {
             Some(doc) => (doc.generation.clone(), doc.publish.clone()),
@@ -71,13 +71,13 @@ impl Documents {
     /// Applies the edits in order. A change for a document that is not open
     /// is ignored (there is nothing to apply it to).
     pub fn change(
-        &self,
+        &mut self,
         uri: &Url,
         version: i32,
         changes: &[TextDocumentContentChangeEvent],
         encoding: Encoding,
     ) -> bool {
-        let Some(mut doc) = self.map.get_mut(uri) else {
+        let Some(doc) = self.map.get_mut(uri) else {
             return false;
         };
         for change in changes {
@@ -88,14 +88,14 @@ impl Documents {
         true
     }
 
-    pub fn close(&self, uri: &Url) {
-        if let Some((_, doc)) = self.map.remove(uri) {
+    pub fn close(&mut self, uri: &Url) {
+        if let Some(doc) = self.map.remove(uri) {
             doc.generation.fetch_add(1, Ordering::SeqCst);
         }
     }
 
-    pub fn snapshot(&self, uri: &Url) -> Option<Snapshot> {
-        self.map.get(uri).map(|doc| Snapshot {
+    pub fn snapshot(&self, uri: &Url) -> Option<DocumentSnapshot> {
+        self.map.get(uri).map(|doc| DocumentSnapshot {
             rope: doc.rope.clone(),
             version: doc.version,
         })
@@ -113,7 +113,7 @@ impl Documents {
     }
 
     pub fn uris(&self) -> Vec<Url> {
-        self.map.iter().map(|entry| entry.key().clone()).collect()
+        self.map.keys().cloned().collect()
     }
 }
 
@@ -134,7 +134,7 @@ fn apply(rope: &mut Rope, change: &TextDocumentContentChangeEvent, encoding: Enc
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tower_lsp::lsp_types::{Position, Range};
+    use lsp_types::{Position, Range};
 
     fn edit(l1: u32, c1: u32, l2: u32, c2: u32, text: &str) -> TextDocumentContentChangeEvent {
         TextDocumentContentChangeEvent {
@@ -146,7 +146,7 @@ mod tests {
 
     #[test]
     fn edits_apply_in_order_with_utf16_columns() {
-        let docs = Documents::default();
+        let mut docs = Documents::default();
         let uri = Url::parse("file:///a.md").unwrap();
         docs.open(uri.clone(), "😀x\r\ny", 1);
         assert!(docs.change(

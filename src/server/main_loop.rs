@@ -1,0 +1,366 @@
+//! The main loop: takes messages in arrival order, changes the session on
+//! notifications, answers the lifecycle itself, and runs every other
+//! request on a snapshot taken here, off the loop, at most
+//! [`MAX_IN_FLIGHT`] at once. Nothing on the loop waits for work or for
+//! the client, so `status`, `shutdown`, `exit`, cancels and end of input
+//! are always heard.
+
+use std::collections::{HashMap, VecDeque};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{select, Receiver};
+use lsp_server::{Message, Notification, Request, RequestId, Response};
+use lsp_types::notification::{
+    Cancel, DidChangeConfiguration, DidChangeTextDocument, DidChangeWorkspaceFolders,
+    DidCloseTextDocument, DidOpenTextDocument, Initialized, Notification as _,
+};
+use lsp_types::request::{Initialize, Request as _, Shutdown};
+use lsp_types::{MessageType, Url};
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+use tokio::task::AbortHandle;
+
+use super::error::{self, Result};
+use super::lsp_ext::{self, CustomRequest};
+use super::router::{self, Job};
+use super::session::Session;
+use super::shared::{LoopEvent, Shared};
+
+/// Requests being worked on, at most; the rest wait in arrival order.
+pub const MAX_IN_FLIGHT: usize = 32;
+/// Requests waiting for a slot, at most; then input is not taken until
+/// one starts (the reader then stops reading).
+const MAX_WAITING: usize = 1024;
+/// How long work already received may go on after the end of input.
+const EOF_GRACE: Duration = Duration::from_secs(2);
+
+/// Runs the session until `exit` or end of input; whether `shutdown` came
+/// first.
+pub fn run(session: Session, input: Receiver<Message>, events: Receiver<LoopEvent>) -> bool {
+    let mut main = MainLoop {
+        session,
+        input,
+        events,
+        running: HashMap::new(),
+        waiting: VecDeque::new(),
+        next_key: 0,
+    };
+    main.run();
+    main.session.shut_down
+}
+
+struct MainLoop {
+    session: Session,
+    input: Receiver<Message>,
+    events: Receiver<LoopEvent>,
+    /// Requests at work, by the loop's own key (a client may reuse an id).
+    running: HashMap<u64, (RequestId, AbortHandle)>,
+    waiting: VecDeque<(u64, RequestId, Job)>,
+    next_key: u64,
+}
+
+enum Flow {
+    Go,
+    Exit,
+}
+
+impl MainLoop {
+    fn run(&mut self) {
+        let mut end_of_input: Option<Instant> = None;
+        loop {
+            let input = if end_of_input.is_none() && self.waiting.len() < MAX_WAITING {
+                self.input.clone()
+            } else {
+                crossbeam_channel::never()
+            };
+            let grace = end_of_input.map_or_else(crossbeam_channel::never, crossbeam_channel::at);
+            let events = self.events.clone();
+            select! {
+                recv(input) -> message => match message {
+                    Ok(message) => {
+                        if let Flow::Exit = self.on_message(message) {
+                            return;
+                        }
+                    }
+                    // Answer what was already sent, unless it takes long
+                    // (a request waiting for a client that is gone must not
+                    // keep us alive).
+                    Err(_) => end_of_input = Some(Instant::now() + EOF_GRACE),
+                },
+                recv(events) -> event => {
+                    if let Ok(event) = event {
+                        self.on_event(event);
+                    }
+                }
+                recv(grace) -> _ => return,
+            }
+            if end_of_input.is_some() && self.running.is_empty() && self.waiting.is_empty() {
+                return;
+            }
+        }
+    }
+
+    fn shared(&self) -> &Shared {
+        &self.session.shared
+    }
+
+    fn answer(&self, id: RequestId, answer: Result<Value>) {
+        self.shared().client.send(Response {
+            id,
+            response_result: answer,
+        });
+    }
+
+    fn on_message(&mut self, message: Message) -> Flow {
+        match message {
+            Message::Request(request) => self.on_request(request),
+            Message::Notification(notification) => self.on_notification(notification),
+            Message::Response(response) => {
+                self.shared().client.complete(response);
+                Flow::Go
+            }
+        }
+    }
+
+    fn on_request(&mut self, request: Request) -> Flow {
+        let Request { id, method, params } = request;
+        if method == "exit" {
+            // `exit` is a notification; sent with an id it still ends the
+            // server, and the id gets its answer (issue 18 item 1).
+            self.answer(id, Ok(Value::Null));
+            return Flow::Exit;
+        }
+        if self.session.shut_down {
+            // After `shutdown` only `exit` is served (LSP 3.17).
+            self.answer(
+                id,
+                Err(error::invalid_request(
+                    "Invalid request: the server is shut down",
+                )),
+            );
+            return Flow::Go;
+        }
+        if method.starts_with("$/") {
+            // Protocol-dependent requests: none is served, and each is
+            // answered so it never holds a slot (issue 18 item 1).
+            self.answer(id, Err(error::method_not_found(&method)));
+            return Flow::Go;
+        }
+        if method == Initialize::METHOD {
+            let answer = if self.session.initialized {
+                Err(error::invalid_request(
+                    "Invalid request: already initialized",
+                ))
+            } else {
+                params_of(params).map(|params| {
+                    let result = self.session.on_initialize(params);
+                    serde_json::to_value(result).unwrap_or(Value::Null)
+                })
+            };
+            self.answer(id, answer);
+            return Flow::Go;
+        }
+        if !self.session.initialized {
+            self.answer(id, Err(error::not_initialized()));
+            return Flow::Go;
+        }
+        match method.as_str() {
+            Shutdown::METHOD => {
+                self.session.shut_down = true;
+                self.answer(id, Ok(Value::Null));
+            }
+            lsp_ext::Status::METHOD => {
+                let status = serde_json::to_value(self.session.status_now());
+                self.answer(id, Ok(status.unwrap_or(Value::Null)));
+            }
+            _ => {
+                let snapshot = self.session.snapshot(document_of(&params).as_ref());
+                match router::route(&method, params, snapshot) {
+                    None => self.answer(id, Err(error::method_not_found(&method))),
+                    Some(Err(e)) => self.answer(id, Err(e)),
+                    Some(Ok(job)) => self.enqueue(id, job),
+                }
+            }
+        }
+        Flow::Go
+    }
+
+    fn enqueue(&mut self, id: RequestId, job: Job) {
+        let key = self.next_key;
+        self.next_key += 1;
+        self.waiting.push_back((key, id, job));
+        self.start_waiting();
+    }
+
+    /// Starts waiting requests while slots are free.
+    fn start_waiting(&mut self) {
+        while self.running.len() < MAX_IN_FLIGHT {
+            let Some((key, id, job)) = self.waiting.pop_front() else {
+                return;
+            };
+            let answer = AnswerOnDrop {
+                shared: self.session.shared.clone(),
+                key,
+                id: Some(id.clone()),
+            };
+            let task = tokio::spawn(async move {
+                let mut answer = answer;
+                let result = job.await;
+                answer.send(result);
+            });
+            self.running.insert(key, (id, task.abort_handle()));
+        }
+    }
+
+    /// `$/cancelRequest`: a waiting request is dropped, a running one is
+    /// aborted (its blocking work sees the cancel flag); either way it is
+    /// answered RequestCancelled now and its slot is free.
+    fn cancel(&mut self, id: &RequestId) {
+        if let Some(at) = self.waiting.iter().position(|(_, queued, _)| queued == id) {
+            self.waiting.remove(at);
+        } else if let Some(key) = self
+            .running
+            .iter()
+            .find_map(|(key, (running, _))| (running == id).then_some(*key))
+        {
+            if let Some((_, task)) = self.running.remove(&key) {
+                task.abort();
+            }
+            self.start_waiting();
+        } else {
+            return;
+        }
+        self.answer(id.clone(), Err(error::cancelled()));
+    }
+
+    fn on_notification(&mut self, notification: Notification) -> Flow {
+        let Notification { method, params } = notification;
+        if method == "exit" {
+            return Flow::Exit;
+        }
+        if self.session.shut_down {
+            return Flow::Go;
+        }
+        match method.as_str() {
+            Cancel::METHOD => {
+                if let Some(id) = params.get("id").cloned() {
+                    if let Ok(id) = serde_json::from_value::<RequestId>(id) {
+                        self.cancel(&id);
+                    }
+                }
+                return Flow::Go;
+            }
+            // A notification named `shutdown` is no shutdown: only the
+            // request is (issue 18 item 2).
+            Shutdown::METHOD => {
+                tracing::warn!("ignored a `shutdown` notification: shutdown is a request");
+                return Flow::Go;
+            }
+            _ => {}
+        }
+        if !self.session.initialized {
+            tracing::debug!("ignored {method} before initialize");
+            return Flow::Go;
+        }
+        match method.as_str() {
+            Initialized::METHOD => self.session.on_initialized(),
+            DidOpenTextDocument::METHOD => {
+                if let Some(params) = self.document_params(&method, params) {
+                    self.session.on_did_open(params);
+                }
+            }
+            DidChangeTextDocument::METHOD => {
+                if let Some(params) = self.document_params(&method, params) {
+                    self.session.on_did_change(params);
+                }
+            }
+            DidCloseTextDocument::METHOD => {
+                if let Some(params) = self.document_params(&method, params) {
+                    self.session.on_did_close(params);
+                }
+            }
+            DidChangeConfiguration::METHOD => match params_of(params) {
+                Ok(params) => self.session.on_did_change_configuration(params),
+                Err(e) => tracing::warn!("ignored {method}: {}", e.message),
+            },
+            DidChangeWorkspaceFolders::METHOD => match params_of(params) {
+                Ok(params) => self.session.on_did_change_workspace_folders(params),
+                Err(e) => tracing::warn!("ignored {method}: {}", e.message),
+            },
+            _ => tracing::debug!("ignored the notification {method}"),
+        }
+        Flow::Go
+    }
+
+    /// The params of a document notification; one that cannot be read is
+    /// never dropped silently: the editor's text and ours would differ.
+    fn document_params<P: DeserializeOwned>(&self, method: &str, params: Value) -> Option<P> {
+        match params_of(params) {
+            Ok(params) => Some(params),
+            Err(e) => {
+                let message = format!(
+                    "hydra-session: {method} could not be read and was not applied ({}); \
+                     the server's copy of the document may differ from the editor's",
+                    e.message
+                );
+                tracing::warn!("{message}");
+                self.shared()
+                    .client
+                    .log_message(MessageType::WARNING, message);
+                None
+            }
+        }
+    }
+
+    fn on_event(&mut self, event: LoopEvent) {
+        match event {
+            LoopEvent::Answered { key, id, answer } => {
+                // A cancelled request was answered already.
+                if self.running.remove(&key).is_some() {
+                    self.answer(id, answer);
+                    self.start_waiting();
+                }
+            }
+            LoopEvent::Pulled(update) => self.session.on_pulled(update),
+            LoopEvent::StoreChanged => self.session.refresh_diagnostics(),
+        }
+    }
+}
+
+/// Tells the loop a request's answer, also when its task ends without one
+/// (a panic, or an abort after a cancel, which the loop then ignores): a
+/// request never holds a slot without an answer.
+struct AnswerOnDrop {
+    shared: std::sync::Arc<Shared>,
+    key: u64,
+    id: Option<RequestId>,
+}
+
+impl AnswerOnDrop {
+    fn send(&mut self, answer: Result<Value>) {
+        if let Some(id) = self.id.take() {
+            self.shared.tell(LoopEvent::Answered {
+                key: self.key,
+                id,
+                answer,
+            });
+        }
+    }
+}
+
+impl Drop for AnswerOnDrop {
+    fn drop(&mut self) {
+        self.send(Err(error::internal("the request")));
+    }
+}
+
+fn params_of<P: DeserializeOwned>(params: Value) -> Result<P> {
+    serde_json::from_value(params)
+        .map_err(|e| error::invalid_params(format!("Invalid params: {e}")))
+}
+
+/// The document a request names (`textDocument.uri`), for its snapshot.
+fn document_of(params: &Value) -> Option<Url> {
+    let uri = params.get("textDocument")?.get("uri")?.as_str()?;
+    Url::parse(uri).ok()
+}

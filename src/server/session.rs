@@ -1,0 +1,157 @@
+//! The session: everything the client's notifications change — open
+//! documents, settings, encoding, workspace folders, what the client can
+//! do — owned by the main loop and changed only there, in arrival order
+//! (as ruff_server's `Session`). Requests read it through a
+//! [`Snapshot`] taken on the loop.
+
+use std::sync::Arc;
+
+use lsp_types::Url;
+use tokio::sync::mpsc;
+
+use super::documents::Documents;
+use super::index::IndexEvent;
+use super::lsp_ext::{self, StoreStatus};
+use super::settings::Settings;
+use super::shared::{self, Shared};
+use super::snapshot::Snapshot;
+use super::workspace::Workspace;
+use crate::config;
+use crate::proto::position::Encoding;
+use crate::store::{FsStore, Scan};
+
+/// What the client said it can do, read once at `initialize`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ClientFlags {
+    /// `workspace.configuration`: we may pull settings.
+    pub configuration: bool,
+    /// `window.workDoneProgress`: we may create a progress token.
+    pub work_done_progress: bool,
+}
+
+pub struct Session {
+    pub shared: Arc<Shared>,
+    pub(super) documents: Documents,
+    pub(super) settings: Settings,
+    pub(super) encoding: Encoding,
+    pub(super) workspace: Workspace,
+    pub(super) flags: ClientFlags,
+    /// Index events, until `initialized` starts their consumer.
+    pub(super) index_events: Option<mpsc::UnboundedReceiver<IndexEvent>>,
+    /// Why `initializationOptions` were rejected, shown once initialized.
+    pub(super) rejected_options: Option<String>,
+    /// `initialize` has been handled.
+    pub initialized: bool,
+    /// `shutdown` has been handled.
+    pub shut_down: bool,
+    /// A `workspace/configuration` pull is waiting for the client.
+    pub(super) pulling: bool,
+    /// Another pull was asked for while one was waiting.
+    pub(super) pull_again: bool,
+}
+
+impl Session {
+    pub fn new(shared: Arc<Shared>, index_events: mpsc::UnboundedReceiver<IndexEvent>) -> Self {
+        Session {
+            shared,
+            documents: Documents::default(),
+            settings: Settings::default(),
+            encoding: Encoding::default(),
+            workspace: Workspace::default(),
+            flags: ClientFlags::default(),
+            index_events: Some(index_events),
+            rejected_options: None,
+            initialized: false,
+            shut_down: false,
+            pulling: false,
+            pull_again: false,
+        }
+    }
+
+    /// The settings, `targetSessionId` resolved: in an agent's
+    /// external-editor route the edited session is `self` unless the
+    /// client names a target.
+    pub fn settings(&self) -> Settings {
+        let mut settings = self.settings.clone();
+        if settings.target_session_id.is_none() {
+            settings.target_session_id = config::editor_session::launching_session();
+        }
+        settings
+    }
+
+    /// A snapshot for a request about `uri` (or no document). Starts the
+    /// index if nothing did yet: a client that never sends `initialized`
+    /// still gets answers.
+    pub fn snapshot(&self, uri: Option<&Url>) -> Snapshot {
+        self.ensure_index();
+        let document =
+            uri.and_then(|uri| self.documents.snapshot(uri).map(|doc| (uri.clone(), doc)));
+        Snapshot::new(
+            self.shared.clone(),
+            self.settings(),
+            self.encoding,
+            self.workspace.clone(),
+            document,
+        )
+    }
+
+    /// Indexes the configured stores, replacing what was indexed before.
+    pub(super) fn start_index(&self) {
+        let specs = shared::configured_stores(&self.settings(), &self.workspace);
+        let roots = specs.iter().map(|s| s.path.display().to_string()).collect();
+        self.shared
+            .index
+            .start(Box::new(FsStore::unscanned(&specs, Scan::Full)), roots);
+    }
+
+    pub(super) fn ensure_index(&self) {
+        if !self.shared.index.is_started() {
+            self.start_index();
+        }
+    }
+
+    /// The roots of the stores the settings name, as `start_index` would
+    /// index them.
+    fn configured_roots(&self) -> Vec<String> {
+        shared::configured_stores(&self.settings(), &self.workspace)
+            .iter()
+            .map(|s| s.path.display().to_string())
+            .collect()
+    }
+
+    /// `sessionReference/status`, at once: it never waits (for the index
+    /// either), so the loop answers it itself.
+    pub fn status_now(&self) -> lsp_ext::StatusResult {
+        let index = &self.shared.index;
+        let view = index.view();
+        // Before indexing starts, the stores it will index.
+        let roots = if index.is_started() {
+            index.roots()
+        } else {
+            self.configured_roots()
+        };
+        let mut stores = view.stores.clone();
+        if stores.is_empty() {
+            // Not indexed yet: the configured roots, nothing counted.
+            stores = roots
+                .iter()
+                .cloned()
+                .map(|path| StoreStatus {
+                    path,
+                    format: String::new(),
+                    sessions: 0,
+                    skipped_lines: 0,
+                    errors: Vec::new(),
+                })
+                .collect();
+        }
+        let indexing = index.is_indexing() || !index.is_started();
+        let mut status = lsp_ext::StatusResult::new(stores, view.len(), indexing, &view.notes);
+        // While a changed store list is indexed, the counts are the last
+        // index's but the list named is the new one.
+        if let Some(first) = roots.first() {
+            status.store = first.clone();
+        }
+        status
+    }
+}

@@ -1,0 +1,78 @@
+//! The handles every request and background task shares: the client, the
+//! store index, the snapshot cache, and the way back to the main loop.
+//! No document, setting or workspace state lives here: that is the
+//! [`Session`](super::session::Session)'s, read through snapshots.
+
+use std::sync::Arc;
+
+use crossbeam_channel::Sender;
+use lsp_server::RequestId;
+use serde_json::Value;
+
+use super::cache::SnapshotCache;
+use super::client::Client;
+use super::error::Result;
+use super::index::Index;
+use super::settings::Settings;
+use super::workspace::Workspace;
+use crate::config::{self, paths, spill};
+use crate::spill::Spill;
+use crate::store::StoreSpec;
+
+pub struct Shared {
+    pub client: Client,
+    pub index: Arc<Index>,
+    pub cache: SnapshotCache,
+    /// Events for the main loop (it alone changes the session).
+    pub events: Sender<LoopEvent>,
+}
+
+/// What background work tells the main loop.
+#[derive(Debug)]
+pub enum LoopEvent {
+    /// Request `key` (the loop's own number for it) was answered.
+    Answered {
+        key: u64,
+        id: RequestId,
+        answer: Result<Value>,
+    },
+    /// A `workspace/configuration` pull ended, with the section if the
+    /// client gave it.
+    Pulled(Option<Value>),
+    /// The store's sessions changed: diagnostics may have too.
+    StoreChanged,
+}
+
+impl Shared {
+    /// Tells the main loop; it is gone only once the server is ending.
+    pub fn tell(&self, event: LoopEvent) {
+        let _ = self.events.send(event);
+    }
+}
+
+/// The stores the settings name (relative paths under the first
+/// workspace folder).
+pub fn configured_stores(settings: &Settings, workspace: &Workspace) -> Vec<StoreSpec> {
+    let base = workspace.first_folder().unwrap_or_else(paths::current_dir);
+    // Settings were validated when applied: a failure here is a bug, and
+    // the defaults are the safe answer.
+    config::resolve_stores(&settings.store, &base).unwrap_or_else(|_| config::default_stores())
+}
+
+/// The spill store `sessionReference/prepare` writes to; `None` when
+/// spilling is disabled. A relative `spillDir` is under the first
+/// workspace folder.
+pub fn spill(settings: &Settings, workspace: &Workspace) -> Option<Spill> {
+    let dir = match settings.spill_dir.as_deref() {
+        None => spill::default_dir(),
+        Some(dir) => spill::configured_dir(
+            dir,
+            &workspace.first_folder().unwrap_or_else(paths::current_dir),
+        ),
+    };
+    let roots: Vec<_> = configured_stores(settings, workspace)
+        .into_iter()
+        .map(|s| s.path)
+        .collect();
+    Spill::for_setting(&dir, settings.limits.spill_max_bytes).map(|s| s.outside_of(&roots))
+}

@@ -1,0 +1,71 @@
+//! One immutable view of the session per request (as ruff_server's
+//! `DocumentSnapshot`): the document, settings, encoding and workspace as
+//! they were when the request arrived, taken on the main loop, so a
+//! request never sees half of a settings change. Heavy work runs on it off
+//! the loop.
+
+use std::sync::Arc;
+
+use lsp_types::Url;
+
+use super::documents::DocumentSnapshot;
+use super::index::View;
+use super::settings::Settings;
+use super::shared::{self, Shared};
+use super::workspace::Workspace;
+use crate::proto::position::Encoding;
+use crate::spill::Spill;
+
+#[derive(Clone)]
+pub struct Snapshot {
+    pub shared: Arc<Shared>,
+    /// The settings, `targetSessionId` resolved.
+    pub settings: Settings,
+    pub encoding: Encoding,
+    workspace: Workspace,
+    /// The document the request names, if it is open.
+    document: Option<(Url, DocumentSnapshot)>,
+}
+
+impl Snapshot {
+    pub fn new(
+        shared: Arc<Shared>,
+        settings: Settings,
+        encoding: Encoding,
+        workspace: Workspace,
+        document: Option<(Url, DocumentSnapshot)>,
+    ) -> Self {
+        Snapshot {
+            shared,
+            settings,
+            encoding,
+            workspace,
+            document,
+        }
+    }
+
+    /// The open document `uri`, as it was when the request arrived.
+    pub fn document(&self, uri: &Url) -> Option<DocumentSnapshot> {
+        self.document
+            .as_ref()
+            .filter(|(open, _)| open == uri)
+            .map(|(_, doc)| doc.clone())
+    }
+
+    /// The cwd of the workspace folder holding `document`.
+    pub fn target_cwd(&self, document: &Url) -> Option<String> {
+        self.workspace.target_cwd(document)
+    }
+
+    /// Where `prepare` spills (see [`shared::spill`]).
+    pub fn spill(&self) -> Option<Spill> {
+        shared::spill(&self.settings, &self.workspace)
+    }
+
+    /// The sessions, once the first index is built (the main loop started
+    /// it before taking this snapshot).
+    pub async fn sessions(&self) -> Arc<View> {
+        self.shared.index.ready().await;
+        self.shared.index.view()
+    }
+}
