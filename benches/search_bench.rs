@@ -13,7 +13,6 @@
 //! records a run.
 
 #[path = "../tests/lsp_common/mod.rs"]
-#[allow(dead_code)]
 mod lsp_common;
 mod support;
 
