@@ -3,8 +3,6 @@
 //! this command and the server write it); when another process is writing
 //! it, or the disk is full, what was last committed is searched.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
 use super::args::Format;
 use super::settings::Settings;
 use super::{print_ok, print_text, Failure, OK};
@@ -36,7 +34,7 @@ pub fn run(
     let options = SearchOptions {
         limit,
         workspace: workspace.as_deref(),
-        now_ms: now_ms(),
+        now_ms: search::now_ms(),
         exists: Some(&exists),
     };
     let hits = index.search(&query, options).map_err(index_failure)?;
@@ -65,7 +63,7 @@ fn open(
     store: &FsStore,
 ) -> Result<Search, Failure> {
     let (index, notes) =
-        Search::open_for(&settings.stores, !no_index, now_ms()).map_err(index_failure)?;
+        Search::open_for(&settings.stores, !no_index, search::now_ms()).map_err(index_failure)?;
     for text in notes {
         note(&text);
     }
@@ -139,10 +137,4 @@ fn index_failure(e: SearchError) -> Failure {
 
 fn note(message: &str) {
     eprintln!("hydra-session-lsp: note: {}", one_line(message));
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }

@@ -12,7 +12,7 @@ use crate::reference::candidates::{self, Candidate, Preselect, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
 use crate::reference::{ErrorCode, ReferenceError};
-use crate::search::{Search, SearchOptions, SessionHit};
+use crate::search::{Live, SearchOptions, SessionHit};
 use crate::spill::Spill;
 use crate::store::FsStore;
 
@@ -35,9 +35,7 @@ pub struct Sessions {
     /// while its URI is listed, so a URI must not change when a title does.
     slugs: Mutex<HashMap<String, String>>,
     /// The full-text index, opened by the first `search_sessions`.
-    search: Mutex<Option<Search>>,
-    /// Whether that index may be kept on disk.
-    search_on_disk: bool,
+    search: Live,
 }
 
 impl Sessions {
@@ -52,8 +50,7 @@ impl Sessions {
             spill,
             store: RwLock::new(store),
             slugs: Mutex::default(),
-            search: Mutex::default(),
-            search_on_disk,
+            search: Live::new(search_on_disk),
         }
     }
 
@@ -69,43 +66,26 @@ impl Sessions {
     ) -> Result<Vec<SessionHit>, ReferenceError> {
         let parsed = crate::search::parse_query(query)
             .map_err(|e| ReferenceError::new(ErrorCode::InvalidReference, e.to_string()))?;
-        let failed = |e: crate::search::SearchError| ReferenceError::read_failed(e);
-        let mut slot = self
-            .search
-            .lock()
-            .map_err(|_| ReferenceError::read_failed("the search index is unavailable"))?;
-        if slot.is_none() {
-            let (opened, notes) =
-                Search::open_for(&self.settings.stores, self.search_on_disk, now_ms())
-                    .map_err(failed)?;
-            for note in notes {
-                tracing::warn!("{note}");
-            }
-            *slot = Some(opened);
-        }
-        let Some(search) = slot.as_ref() else {
-            return Err(ReferenceError::read_failed(
-                "the search index is unavailable",
-            ));
-        };
         let store = self.read_store()?;
         let reader = store.reader();
-        if let Some(note) = search.refresh(
-            &store.sessions(),
-            reader.as_ref(),
-            cancelled,
-            &mut |_, _| {},
-        ) {
-            tracing::warn!("{note}");
-        }
         let exists = |id: &str| store.get(id).is_some();
         let options = SearchOptions {
             limit,
             workspace: cwd,
-            now_ms: now_ms(),
+            now_ms: crate::search::now_ms(),
             exists: Some(&exists),
         };
-        search.search(&parsed, options).map_err(failed)
+        self.search
+            .search(
+                &self.settings.stores,
+                &store.sessions(),
+                reader.as_ref(),
+                &parsed,
+                options,
+                cancelled,
+                &mut |note| tracing::warn!("{note}"),
+            )
+            .map_err(ReferenceError::read_failed)
     }
 
     /// Applies the store's pending changes; whether the sessions changed.
@@ -209,10 +189,4 @@ impl Sessions {
             .read()
             .map_err(|_| ReferenceError::read_failed("the session index is unavailable"))
     }
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }

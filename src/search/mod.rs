@@ -17,6 +17,7 @@
 
 pub mod error;
 pub mod index;
+pub mod live;
 pub mod location;
 pub mod query;
 pub mod schema;
@@ -35,6 +36,7 @@ use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 pub use error::SearchError;
 pub use index::SearchIndex;
+pub use live::Live;
 pub use query::{ParsedQuery, QueryError};
 pub use snippet::Snippet;
 pub use writer::SyncReport;
@@ -57,6 +59,14 @@ const WORKSPACE_BOOST: f32 = 1.25;
 /// every [`RECENCY_HALF_LIFE_MS`]).
 const RECENCY_BOOST: f32 = 0.15;
 const RECENCY_HALF_LIFE_MS: f64 = 30.0 * 86_400_000.0;
+
+/// Now, in epoch milliseconds (for recency, and the name of an index
+/// moved aside).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
 
 /// The agents `agent:` accepts: every format this build reads.
 pub fn agent_names() -> Vec<&'static str> {
