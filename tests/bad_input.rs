@@ -6,6 +6,7 @@ use std::path::Path;
 
 use hydra_session_lsp::formats::hydra::line::{parse_event, parse_header};
 use hydra_session_lsp::model::SessionStore;
+use hydra_session_lsp::proto::ext;
 use hydra_session_lsp::reference::budget::BudgetSetting;
 use hydra_session_lsp::reference::diagnostics::{diagnose, DiagnosticOptions};
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
@@ -28,7 +29,7 @@ fn prepare_in(store: &Path) -> Result<String, hydra_session_lsp::reference::Refe
     let catalog = FsStore::scan(store);
     let text = format!("see {}", mention::format("s", None));
     prepare_text(&text, options(), &catalog, None, &|| false)
-        .map(|p| serde_json::to_string(&p).unwrap_or_default())
+        .map(|p| serde_json::to_string(&ext::Prepared::from(p)).unwrap_or_default())
 }
 
 fn store_with(log: &[u8]) -> tempfile::TempDir {

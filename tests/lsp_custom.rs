@@ -3,6 +3,7 @@
 mod lsp_common;
 
 use hydra_session_lsp::model::SessionStore;
+use hydra_session_lsp::proto::ext;
 use hydra_session_lsp::reference::budget::BudgetSetting;
 use hydra_session_lsp::reference::candidates::{candidates, Target};
 use hydra_session_lsp::reference::prepare::{prepare_text, PrepareOptions};
@@ -17,7 +18,7 @@ fn prompt() -> String {
         .expect("prompt")
 }
 
-/// The core's own prepare result, as JSON.
+/// The core's own prepare result, as JSON (the wire shape the CLI prints).
 fn core_prepare(store: &std::path::Path, text: &str, target: Option<&str>) -> Value {
     let catalog = FsStore::scan(store);
     let options = PrepareOptions {
@@ -26,7 +27,7 @@ fn core_prepare(store: &std::path::Path, text: &str, target: Option<&str>) -> Va
         max_reference_bytes: BudgetSetting::Auto,
     };
     let prepared = prepare_text(text, options, &catalog, None, &|| false).expect("prepares");
-    serde_json::to_value(prepared).expect("json")
+    serde_json::to_value(ext::Prepared::from(prepared)).expect("json")
 }
 
 #[tokio::test]
@@ -201,7 +202,7 @@ async fn candidates_are_the_core_candidates_for_the_document() {
         let core = candidates(&sessions, target, query, 50)
             .expect("candidates")
             .items;
-        let expected = serde_json::to_value(&core).expect("json");
+        let expected = serde_json::to_value(ext::candidates(core.clone())).expect("json");
         assert_eq!(got, expected, "{query}");
         for candidate in got.as_array().expect("an array") {
             let keys: Vec<&str> = candidate
@@ -226,7 +227,8 @@ async fn candidates_are_the_core_candidates_for_the_document() {
         let expected: Vec<Value> = core
             .iter()
             .map(|c| {
-                let mut value = serde_json::to_value(c).expect("json");
+                let mut value =
+                    serde_json::to_value(ext::Candidate::from(c.clone())).expect("json");
                 value["insertText"] = json!(c.one_line_mention());
                 value
             })

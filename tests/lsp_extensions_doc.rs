@@ -20,23 +20,30 @@ fn every_custom_method_is_documented_and_nothing_else() {
     assert_eq!(documented, routed);
 }
 
-/// The page records the hash of the file that defines the requests' types,
+/// The files that define every param and result on the wire: the
+/// requests (`lsp_ext.rs`) and the result shapes the CLI prints too.
+const SHAPE_FILES: [&str; 2] = ["src/server/lsp_ext.rs", "src/proto/ext.rs"];
+
+/// The page records the hash of the files that define the requests' types,
 /// so a change of shape forces a change of the page (rust-analyzer's way).
 #[test]
 fn the_documented_shapes_are_those_of_lsp_ext() {
     let root = env!("CARGO_MANIFEST_DIR");
     let doc = std::fs::read_to_string(format!("{root}/docs/lsp-extensions.md")).expect("doc");
-    let source = std::fs::read_to_string(format!("{root}/src/server/lsp_ext.rs")).expect("lsp_ext");
+    let mut source = String::new();
+    for file in SHAPE_FILES {
+        source += &std::fs::read_to_string(format!("{root}/{file}")).expect(file);
+    }
     let hash = fnv1a(source.replace("\r\n", "\n").as_bytes());
     let recorded = doc
         .lines()
-        .find_map(|l| l.strip_prefix("<!-- lsp_ext.rs hash: "))
+        .find_map(|l| l.strip_prefix("<!-- lsp_ext.rs + proto/ext.rs hash: "))
         .and_then(|l| l.strip_suffix(" -->"))
-        .expect("the doc records the hash of lsp_ext.rs");
+        .expect("the doc records the hash of lsp_ext.rs and proto/ext.rs");
     assert_eq!(
         recorded,
         format!("{hash:016x}"),
-        "src/server/lsp_ext.rs changed: update docs/lsp-extensions.md, then its hash"
+        "{SHAPE_FILES:?} changed: update docs/lsp-extensions.md, then its hash"
     );
 }
 

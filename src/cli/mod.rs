@@ -12,6 +12,7 @@ use std::io::{IsTerminal, Write};
 use serde::Serialize;
 
 use crate::model::{SessionStore, Status};
+use crate::proto::ext;
 use crate::reference::candidates::{self, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
@@ -164,7 +165,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                 print_text(&lines);
                 return Ok(OK);
             }
-            print_ok(&list.items)
+            print_ok(&ext::candidates(list.items))
         }
         Command::Prepare {
             store, file, spill, ..
@@ -184,7 +185,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                 print_text(&prepared.text_form());
                 return Ok(OK);
             }
-            print_ok(&prepared)
+            print_ok(&ext::Prepared::from(prepared))
         }
         Command::Files { query, limit, cwd } => {
             let limit = limit.map_or(crate::reference::settings::DEFAULT_CANDIDATE_LIMIT, |d| d.0);
@@ -201,7 +202,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                     "hydra-session-lsp: note: the list is cut at --limit {limit}: more files match"
                 );
             }
-            print_ok(&list.items)
+            print_ok(&ext::file_candidates(list.items))
         }
         Command::Check {
             store,
@@ -223,9 +224,14 @@ fn run(command: Command) -> Result<i32, Failure> {
             let settings = settings::resolve(&store)?;
             let store = settings.index(Scan::Full);
             let sessions = store.sessions();
-            let status = Status::new(store.status(), sessions.len(), false, &store.notes());
+            let status = ext::Status::from(Status::new(
+                store.status(),
+                sessions.len(),
+                false,
+                &store.notes(),
+            ));
             let search = search::status(&settings, &store, &sessions, index.no_search_index);
-            print_ok(&status.with_search(search))
+            print_ok(&search::WithSearch { status, search })
         }
         Command::Search {
             store,

@@ -13,8 +13,6 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
-use serde::Serialize;
-
 use crate::config::paths;
 use crate::fsio::{self, Links};
 use crate::reference::candidates::check_limit;
@@ -49,8 +47,7 @@ const MAX_PREVIEW_BYTES: u64 = 1 << 20;
 /// …and this many lines or folder entries.
 const PREVIEW_LINES: usize = 20;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum FileKind {
     // Folders sort first.
     Directory,
@@ -58,7 +55,7 @@ pub enum FileKind {
 }
 
 /// One file candidate: `{"path","kind"}`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct FileCandidate {
     pub path: String,
     pub kind: FileKind,

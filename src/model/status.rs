@@ -2,13 +2,10 @@
 //! answer of `sessionReference/status` and of the CLI's `status`
 //! (docs/lsp-extensions.md). Both faces build it with [`Status::new`].
 
-use serde::Serialize;
-
 use super::store::{StoreNote, StoreStatus};
 
 /// The status of a store list.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Status {
     /// The first store's path.
     pub store: String,
@@ -24,14 +21,10 @@ pub struct Status {
     /// How many notes there were beyond [`MAX_NOTES`]: a store of 20,000
     /// files that are not sessions must not make a 20,000-line answer.
     pub notes_omitted: usize,
-    /// The full-text search index (issue 16), when this face has one: the
-    /// server and the CLI's `status`; absent from faces that never search.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub search: Option<SearchStatus>,
 }
 
 /// The search index, as `status` reports it (docs/lsp-extensions.md).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchStatus {
     /// `false` when the setting or the flag turned it off, or a full disk
@@ -70,7 +63,7 @@ impl SearchStatus {
 pub const MAX_NOTES: usize = 100;
 
 /// One note of [`Status::notes`].
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StatusNote {
     pub kind: NoteKind,
     /// The note in words, naming the store or the file.
@@ -78,8 +71,7 @@ pub struct StatusNote {
 }
 
 /// What a [`StatusNote`] is about.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum NoteKind {
     /// A store directory that does not exist (it is empty).
     MissingStore,
@@ -126,14 +118,7 @@ impl Status {
             stores,
             notes: notes.iter().take(MAX_NOTES).map(StatusNote::from).collect(),
             notes_omitted: notes.len().saturating_sub(MAX_NOTES),
-            search: None,
         }
-    }
-
-    /// This status with the search index's.
-    pub fn with_search(mut self, search: SearchStatus) -> Self {
-        self.search = Some(search);
-        self
     }
 }
 
@@ -162,16 +147,15 @@ mod tests {
                 },
             ],
         );
-        let json = serde_json::to_value(&status).unwrap();
-        assert_eq!(json["store"], "/a");
-        assert_eq!(json["sessions"], 2);
-        assert_eq!(json["stores"][1]["skippedLines"], 0);
-        assert_eq!(json["notes"][0]["kind"], "missingStore");
+        assert_eq!(status.store, "/a");
+        assert_eq!(status.sessions, 2);
+        assert_eq!(status.stores[1].path, "/b");
+        assert_eq!(status.notes[0].kind, NoteKind::MissingStore);
         assert_eq!(
-            json["notes"][0]["message"],
+            status.notes[0].message,
             "the session store /c does not exist; it is empty"
         );
-        assert_eq!(json["notes"][1]["kind"], "notASession");
+        assert_eq!(status.notes[1].kind, NoteKind::NotASession);
         assert_eq!(Status::new(Vec::new(), 0, true, &[]).store, "");
     }
 }

@@ -103,8 +103,7 @@ pub trait SessionReader: Send + Sync {
 }
 
 /// One store of the list, as `sessionReference/status` reports it.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StoreStatus {
     pub path: String,
     pub format: String,

@@ -3,24 +3,19 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use serde::Serialize;
-
 use super::error::{ErrorCode, ReferenceError};
 use super::mention;
 use crate::model::MAX_SAFE_INTEGER;
 use crate::model::{Session, SessionKey, SessionSink};
 
 /// One session offered for a mention.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Candidate {
     pub session_id: String,
     /// The latest title, else the id.
     pub label: String,
     /// The header's durable creation label (subagents).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub display_title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     pub same_workspace: bool,
     pub created_at: u64,

@@ -1,7 +1,5 @@
 //! `prepare` (reference.md §6): from a message to its bounded context.
 
-use serde::Serialize;
-
 use super::budget::{Budget, BudgetSetting};
 use super::error::{ErrorCode, ReferenceError};
 use super::full_snapshot::{self, FullSnapshot, FullSnapshotPlan, SpillStore, SPILL_DISABLED};
@@ -23,9 +21,8 @@ pub struct PrepareOptions<'a> {
 }
 
 /// `{"type":"text","text":…}`
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TextBlock {
-    #[serde(rename = "type")]
     pub kind: &'static str,
     pub text: String,
 }
@@ -37,11 +34,9 @@ impl TextBlock {
 }
 
 /// The result of `prepare`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Prepared {
     pub content: Vec<TextBlock>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub additional_context: Option<AdditionalContext>,
 }
 
@@ -71,14 +66,14 @@ impl Prepared {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AdditionalContext {
     pub role: &'static str,
     pub source: ContextSource,
     pub content: Vec<TextBlock>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextSource {
     pub kind: &'static str,
     pub form: &'static str,
@@ -87,14 +82,11 @@ pub struct ContextSource {
 }
 
 /// What one source contributed.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ReferenceStats {
     pub session_id: String,
     pub label: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub captured_format_version: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub captured_through_seq: Option<u64>,
     pub compacted: bool,
     pub original_messages: usize,
@@ -106,7 +98,6 @@ pub struct ReferenceStats {
     /// The session's display title, else its title, as the read found
     /// them: what a host names the source by (a hook's `systemMessage`).
     /// Not part of the result's JSON, whose shape reference.md fixes.
-    #[serde(skip)]
     pub title: Option<String>,
 }
 

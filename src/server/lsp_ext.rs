@@ -1,16 +1,22 @@
 //! The custom requests, one type each, as rust-analyzer's and taplo's
 //! `lsp_ext` do: the method name, its params and its result in one place.
 //! docs/lsp-extensions.md documents them and records a hash of this file,
-//! so changing a shape without the doc fails a test.
+//! so changing a shape without the doc fails a test. The results the CLI
+//! prints too are the wire types of `proto::ext` (covered by the same
+//! hash); nothing here is a core type, so the core cannot change the
+//! protocol unnoticed. Every shape is `Serialize` and `Deserialize`, so
+//! tests/lsp_ext_shapes.rs can read its fields and compare them with the
+//! VS Code extension's `lsp_ext.ts`.
 
 use lsp_types::TextDocumentIdentifier;
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
-use crate::files::FileCandidate;
-pub use crate::model::StoreStatus;
-use crate::reference::candidates::Candidate;
-use crate::reference::prepare::Prepared;
+pub use crate::proto::ext::{
+    AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
+    ReferenceStats, StatusNote, StoreStatus, TextBlock,
+};
+use crate::reference::candidates as core_candidates;
 
 /// A custom request.
 pub trait CustomRequest {
@@ -28,7 +34,7 @@ impl CustomRequest for Prepare {
     type Result = PrepareResult;
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PrepareParams {
     pub text_document: TextDocumentIdentifier,
@@ -41,7 +47,7 @@ pub struct PrepareParams {
     pub format: PrepareFormat,
 }
 
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PrepareFormat {
     #[default]
@@ -50,11 +56,17 @@ pub enum PrepareFormat {
 }
 
 /// The prepare result, or its text form.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum PrepareResult {
     Prepared(Prepared),
-    Text { text: String },
+    Text(PreparedText),
+}
+
+/// The text form of a prepare result: `{"text": …}`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct PreparedText {
+    pub text: String,
 }
 
 /// `sessionReference/candidates`: ranked session candidates for a query,
@@ -82,7 +94,7 @@ impl CustomRequest for PickCandidates {
 /// A candidate of reference.md §7, plus the mention a picker inserts: the
 /// contract's `mention` stays its canonical text, and the editors never
 /// compute a mention themselves.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PickerCandidate {
     #[serde(flatten)]
@@ -91,18 +103,18 @@ pub struct PickerCandidate {
     pub insert_text: String,
 }
 
-impl From<Candidate> for PickerCandidate {
-    fn from(candidate: Candidate) -> Self {
+impl From<core_candidates::Candidate> for PickerCandidate {
+    fn from(candidate: core_candidates::Candidate) -> Self {
         let insert_text = candidate.one_line_mention();
         PickerCandidate {
-            candidate,
+            candidate: candidate.into(),
             insert_text,
         }
     }
 }
 
 /// The params of `candidates` and `pickCandidates` (and of `files`).
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CandidatesParams {
     pub text_document: TextDocumentIdentifier,
@@ -131,11 +143,11 @@ impl CustomRequest for Status {
 }
 
 /// `{}`: no parameters.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Serialize, Deserialize)]
 pub struct StatusParams {}
 
 /// The store list's status: the shape the CLI's `status` prints too.
-pub use crate::model::Status as StatusResult;
+pub use crate::proto::ext::Status as StatusResult;
 
 /// `sessionReference/search`: sessions found by what was said in them
 /// (docs/search.md), best first, each with its mention and snippets.

@@ -11,12 +11,13 @@ use tokio::sync::mpsc;
 
 use super::documents::Documents;
 use super::index::IndexEvent;
-use super::lsp_ext::{self, StoreStatus};
+use super::lsp_ext;
 use super::settings::Settings;
 use super::shared::{self, Shared};
 use super::snapshot::Snapshot;
 use super::workspace::Workspace;
 use crate::config;
+use crate::model::StoreStatus;
 use crate::proto::position::Encoding;
 use crate::store::{FsStore, Scan};
 
@@ -146,7 +147,8 @@ impl Session {
                 .collect();
         }
         let indexing = index.is_indexing() || !index.is_started();
-        let mut status = lsp_ext::StatusResult::new(stores, view.len(), indexing, &view.notes);
+        let mut status: lsp_ext::StatusResult =
+            crate::model::Status::new(stores, view.len(), indexing, &view.notes).into();
         // While a changed store list is indexed, the counts are the last
         // index's but the list named is the new one.
         if let Some(first) = roots.first() {

@@ -818,6 +818,27 @@ async function main() {
     await waitFor('status after restart', () => /Hydra: 4 sessions/.test(status.text));
   });
 
+  await test('a settings change during a restart starts no second server', async () => {
+    // The change arrives while the old client stops and none is current:
+    // it must wait for the restart, not start a server of its own.
+    const old = servers();
+    if (old.length !== 1) throw new Error(`before the restart ${old.length} servers run: ${show(old.map((c) => c.pid))}`);
+    const startsBefore = starts();
+    const restart = vscode.commands.executeCommand('hydraSession.restartServer');
+    change('hydraSession.candidateLimit', 40);
+    status.text = '';
+    await restart;
+    await waitFor('the old server to exit', () => !alive(old[0]));
+    await waitFor('a new server process', () => servers().length >= 1 && !servers().includes(old[0]));
+    await waitFor('status after restart', () => /Hydra: 4 sessions/.test(status.text));
+    change('hydraSession.candidateLimit', 50);
+    await waitFor('status after the update', () => /Hydra: 4 sessions/.test(status.text));
+    const running = servers();
+    if (starts() !== startsBefore + 1 || running.length !== 1) {
+      throw new Error(`${starts() - startsBefore} starts and ${running.length} servers for one restart`);
+    }
+  });
+
   await test('deactivate() stops the server', async () => {
     await Promise.race([ext.deactivate(), sleep(STEP_MS).then(() => { throw new Error('deactivate() hung'); })]);
   });

@@ -14,9 +14,8 @@ import {
 } from 'vscode-languageclient/node';
 import { Resolved, resolveServer } from './binary';
 import { McpServer, mcpArgs, registerMcpServer } from './mcp';
+import * as ext from './lsp_ext';
 import {
-  PickCandidate,
-  PrepareResult,
   asTerminalPaste,
   candidateDescription,
   candidateDetail,
@@ -207,9 +206,23 @@ async function stopClient(): Promise<void> {
   }
 }
 
+/**
+ * Starts, stops, restarts and settings changes run one after another. While
+ * a restart stops the old client no client is current, and a settings
+ * change seen then would start a second server beside the restart's own.
+ */
+let lifecycle: Promise<void> = Promise.resolve();
+function serialized(step: () => Promise<void>): Promise<void> {
+  const run = lifecycle.then(step, step);
+  lifecycle = run.catch(() => undefined);
+  return run;
+}
+
 async function restartClient(): Promise<void> {
-  await stopClient();
-  await startClient();
+  return serialized(async () => {
+    await stopClient();
+    await startClient();
+  });
 }
 
 function runningClient(): LanguageClient | undefined {
@@ -254,10 +267,7 @@ async function refreshStatus(): Promise<void> {
     return;
   }
   try {
-    const status = await c.sendRequest<{ store: string; sessions: number; indexing: boolean }>(
-      'sessionReference/status',
-      {},
-    );
+    const status = await c.sendRequest(ext.status, {});
     // While the first index is built, look again soon rather than at the
     // next periodic refresh.
     clearTimeout(indexingTimer);
@@ -283,13 +293,19 @@ async function onConfigurationChanged(e: vscode.ConfigurationChangeEvent): Promi
   if (!e.affectsConfiguration(SECTION)) {
     return;
   }
+  // After any start or restart under way: it decides which client is current.
+  return serialized(() => applyConfigurationChange(e));
+}
+
+async function applyConfigurationChange(e: vscode.ConfigurationChangeEvent): Promise<void> {
   // A new serverPath restarts the server only when it names another binary:
   // a remote window may first see the User settings' value, then none, and
   // both can resolve to the bundled server. Any other change, a cleared
   // setting included (sent as `null`), is an update.
   const otherBinary = e.affectsConfiguration(`${SECTION}.serverPath`) && serverCommand() !== startedCommand;
   if (otherBinary || client === undefined) {
-    await restartClient();
+    await stopClient();
+    await startClient();
     return;
   }
   if (!client.isRunning()) {
@@ -310,9 +326,9 @@ async function prepareCommand(): Promise<void> {
   }
   const { editor, client: c } = target;
   const doc = editor.document;
-  let result: PrepareResult;
+  let result: ext.Prepared;
   try {
-    result = await c.sendRequest<PrepareResult>('sessionReference/prepare', {
+    result = await c.sendRequest(ext.prepare, {
       textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
     });
   } catch (e) {
@@ -351,7 +367,7 @@ async function preparedText(): Promise<string | undefined> {
   }
   const { editor, client: c } = target;
   try {
-    const result = await c.sendRequest<{ text: string }>('sessionReference/prepare', {
+    const result = await c.sendRequest(ext.prepareText, {
       textDocument: { uri: c.code2ProtocolConverter.asUri(editor.document.uri) },
       format: 'text',
     });
@@ -387,7 +403,7 @@ async function sendPreparedPromptCommand(): Promise<void> {
 }
 
 interface CandidateItem extends vscode.QuickPickItem {
-  candidate?: PickCandidate;
+  candidate?: ext.PickerCandidate;
   /** Mentioning it would make the prompt reference more than maxReferences sessions. */
   overLimit?: boolean;
 }
@@ -428,7 +444,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     pick.busy = true;
     try {
       // The picker's own request: the candidates plus the mention to insert.
-      const candidates = await c.sendRequest<PickCandidate[]>('sessionReference/pickCandidates', {
+      const candidates = await c.sendRequest(ext.pickCandidates, {
         textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
         query,
       });
@@ -441,7 +457,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       const max = settings.maxReferences ?? 3;
       const referenced = referencedSessions(doc.getText(), settings.targetSessionId ?? undefined);
       const full = referenced.length >= max;
-      const toItem = (candidate: PickCandidate, overLimit: boolean): CandidateItem => ({
+      const toItem = (candidate: ext.PickerCandidate, overLimit: boolean): CandidateItem => ({
         label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
         description: candidateDescription(candidate),
         detail: candidateDetail(candidate) + (overLimit ? ` · would exceed maxReferences (${max})` : ''),
@@ -480,7 +496,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     debounce = setTimeout(() => void load(value), 120);
   });
   let copied = false;
-  const chosen = await new Promise<PickCandidate | undefined>((resolve) => {
+  const chosen = await new Promise<ext.PickerCandidate | undefined>((resolve) => {
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       // Copying a mention adds nothing to this prompt: no limit applies.
@@ -594,11 +610,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ),
   );
   statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
-  await startClient();
+  await serialized(startClient);
 }
 
 export async function deactivate(): Promise<void> {
   clearInterval(statusTimer);
   clearTimeout(indexingTimer);
-  await stopClient();
+  await serialized(stopClient);
 }

@@ -1,51 +1,14 @@
 // Turns a `sessionReference/prepare` result into the Markdown document that
 // "Hydra: Prepare Referenced Context" shows. Pure, shared with no VS Code API.
 
-export interface ReferenceStats {
-  sessionId: string;
-  label: string;
-  capturedFormatVersion?: number;
-  capturedThroughSeq?: number;
-  compacted: boolean;
-  originalMessages: number;
-  retainedMessages: number;
-  omittedMessages: number;
-  omittedBytes: number;
-  truncated: boolean;
-  inputIndex: number;
-}
-
-export interface PrepareResult {
-  content: { type: string; text: string }[];
-  additionalContext?: {
-    role: string;
-    source: { kind: string; references: ReferenceStats[] };
-    content: { type: string; text: string }[];
-  };
-}
-
-export interface Candidate {
-  sessionId: string;
-  label: string;
-  displayTitle?: string;
-  cwd?: string;
-  sameWorkspace: boolean;
-  createdAt: number;
-  mention: string;
-}
-
-/** A candidate of `sessionReference/pickCandidates`: the contract's fields
- * and the server's one-line mention, the one a picker inserts. */
-export interface PickCandidate extends Candidate {
-  insertText: string;
-}
+import type { Candidate, Prepared } from './lsp_ext';
 
 function cell(text: string): string {
   return text.replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/\r?\n|\r/g, ' ');
 }
 
 /** The rendered context as the model will see it, then the statistics. */
-export function renderPrepared(result: PrepareResult): string | undefined {
+export function renderPrepared(result: Prepared): string | undefined {
   const context = result.additionalContext;
   if (context === undefined) {
     return undefined;

@@ -7,6 +7,7 @@ use crate::server::error::Result;
 use lsp_types::Url;
 
 use super::blocking;
+use crate::proto::ext;
 use crate::proto::from_proto;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
@@ -48,10 +49,10 @@ pub async fn prepare(
     .await?;
     let prepared = prepared.map_err(|e| error::request_failed(&e))?;
     Ok(match params.format {
-        lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared),
-        lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text {
+        lsp_ext::PrepareFormat::Json => lsp_ext::PrepareResult::Prepared(prepared.into()),
+        lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text(lsp_ext::PreparedText {
             text: prepared.text_form(),
-        },
+        }),
     })
 }
 
@@ -61,7 +62,7 @@ pub async fn candidates(
     snapshot: &Snapshot,
     params: Params<lsp_ext::Candidates>,
 ) -> Answer<lsp_ext::Candidates> {
-    ranked_candidates(snapshot, params).await
+    Ok(ext::candidates(ranked_candidates(snapshot, params).await?))
 }
 
 /// `sessionReference/pickCandidates`: the same candidates, each with the
@@ -104,7 +105,7 @@ pub async fn files(snapshot: &Snapshot, params: Params<lsp_ext::Files>) -> Answe
     })
     .await?
     .map_err(|e| error::request_failed(&e))?;
-    Ok(list.items)
+    Ok(ext::file_candidates(list.items))
 }
 
 /// The open document's text (as the request saw it), else the file's when

@@ -1,0 +1,130 @@
+// The server's custom requests (docs/lsp-extensions.md), typed: one
+// `RequestType` per method with its params and result, as the server
+// defines them in src/server/lsp_ext.rs and src/proto/ext.rs.
+// tests/lsp_ext_shapes.rs reads this file and fails when an interface's
+// fields differ from the Rust type's (editors/vscode/lsp_ext.shapes), so
+// keep one `export interface` per Rust type, one field per line.
+import { RequestType } from 'vscode-languageclient/node';
+
+export interface TextDocumentIdentifier {
+  uri: string;
+}
+
+export type PrepareFormat = 'json' | 'text';
+
+export interface PrepareParams {
+  textDocument: TextDocumentIdentifier;
+  targetSessionId?: string | null;
+  format?: PrepareFormat;
+}
+
+export interface CandidatesParams {
+  textDocument: TextDocumentIdentifier;
+  query?: string | null;
+}
+
+export interface StatusParams {}
+
+export interface TextBlock {
+  type: string;
+  text: string;
+}
+
+export interface ReferenceStats {
+  sessionId: string;
+  label: string;
+  capturedFormatVersion?: number;
+  capturedThroughSeq?: number;
+  compacted: boolean;
+  originalMessages: number;
+  retainedMessages: number;
+  omittedMessages: number;
+  omittedBytes: number;
+  truncated: boolean;
+  inputIndex: number;
+}
+
+export interface ContextSource {
+  kind: string;
+  form: string;
+  version: number;
+  references: ReferenceStats[];
+}
+
+export interface AdditionalContext {
+  role: string;
+  source: ContextSource;
+  content: TextBlock[];
+}
+
+/** The prepare result (reference.md §6). */
+export interface Prepared {
+  content: TextBlock[];
+  additionalContext?: AdditionalContext;
+}
+
+/** The text form of a prepare result (`format: "text"`). */
+export interface PreparedText {
+  text: string;
+}
+
+/** One session offered for a mention (reference.md §7). */
+export interface Candidate {
+  sessionId: string;
+  label: string;
+  displayTitle?: string;
+  cwd?: string;
+  sameWorkspace: boolean;
+  createdAt: number;
+  mention: string;
+}
+
+/** A candidate and the one-line mention a picker inserts. */
+export interface PickerCandidate extends Candidate {
+  insertText: string;
+}
+
+export type FileKind = 'directory' | 'file';
+
+/** One file candidate (reference.md §7a). */
+export interface FileCandidate {
+  path: string;
+  kind: FileKind;
+}
+
+export interface StoreStatus {
+  path: string;
+  format: string;
+  sessions: number;
+  skippedLines: number;
+  errors: string[];
+}
+
+export type NoteKind = 'missingStore' | 'unreadableStore' | 'unreadableFolder' | 'notASession' | 'duplicateId';
+
+export interface StatusNote {
+  kind: NoteKind;
+  message: string;
+}
+
+export interface Status {
+  store: string;
+  sessions: number;
+  indexing: boolean;
+  stores: StoreStatus[];
+  notes: StatusNote[];
+  notesOmitted: number;
+}
+
+/** `sessionReference/prepare` with `format` `"json"` (the default). */
+export const prepare = new RequestType<PrepareParams & { format?: 'json' }, Prepared, void>('sessionReference/prepare');
+/** `sessionReference/prepare` with `format: "text"`. */
+export const prepareText = new RequestType<PrepareParams & { format: 'text' }, PreparedText, void>(
+  'sessionReference/prepare',
+);
+export const candidates = new RequestType<CandidatesParams, Candidate[], void>('sessionReference/candidates');
+export const pickCandidates = new RequestType<CandidatesParams, PickerCandidate[], void>(
+  'sessionReference/pickCandidates',
+);
+export const files = new RequestType<CandidatesParams, FileCandidate[], void>('sessionReference/files');
+export const status = new RequestType<StatusParams, Status, void>('sessionReference/status');

@@ -1,0 +1,267 @@
+//! The contract's JSON answers as wire types: the results of the custom
+//! requests (docs/lsp-extensions.md) and the CLI's JSON output, which
+//! print the same shapes. The core derives no `Serialize`, so a field
+//! added to a core type changes no answer until it is added here, and
+//! docs/lsp-extensions.md records a hash of this file beside
+//! `server/lsp_ext.rs` (tests/lsp_extensions_doc.rs). The VS Code
+//! extension's `lsp_ext.ts` declares the same fields
+//! (tests/lsp_ext_shapes.rs).
+
+use serde::{Deserialize, Serialize};
+
+use crate::files;
+use crate::model;
+use crate::reference::candidates as core_candidates;
+use crate::reference::prepare as core_prepare;
+
+/// One session offered for a mention (reference.md §7).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Candidate {
+    pub session_id: String,
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    pub same_workspace: bool,
+    pub created_at: u64,
+    pub mention: String,
+}
+
+impl From<core_candidates::Candidate> for Candidate {
+    fn from(c: core_candidates::Candidate) -> Self {
+        Candidate {
+            session_id: c.session_id,
+            label: c.label,
+            display_title: c.display_title,
+            cwd: c.cwd,
+            same_workspace: c.same_workspace,
+            created_at: c.created_at,
+            mention: c.mention,
+        }
+    }
+}
+
+/// The candidates array, in the core's order.
+pub fn candidates(items: Vec<core_candidates::Candidate>) -> Vec<Candidate> {
+    items.into_iter().map(Candidate::from).collect()
+}
+
+/// One file candidate (reference.md §7a): `{"path","kind"}`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileCandidate {
+    pub path: String,
+    pub kind: FileKind,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum FileKind {
+    Directory,
+    File,
+}
+
+impl From<files::FileCandidate> for FileCandidate {
+    fn from(c: files::FileCandidate) -> Self {
+        FileCandidate {
+            path: c.path,
+            kind: match c.kind {
+                files::FileKind::Directory => FileKind::Directory,
+                files::FileKind::File => FileKind::File,
+            },
+        }
+    }
+}
+
+/// The file candidates array, in the core's order.
+pub fn file_candidates(items: Vec<files::FileCandidate>) -> Vec<FileCandidate> {
+    items.into_iter().map(FileCandidate::from).collect()
+}
+
+/// The result of `prepare` (reference.md §6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Prepared {
+    pub content: Vec<TextBlock>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub additional_context: Option<AdditionalContext>,
+}
+
+/// `{"type":"text","text":…}`
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TextBlock {
+    #[serde(rename = "type")]
+    pub kind: String,
+    pub text: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AdditionalContext {
+    pub role: String,
+    pub source: ContextSource,
+    pub content: Vec<TextBlock>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextSource {
+    pub kind: String,
+    pub form: String,
+    pub version: u32,
+    pub references: Vec<ReferenceStats>,
+}
+
+/// What one source contributed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ReferenceStats {
+    pub session_id: String,
+    pub label: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_format_version: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub captured_through_seq: Option<u64>,
+    pub compacted: bool,
+    pub original_messages: usize,
+    pub retained_messages: usize,
+    pub omitted_messages: usize,
+    pub omitted_bytes: u64,
+    pub truncated: bool,
+    pub input_index: usize,
+}
+
+impl From<core_prepare::Prepared> for Prepared {
+    fn from(p: core_prepare::Prepared) -> Self {
+        Prepared {
+            content: text_blocks(p.content),
+            additional_context: p.additional_context.map(|c| AdditionalContext {
+                role: c.role.to_string(),
+                source: ContextSource {
+                    kind: c.source.kind.to_string(),
+                    form: c.source.form.to_string(),
+                    version: c.source.version,
+                    references: c
+                        .source
+                        .references
+                        .into_iter()
+                        .map(ReferenceStats::from)
+                        .collect(),
+                },
+                content: text_blocks(c.content),
+            }),
+        }
+    }
+}
+
+fn text_blocks(blocks: Vec<core_prepare::TextBlock>) -> Vec<TextBlock> {
+    blocks
+        .into_iter()
+        .map(|b| TextBlock {
+            kind: b.kind.to_string(),
+            text: b.text,
+        })
+        .collect()
+}
+
+impl From<core_prepare::ReferenceStats> for ReferenceStats {
+    // The core's `title` stays out: the result's shape is reference.md's.
+    fn from(s: core_prepare::ReferenceStats) -> Self {
+        ReferenceStats {
+            session_id: s.session_id,
+            label: s.label,
+            captured_format_version: s.captured_format_version,
+            captured_through_seq: s.captured_through_seq,
+            compacted: s.compacted,
+            original_messages: s.original_messages,
+            retained_messages: s.retained_messages,
+            omitted_messages: s.omitted_messages,
+            omitted_bytes: s.omitted_bytes,
+            truncated: s.truncated,
+            input_index: s.input_index,
+        }
+    }
+}
+
+/// The status of a store list: `sessionReference/status` and the CLI's
+/// `status` (docs/lsp-extensions.md).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Status {
+    pub store: String,
+    pub sessions: usize,
+    pub indexing: bool,
+    pub stores: Vec<StoreStatus>,
+    pub notes: Vec<StatusNote>,
+    pub notes_omitted: usize,
+}
+
+/// One store of the list.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StoreStatus {
+    pub path: String,
+    pub format: String,
+    pub sessions: usize,
+    pub skipped_lines: u64,
+    pub errors: Vec<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StatusNote {
+    pub kind: NoteKind,
+    pub message: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum NoteKind {
+    MissingStore,
+    UnreadableStore,
+    UnreadableFolder,
+    NotASession,
+    DuplicateId,
+}
+
+impl From<model::Status> for Status {
+    fn from(s: model::Status) -> Self {
+        Status {
+            store: s.store,
+            sessions: s.sessions,
+            indexing: s.indexing,
+            stores: s.stores.into_iter().map(StoreStatus::from).collect(),
+            notes: s.notes.into_iter().map(StatusNote::from).collect(),
+            notes_omitted: s.notes_omitted,
+        }
+    }
+}
+
+impl From<model::StoreStatus> for StoreStatus {
+    fn from(s: model::StoreStatus) -> Self {
+        StoreStatus {
+            path: s.path,
+            format: s.format,
+            sessions: s.sessions,
+            skipped_lines: s.skipped_lines,
+            errors: s.errors,
+        }
+    }
+}
+
+impl From<model::StatusNote> for StatusNote {
+    fn from(n: model::StatusNote) -> Self {
+        let kind = match n.kind {
+            model::NoteKind::MissingStore => NoteKind::MissingStore,
+            model::NoteKind::UnreadableStore => NoteKind::UnreadableStore,
+            model::NoteKind::UnreadableFolder => NoteKind::UnreadableFolder,
+            model::NoteKind::NotASession => NoteKind::NotASession,
+            model::NoteKind::DuplicateId => NoteKind::DuplicateId,
+        };
+        StatusNote {
+            kind,
+            message: n.message,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
