@@ -285,6 +285,9 @@ fn first_index(root: &Path, index: &Path) {
 /// one message from the middle of it, in order, the last one half typed
 /// one time in three.
 fn known_item(lang: &Language, rng: &mut Lcg, messages: &[String]) -> Option<String> {
+    if messages.len() < 3 {
+        return None;
+    }
     let middle =
         &messages[messages.len() / 3..(2 * messages.len() / 3).max(messages.len() / 3 + 1)];
     let message = &middle[rng.next(middle.len())];
