@@ -21,7 +21,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use hydra_session_lsp::model::{Event, SessionStore};
+use hydra_session_lsp::model::SessionStore;
+use hydra_session_lsp::reference::projection::Projector;
 use hydra_session_lsp::search::{self, Search, SearchOptions};
 use hydra_session_lsp::store::{FormatChoice, FsStore, Scan, StoreSpec};
 use serde_json::json;
@@ -359,12 +360,16 @@ fn main() {
     let mut misses = Vec::new();
     while asked < QUERIES {
         let session = &sessions[rng.next(sessions.len())];
-        let mut messages = Vec::new();
-        let _ = reader.read(session, &|| false, &mut |entry| {
-            if let Event::Message { text, .. } = entry.event {
-                messages.push(text.into_owned());
-            }
-        });
+        // The session's surface, as the index holds it (a Claude Code
+        // branch or a shadowed message is not on it).
+        let mut projector = Projector::new(None, usize::MAX);
+        let _ = reader.read(session, &|| false, &mut |entry| projector.push(entry));
+        let messages: Vec<String> = projector
+            .finish()
+            .messages
+            .into_iter()
+            .map(|m| m.text)
+            .collect();
         let Some(query) = known_item(&lang, &mut rng, &messages) else {
             continue;
         };
