@@ -11,7 +11,7 @@ use std::ops::Bound;
 
 use tantivy::query::{
     AllQuery, BooleanQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    RangeQuery, TermQuery,
+    RangeQuery, RegexQuery, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
@@ -207,8 +207,19 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         clauses.push((Occur::Must, words_query(group, &text_term)));
     }
     if let Some(group) = &parsed.prefix {
-        let terms: Vec<Term> = group.iter().map(|t| text_term(t)).collect();
-        let prefix: Box<dyn Query> = Box::new(PhrasePrefixQuery::new(terms));
+        let prefix: Box<dyn Query> = match group.as_slice() {
+            // One word: every term it begins (tantivy's one-term phrase
+            // prefix falls back to a range that missed on a large index).
+            [one] => {
+                match RegexQuery::from_pattern(&format!("{}.*", regex_escape(one)), fields.text) {
+                    Ok(query) => Box::new(query),
+                    Err(_) => words_query(group, &text_term),
+                }
+            }
+            _ => Box::new(PhrasePrefixQuery::new(
+                group.iter().map(|t| text_term(t)).collect(),
+            )),
+        };
         // The word may already be complete: its exact match scores by BM25
         // (a prefix match alone has a constant score).
         let either = BooleanQuery::new(vec![
@@ -245,6 +256,19 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         clauses.push(filter(Box::new(range)));
     }
     Box::new(BooleanQuery::new(clauses))
+}
+
+/// `text` with every character that is not a letter or a digit escaped,
+/// for a regular expression that matches it literally.
+fn regex_escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 2);
+    for c in text.chars() {
+        if !c.is_alphanumeric() {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// A clause that must match and adds nothing to the score.
