@@ -24,6 +24,7 @@ pub mod mcp;
 pub mod model;
 pub mod proto;
 pub mod reference;
+pub mod search;
 pub mod server;
 pub mod spill;
 pub mod store;

@@ -23,13 +23,14 @@ async fn initialize_negotiates_utf8_and_lists_every_capability() {
                 "textDocumentSync": {"openClose": true, "change": 2},
                 "completionProvider": {"triggerCharacters": ["@"], "resolveProvider": true},
                 "hoverProvider": true,
+                "workspaceSymbolProvider": true,
                 "codeActionProvider": {"codeActionKinds": ["quickfix"], "resolveProvider": false},
                 "documentLinkProvider": {"resolveProvider": false},
                 "workspace": {"workspaceFolders": {"supported": true, "changeNotifications": true}},
                 "experimental": {"sessionReference": {"methods": [
                     "sessionReference/prepare", "sessionReference/candidates",
                     "sessionReference/pickCandidates", "sessionReference/files",
-                    "sessionReference/status"
+                    "sessionReference/status", "sessionReference/search"
                 ]}}
             },
             "serverInfo": {"name": "hydra-session-lsp", "version": env!("CARGO_PKG_VERSION")}

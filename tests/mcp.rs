@@ -404,7 +404,15 @@ async fn tools_are_read_only_with_schemas() {
     let tools = client.call("tools/list", json!({})).await;
     let tools = tools["tools"].as_array().expect("tools").clone();
     let names: Vec<&str> = tools.iter().filter_map(|t| t["name"].as_str()).collect();
-    assert_eq!(names, ["list_sessions", "read_session", "prepare"]);
+    assert_eq!(
+        names,
+        [
+            "list_sessions",
+            "read_session",
+            "prepare",
+            "search_sessions"
+        ]
+    );
     for t in &tools {
         assert_eq!(t["annotations"]["readOnlyHint"], true, "{t}");
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
@@ -412,6 +420,36 @@ async fn tools_are_read_only_with_schemas() {
     }
     assert_eq!(tools[1]["inputSchema"]["required"], json!(["session"]));
     assert_eq!(tools[2]["inputSchema"]["required"], json!(["text"]));
+}
+
+#[tokio::test]
+async fn search_sessions_finds_by_what_was_said_and_fails_on_a_bad_query() {
+    let call = |query: &str| json!({"name": "search_sessions", "arguments": {"query": query}});
+    for (extra, on_disk) in [(&[][..], true), (&["--no-search-index"][..], false)] {
+        let setup = Setup::demo();
+        let mut client = setup.spawn(extra);
+        client.initialize().await;
+        let found = client.call("tools/call", call("regression tests")).await;
+        let (error, text) = tool(&found);
+        assert!(!error, "{text}");
+        let hits: Vec<Value> = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(hits[0]["sessionId"], "checkout-tax.test-writer");
+        assert_eq!(hits[0]["agent"], "hydra");
+        assert!(hits[0]["mention"]
+            .as_str()
+            .is_some_and(|m| m.starts_with("@[")));
+        let snippet = &hits[0]["snippets"][0];
+        assert!(snippet["text"]
+            .as_str()
+            .is_some_and(|t| t.contains("regression tests")));
+        let bad = client.call("tools/call", call("tax \"open")).await;
+        let (error, text) = tool(&bad);
+        assert!(error, "{text}");
+        assert!(text.contains("malformed search query: a quote"), "{text}");
+        let index = setup.cache.path().join("hydra-session/search");
+        assert_eq!(index.exists(), on_disk, "{extra:?}");
+        client.close().await;
+    }
 }
 
 #[tokio::test]

@@ -338,6 +338,11 @@ fn layers_depend_only_downwards() {
         // The file system around the core: spill writer, file mentions.
         ("spill", &["model", "fsio", "reference", "config"][..]),
         ("files", &["model", "fsio", "reference", "config"][..]),
+        // Full-text search: its index beside the stores, face-neutral.
+        (
+            "search",
+            &["model", "fsio", "formats", "store", "reference", "config"][..],
+        ),
         (
             "cli",
             &[
@@ -350,6 +355,7 @@ fn layers_depend_only_downwards() {
                 "proto",
                 "spill",
                 "files",
+                "search",
             ][..],
         ),
         (
@@ -364,6 +370,7 @@ fn layers_depend_only_downwards() {
                 "proto",
                 "spill",
                 "files",
+                "search",
             ][..],
         ),
         // The MCP face: the core and the stores, never another face.
@@ -377,6 +384,7 @@ fn layers_depend_only_downwards() {
                 "reference",
                 "config",
                 "spill",
+                "search",
             ][..],
         ),
     ]);

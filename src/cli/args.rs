@@ -99,16 +99,41 @@ pub enum Command {
         /// At most this many sessions listed as resources (default: 500).
         #[arg(long, value_parser = digits, allow_negative_numbers = true)]
         limit: Option<Digits>,
+        #[command(flatten)]
+        index: SearchIndexArgs,
         /// Print how to add this server to CLIENT, with the flags given.
         #[arg(long, value_name = "CLIENT",
               value_parser = clap::builder::PossibleValuesParser::new(crate::config::mcp::CLIENTS))]
         print_config: Option<String>,
     },
     /// The stores: their formats, sessions, skipped lines, errors and
-    /// notes (the language server's `sessionReference/status`).
+    /// notes, and the search index (the language server's
+    /// `sessionReference/status`).
     Status {
         #[command(flatten)]
         store: StoreArgs,
+        #[command(flatten)]
+        index: SearchIndexArgs,
+    },
+    /// Find sessions by what was said in them (full-text search over every
+    /// message; the index is kept in $XDG_CACHE_HOME/hydra-session/search).
+    /// Words must all match; "quoted phrases"; the last word matches as a
+    /// prefix; filters agent:NAME cwd:PATH after:DATE before:DATE.
+    Search {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// At most this many sessions (default: 10).
+        #[arg(long, value_parser = digits, allow_negative_numbers = true)]
+        limit: Option<Digits>,
+        /// The workspace that ranks first (default: --self's cwd, else the
+        /// current directory); the `cwd:` filter restricts instead.
+        #[arg(long)]
+        cwd: Option<String>,
+        #[command(flatten)]
+        index: SearchIndexArgs,
+        /// The query.
+        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        query: Vec<String>,
     },
 }
 
@@ -219,6 +244,15 @@ pub struct StoreArgs {
     pub max_reference_bytes: Option<Budget>,
 }
 
+/// Whether the search index may be kept on disk.
+#[derive(Debug, Default, Args)]
+pub struct SearchIndexArgs {
+    /// Keep no search index on disk: `search` builds one in memory for
+    /// this call only; `status` reports search as off.
+    #[arg(long)]
+    pub no_search_index: bool,
+}
+
 /// Where `prepare` stores the full snapshots of truncated sources.
 #[derive(Debug, Default, Args)]
 pub struct SpillArgs {
@@ -298,7 +332,10 @@ impl Cli {
             }
             Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
-            Some(Command::Status { store }) => (&[Format::Json], Some(store)),
+            Some(Command::Status { store, .. }) => (&[Format::Json], Some(store)),
+            Some(Command::Search { store, .. }) => {
+                (&[Format::Json, Format::Mention, Format::Text], Some(store))
+            }
             Some(Command::Hook(
                 HookCommand::ClaudeCode { store, .. } | HookCommand::Codex { store, .. },
             )) => (&[], Some(store)),

@@ -4,6 +4,7 @@ mod args;
 mod check;
 mod hook;
 mod input;
+mod search;
 mod settings;
 
 use std::io::{IsTerminal, Write};
@@ -75,12 +76,14 @@ pub fn main() -> Invocation {
             store,
             spill,
             limit,
+            index,
             print_config,
         }) => Invocation::Mcp(crate::config::mcp::McpRequest {
             settings: settings::requested(&store),
             spill: settings::spill_requested(&spill),
             limit: limit.map(|d| d.0),
             print_config,
+            no_search_index: index.no_search_index,
         }),
         Some(command) => Invocation::Done(run_command(command)),
     }
@@ -138,15 +141,7 @@ fn run(command: Command) -> Result<i32, Failure> {
             let limit = limit.map_or(settings.limits.candidate_limit as u64, |d| d.0);
             candidates::check_limit(limit)?;
             let store = settings.open_store(Scan::Full);
-            let target_cwd = match cwd {
-                Some(cwd) => Some(cwd),
-                None => match settings.self_id.as_deref().and_then(|id| store.get(id)) {
-                    Some(session) => session.header.cwd,
-                    None => std::env::current_dir()
-                        .ok()
-                        .map(|d| d.to_string_lossy().into_owned()),
-                },
-            };
+            let target_cwd = workspace(&settings, &store, cwd);
             let target = Target {
                 session_id: settings.self_id.as_deref(),
                 cwd: target_cwd.as_deref(),
@@ -225,17 +220,34 @@ fn run(command: Command) -> Result<i32, Failure> {
                 deny,
             )
         }
-        Command::Status { store } => {
+        Command::Status { store, index } => {
             let settings = settings::resolve(&store)?;
             let store = settings.index(Scan::Full);
-            let mut sessions = 0;
-            store.for_each_session(&mut |_| sessions += 1);
-            print_ok(&ext::Status::from(Status::new(
+            let sessions = store.sessions();
+            let status = ext::Status::from(Status::new(
                 store.status(),
-                sessions,
+                sessions.len(),
                 false,
                 &store.notes(),
-            )))
+            ));
+            let search = search::status(&settings, &store, &sessions, index.no_search_index);
+            print_ok(&search::WithSearch { status, search })
+        }
+        Command::Search {
+            store,
+            limit,
+            cwd,
+            index,
+            query,
+        } => {
+            let settings = settings::resolve(&store)?;
+            search::run(
+                &settings,
+                &query,
+                limit.map(|d| d.0),
+                cwd,
+                index.no_search_index,
+            )
         }
         Command::Hook(command) => {
             let (host, store, print_config) = match command {
@@ -254,6 +266,24 @@ fn run(command: Command) -> Result<i32, Failure> {
             }
             Ok(hook::run(host, &store))
         }
+    }
+}
+
+/// The workspace that ranks first: `--cwd`, else `--self`'s cwd, else
+/// the current directory.
+fn workspace(
+    settings: &settings::Settings,
+    store: &crate::store::FsStore,
+    cwd: Option<String>,
+) -> Option<String> {
+    match cwd {
+        Some(cwd) => Some(cwd),
+        None => match settings.self_id.as_deref().and_then(|id| store.get(id)) {
+            Some(session) => session.header.cwd,
+            None => std::env::current_dir()
+                .ok()
+                .map(|d| d.to_string_lossy().into_owned()),
+        },
     }
 }
 

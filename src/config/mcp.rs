@@ -18,4 +18,6 @@ pub struct McpRequest {
     pub limit: Option<u64>,
     /// `--print-config CLIENT`: print how to install, then exit.
     pub print_config: Option<String>,
+    /// `--no-search-index`: `search_sessions` keeps its index in memory.
+    pub no_search_index: bool,
 }

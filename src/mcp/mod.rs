@@ -74,6 +74,7 @@ struct Resolved {
     settings: Settings,
     spill: Option<Spill>,
     limit: u64,
+    search_on_disk: bool,
 }
 
 /// Every setting validated before the protocol starts.
@@ -88,6 +89,7 @@ fn resolve(request: &McpRequest) -> Result<Resolved, ReferenceError> {
         settings,
         spill: Spill::for_setting(&spill.dir, spill.max_bytes),
         limit,
+        search_on_disk: !request.no_search_index,
     })
 }
 
@@ -101,13 +103,15 @@ async fn serve(resolved: Resolved) -> i32 {
         settings,
         spill,
         limit,
+        search_on_disk,
     } = resolved;
     let (ready, sessions) = tokio::sync::watch::channel(None);
     let (wake, woken) = tokio::sync::mpsc::unbounded_channel();
     // The store is indexed while the client shakes hands; requests wait
     // for it. The watch starts before the scan, so nothing written during
     // the scan is lost. No index cache: the server writes nothing but the
-    // spills `prepare` would write.
+    // spills `prepare` would write, and the search index once
+    // `search_sessions` is called.
     tokio::task::spawn_blocking(move || {
         let mut store = FsStore::unscanned(&settings.stores, Scan::Full);
         store.watch(Arc::new(move || {
@@ -121,7 +125,12 @@ async fn serve(resolved: Resolved) -> i32 {
                 eprintln!("hydra-session-lsp mcp: warning: {note}");
             }
         }
-        let _ = ready.send(Some(Arc::new(Sessions::new(settings, spill, store))));
+        let _ = ready.send(Some(Arc::new(Sessions::new(
+            settings,
+            spill,
+            store,
+            search_on_disk,
+        ))));
     });
     let cwd = std::env::current_dir()
         .ok()

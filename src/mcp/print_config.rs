@@ -19,6 +19,9 @@ pub fn print_config(client: &str, request: &McpRequest) -> Option<String> {
         args.push("--limit".into());
         args.push(n.to_string());
     }
+    if request.no_search_index {
+        args.push("--no-search-index".into());
+    }
     let mut command = vec![PROGRAM.to_string()];
     command.extend(args.iter().cloned());
     let line = shell_line(&command);

@@ -12,7 +12,8 @@ use crate::reference::candidates::{self, Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
 use crate::reference::preselect::Preselect;
-use crate::reference::ReferenceError;
+use crate::reference::{ErrorCode, ReferenceError};
+use crate::search::{Live, SearchOptions, SessionHit};
 use crate::spill::Spill;
 use crate::store::FsStore;
 
@@ -34,16 +35,58 @@ pub struct Sessions {
     /// Each session's slug, made once: Claude Code attaches a mention only
     /// while its URI is listed, so a URI must not change when a title does.
     slugs: Mutex<HashMap<String, String>>,
+    /// The full-text index, opened by the first `search_sessions`.
+    search: Live,
 }
 
 impl Sessions {
-    pub fn new(settings: Settings, spill: Option<Spill>, store: FsStore) -> Self {
+    pub fn new(
+        settings: Settings,
+        spill: Option<Spill>,
+        store: FsStore,
+        search_on_disk: bool,
+    ) -> Self {
         Self {
             settings,
             spill,
             store: RwLock::new(store),
             slugs: Mutex::default(),
+            search: Live::new(search_on_disk),
         }
+    }
+
+    /// The sessions whose messages or titles match `query` (the search
+    /// language of `hydra-session-lsp search`), the workspace `cwd` first.
+    /// The index is brought up to date first.
+    pub fn search(
+        &self,
+        cwd: Option<&str>,
+        query: &str,
+        limit: usize,
+        cancelled: Cancelled<'_>,
+    ) -> Result<Vec<SessionHit>, ReferenceError> {
+        let parsed = crate::search::parse_query(query)
+            .map_err(|e| ReferenceError::new(ErrorCode::InvalidReference, e.to_string()))?;
+        let store = self.read_store()?;
+        let reader = store.reader();
+        let exists = |id: &str| store.get(id).is_some();
+        let options = SearchOptions {
+            limit,
+            workspace: cwd,
+            now_ms: crate::search::now_ms(),
+            exists: Some(&exists),
+        };
+        self.search
+            .search(
+                &self.settings.stores,
+                &store.sessions(),
+                reader.as_ref(),
+                &parsed,
+                options,
+                cancelled,
+                &mut |note| tracing::warn!("{note}"),
+            )
+            .map_err(ReferenceError::read_failed)
     }
 
     /// Applies the store's pending changes; whether the sessions changed.

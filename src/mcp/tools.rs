@@ -1,4 +1,5 @@
-//! The tools: `list_sessions`, `read_session` and `prepare`. A model
+//! The tools: `list_sessions`, `read_session`, `prepare` and
+//! `search_sessions`. A model
 //! reaches sessions through them where the client attaches no resources
 //! (`claude -p`, Codex). Failures are tool results with `isError`, their
 //! text the `SESSION_REFERENCE_*` code and message.
@@ -21,6 +22,10 @@ use crate::reference::{mention, time, ErrorCode, ReferenceError};
 pub const LIST_SESSIONS: &str = "list_sessions";
 pub const READ_SESSION: &str = "read_session";
 pub const PREPARE: &str = "prepare";
+pub const SEARCH_SESSIONS: &str = "search_sessions";
+
+/// Sessions `search_sessions` gives when no limit is asked for.
+const DEFAULT_SEARCH_LIMIT: u64 = 10;
 
 /// The tools and their input schemas.
 pub fn definitions() -> Vec<Tool> {
@@ -67,6 +72,25 @@ pub fn definitions() -> Vec<Tool> {
                 }
             }), &["text"]),
         )
+        .annotate(read_only.clone()),
+        Tool::new(
+            SEARCH_SESSIONS,
+            "Find sessions by what was said in them (full text over every message and title): \
+             ranked, this workspace's first, each with its id, title, agent, cwd, createdAt, \
+             the mention to cite it with, a score and up to three snippets. Every word must \
+             match; \"quoted phrases\"; filters agent:NAME cwd:PATH after:YYYY-MM-DD before:YYYY-MM-DD.",
+            schema(json!({
+                "query": {
+                    "type": "string",
+                    "description": "Words that must all occur, \"phrases\", and filters agent:, cwd:, after:, before:."
+                },
+                "limit": {
+                    "type": "integer",
+                    "minimum": 1,
+                    "description": "At most this many sessions (default 10)."
+                }
+            }), &["query"]),
+        )
         .annotate(read_only),
     ]
 }
@@ -86,6 +110,13 @@ fn schema(properties: Value, required: &[&str]) -> Arc<JsonObject> {
 #[serde(deny_unknown_fields)]
 struct ListArgs {
     #[serde(default)]
+    query: String,
+    limit: Option<u64>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SearchArgs {
     query: String,
     limit: Option<u64>,
 }
@@ -131,6 +162,9 @@ pub fn call(
         }
         PREPARE => args(arguments)
             .and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text, cancelled)),
+        SEARCH_SESSIONS => {
+            args(arguments).and_then(|a: SearchArgs| search(sessions, cwd, a, cancelled))
+        }
         _ => return None,
     };
     Some(match result {
@@ -168,6 +202,18 @@ fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<String, R
         .collect();
     serde_json::to_string_pretty(&out)
         .map_err(|e| ReferenceError::read_failed(format!("cannot write the list: {e}")))
+}
+
+fn search(
+    sessions: &Sessions,
+    cwd: Option<&str>,
+    a: SearchArgs,
+    cancelled: Cancelled<'_>,
+) -> Result<String, ReferenceError> {
+    let limit = check_limit(a.limit.unwrap_or(DEFAULT_SEARCH_LIMIT))?;
+    let hits = sessions.search(cwd, &a.query, limit, cancelled)?;
+    serde_json::to_string_pretty(&hits)
+        .map_err(|e| ReferenceError::read_failed(format!("cannot write the results: {e}")))
 }
 
 /// `session` as a resource uri, a canonical mention or URI, or an id.
@@ -227,7 +273,7 @@ mod tests {
     #[test]
     fn every_tool_is_read_only_with_an_object_schema() {
         let tools = definitions();
-        assert_eq!(tools.len(), 3);
+        assert_eq!(tools.len(), 4);
         for tool in tools {
             let hint = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
             assert_eq!(hint, Some(true), "{}", tool.name);

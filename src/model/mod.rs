@@ -14,7 +14,7 @@ pub mod store;
 pub use event::{Entry, Event, Role};
 pub use read::{LogError, ReadError, ReadSummary};
 pub use session::{Locator, Session, SessionHeader, SessionKey, SessionSink};
-pub use status::{NoteKind, Status, StatusNote};
+pub use status::{NoteKind, SearchStatus, Status, StatusNote};
 pub use store::{Cancelled, SessionReader, SessionStore, StoreNote, StoreStatus, Version, Wake};
 
 /// Largest integer the contract accepts (2^53 − 1).

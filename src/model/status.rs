@@ -23,6 +23,42 @@ pub struct Status {
     pub notes_omitted: usize,
 }
 
+/// The search index, as `status` reports it (docs/lsp-extensions.md).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchStatus {
+    /// `false` when the setting or the flag turned it off, or a full disk
+    /// did (then `note` says why).
+    pub enabled: bool,
+    /// The index's folder.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The bytes of its files.
+    pub bytes: u64,
+    /// Sessions it holds.
+    pub sessions: usize,
+    /// Sessions of the stores it does not hold as they are now (new,
+    /// changed, or removed from the store): how far behind it is.
+    pub behind: usize,
+    /// Why search is off or the index could not be read, when it is.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+impl SearchStatus {
+    /// Search that is off, and why.
+    pub fn off(note: impl Into<String>) -> Self {
+        SearchStatus {
+            enabled: false,
+            path: None,
+            bytes: 0,
+            sessions: 0,
+            behind: 0,
+            note: Some(note.into()),
+        }
+    }
+}
+
 /// Notes listed by a status at most.
 pub const MAX_NOTES: usize = 100;
 

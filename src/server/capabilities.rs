@@ -28,6 +28,8 @@ pub fn capabilities(encoding: Encoding) -> InitializeResult {
                 ..CompletionOptions::default()
             }),
             hover_provider: Some(HoverProviderCapability::Simple(true)),
+            // Sessions found by what was said in them (docs/search.md).
+            workspace_symbol_provider: Some(OneOf::Left(true)),
             code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
                 code_action_kinds: Some(vec![CodeActionKind::QUICKFIX]),
                 resolve_provider: Some(false),

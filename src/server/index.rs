@@ -73,6 +73,12 @@ impl View {
         self.sessions.get(id)
     }
 
+    /// Every session (what the search index is brought up to date with).
+    pub fn all(&self) -> Vec<Session> {
+        self.sessions
+            .preselect(Target::default(), "", self.sessions.len())
+    }
+
     /// The core's candidates (reference.md §7) over these sessions.
     pub fn candidates(
         &self,

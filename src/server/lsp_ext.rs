@@ -149,11 +149,40 @@ pub struct StatusParams {}
 /// The store list's status: the shape the CLI's `status` prints too.
 pub use crate::proto::ext::Status as StatusResult;
 
+/// `sessionReference/search`: sessions found by what was said in them
+/// (docs/search.md), best first, each with its mention and snippets.
+pub enum Search {}
+
+impl CustomRequest for Search {
+    const METHOD: &'static str = "sessionReference/search";
+    type Params = SearchParams;
+    type Result = Vec<SearchHit>;
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchParams {
+    /// The query, in the language of `hydra-session-lsp search`.
+    pub query: String,
+    /// At most this many sessions (default 10).
+    #[serde(default)]
+    pub limit: Option<u64>,
+    /// The document asking: its workspace folder's sessions rank first.
+    #[serde(default)]
+    pub text_document: Option<TextDocumentIdentifier>,
+}
+
+/// One session found: `sessionId`, `title`, `displayTitle`, `agent`,
+/// `cwd`, `createdAt`, `mention`, `score`, `snippets` (`turn`, `role`,
+/// `text`, `ranges` in Unicode scalars).
+pub use crate::search::SessionHit as SearchHit;
+
 /// Every custom method, in the order the docs list them.
-pub const METHODS: [&str; 5] = [
+pub const METHODS: [&str; 6] = [
     Prepare::METHOD,
     Candidates::METHOD,
     PickCandidates::METHOD,
     Files::METHOD,
     Status::METHOD,
+    Search::METHOD,
 ];

@@ -43,7 +43,7 @@ use self::session::Session;
 use self::shared::Shared;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 5] = lsp_ext::METHODS;
+pub const CUSTOM_METHODS: [&str; 6] = lsp_ext::METHODS;
 
 /// How long output still queued at the end may take to be written.
 const FLUSH_GRACE: Duration = Duration::from_secs(1);
@@ -91,6 +91,7 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
             client: Client::new(outbox),
             index,
             cache: cache::SnapshotCache::default(),
+            search: crate::search::Live::new(true),
             events,
         });
         main_loop::run(Session::new(shared, index_events), to_handle, loop_events)

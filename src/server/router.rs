@@ -8,14 +8,14 @@ use std::pin::Pin;
 
 use lsp_types::request::{
     CodeActionRequest, Completion, DocumentLinkRequest, HoverRequest, Request,
-    ResolveCompletionItem,
+    ResolveCompletionItem, WorkspaceSymbolRequest,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::Value;
 
 use super::error::{self, Result};
-use super::handlers::{code_action, completion, custom, hover, links};
+use super::handlers::{code_action, completion, custom, hover, links, search, workspace_symbol};
 use super::lsp_ext::{self, CustomRequest};
 use super::snapshot::Snapshot;
 
@@ -55,6 +55,12 @@ pub fn route(method: &str, params: Value, snapshot: Snapshot) -> Option<Result<J
         }),
         lsp_ext::Files::METHOD => job(params, snapshot, |s, p| async move {
             custom::files(&s, p).await
+        }),
+        lsp_ext::Search::METHOD => job(params, snapshot, |s, p| async move {
+            search::search(&s, p).await
+        }),
+        WorkspaceSymbolRequest::METHOD => job(params, snapshot, |s, p| async move {
+            workspace_symbol::workspace_symbol(&s, p).await
         }),
         _ => return None,
     })

@@ -23,6 +23,8 @@ pub struct Shared {
     pub client: Client,
     pub index: Arc<Index>,
     pub cache: SnapshotCache,
+    /// The full-text index (docs/search.md), opened by the first search.
+    pub search: crate::search::Live,
     /// Events for the main loop (it alone changes the session).
     pub events: Sender<LoopEvent>,
 }

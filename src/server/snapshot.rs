@@ -57,6 +57,11 @@ impl Snapshot {
         self.workspace.target_cwd(document)
     }
 
+    /// The stores the settings name.
+    pub fn stores(&self) -> Vec<crate::store::StoreSpec> {
+        shared::configured_stores(&self.settings, &self.workspace)
+    }
+
     /// Where `prepare` spills (see [`shared::spill`]).
     pub fn spill(&self) -> Option<Spill> {
         shared::spill(&self.settings, &self.workspace)

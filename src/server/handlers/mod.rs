@@ -9,6 +9,8 @@ pub mod files;
 pub mod hover;
 pub mod links;
 mod markdown;
+pub mod search;
+pub mod workspace_symbol;
 
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;

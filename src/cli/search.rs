@@ -1,0 +1,148 @@
+//! `search`: sessions found by what was said in them, and the search
+//! index's part of `status`. The index is brought up to date first (only
+//! this command and the server write it); when another process is writing
+//! it, or the disk is full, what was last committed is searched.
+
+use super::args::Format;
+use super::settings::Settings;
+use super::{print_ok, print_text, Failure, OK};
+use crate::model::{SearchStatus, Session, SessionStore};
+use crate::reference::candidates::check_limit;
+use crate::reference::one_line::one_line;
+use crate::reference::time;
+use crate::search::{self, location, Search, SearchError, SearchOptions, SessionHit};
+use crate::store::{FsStore, Scan};
+
+/// `status`'s answer: the stores' status and the search index's.
+#[derive(serde::Serialize)]
+pub struct WithSearch {
+    #[serde(flatten)]
+    pub status: crate::proto::ext::Status,
+    pub search: SearchStatus,
+}
+
+/// Sessions listed when `--limit` is not given.
+const DEFAULT_LIMIT: u64 = 10;
+
+pub fn run(
+    settings: &Settings,
+    words: &[String],
+    limit: Option<u64>,
+    cwd: Option<String>,
+    no_index: bool,
+) -> Result<i32, Failure> {
+    let text = words.join(" ");
+    let query = search::parse_query(&text).map_err(|e| Failure::Usage(e.to_string()))?;
+    let limit = check_limit(limit.unwrap_or(DEFAULT_LIMIT))?;
+    let store = settings.open_store(Scan::Full);
+    let sessions = store.sessions();
+    let workspace = super::workspace(settings, &store, cwd);
+    let index = open(settings, no_index, &sessions, &store)?;
+    let exists = |id: &str| store.get(id).is_some();
+    let options = SearchOptions {
+        limit,
+        workspace: workspace.as_deref(),
+        now_ms: search::now_ms(),
+        exists: Some(&exists),
+    };
+    let hits = index.search(&query, options).map_err(index_failure)?;
+    // The process ends next: freeing a large index one block at a time is
+    // wasted work.
+    std::mem::forget(store);
+    match settings.output {
+        Some(Format::Mention) => {
+            let lines: String = hits.iter().map(|h| h.one_line_mention() + "\n").collect();
+            print_text(&lines);
+            Ok(OK)
+        }
+        Some(Format::Text) => {
+            print_text(&hits.iter().map(text_form).collect::<String>());
+            Ok(OK)
+        }
+        _ => print_ok(&hits),
+    }
+}
+
+/// The index to search, up to date with `sessions` as far as it can be.
+fn open(
+    settings: &Settings,
+    no_index: bool,
+    sessions: &[Session],
+    store: &FsStore,
+) -> Result<Search, Failure> {
+    let (index, notes) =
+        Search::open_for(&settings.stores, !no_index, search::now_ms()).map_err(index_failure)?;
+    for text in notes {
+        note(&text);
+    }
+    let reader = store.reader();
+    if let Some(text) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
+        note(&text);
+    }
+    Ok(index)
+}
+
+/// The search index's part of `status`: read only, never created here.
+pub fn status(
+    settings: &Settings,
+    store: &FsStore,
+    sessions: &[Session],
+    no_index: bool,
+) -> SearchStatus {
+    if no_index {
+        return SearchStatus::off("turned off (--no-search-index)");
+    }
+    let Some(dir) = location::default_for(&settings.stores) else {
+        return SearchStatus::off("no cache directory ($XDG_CACHE_HOME or $HOME)");
+    };
+    match Search::open_existing(&dir) {
+        Ok(Some(index)) => index.status(sessions, store.reader().as_ref()),
+        Ok(None) => SearchStatus {
+            enabled: true,
+            path: Some(dir.display().to_string()),
+            bytes: 0,
+            sessions: 0,
+            behind: sessions.len(),
+            note: Some("not built yet: the first `search` or the server builds it".into()),
+        },
+        Err(e) => SearchStatus {
+            note: Some(e.to_string()),
+            path: Some(dir.display().to_string()),
+            ..SearchStatus::off("")
+        },
+    }
+}
+
+/// A hit for a person: the title, where it is from, the mention, and the
+/// snippets, each on one line.
+fn text_form(hit: &SessionHit) -> String {
+    let mut out = format!(
+        "{}  ({} · {} · {})\n  {}\n",
+        one_line(hit.label()),
+        hit.agent,
+        one_line(hit.cwd.as_deref().unwrap_or("-")),
+        time::date(hit.created_at),
+        hit.one_line_mention(),
+    );
+    for snippet in &hit.snippets {
+        out.push_str(&format!(
+            "  {} {}: {}\n",
+            snippet.turn,
+            snippet.role,
+            one_line(&snippet.text)
+        ));
+    }
+    out
+}
+
+/// A failure of the index itself: a read failure for the caller.
+fn index_failure(e: SearchError) -> Failure {
+    match e {
+        SearchError::Query(q) => Failure::Usage(q.to_string()),
+        other => Failure::Reference(crate::reference::ReferenceError::read_failed(other)),
+    }
+}
+
+fn note(message: &str) {
+    eprintln!("hydra-session-lsp: note: {}", one_line(message));
+}

@@ -1,0 +1,182 @@
+//! Opening the index: one folder, created when missing; a folder that is
+//! not a readable index of this schema (corrupt, half-deleted, another
+//! program's) is moved aside and a new index made, never a fatal error.
+//! Readers see the last commit, never a torn one (tantivy's meta file is
+//! replaced atomically); one writer at a time across processes (tantivy's
+//! lock file in the folder).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use tantivy::collector::DocSetCollector;
+use tantivy::directory::MmapDirectory;
+use tantivy::query::TermQuery;
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument, Term};
+
+use super::error::SearchError;
+use super::location;
+use super::schema::{self, Fields};
+use super::tokenizer;
+
+/// An open index and its reader.
+pub struct SearchIndex {
+    pub(crate) index: Index,
+    pub(crate) fields: Fields,
+    pub(crate) reader: IndexReader,
+    /// `None` for an index in memory (search with the index turned off).
+    dir: Option<PathBuf>,
+    /// Where a broken index was moved, when opening found one.
+    pub moved_aside: Option<PathBuf>,
+}
+
+/// What the index holds of one session (its session document).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Indexed {
+    pub version: u64,
+    pub messages: u64,
+    pub surface_hash: u64,
+}
+
+impl SearchIndex {
+    /// Opens the index in `dir`, creating it when missing, replacing it
+    /// (moved aside) when broken. `dir` must be ready
+    /// ([`location::prepare`]).
+    pub fn open_or_create(dir: &Path, now_ms: u64) -> Result<Self, SearchError> {
+        match Self::open_in(dir, true) {
+            Ok(index) => Ok(index),
+            Err(SearchError::Broken(why)) => {
+                tracing::warn!(
+                    "search index {} is unusable ({why}); rebuilding",
+                    dir.display()
+                );
+                let aside = location::move_aside(dir, now_ms).map_err(SearchError::io)?;
+                crate::fsio::make_private_dir(dir).map_err(SearchError::Io)?;
+                let mut index = Self::open_in(dir, true)?;
+                index.moved_aside = Some(aside);
+                Ok(index)
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    /// Opens an existing index for reading only; `None` when there is none.
+    pub fn open_existing(dir: &Path) -> Result<Option<Self>, SearchError> {
+        if !dir.join("meta.json").is_file() {
+            return Ok(None);
+        }
+        Self::open_in(dir, false).map(Some)
+    }
+
+    fn open_in(dir: &Path, create: bool) -> Result<Self, SearchError> {
+        let fields = Fields::new();
+        let directory = MmapDirectory::open(dir).map_err(|e| SearchError::Io(e.to_string()))?;
+        let exists = Index::exists(&directory).map_err(|e| SearchError::Broken(e.to_string()))?;
+        let index = if exists {
+            let index = Index::open(directory).map_err(|e| SearchError::Broken(e.to_string()))?;
+            if index.schema() != fields.schema {
+                return Err(SearchError::Broken("another schema".into()));
+            }
+            index
+        } else if create {
+            let index = Index::create(directory, fields.schema.clone(), Default::default())
+                .map_err(SearchError::from)?;
+            location::narrow(dir);
+            index
+        } else {
+            return Err(SearchError::Broken("no index".into()));
+        };
+        index
+            .tokenizers()
+            .register(tokenizer::NAME, tokenizer::analyzer());
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()
+            .map_err(|e: tantivy::TantivyError| SearchError::Broken(e.to_string()))?;
+        let opened = SearchIndex {
+            index,
+            fields,
+            reader,
+            dir: Some(dir.to_path_buf()),
+            moved_aside: None,
+        };
+        // Every segment the meta file names must be readable.
+        opened
+            .manifest()
+            .map_err(|e| SearchError::Broken(e.to_string()))?;
+        Ok(opened)
+    }
+
+    /// An index in memory, gone with the process: what searching with the
+    /// index turned off builds, so nothing is written to disk.
+    pub fn in_memory() -> Result<Self, SearchError> {
+        let fields = Fields::new();
+        let index = Index::create_in_ram(fields.schema.clone());
+        index
+            .tokenizers()
+            .register(tokenizer::NAME, tokenizer::analyzer());
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        Ok(SearchIndex {
+            index,
+            fields,
+            reader,
+            dir: None,
+            moved_aside: None,
+        })
+    }
+
+    /// The index's folder (`None` in memory).
+    pub fn dir(&self) -> Option<&Path> {
+        self.dir.as_deref()
+    }
+
+    /// The bytes of the index's files.
+    pub fn size(&self) -> u64 {
+        self.dir.as_deref().map_or(0, location::size)
+    }
+
+    /// Narrows the modes of what tantivy wrote (see [`location::narrow`]).
+    pub fn narrow(&self) {
+        if let Some(dir) = &self.dir {
+            location::narrow(dir);
+        }
+    }
+
+    /// Sees the last commit (of this process or another).
+    pub fn reload(&self) -> Result<(), SearchError> {
+        self.reader.reload().map_err(SearchError::from)
+    }
+
+    /// What the index holds, session by session (from the last commit
+    /// this reader sees).
+    pub fn manifest(&self) -> Result<HashMap<String, Indexed>, SearchError> {
+        let searcher = self.reader.searcher();
+        let query = TermQuery::new(
+            Term::from_field_text(self.fields.kind, schema::SESSION),
+            IndexRecordOption::Basic,
+        );
+        let docs = searcher.search(&query, &DocSetCollector)?;
+        let mut out = HashMap::with_capacity(docs.len());
+        let f = &self.fields;
+        for address in docs {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0);
+            let Some(id) = doc.get_first(f.session).and_then(|v| v.as_str()) else {
+                continue;
+            };
+            out.insert(
+                id.to_string(),
+                Indexed {
+                    version: u64_of(f.version),
+                    messages: u64_of(f.messages),
+                    surface_hash: u64_of(f.surface_hash),
+                },
+            );
+        }
+        Ok(out)
+    }
+}

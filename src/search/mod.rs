@@ -1,0 +1,378 @@
+//! Full-text search over what sessions said (issue 16), beside the
+//! contract's candidates (which never search bodies and never change).
+//!
+//! Face-neutral: the CLI's `search`, the MCP tool `search_sessions` and the
+//! language server's `workspace/symbol`, `sessionReference/search` and
+//! completion all call [`Search`]. The pieces: [`schema`] (the documents,
+//! exportable as they are), [`tokenizer`], [`location`] (where the index
+//! lives, its modes), [`index`] (opening, repairing), [`writer`]
+//! (incremental sync from the stores' change detection), [`query`] (the
+//! query language), [`snippet`], and here the ranking.
+//!
+//! Only the server and the `search` command create or update the index;
+//! `candidates`, `prepare`, `check` and the hook never touch it.
+
+// The core never prints: stdout is the protocol channel of the server.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod error;
+pub mod index;
+pub mod live;
+pub mod location;
+pub mod query;
+pub mod schema;
+pub mod snippet;
+pub mod tokenizer;
+pub mod writer;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use tantivy::collector::TopDocs;
+use tantivy::query::TermQuery;
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+
+pub use error::SearchError;
+pub use index::SearchIndex;
+pub use live::Live;
+pub use query::{ParsedQuery, QueryError};
+pub use snippet::Snippet;
+pub use writer::SyncReport;
+
+use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
+use crate::reference::mention;
+use crate::store::StoreSpec;
+
+/// Snippets per session at most.
+pub const SNIPPETS: usize = 3;
+
+/// Documents read per session asked for: enough that the sessions of the
+/// best documents are all seen, few enough to stay fast.
+const DOCS_PER_RESULT: usize = 40;
+const MIN_DOCS: usize = 200;
+
+/// How much more a session of the workspace weighs.
+const WORKSPACE_BOOST: f32 = 1.25;
+/// How much more a session created now weighs than an old one (halving
+/// every [`RECENCY_HALF_LIFE_MS`]).
+const RECENCY_BOOST: f32 = 0.15;
+const RECENCY_HALF_LIFE_MS: f64 = 30.0 * 86_400_000.0;
+
+/// Now, in epoch milliseconds (for recency, and the name of an index
+/// moved aside).
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
+}
+
+/// The agents `agent:` accepts: every format this build reads.
+pub fn agent_names() -> Vec<&'static str> {
+    crate::formats::all().iter().map(|f| f.name()).collect()
+}
+
+/// Parses a query with this build's agent names.
+pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
+    query::parse(text, &agent_names())
+}
+
+/// One session found.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionHit {
+    pub session_id: String,
+    /// The latest title, if any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_title: Option<String>,
+    /// The log format (`claude-code`, `codex`, `gemini`, `hydra`).
+    pub agent: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    pub created_at: u64,
+    /// The canonical mention, `format(id, displayTitle ?? title ?? id)`.
+    pub mention: String,
+    pub score: f32,
+    pub snippets: Vec<Snippet>,
+}
+
+impl SessionHit {
+    /// `displayTitle ?? title ?? id`, what the mention is labelled with.
+    pub fn label(&self) -> &str {
+        self.display_title
+            .as_deref()
+            .or(self.title.as_deref())
+            .unwrap_or(&self.session_id)
+    }
+
+    /// The mention under the one-line rule (what `--format mention`
+    /// prints, what an editor inserts).
+    pub fn one_line_mention(&self) -> String {
+        mention::format_one_line(&self.session_id, self.label())
+    }
+}
+
+/// How to rank and cut a search.
+#[derive(Clone, Copy)]
+pub struct SearchOptions<'a> {
+    pub limit: usize,
+    /// Sessions with exactly this cwd rank first (as for candidates).
+    pub workspace: Option<&'a str>,
+    /// Now, for recency (epoch ms).
+    pub now_ms: u64,
+    /// Whether a session still exists in the store: a log deleted after
+    /// the last sync leaves no trace in results.
+    pub exists: Option<&'a dyn Fn(&str) -> bool>,
+}
+
+/// The index of one store list, ready to search and to update.
+pub struct Search {
+    index: SearchIndex,
+}
+
+impl Search {
+    /// Opens (creating, or rebuilding a broken one) the index in `dir` for
+    /// the stores at `roots`.
+    pub fn open(dir: &Path, roots: &[PathBuf], now_ms: u64) -> Result<Self, SearchError> {
+        location::prepare(dir, roots).map_err(SearchError::Io)?;
+        Ok(Search {
+            index: SearchIndex::open_or_create(dir, now_ms)?,
+        })
+    }
+
+    /// The index of the store list `specs`: on disk in its place under
+    /// the cache directory, or — when `on_disk` is false, or that place
+    /// cannot be used (inside a store, not the user's alone, no cache
+    /// directory) — in memory for this process. The notes say what a
+    /// person should know (a broken index rebuilt, a place refused).
+    pub fn open_for(
+        specs: &[StoreSpec],
+        on_disk: bool,
+        now_ms: u64,
+    ) -> Result<(Self, Vec<String>), SearchError> {
+        let mut notes = Vec::new();
+        let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
+        let opened = location::default_for(specs)
+            .filter(|_| on_disk)
+            .map(|dir| Search::open(&dir, &roots, now_ms));
+        let search = match opened {
+            Some(Ok(search)) => search,
+            other => {
+                if let Some(Err(e)) = other {
+                    notes.push(format!("{e}; searching without an index on disk"));
+                }
+                Search::in_memory()?
+            }
+        };
+        if let Some(aside) = &search.index.moved_aside {
+            notes.push(format!(
+                "the search index was unusable and was rebuilt (the old one is in {})",
+                aside.display()
+            ));
+        }
+        Ok((search, notes))
+    }
+
+    /// Brings the index up to date as far as this process can: when
+    /// another process holds the writer, what it last committed is read;
+    /// a full disk or another failure leaves the last commit searchable
+    /// and comes back as a note.
+    pub fn refresh(
+        &self,
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Option<String> {
+        match self.sync(sessions, reader, cancelled, progress) {
+            Ok(_) => None,
+            Err(SearchError::Busy) => self.reload().err().map(|e| e.to_string()),
+            Err(e) => Some(e.to_string()),
+        }
+    }
+
+    /// A throwaway index in memory (the index turned off).
+    pub fn in_memory() -> Result<Self, SearchError> {
+        Ok(Search {
+            index: SearchIndex::in_memory()?,
+        })
+    }
+
+    /// Opens an existing index without creating or changing anything.
+    pub fn open_existing(dir: &Path) -> Result<Option<Self>, SearchError> {
+        Ok(SearchIndex::open_existing(dir)?.map(|index| Search { index }))
+    }
+
+    pub fn index(&self) -> &SearchIndex {
+        &self.index
+    }
+
+    /// Brings the index up to date with `sessions` (see [`writer::sync`]).
+    pub fn sync(
+        &self,
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<SyncReport, SearchError> {
+        writer::sync(&self.index, sessions, reader, cancelled, progress)
+    }
+
+    /// Sees what another process committed since.
+    pub fn reload(&self) -> Result<(), SearchError> {
+        self.index.reload()
+    }
+
+    /// The index's status against `sessions`.
+    pub fn status(&self, sessions: &[Session], reader: &dyn SessionReader) -> SearchStatus {
+        let (indexed, behind, note) = match (
+            self.index.manifest(),
+            writer::behind(&self.index, sessions, reader),
+        ) {
+            (Ok(m), Ok(b)) => (m.len(), b, None),
+            (Err(e), _) | (_, Err(e)) => (0, 0, Some(e.to_string())),
+        };
+        SearchStatus {
+            enabled: true,
+            path: self.index.dir().map(|d| d.display().to_string()),
+            bytes: self.index.size(),
+            sessions: indexed,
+            behind,
+            note,
+        }
+    }
+
+    /// The sessions matching `query`, best first.
+    pub fn search(
+        &self,
+        query: &ParsedQuery,
+        options: SearchOptions<'_>,
+    ) -> Result<Vec<SessionHit>, SearchError> {
+        let searcher = self.index.reader.searcher();
+        let tantivy_query = query::build(query, &self.index.fields);
+        let wanted = options.limit.saturating_mul(DOCS_PER_RESULT).max(MIN_DOCS);
+        let top = searcher.search(
+            &tantivy_query,
+            &TopDocs::with_limit(wanted).order_by_score(),
+        )?;
+        let f = &self.index.fields;
+        // Sessions in the order of their best document, with their matches.
+        let mut order: Vec<String> = Vec::new();
+        let mut found: HashMap<String, Found> = HashMap::new();
+        for (score, address) in top {
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let Some(id) = doc.get_first(f.session).and_then(|v| v.as_str()) else {
+                continue;
+            };
+            if options.exists.is_some_and(|exists| !exists(id)) {
+                continue;
+            }
+            let entry = found.entry(id.to_string()).or_insert_with(|| {
+                order.push(id.to_string());
+                Found::default()
+            });
+            entry.score = entry.score.max(score);
+            entry.others += score;
+            if entry.docs.len() < SNIPPETS {
+                entry.docs.push(doc);
+            }
+        }
+        let (exact, prefix) = query.terms();
+        let mut hits = Vec::with_capacity(order.len());
+        for id in order {
+            let Some(found) = found.remove(&id) else {
+                continue;
+            };
+            let Some(meta) = session_doc(&searcher, self, &id)? else {
+                continue;
+            };
+            let str_of = |doc: &TantivyDocument, field| {
+                doc.get_first(field)
+                    .and_then(|v| v.as_str())
+                    .map(str::to_string)
+            };
+            let created_at = meta.get_first(f.time).and_then(|v| v.as_u64()).unwrap_or(0);
+            let cwd = str_of(&meta, f.cwd);
+            // The best document counts whole; the others add a little
+            // (a session that talks about it often is likelier the one).
+            let mut score = found.score + 0.1 * (found.others - found.score);
+            if options.workspace.is_some() && cwd.as_deref() == options.workspace {
+                score *= WORKSPACE_BOOST;
+            }
+            let age = options.now_ms.saturating_sub(created_at) as f64;
+            score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
+            let snippets = found
+                .docs
+                .iter()
+                .filter_map(|doc| {
+                    let text = doc.get_first(f.text)?.as_str()?;
+                    let turn = doc.get_first(f.turn).and_then(|v| v.as_u64()).unwrap_or(0);
+                    let role = doc.get_first(f.role).and_then(|v| v.as_str()).unwrap_or("");
+                    query
+                        .has_words()
+                        .then(|| snippet::make(turn, role, text, &exact, prefix.as_deref()))
+                })
+                .collect();
+            let title = str_of(&meta, f.title);
+            let display_title = str_of(&meta, f.display_title);
+            let label = display_title
+                .as_deref()
+                .or(title.as_deref())
+                .unwrap_or(&id)
+                .to_string();
+            hits.push(SessionHit {
+                mention: mention::format(&id, Some(&label)),
+                session_id: id,
+                title,
+                display_title,
+                agent: str_of(&meta, f.agent).unwrap_or_default(),
+                cwd,
+                created_at,
+                score,
+                snippets,
+            });
+        }
+        hits.sort_by(|a, b| {
+            b.score
+                .total_cmp(&a.score)
+                .then_with(|| b.created_at.cmp(&a.created_at))
+                .then_with(|| a.session_id.cmp(&b.session_id))
+        });
+        hits.truncate(options.limit);
+        Ok(hits)
+    }
+}
+
+/// What the best documents say of one session.
+#[derive(Default)]
+struct Found {
+    score: f32,
+    /// The sum of every matching document's score.
+    others: f32,
+    docs: Vec<TantivyDocument>,
+}
+
+/// The session document of `id`.
+fn session_doc(
+    searcher: &Searcher,
+    search: &Search,
+    id: &str,
+) -> Result<Option<TantivyDocument>, SearchError> {
+    let f = &search.index.fields;
+    let query = TermQuery::new(
+        Term::from_field_text(f.session_doc, id),
+        IndexRecordOption::Basic,
+    );
+    let top: Vec<(f32, DocAddress)> =
+        searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
+    match top.first() {
+        Some(&(_, address)) => Ok(Some(searcher.doc(address)?)),
+        None => Ok(None),
+    }
+}
+
+#[cfg(test)]
+mod tests;

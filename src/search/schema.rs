@@ -1,0 +1,180 @@
+//! The search documents, in one place, so that the same documents can be
+//! exported to another engine (Quickwit is built on tantivy; OpenSearch
+//! takes the same fields as JSON) without reading the rest of the module.
+//!
+//! Two kinds of document, both carrying the session's id:
+//! - one per message of the session's projected surface (user and
+//!   assistant text and checkpoint summaries after shadowing, before
+//!   retention): its turn (1-based place on the surface), role, time, text;
+//! - one per session (`kind` = `session`): its title and display title as
+//!   text (so titles match like bodies), agent, cwd, creation time, and
+//!   what the writer needs to update it incrementally (the log's version
+//!   and how many messages are indexed, with a hash of them).
+
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, FAST, STORED,
+    STRING,
+};
+
+use super::tokenizer;
+
+/// `kind` of a message document.
+pub const MESSAGE: &str = "message";
+/// `kind` of a session document.
+pub const SESSION: &str = "session";
+/// `role` of a session document's text (its titles).
+pub const TITLE_ROLE: &str = "title";
+
+/// The fields, looked up once.
+#[derive(Debug, Clone)]
+pub struct Fields {
+    pub schema: Schema,
+    /// `message` or `session` (raw, indexed).
+    pub kind: Field,
+    /// The session id, on every document (raw, indexed, stored, fast):
+    /// deleting a session deletes every document of it.
+    pub session: Field,
+    /// The session id on its session document only: replaces that one
+    /// document without touching the messages.
+    pub session_doc: Field,
+    /// `user`, `assistant` or `title` (raw, stored).
+    pub role: Field,
+    /// A message's place on the surface, from 1; 0 on a session document.
+    pub turn: Field,
+    /// Milliseconds since the epoch: a message's session's creation time
+    /// (the logs give messages no time of their own in the model), fast
+    /// for the `after:`/`before:` filters and recency.
+    pub time: Field,
+    /// The words: a message's text, or a session's titles (positions kept
+    /// for phrases; stored for snippets).
+    pub text: Field,
+    /// The log format (`claude-code`, `codex`, …), raw, indexed on every
+    /// document for `agent:`.
+    pub agent: Field,
+    /// The cwd and each of its ancestors, raw, on every document: `cwd:P`
+    /// is one term whether P is the folder or one above it.
+    pub cwd_path: Field,
+    /// The cwd as written (session documents, stored).
+    pub cwd: Field,
+    /// The latest title (session documents, stored).
+    pub title: Field,
+    /// The header's durable display title (session documents, stored).
+    pub display_title: Field,
+    /// A hash of the log's version when it was indexed (session documents).
+    pub version: Field,
+    /// How many messages of the surface are indexed (session documents).
+    pub messages: Field,
+    /// A hash of those messages, in order: an append keeps it (only new
+    /// messages are added); a shadowing checkpoint, a rewind or a rewrite
+    /// changes it (the session is indexed again).
+    pub surface_hash: Field,
+}
+
+impl Fields {
+    pub fn new() -> Self {
+        let mut b = Schema::builder();
+        let raw_stored = STRING | STORED;
+        let text_options = TextOptions::default()
+            .set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer(tokenizer::NAME)
+                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+            )
+            .set_stored();
+        let stored_u64 = NumericOptions::default().set_stored();
+        let kind = b.add_text_field("kind", STRING);
+        let session = b.add_text_field("session", raw_stored.clone() | FAST);
+        let session_doc = b.add_text_field("session_doc", STRING);
+        let role = b.add_text_field("role", raw_stored.clone());
+        let turn = b.add_u64_field("turn", stored_u64.clone());
+        let time = b.add_u64_field("time", stored_u64.clone() | FAST);
+        let text = b.add_text_field("text", text_options);
+        let agent = b.add_text_field("agent", raw_stored.clone());
+        let cwd_path = b.add_text_field("cwd_path", STRING);
+        let cwd = b.add_text_field("cwd", STORED);
+        let title = b.add_text_field("title", STORED);
+        let display_title = b.add_text_field("display_title", STORED);
+        let version = b.add_u64_field("version", stored_u64.clone());
+        let messages = b.add_u64_field("messages", stored_u64.clone());
+        let surface_hash = b.add_u64_field("surface_hash", stored_u64);
+        Fields {
+            schema: b.build(),
+            kind,
+            session,
+            session_doc,
+            role,
+            turn,
+            time,
+            text,
+            agent,
+            cwd_path,
+            cwd,
+            title,
+            display_title,
+            version,
+            messages,
+            surface_hash,
+        }
+    }
+}
+
+impl Default for Fields {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `cwd` and each folder above it (`/a/b` → `/a/b`, `/a`), as `cwd_path`
+/// holds them; a trailing `/` is not part of a folder's name.
+pub fn cwd_ancestors(cwd: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut path = cwd.trim_end_matches('/');
+    while !path.is_empty() {
+        out.push(path.to_string());
+        match path.rfind('/') {
+            Some(at) => path = &path[..at],
+            None => break,
+        }
+    }
+    if cwd.starts_with('/') && !out.is_empty() {
+        out.push("/".into());
+    }
+    out
+}
+
+/// How `cwd:` and the workspace name a folder: without a trailing `/`.
+pub fn cwd_term(path: &str) -> &str {
+    let trimmed = path.trim_end_matches('/');
+    if trimmed.is_empty() && path.starts_with('/') {
+        "/"
+    } else {
+        trimmed
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cwd_is_found_by_itself_and_every_folder_above() {
+        assert_eq!(
+            cwd_ancestors("/home/ana/shop/"),
+            ["/home/ana/shop", "/home/ana", "/home", "/"]
+        );
+        assert_eq!(cwd_ancestors("rel/x"), ["rel/x", "rel"]);
+        assert_eq!(cwd_term("/home/ana/"), "/home/ana");
+        assert_eq!(cwd_term("/"), "/");
+    }
+
+    #[test]
+    fn the_schema_names_every_field_once() {
+        let fields = Fields::new();
+        let names: Vec<&str> = fields.schema.fields().map(|(_, e)| e.name()).collect();
+        let mut unique = names.clone();
+        unique.sort_unstable();
+        unique.dedup();
+        assert_eq!(names.len(), unique.len());
+        assert!(names.contains(&"text") && names.contains(&"session"));
+    }
+}

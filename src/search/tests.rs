@@ -1,0 +1,333 @@
+//! The index over a real file-system store of hydra logs: incremental
+//! updates (append, shadowing, rewind, rewrite, removal), ranking, filters.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use super::*;
+use crate::model::SessionStore;
+use crate::store::{FsStore, Scan, StoreSpec};
+
+const DAY: u64 = 86_400_000;
+const NOW: u64 = 1_764_400_000_000;
+
+fn header(id: &str, created: u64, cwd: &str) -> String {
+    format!(r#"{{"type":"session","version":1,"id":"{id}","createdAt":{created},"cwd":"{cwd}"}}"#)
+}
+
+fn user(seq: u64, text: &str) -> String {
+    format!(
+        r#"{{"seq":{seq},"type":"user/message","data":{{"source":{{"kind":"user"}},"content":[{{"type":"text","text":"{text}"}}]}}}}"#
+    )
+}
+
+fn assistant(seq: u64, text: &str) -> String {
+    format!(
+        r#"{{"seq":{seq},"type":"assistant/message","data":{{"message":{{"content":[{{"type":"text","text":"{text}"}}]}}}}}}"#
+    )
+}
+
+fn checkpoint(seq: u64, through: u64, text: &str) -> String {
+    format!(
+        r#"{{"seq":{seq},"type":"user/message","data":{{"source":{{"kind":"compaction","marker":"@hydraharness/harness-compaction","throughSeq":{through}}},"content":[{{"type":"text","text":"{text}"}}]}}}}"#
+    )
+}
+
+fn title(seq: u64, text: &str) -> String {
+    format!(r#"{{"seq":{seq},"type":"session/title","data":{{"title":"{text}"}}}}"#)
+}
+
+fn write(store: &Path, name: &str, lines: &[String]) {
+    fs::write(store.join(name), lines.join("\n") + "\n").unwrap();
+}
+
+struct Fixture {
+    _tmp: tempfile::TempDir,
+    store_dir: PathBuf,
+    index_dir: PathBuf,
+}
+
+impl Fixture {
+    fn new() -> Self {
+        let tmp = tempfile::tempdir().unwrap();
+        let store_dir = tmp.path().join("store");
+        fs::create_dir(&store_dir).unwrap();
+        let index_dir = tmp.path().join("cache/search/index");
+        Fixture {
+            _tmp: tmp,
+            store_dir,
+            index_dir,
+        }
+    }
+
+    fn store(&self) -> FsStore {
+        FsStore::open(&[StoreSpec::auto(&self.store_dir)], Scan::Full)
+    }
+
+    /// Opens the index and syncs it with the store.
+    fn sync(&self) -> (Search, SyncReport) {
+        let search =
+            Search::open(&self.index_dir, std::slice::from_ref(&self.store_dir), NOW).unwrap();
+        let store = self.store();
+        let report = search
+            .sync(
+                &store.sessions(),
+                store.reader().as_ref(),
+                &|| false,
+                &mut |_, _| {},
+            )
+            .unwrap();
+        (search, report)
+    }
+}
+
+fn ids(search: &Search, text: &str) -> Vec<String> {
+    let hits = search
+        .search(
+            &parse_query(text).unwrap(),
+            SearchOptions {
+                limit: 10,
+                workspace: None,
+                now_ms: NOW,
+                exists: None,
+            },
+        )
+        .unwrap();
+    hits.into_iter().map(|h| h.session_id).collect()
+}
+
+#[test]
+fn bodies_titles_identifiers_and_filters_are_found() {
+    let fx = Fixture::new();
+    write(
+        &fx.store_dir,
+        "a.jsonl",
+        &[
+            header("tax", NOW - DAY, "/home/ana/shop"),
+            user(1, "Why does checkout fail?"),
+            assistant(2, "The tax rounding in ModuleSpec is off by a cent."),
+            title(3, "Checkout bug"),
+        ],
+    );
+    write(
+        &fx.store_dir,
+        "b.jsonl",
+        &[
+            header("inv", NOW - 400 * DAY, "/home/ana/inventory"),
+            user(1, "Refactor the inventory_loader in src/stock/loader.rs"),
+            assistant(2, "東京都の在庫を更新しました"),
+        ],
+    );
+    let (search, report) = fx.sync();
+    assert_eq!((report.added, report.messages), (2, 4));
+    assert_eq!(ids(&search, "tax rounding "), ["tax"]);
+    assert_eq!(ids(&search, "TAX Róunding "), ["tax"], "case and accents");
+    assert_eq!(ids(&search, "checkout bug "), ["tax"], "titles match");
+    assert_eq!(ids(&search, "module spec "), ["tax"]);
+    assert_eq!(ids(&search, "modulespec "), ["tax"]);
+    assert_eq!(ids(&search, "inventory_loader "), ["inv"]);
+    assert_eq!(ids(&search, "loader.rs "), ["inv"]);
+    assert_eq!(ids(&search, "東京 "), ["inv"]);
+    assert_eq!(ids(&search, "\"rounding in\" "), ["tax"]);
+    assert!(
+        ids(&search, "\"in rounding\" ").is_empty(),
+        "a phrase keeps its order"
+    );
+    assert_eq!(
+        ids(&search, "tax roun"),
+        ["tax"],
+        "the last word as a prefix"
+    );
+    assert!(
+        ids(&search, "tax roun ").is_empty(),
+        "a finished word is exact"
+    );
+    assert!(
+        ids(&search, "tax inventory ").is_empty(),
+        "every word must match"
+    );
+    assert_eq!(ids(&search, "cwd:/home/ana/inventory refactor "), ["inv"]);
+    assert!(
+        ids(&search, "cwd:/home/ana/inv refactor ").is_empty(),
+        "folders, not strings"
+    );
+    assert_eq!(ids(&search, "cwd:/home/ana/shop the ").len(), 1);
+    assert_eq!(
+        ids(&search, "cwd:/home/ana/ the ").len(),
+        2,
+        "any folder above"
+    );
+    assert_eq!(ids(&search, "agent:hydra refactor "), ["inv"]);
+    assert!(ids(&search, "agent:codex refactor ").is_empty());
+    assert!(NOW - DAY > parse_date_ms("2025-06-01"));
+    assert_eq!(ids(&search, "after:2025-06-01 the "), ["tax"]);
+    assert_eq!(ids(&search, "before:2025-06-01 refactor "), ["inv"]);
+    // Snippets: the match in context, its ranges in scalars.
+    let hits = search
+        .search(
+            &parse_query("rounding").unwrap(),
+            SearchOptions {
+                limit: 5,
+                workspace: None,
+                now_ms: NOW,
+                exists: None,
+            },
+        )
+        .unwrap();
+    let snippet = &hits[0].snippets[0];
+    assert_eq!((snippet.turn, snippet.role.as_str()), (2, "assistant"));
+    let chars: Vec<char> = snippet.text.chars().collect();
+    let [a, b] = snippet.ranges[0];
+    assert_eq!(chars[a..b].iter().collect::<String>(), "rounding");
+    assert_eq!(hits[0].title.as_deref(), Some("Checkout bug"));
+    assert_eq!(hits[0].agent, "hydra");
+    assert_eq!(hits[0].mention, "@[Checkout bug](hydra-session:InRheCI)");
+}
+
+fn parse_date_ms(date: &str) -> u64 {
+    crate::reference::time::parse_date(date).unwrap()
+}
+
+#[test]
+fn the_workspace_and_recency_rank_first_among_equals() {
+    let fx = Fixture::new();
+    for (name, id, age, cwd) in [
+        ("a", "old-here", 300, "/w"),
+        ("b", "new-else", 1, "/x"),
+        ("c", "old-else", 300, "/x"),
+    ] {
+        write(
+            &fx.store_dir,
+            &format!("{name}.jsonl"),
+            &[
+                header(id, NOW - age * DAY, cwd),
+                user(1, "flaky websocket reconnect"),
+            ],
+        );
+    }
+    let (search, _) = fx.sync();
+    let query = parse_query("websocket reconnect").unwrap();
+    let options = SearchOptions {
+        limit: 3,
+        workspace: Some("/w"),
+        now_ms: NOW,
+        exists: None,
+    };
+    let order: Vec<String> = search
+        .search(&query, options)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.session_id)
+        .collect();
+    assert_eq!(order, ["old-here", "new-else", "old-else"]);
+    // A session the store no longer lists is never a result.
+    let gone = |id: &str| id != "old-here";
+    let options = SearchOptions {
+        exists: Some(&gone),
+        ..options
+    };
+    let order: Vec<String> = search
+        .search(&query, options)
+        .unwrap()
+        .into_iter()
+        .map(|h| h.session_id)
+        .collect();
+    assert_eq!(order, ["new-else", "old-else"]);
+}
+
+#[test]
+fn appends_add_only_new_messages_and_other_changes_reindex() {
+    let fx = Fixture::new();
+    let mut lines = vec![
+        header("s", NOW, "/w"),
+        user(1, "alpha question"),
+        assistant(2, "alpha answer"),
+    ];
+    write(&fx.store_dir, "s.jsonl", &lines);
+    let (_, first) = fx.sync();
+    assert_eq!((first.added, first.messages), (1, 2));
+
+    // Unchanged: nothing to do.
+    let (_, same) = fx.sync();
+    assert!(!same.changed(), "{same:?}");
+
+    // An append: only the new message.
+    lines.push(user(3, "bravo followup"));
+    write(&fx.store_dir, "s.jsonl", &lines);
+    let (search, grown) = fx.sync();
+    assert_eq!((grown.appended, grown.reindexed, grown.messages), (1, 0, 1));
+    assert_eq!(ids(&search, "bravo "), ["s"]);
+    assert_eq!(ids(&search, "alpha answer "), ["s"]);
+    drop(search);
+
+    // A checkpoint shadows the first messages: indexed again, the
+    // shadowed text gone.
+    lines.push(checkpoint(4, 2, "summary charlie"));
+    write(&fx.store_dir, "s.jsonl", &lines);
+    let (search, shadowed) = fx.sync();
+    assert_eq!((shadowed.reindexed, shadowed.messages), (1, 2));
+    assert!(
+        ids(&search, "alpha ").is_empty(),
+        "shadowed messages are not on the surface"
+    );
+    assert_eq!(ids(&search, "charlie "), ["s"]);
+    drop(search);
+
+    // A rewrite to other text: indexed again.
+    write(
+        &fx.store_dir,
+        "s.jsonl",
+        &[header("s", NOW, "/w"), user(1, "delta only")],
+    );
+    let (search, rewritten) = fx.sync();
+    assert_eq!(rewritten.reindexed, 1);
+    assert!(ids(&search, "bravo ").is_empty());
+    assert_eq!(ids(&search, "delta "), ["s"]);
+    drop(search);
+
+    // A removed log: removed, no trace.
+    fs::remove_file(fx.store_dir.join("s.jsonl")).unwrap();
+    let (search, removed) = fx.sync();
+    assert_eq!(removed.removed, 1);
+    assert!(ids(&search, "delta ").is_empty());
+    assert!(search.index().manifest().unwrap().is_empty());
+}
+
+#[test]
+fn a_broken_index_is_moved_aside_and_rebuilt() {
+    let fx = Fixture::new();
+    write(
+        &fx.store_dir,
+        "s.jsonl",
+        &[header("s", NOW, "/w"), user(1, "echo foxtrot")],
+    );
+    drop(fx.sync());
+    fs::write(fx.index_dir.join("meta.json"), "{ not json").unwrap();
+    let (search, report) = fx.sync();
+    assert!(search.index().moved_aside.is_some());
+    assert_eq!(report.added, 1);
+    assert_eq!(ids(&search, "foxtrot "), ["s"]);
+}
+
+#[test]
+fn status_says_how_far_behind() {
+    let fx = Fixture::new();
+    write(
+        &fx.store_dir,
+        "s.jsonl",
+        &[header("s", NOW, "/w"), user(1, "golf")],
+    );
+    let (search, _) = fx.sync();
+    write(
+        &fx.store_dir,
+        "t.jsonl",
+        &[header("t", NOW, "/w"), user(1, "hotel")],
+    );
+    let store = fx.store();
+    let status = search.status(&store.sessions(), store.reader().as_ref());
+    assert_eq!(
+        (status.sessions, status.behind, status.enabled),
+        (1, 1, true)
+    );
+    assert!(status.bytes > 0);
+}

@@ -1,0 +1,332 @@
+//! How text becomes search terms, the same for what is indexed and what
+//! is asked: words of letters and digits; code identifiers both as written
+//! and by their parts (`ModuleSpec` → `module`, `spec`, and `modulespec`
+//! at the first part's place; `snake_case` and `src/search/index.rs` by
+//! their pieces at consecutive positions, so the parts form a phrase); CJK
+//! runs as overlapping bigrams (no dictionary needed); then lower case and
+//! accents folded (tantivy's own filters), and absurdly long tokens
+//! dropped.
+
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, RawTokenizer, RemoveLongFilter, TextAnalyzer, Token,
+    TokenStream, Tokenizer,
+};
+
+/// The name the analyzer is registered under in the index.
+pub const NAME: &str = "hydra_words";
+
+/// Tokens longer than this (in bytes) are noise: base64, hashes, minified
+/// code. Dropped, so they cannot bloat the term dictionary.
+const LONGEST_TOKEN: usize = 40;
+
+/// The full analyzer: [`Words`], long tokens dropped, lower case, accents
+/// folded.
+pub fn analyzer() -> TextAnalyzer {
+    TextAnalyzer::builder(Words::default())
+        .filter(RemoveLongFilter::limit(LONGEST_TOKEN))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// One term of a query: a part of a word as the index holds it.
+/// The terms of `text` grouped by the word they came from, each group the
+/// word's parts in order (one part for a plain word; several form a
+/// phrase). A camel-case word's joined form is left out: its parts say
+/// the same as a phrase, and also match the words written apart.
+pub fn word_groups(text: &str) -> Vec<Vec<String>> {
+    let mut fold = TextAnalyzer::builder(RawTokenizer::default())
+        .filter(RemoveLongFilter::limit(LONGEST_TOKEN))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build();
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    let mut word = usize::MAX;
+    for piece in pieces(text).into_iter().filter(|p| !p.joined) {
+        let mut stream = fold.token_stream(&text[piece.from..piece.to]);
+        if !stream.advance() {
+            continue; // too long: the index dropped it too
+        }
+        let term = stream.token().text.clone();
+        if piece.word != word || groups.is_empty() {
+            groups.push(Vec::new());
+            word = piece.word;
+        }
+        if let Some(group) = groups.last_mut() {
+            group.push(term);
+        }
+    }
+    groups
+}
+
+/// One token before folding: a byte range of the text, its position, the
+/// word it belongs to, and whether it is a camel-case word's joined form.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Piece {
+    from: usize,
+    to: usize,
+    position: usize,
+    word: usize,
+    joined: bool,
+}
+
+/// What a character is to the splitter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Alnum,
+    Cjk,
+    /// Joins the parts of an identifier or a path: `_ - . / : \`.
+    Connector,
+    Other,
+}
+
+fn class(c: char) -> Class {
+    if is_cjk(c) {
+        Class::Cjk
+    } else if c.is_alphanumeric() {
+        Class::Alnum
+    } else if matches!(c, '_' | '-' | '.' | '/' | ':' | '\\') {
+        Class::Connector
+    } else {
+        Class::Other
+    }
+}
+
+/// Han, kana and Hangul: scripts written without spaces between words.
+fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF      // Hiragana, Katakana
+        | 0x3400..=0x4DBF    // CJK Extension A
+        | 0x4E00..=0x9FFF    // CJK Unified Ideographs
+        | 0xAC00..=0xD7AF    // Hangul syllables
+        | 0xF900..=0xFAFF    // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F    // half-width Katakana
+        | 0x20000..=0x2FFFF) // CJK Extensions B–F
+}
+
+/// Splits `text` into pieces (see the module's comment).
+fn pieces(text: &str) -> Vec<Piece> {
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let end_of = |i: usize| chars.get(i).map_or(text.len(), |&(at, _)| at);
+    let mut out = Vec::new();
+    let mut position = 0;
+    let mut word = 0;
+    let mut i = 0;
+    while i < chars.len() {
+        match class(chars[i].1) {
+            Class::Cjk => {
+                let start = i;
+                while i < chars.len() && class(chars[i].1) == Class::Cjk {
+                    i += 1;
+                }
+                if i - start == 1 {
+                    out.push(piece(end_of(start), end_of(i), position, word));
+                    position += 1;
+                } else {
+                    for k in start..i - 1 {
+                        out.push(piece(end_of(k), end_of(k + 2), position, word));
+                        position += 1;
+                    }
+                }
+                word += 1;
+            }
+            Class::Alnum => {
+                // A word: alphanumeric segments joined by single runs of
+                // connectors (`a_b`, `x::y`, `src/lib.rs`).
+                loop {
+                    let start = i;
+                    while i < chars.len() && class(chars[i].1) == Class::Alnum {
+                        i += 1;
+                    }
+                    segment(&chars, start, i, end_of, &mut position, word, &mut out);
+                    let mut j = i;
+                    while j < chars.len() && class(chars[j].1) == Class::Connector {
+                        j += 1;
+                    }
+                    if j > i && j < chars.len() && class(chars[j].1) == Class::Alnum {
+                        i = j;
+                    } else {
+                        break;
+                    }
+                }
+                word += 1;
+            }
+            Class::Connector | Class::Other => i += 1,
+        }
+    }
+    out
+}
+
+fn piece(from: usize, to: usize, position: usize, word: usize) -> Piece {
+    Piece {
+        from,
+        to,
+        position,
+        word,
+        joined: false,
+    }
+}
+
+/// The parts of one alphanumeric segment `chars[start..end]` split at its
+/// case changes (`ModuleSpec`, `HTTPServer`, `parseJSON`), then its joined
+/// form when it had more than one part.
+fn segment(
+    chars: &[(usize, char)],
+    start: usize,
+    end: usize,
+    end_of: impl Fn(usize) -> usize,
+    position: &mut usize,
+    word: usize,
+    out: &mut Vec<Piece>,
+) {
+    let first = *position;
+    let mut part_start = start;
+    for k in start + 1..end {
+        let (prev, here) = (chars[k - 1].1, chars[k].1);
+        let next_lower = chars.get(k + 1).is_some_and(|&(_, c)| c.is_lowercase()) && k + 1 < end;
+        let boundary = (prev.is_lowercase() && here.is_uppercase())
+            || (prev.is_uppercase() && here.is_uppercase() && next_lower);
+        if boundary {
+            out.push(piece(end_of(part_start), end_of(k), *position, word));
+            *position += 1;
+            part_start = k;
+        }
+    }
+    out.push(piece(end_of(part_start), end_of(end), *position, word));
+    *position += 1;
+    if *position - first > 1 {
+        out.push(Piece {
+            joined: true,
+            ..piece(end_of(start), end_of(end), first, word)
+        });
+    }
+}
+
+/// The tokenizer tantivy runs: [`pieces`] as tokens.
+#[derive(Clone, Default)]
+pub struct Words {
+    tokens: Vec<Token>,
+}
+
+/// The tokens of one text, handed out in order.
+pub struct WordStream<'a> {
+    tokens: &'a mut Vec<Token>,
+    next: usize,
+}
+
+impl Tokenizer for Words {
+    type TokenStream<'a> = WordStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream<'a> {
+        self.tokens.clear();
+        self.tokens.extend(pieces(text).into_iter().map(|p| Token {
+            offset_from: p.from,
+            offset_to: p.to,
+            position: p.position,
+            text: text[p.from..p.to].to_string(),
+            position_length: 1,
+        }));
+        WordStream {
+            tokens: &mut self.tokens,
+            next: 0,
+        }
+    }
+}
+
+impl TokenStream for WordStream<'_> {
+    fn advance(&mut self) -> bool {
+        self.next += 1;
+        self.next <= self.tokens.len()
+    }
+
+    fn token(&self) -> &Token {
+        &self.tokens[self
+            .next
+            .saturating_sub(1)
+            .min(self.tokens.len().saturating_sub(1))]
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        let at = self
+            .next
+            .saturating_sub(1)
+            .min(self.tokens.len().saturating_sub(1));
+        &mut self.tokens[at]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `(term, position)` of every token of `text`.
+    fn tokens(text: &str) -> Vec<(String, usize)> {
+        let mut analyzer = analyzer();
+        let mut stream = analyzer.token_stream(text);
+        let mut out = Vec::new();
+        while stream.advance() {
+            out.push((stream.token().text.clone(), stream.token().position));
+        }
+        out
+    }
+
+    fn terms(text: &str) -> Vec<String> {
+        tokens(text).into_iter().map(|(t, _)| t).collect()
+    }
+
+    #[test]
+    fn case_and_accents_are_folded() {
+        assert_eq!(terms("Café NAÏVE Straße"), ["cafe", "naive", "strasse"]);
+    }
+
+    #[test]
+    fn camel_case_is_found_by_its_parts_and_as_written() {
+        assert_eq!(
+            tokens("the ModuleSpec here"),
+            [
+                ("the".into(), 0),
+                ("module".into(), 1),
+                ("spec".into(), 2),
+                ("modulespec".into(), 1),
+                ("here".into(), 3)
+            ]
+        );
+        assert_eq!(terms("HTTPServer"), ["http", "server", "httpserver"]);
+        assert_eq!(terms("parseJSON"), ["parse", "json", "parsejson"]);
+    }
+
+    #[test]
+    fn snake_case_and_paths_are_phrases_of_their_parts() {
+        assert_eq!(
+            tokens("snake_case src/search/index.rs"),
+            [
+                ("snake".into(), 0),
+                ("case".into(), 1),
+                ("src".into(), 2),
+                ("search".into(), 3),
+                ("index".into(), 4),
+                ("rs".into(), 5)
+            ]
+        );
+        assert_eq!(
+            word_groups("fix snake_case, ModuleSpec."),
+            vec![vec!["fix"], vec!["snake", "case"], vec!["module", "spec"]]
+        );
+        assert_eq!(word_groups("modulespec"), vec![vec!["modulespec"]]);
+    }
+
+    #[test]
+    fn cjk_runs_become_bigrams() {
+        assert_eq!(terms("東京都 に"), ["東京", "京都", "に"]);
+        assert_eq!(word_groups("東京都"), vec![vec!["東京", "京都"]]);
+        assert_eq!(terms("검색엔진"), ["검색", "색엔", "엔진"]);
+    }
+
+    #[test]
+    fn punctuation_and_long_noise_are_not_terms() {
+        assert_eq!(terms("-- !! ..."), Vec::<String>::new());
+        let long = "a".repeat(100);
+        assert_eq!(terms(&format!("keep {long} this")), ["keep", "this"]);
+        assert!(word_groups(&long).is_empty());
+    }
+}

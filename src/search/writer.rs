@@ -1,0 +1,286 @@
+//! Bringing the index up to date with a store, from the store's own change
+//! detection (each log's [`Version`](crate::model::Version)): an unchanged
+//! log costs nothing; a changed one is read, and
+//! - when the messages indexed before are still the first ones of its
+//!   surface (an append), only the new messages are added;
+//! - otherwise (a new checkpoint shadowed some, a branch or `$rewindTo`
+//!   rewound, the log was replaced or rewritten) the session is indexed
+//!   again;
+//!
+//! and a session no longer in the store is removed. Commits come every
+//! [`COMMIT_EVERY`] changed sessions and at the end, so a crash loses at
+//! most the uncommitted tail; readers see only commits.
+
+use std::collections::HashSet;
+use std::hash::Hasher;
+
+use tantivy::{doc, IndexWriter, TantivyDocument, Term};
+
+use super::error::SearchError;
+use super::index::{Indexed, SearchIndex};
+use super::schema::{self, cwd_ancestors};
+use crate::model::{Cancelled, Session, SessionReader};
+use crate::reference::projection::{Message, Projector};
+
+/// Changed sessions between two commits.
+const COMMIT_EVERY: usize = 500;
+
+/// The writer's memory budget: tantivy flushes a segment when it is used.
+const WRITER_BYTES: usize = 48 << 20;
+
+/// What one sync did.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SyncReport {
+    /// Sessions indexed for the first time.
+    pub added: usize,
+    /// Sessions that only grew: their new messages were added.
+    pub appended: usize,
+    /// Sessions indexed again (shadowed, rewound, rewritten).
+    pub reindexed: usize,
+    /// Sessions removed (their log is gone).
+    pub removed: usize,
+    /// Messages written.
+    pub messages: u64,
+    /// Sessions whose log could not be read (left out until it can).
+    pub unreadable: usize,
+}
+
+impl SyncReport {
+    pub fn changed(&self) -> bool {
+        self.added + self.appended + self.reindexed + self.removed > 0
+    }
+}
+
+/// How many sessions of `sessions` differ from what the index holds, plus
+/// those it holds that are gone: how far behind the index is.
+pub fn behind(
+    index: &SearchIndex,
+    sessions: &[Session],
+    reader: &dyn SessionReader,
+) -> Result<usize, SearchError> {
+    let manifest = index.manifest()?;
+    let mut live = HashSet::with_capacity(sessions.len());
+    let mut stale = 0;
+    for session in sessions {
+        live.insert(session.id());
+        let current = version_hash(reader, session);
+        if manifest
+            .get(session.id())
+            .is_none_or(|i| i.version != current)
+        {
+            stale += 1;
+        }
+    }
+    Ok(stale
+        + manifest
+            .keys()
+            .filter(|id| !live.contains(id.as_str()))
+            .count())
+}
+
+/// Brings `index` up to date with `sessions` (a store's list, read with
+/// `reader`); `progress(done, total)` after each session. Fails with
+/// [`SearchError::Busy`] when another process holds the writer.
+pub fn sync(
+    index: &SearchIndex,
+    sessions: &[Session],
+    reader: &dyn SessionReader,
+    cancelled: Cancelled<'_>,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SyncReport, SearchError> {
+    let manifest = index.manifest()?;
+    let mut work: Vec<(&Session, u64)> = Vec::new();
+    let mut live = HashSet::with_capacity(sessions.len());
+    for session in sessions {
+        live.insert(session.id());
+        let current = version_hash(reader, session);
+        if manifest
+            .get(session.id())
+            .is_none_or(|i| i.version != current)
+        {
+            work.push((session, current));
+        }
+    }
+    let gone: Vec<&String> = manifest
+        .keys()
+        .filter(|id| !live.contains(id.as_str()))
+        .collect();
+    let mut report = SyncReport::default();
+    if work.is_empty() && gone.is_empty() {
+        return Ok(report);
+    }
+    let mut writer: IndexWriter<TantivyDocument> =
+        index.index.writer_with_num_threads(1, WRITER_BYTES)?;
+    let f = &index.fields;
+    for id in gone {
+        writer.delete_term(Term::from_field_text(f.session, id));
+        report.removed += 1;
+    }
+    let total = work.len();
+    let mut since_commit = 0;
+    for (done, (session, version)) in work.into_iter().enumerate() {
+        if cancelled() {
+            break;
+        }
+        index_session(
+            &writer,
+            index,
+            session,
+            version,
+            reader,
+            manifest.get(session.id()),
+            cancelled,
+            &mut report,
+        )?;
+        since_commit += 1;
+        if since_commit >= COMMIT_EVERY {
+            commit(&mut writer, index)?;
+            since_commit = 0;
+        }
+        progress(done + 1, total);
+    }
+    commit(&mut writer, index)?;
+    writer.wait_merging_threads()?;
+    index.narrow();
+    index.reload()?;
+    Ok(report)
+}
+
+fn commit(
+    writer: &mut IndexWriter<TantivyDocument>,
+    index: &SearchIndex,
+) -> Result<(), SearchError> {
+    writer.commit()?;
+    index.narrow();
+    Ok(())
+}
+
+/// Reads one changed session and writes what changed of it.
+#[allow(clippy::too_many_arguments)]
+fn index_session(
+    writer: &IndexWriter<TantivyDocument>,
+    index: &SearchIndex,
+    session: &Session,
+    version: u64,
+    reader: &dyn SessionReader,
+    before: Option<&Indexed>,
+    cancelled: Cancelled<'_>,
+    report: &mut SyncReport,
+) -> Result<(), SearchError> {
+    let f = &index.fields;
+    let id = session.id();
+    let mut projector = Projector::new(None, usize::MAX);
+    let summary = match reader.read(session, cancelled, &mut |entry| projector.push(entry)) {
+        Ok(summary) => summary,
+        Err(_) => {
+            // Unreadable now: it leaves the results until it reads again.
+            if before.is_some() {
+                writer.delete_term(Term::from_field_text(f.session, id));
+            }
+            report.unreadable += 1;
+            return Ok(());
+        }
+    };
+    let messages = projector.finish().messages;
+    let hashes = surface_hashes(&messages);
+    let kept = before.and_then(|b| {
+        let n = usize::try_from(b.messages).ok()?;
+        (n <= messages.len() && hashes[n] == b.surface_hash).then_some(n)
+    });
+    let first_new = match (before, kept) {
+        (Some(_), Some(n)) => {
+            writer.delete_term(Term::from_field_text(f.session_doc, id));
+            report.appended += 1;
+            n
+        }
+        (Some(_), None) => {
+            writer.delete_term(Term::from_field_text(f.session, id));
+            report.reindexed += 1;
+            0
+        }
+        (None, _) => {
+            report.added += 1;
+            0
+        }
+    };
+    let agent = session.locator.format;
+    let cwd = summary
+        .header
+        .cwd
+        .as_deref()
+        .or(session.header.cwd.as_deref());
+    let cwd_paths = cwd.map(cwd_ancestors).unwrap_or_default();
+    let created_at = summary.header.created_at;
+    let title = summary.title.as_deref().or(session.title.as_deref());
+    let label = summary.header.label.as_deref();
+    let mut session_doc = doc!(
+        f.kind => schema::SESSION,
+        f.session => id,
+        f.session_doc => id,
+        f.role => schema::TITLE_ROLE,
+        f.turn => 0u64,
+        f.time => created_at,
+        f.agent => agent,
+        f.version => version,
+        f.messages => messages.len() as u64,
+        f.surface_hash => hashes[messages.len()],
+    );
+    let titles: Vec<&str> = title.into_iter().chain(label).collect();
+    session_doc.add_text(f.text, titles.join("\n"));
+    if let Some(title) = title {
+        session_doc.add_text(f.title, title);
+    }
+    if let Some(label) = label {
+        session_doc.add_text(f.display_title, label);
+    }
+    if let Some(cwd) = cwd {
+        session_doc.add_text(f.cwd, cwd);
+    }
+    for path in &cwd_paths {
+        session_doc.add_text(f.cwd_path, path);
+    }
+    writer.add_document(session_doc)?;
+    for (turn, message) in messages.iter().enumerate().skip(first_new) {
+        let mut message_doc = doc!(
+            f.kind => schema::MESSAGE,
+            f.session => id,
+            f.role => message.role.as_str(),
+            f.turn => turn as u64 + 1,
+            f.time => created_at,
+            f.agent => agent,
+            f.text => message.text.as_str(),
+        );
+        for path in &cwd_paths {
+            message_doc.add_text(f.cwd_path, path);
+        }
+        writer.add_document(message_doc)?;
+        report.messages += 1;
+    }
+    Ok(())
+}
+
+/// `out[n]`: the hash of the first `n` messages (role and text), so an
+/// append is recognised by the hash of the prefix indexed before.
+fn surface_hashes(messages: &[Message]) -> Vec<u64> {
+    let mut h = rustc_hash::FxHasher::default();
+    let mut out = Vec::with_capacity(messages.len() + 1);
+    out.push(h.finish());
+    for m in messages {
+        h.write(m.role.as_str().as_bytes());
+        h.write_u8(u8::from(m.checkpoint));
+        h.write_usize(m.text.len());
+        h.write(m.text.as_bytes());
+        out.push(h.finish());
+    }
+    out
+}
+
+/// A hash of the log's current version; 0 when the store cannot tell
+/// (such a session is read again on every sync).
+fn version_hash(reader: &dyn SessionReader, session: &Session) -> u64 {
+    reader.version(session).map_or(0, |v| {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(&v.0);
+        h.finish().max(1)
+    })
+}

@@ -1,0 +1,55 @@
+//! The language server's search surfaces (issue 16): `workspace/symbol`
+//! and `sessionReference/search`, over the demo store. One test in this
+//! binary: it points the process's cache at a folder of its own before
+//! the server starts (the in-process server reads the environment).
+
+mod lsp_common;
+
+use lsp_common::*;
+use serde_json::{json, Value};
+
+#[tokio::test]
+async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
+    let cache = tempfile::tempdir().expect("tempdir");
+    // The only test of this binary: nothing else reads the environment.
+    std::env::set_var("XDG_CACHE_HOME", cache.path());
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start(store.path(), "/home/ana/shop").await;
+
+    let found = client
+        .call(
+            "sessionReference/search",
+            json!({"query": "regression tests", "limit": 3}),
+        )
+        .await;
+    let hits = found.as_array().expect("a list");
+    assert_eq!(hits[0]["sessionId"], "checkout-tax.test-writer");
+    assert!(hits[0]["snippets"][0]["text"]
+        .as_str()
+        .is_some_and(|t| t.contains("regression tests")));
+    assert!(cache.path().join("hydra-session/search").is_dir());
+
+    let bad = client
+        .request("sessionReference/search", json!({"query": "tax \"open"}))
+        .await;
+    assert_eq!(bad["error"]["code"], -32602, "{bad}");
+    assert!(bad["error"]["message"]
+        .as_str()
+        .is_some_and(|m| m.contains("malformed search query")));
+
+    let symbols = client
+        .call("workspace/symbol", json!({"query": "regression tests"}))
+        .await;
+    let first: &Value = &symbols[0];
+    assert_eq!(first["name"], "test-writer");
+    assert!(first["containerName"]
+        .as_str()
+        .is_some_and(|c| c.starts_with("hydra · /home/ana/shop · ")));
+    assert!(first["location"]["uri"]
+        .as_str()
+        .is_some_and(|u| u.starts_with("file://") && u.ends_with(".jsonl")));
+    let none = client.call("workspace/symbol", json!({"query": ""})).await;
+    assert_eq!(none, json!([]));
+    client.shutdown_and_exit().await;
+}
