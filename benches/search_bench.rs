@@ -21,10 +21,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use hydra_session_lsp::formats::FormatChoice;
 use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::reference::projection::Projector;
 use hydra_session_lsp::search::{self, Search, SearchOptions};
-use hydra_session_lsp::store::{FormatChoice, FsStore, Scan, StoreSpec};
+use hydra_session_lsp::store::{FsStore, Scan, StoreSpec};
 use serde_json::json;
 use support::{ms, percentile, Lcg};
 

@@ -477,6 +477,11 @@ impl SessionTable {
         self.session(*self.by_id.get(at)?)
     }
 
+    /// Every session, in the table's order.
+    pub fn sessions(&self) -> impl Iterator<Item = Session> + '_ {
+        (0..self.rows.len()).filter_map(|row| self.session(u32::try_from(row).ok()?))
+    }
+
     /// The session of one row.
     fn session(&self, row: u32) -> Option<Session> {
         let r = self.rows.get(row as usize)?;

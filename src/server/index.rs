@@ -75,8 +75,7 @@ impl View {
 
     /// Every session (what the search index is brought up to date with).
     pub fn all(&self) -> Vec<Session> {
-        self.sessions
-            .preselect(Target::default(), "", self.sessions.len())
+        self.sessions.sessions().collect()
     }
 
     /// The core's candidates (reference.md §7) over these sessions.
