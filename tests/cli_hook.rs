@@ -900,7 +900,21 @@ fn status_prints_the_stores_and_their_notes() {
     assert!(output.stderr.is_empty(), "{output:?}");
     let hydra = home.path().join(".hydra/sessions").display().to_string();
     let codex = codex_sessions.display().to_string();
-    let status: Value = serde_json::from_slice(&output.stdout).expect("json");
+    let mut status: Value = serde_json::from_slice(&output.stdout).expect("json");
+    // The search index: where it would be, and that `status` did not make it.
+    let search = status
+        .as_object_mut()
+        .and_then(|o| o.remove("search"))
+        .expect("a search field");
+    let search_root = home.path().join(".cache/hydra-session/search");
+    let path = search["path"].as_str().unwrap_or_default();
+    assert!(std::path::Path::new(path).starts_with(&search_root), "{search}");
+    assert!(!search_root.exists(), "status created {}", search_root.display());
+    assert_eq!(
+        (&search["enabled"], &search["sessions"], &search["bytes"]),
+        (&json!(true), &json!(0), &json!(0)),
+        "{search}"
+    );
     assert_eq!(
         status,
         json!({
