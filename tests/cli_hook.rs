@@ -908,8 +908,15 @@ fn status_prints_the_stores_and_their_notes() {
         .expect("a search field");
     let search_root = home.path().join(".cache/hydra-session/search");
     let path = search["path"].as_str().unwrap_or_default();
-    assert!(std::path::Path::new(path).starts_with(&search_root), "{search}");
-    assert!(!search_root.exists(), "status created {}", search_root.display());
+    assert!(
+        std::path::Path::new(path).starts_with(&search_root),
+        "{search}"
+    );
+    assert!(
+        !search_root.exists(),
+        "status created {}",
+        search_root.display()
+    );
     assert_eq!(
         (&search["enabled"], &search["sessions"], &search["bytes"]),
         (&json!(true), &json!(0), &json!(0)),
