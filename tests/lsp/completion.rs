@@ -419,3 +419,74 @@ async fn completion_answers_while_the_first_index_is_built() {
     assert!(listed > 0, "the sessions were never listed");
     client.shutdown_and_exit().await;
 }
+
+/// The opt-in of clients whose filter is a case-sensitive prefix match on
+/// `filterText` that asks again only for an incomplete list (Neovim 0.11's
+/// `vim.lsp.completion`), over the built binary: with
+/// `completionFiltering: "server"` every session list is incomplete and
+/// each item's `filterText` is the typed `@query`, the items otherwise the
+/// same; left out, `"client"` or `null`, the contract's answer.
+#[tokio::test]
+async fn server_filtering_is_an_opt_in_of_prefix_filtering_clients() {
+    let store = demo_store();
+    let mut answers = Vec::new();
+    for filtering in [json!(null), json!("client"), json!("server")] {
+        let (mut client, mut child) = spawn(server_command());
+        let mut options = json!({"store": store.path(), "spillDir": ""});
+        if !filtering.is_null() {
+            options["completionFiltering"] = filtering.clone();
+        }
+        client
+            .initialize(json!({
+                "processId": null, "rootUri": null, "capabilities": {},
+                "workspaceFolders": [{"uri": file_uri("/home/ana/shop"), "name": "ws"}],
+                "initializationOptions": {"hydraSession": options},
+            }))
+            .await;
+        client.open(&file_uri(DOC), "Ask @che").await;
+        let request = json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 8}});
+        let got = client
+            .call("textDocument/completion", request.clone())
+            .await;
+        if filtering == "server" {
+            // Back to the default by `null`, without a restart.
+            client
+                .notify(
+                    "workspace/didChangeConfiguration",
+                    json!({"settings": {"hydraSession": {"completionFiltering": null}}}),
+                )
+                .await;
+            let back = client.call("textDocument/completion", request).await;
+            assert_eq!(back, answers[0], "null is the default again");
+        }
+        client.shutdown_and_exit().await;
+        let status = child.wait().await.expect("the server's exit");
+        assert!(status.success(), "{status}");
+        answers.push(got);
+    }
+    let (default, client, server) = (&answers[0], &answers[1], &answers[2]);
+    assert_eq!(client, default, "\"client\" is the default");
+    assert_eq!(default["isIncomplete"], false, "{default}");
+    let labels = |list: &Value| -> Vec<Value> {
+        list["items"]
+            .as_array()
+            .map(|items| items.iter().map(|i| i["label"].clone()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        labels(default),
+        [json!("test-writer"), json!("Checkout tax rounding")]
+    );
+    assert_eq!(
+        default["items"][1]["filterText"],
+        "@Checkout tax rounding checkout-tax /home/ana/shop"
+    );
+
+    assert_eq!(server["isIncomplete"], true, "{server}");
+    let mut expected = default.clone();
+    expected["isIncomplete"] = json!(true);
+    for item in expected["items"].as_array_mut().into_iter().flatten() {
+        item["filterText"] = json!("@che");
+    }
+    assert_eq!(server, &expected);
+}

@@ -16,6 +16,7 @@ use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
 use crate::server::error;
 use crate::server::index::FIRST_INDEX_GRACE;
+use crate::server::settings::CompletionFiltering;
 use crate::server::snapshot::Snapshot;
 
 /// Characters that may come right before the `@` of a mention (besides
@@ -88,14 +89,21 @@ pub async fn completion(
         let max = settings.limits.max_references;
         let referenced = referenced_sessions(&doc.rope.to_string(), target.session_id);
         let full = referenced.len() >= max;
+        // The opt-in for prefix-filtering clients: the typed `@query` as
+        // every item's filter, and a list that is asked for again.
+        let server_filters = settings.completion_filtering == CompletionFiltering::Server;
+        let typed = format!("@{query}");
         items.extend(found.items.iter().enumerate().map(|(rank, c)| {
             let mut it = item(c, rank, width, range, now);
+            if server_filters {
+                it.filter_text = Some(typed.clone());
+            }
             if full && !referenced.contains(&c.session_id) {
                 over_limit(&mut it, max);
             }
             it
         }));
-        is_incomplete |= found.incomplete;
+        is_incomplete |= found.incomplete || server_filters;
     }
     if let Some((at, query)) = file_query {
         let limit = settings.limits.candidate_limit as u64;
