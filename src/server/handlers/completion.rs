@@ -65,6 +65,7 @@ pub async fn completion(
         return Ok(None);
     }
     let settings = &snapshot.settings;
+    let server_filters = settings.completion_filtering == CompletionFiltering::Server;
     let cwd = snapshot.target_cwd(&uri);
     let mut items = Vec::new();
     let mut is_incomplete = false;
@@ -89,33 +90,37 @@ pub async fn completion(
         let max = settings.limits.max_references;
         let referenced = referenced_sessions(&doc.rope.to_string(), target.session_id);
         let full = referenced.len() >= max;
-        // The opt-in for prefix-filtering clients: the typed `@query` as
-        // every item's filter, and a list that is asked for again.
-        let server_filters = settings.completion_filtering == CompletionFiltering::Server;
-        let typed = format!("@{query}");
         items.extend(found.items.iter().enumerate().map(|(rank, c)| {
             let mut it = item(c, rank, width, range, now);
-            if server_filters {
-                it.filter_text = Some(typed.clone());
-            }
             if full && !referenced.contains(&c.session_id) {
                 over_limit(&mut it, max);
             }
             it
         }));
-        is_incomplete |= found.incomplete || server_filters;
+        is_incomplete |= found.incomplete;
+        if server_filters {
+            keep_as_filtered(&mut items, &format!("@{query}"));
+        }
     }
     if let Some((at, query)) = file_query {
         let limit = settings.limits.candidate_limit as u64;
+        let typed = format!("@{query}");
         let list = blocking("file completion", move |_| {
             crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
         })
         .await?
         .map_err(|e| error::request_failed(&e))?;
         let range = position::range(&doc.rope, at..cursor, encoding);
-        items.extend(files::completion_items(&list, range));
+        let mut found = files::completion_items(&list, range);
+        if server_filters {
+            keep_as_filtered(&mut found, &typed);
+        }
+        items.extend(found);
         is_incomplete |= list.incomplete;
     }
+    // A prefix-filtering client asks again as the query grows only when
+    // the list is incomplete.
+    is_incomplete |= server_filters;
     tracing::trace!(
         "completion: {} items in {:?}",
         items.len(),
@@ -125,6 +130,16 @@ pub async fn completion(
         is_incomplete,
         items,
     })))
+}
+
+/// `completionFiltering: "server"`: what was typed from the `@` to the
+/// cursor as the filter text of every item, so a client keeping the items
+/// whose `filterText` starts with what was typed keeps them all, in the
+/// server's order.
+fn keep_as_filtered(items: &mut [CompletionItem], typed: &str) {
+    for item in items {
+        item.filter_text = Some(typed.to_string());
+    }
 }
 
 /// What `resolve` needs, carried in the item.
