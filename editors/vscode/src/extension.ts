@@ -23,6 +23,7 @@ import {
   referencedSessions,
   renderPrepared,
 } from './render';
+import { pickSearchHit } from './search';
 import { ServerSettings, serverSettings } from './settings';
 
 const SECTION = 'hydraSession';
@@ -428,9 +429,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   const doc = editor.document;
   const cursor = editor.selection.active;
   // A `@query` typed just before the cursor is replaced by the mention.
-  const typed = editor.selection.isEmpty
-    ? queryBeforeCursor(doc.lineAt(cursor.line).text.slice(0, cursor.character))
-    : undefined;
+  const typed = typedQuery(editor);
 
   const pick = vscode.window.createQuickPick<CandidateItem>();
   pick.title = copyOnly ? 'Hydra: Copy Session Mention' : 'Hydra: Insert Session Mention';
@@ -532,6 +531,24 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     await copyMention(mention);
     return;
   }
+  await insertAt(editor, typed, cursor, mention);
+}
+
+/** The `@query` typed just before the cursor, which a picked mention replaces. */
+function typedQuery(editor: vscode.TextEditor): { start: number; query: string } | undefined {
+  const cursor = editor.selection.active;
+  return editor.selection.isEmpty
+    ? queryBeforeCursor(editor.document.lineAt(cursor.line).text.slice(0, cursor.character))
+    : undefined;
+}
+
+/** Puts `mention` in place of the typed `@query`, else of each selection. */
+async function insertAt(
+  editor: vscode.TextEditor,
+  typed: { start: number } | undefined,
+  cursor: vscode.Position,
+  mention: string,
+): Promise<void> {
   await editor.edit((edit) => {
     if (typed !== undefined) {
       edit.replace(new vscode.Range(cursor.line, typed.start, cursor.line, cursor.character), mention);
@@ -541,6 +558,22 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       }
     }
   });
+}
+
+/** "Hydra: Search Conversations": find a session by what was said in it, insert its mention. */
+async function searchConversationsCommand(): Promise<void> {
+  const target = promptAndClient();
+  if (target === undefined) {
+    return;
+  }
+  const { editor, client: c } = target;
+  const cursor = editor.selection.active;
+  const typed = typedQuery(editor);
+  const uri = c.code2ProtocolConverter.asUri(editor.document.uri);
+  const hit = await pickSearchHit(c, uri, typed?.query ?? '', describeError);
+  if (hit !== undefined) {
+    await insertAt(editor, typed, cursor, hit.insertText);
+  }
 }
 
 // ---- the MCP server for Copilot Chat ------------------------------------------
@@ -594,6 +627,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hydraSession.prepare', prepareCommand),
     vscode.commands.registerCommand('hydraSession.insertMention', () => insertMentionCommand()),
     vscode.commands.registerCommand('hydraSession.copyMention', copyMentionCommand),
+    vscode.commands.registerCommand('hydraSession.searchConversations', searchConversationsCommand),
     vscode.commands.registerCommand('hydraSession.copyPreparedPrompt', copyPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.sendPreparedPrompt', sendPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
