@@ -410,6 +410,11 @@ interface CandidateItem extends vscode.QuickPickItem {
 }
 
 const COPY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Mention' };
+/** The mention picker's switch to its full-text mode, carrying what was typed. */
+const SEARCH_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('search'),
+  tooltip: 'Search Conversations (what was said)',
+};
 
 async function copyMention(mention: string): Promise<void> {
   await vscode.env.clipboard.writeText(mention);
@@ -495,7 +500,16 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     debounce = setTimeout(() => void load(value), 120);
   });
   let copied = false;
+  let toSearch = false;
+  if (!copyOnly) {
+    pick.buttons = [SEARCH_BUTTON];
+  }
   const chosen = await new Promise<ext.PickerCandidate | undefined>((resolve) => {
+    pick.onDidTriggerButton(() => {
+      toSearch = true;
+      resolve(undefined);
+      pick.hide();
+    });
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       // Copying a mention adds nothing to this prompt: no limit applies.
@@ -521,7 +535,15 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     void load(pick.value);
   });
   clearTimeout(debounce);
+  const typedValue = pick.value;
   pick.dispose();
+  if (toSearch) {
+    const hit = await pickSearchHit(c, c.code2ProtocolConverter.asUri(doc.uri), typedValue, describeError);
+    if (hit !== undefined) {
+      await insertAt(editor, typed, cursor, hit.insertText);
+    }
+    return;
+  }
   if (chosen === undefined) {
     return;
   }

@@ -400,6 +400,30 @@ try {
   check('accepting a search result inserts exactly the server\'s one-line mention', searched,
     JSON.stringify(fileText('prompt.md').split('\n').filter((l) => l.startsWith('Found'))));
 
+  // The mention picker's search button switches to that mode with what was
+  // typed: the titles, ids and folders hold no "regression", the bodies do.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Via ', { delay: 20 });
+  await palette('Hydra: Insert Session Mention');
+  await waitFor(async () => (await page.locator('.quick-input-list .monaco-list-row').count()) === 4, 15_000);
+  await page.locator('.quick-input-widget input').fill('regression');
+  const none = await waitFor(async () => (await page.locator('.quick-input-list .monaco-list-row').count()) === 0, 10_000);
+  check('Insert Session Mention finds nothing for a word said only in a body', none,
+    JSON.stringify(await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()));
+  await page.locator('.quick-input-widget [aria-label*="Search Conversations"]').first().click();
+  const switched = await waitFor(async () => {
+    const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    return /Search Conversations/.test(await text('.quick-input-widget')) && rows.length === 1 && /test-writer/.test(rows[0]) && rows;
+  }, 20_000);
+  check("the picker's search button switches to Search Conversations, keeping the query", switched,
+    await text('.quick-input-widget'));
+  await page.keyboard.press('Enter');
+  await save();
+  const via = await waitFile('prompt.md', (t) => t.split('\n').includes(`Via ${TESTWRITER}`));
+  check('accepting it there inserts the server\'s mention', via,
+    JSON.stringify(fileText('prompt.md').split('\n').filter((l) => l.startsWith('Via'))));
+
   // A prompt at maxReferences: the others are marked, not offered as fine.
   await openFile('full.md');
   await page.keyboard.press('Control+End');
