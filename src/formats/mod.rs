@@ -10,6 +10,7 @@ mod choice;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot_cli;
+pub mod cursor;
 pub mod gemini_cli;
 pub mod hydra;
 pub mod lines;
@@ -182,6 +183,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
         // line is a `session.start` event.
         &copilot_cli::CopilotCli,
         &gemini_cli::GeminiCli,
+        // Cursor before Claude Code ("auto" rule 6): a role line has no
+        // `type`, which no Claude Code line of a known type lacks.
+        &cursor::Cursor,
         &claude_code::ClaudeCode,
     ];
     ALL
