@@ -37,6 +37,14 @@ pub trait LogFormat: Send + Sync + fmt::Debug {
         rel.ends_with(b".jsonl")
     }
 
+    /// Files in a log's folder that hold facts of its session too, as
+    /// `(log file name, side file name)` pairs (Copilot CLI's
+    /// `workspace.yaml` beside `events.jsonl`): the store folds their
+    /// stamps into the log's, so a change to one alone re-reads the session.
+    fn side_files(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+
     /// Whether a log whose first complete line is `line` (without its line
     /// end) is of this format.
     fn recognizes(&self, line: &[u8]) -> bool;
