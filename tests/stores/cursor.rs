@@ -5,7 +5,7 @@
 //! directory, and the shared logs as a `--store-format cursor` store
 //! (`../shared/real-logs/cursor`, skipped with a message when absent).
 
-mod real_logs;
+use crate::real_logs;
 
 use std::io::Write;
 use std::path::Path;
@@ -230,4 +230,30 @@ fn the_shared_logs_as_a_cursor_store() {
         child["displayTitle"],
         "Read every file in .github/workflows and list missing packages."
     );
+}
+
+#[test]
+fn candidates_with_store_format_cursor() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/cursor/projects");
+    let store = store.to_str().expect("UTF-8 path");
+    let list = stdout_json(&run(
+        home.path(),
+        &[],
+        &["candidates", "--store", store, "--store-format", "cursor"],
+        b"",
+    ));
+    assert_eq!(ids(&list), [OLDER, MAIN, CHILD]);
+    assert_eq!(
+        find(&list, OLDER)["label"],
+        "What does the health endpoint return?"
+    );
+    // Another format's store does not read them.
+    let codex = stdout_json(&run(
+        home.path(),
+        &[],
+        &["candidates", "--store", store, "--store-format", "codex"],
+        b"",
+    ));
+    assert_eq!(codex, json!([]));
 }
