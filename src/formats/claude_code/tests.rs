@@ -1017,6 +1017,11 @@ const OWN_WARMUP: &str = "agent-77aa88bb.jsonl";
 const OWN_WORKER: &str =
     "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b/subagents/agent-acompact-1a2b3c.jsonl";
 
+/// Another project's transcript: a failed tool whose `toolUseResult` is a
+/// string, `[Request interrupted by user]`, `system` lines of a local
+/// command, a stop hook and a turn's duration.
+const OWN_TOOLS: &str = "../-home-ana-api/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.jsonl";
+
 fn own_project() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN_PROJECT)
 }
@@ -1024,7 +1029,7 @@ fn own_project() -> PathBuf {
 #[test]
 fn the_own_fixtures_read_as_their_golden_files_say() {
     use crate::formats::toolkit::golden::{assert_golden, read_as_json};
-    for rel in [OWN_MAIN, OWN_SUB, OWN_WARMUP, OWN_WORKER] {
+    for rel in [OWN_MAIN, OWN_SUB, OWN_WARMUP, OWN_WORKER, OWN_TOOLS] {
         let path = own_project().join(rel);
         let log = MemoryLog::new(std::fs::read(&path).unwrap()).modified(42);
         assert_golden(&path, &read_as_json(&ClaudeCode, &log));
