@@ -1,16 +1,19 @@
-//! The hydra format on fixtures written here: the conformance store's
-//! logs (`tests/conformance/store/`), each read against the golden file of
-//! its expected events beside it.
+//! The hydra format on the conformance store's logs
+//! (`tests/conformance/store/`), each read against the golden file of its
+//! expected events, written here and kept under
+//! `tests/fixtures/hydra-golden/` (the suite's copy stays as it ships).
 
 use std::path::Path;
 
 use super::*;
-use crate::formats::toolkit::golden::{assert_golden, read_as_json};
+use crate::formats::toolkit::golden::{assert_golden_file, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 
 #[test]
 fn the_conformance_logs_read_as_their_golden_files_say() {
-    let store = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance/store");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let store = root.join("tests/conformance/store");
+    let golden = root.join("tests/fixtures/hydra-golden");
     // A session with a sub-agent, several checkpoints, a corrupt line,
     // CRLF line ends, an unfinished last line, and a log that is no session.
     for rel in [
@@ -24,6 +27,7 @@ fn the_conformance_logs_read_as_their_golden_files_say() {
     ] {
         let path = store.join(rel);
         let log = MemoryLog::new(std::fs::read(&path).unwrap()).modified(7);
-        assert_golden(&path, &read_as_json(&Hydra, &log));
+        let expected = golden.join(format!("{rel}.expected.json"));
+        assert_golden_file(&expected, &read_as_json(&Hydra, &log));
     }
 }
