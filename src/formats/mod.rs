@@ -9,6 +9,7 @@
 mod choice;
 pub mod claude_code;
 pub mod codex;
+pub mod copilot_chat;
 pub mod copilot_cli;
 pub mod gemini_cli;
 pub mod hydra;
@@ -182,6 +183,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
         // line is a `session.start` event.
         &copilot_cli::CopilotCli,
         &gemini_cli::GeminiCli,
+        // Copilot Chat next (rule 5): its log starts with a full state,
+        // `{"kind":0,"v":{…}}`, which no Claude Code line is.
+        &copilot_chat::CopilotChat,
         &claude_code::ClaudeCode,
     ];
     ALL
