@@ -8,5 +8,6 @@ mod real_logs;
 
 mod claude_code;
 mod codex;
+mod copilot_chat;
 mod copilot_cli;
 mod gemini;
