@@ -10,6 +10,7 @@ pub mod mutation;
 pub mod place;
 pub mod reader;
 pub mod surface;
+pub mod thin;
 pub mod track;
 
 #[cfg(test)]
@@ -73,11 +74,20 @@ impl LogFormat for CopilotChat {
     }
 }
 
-/// Header, title and capacity of one log. It holds the replayed state:
-/// a later entry may set any path of it, so nothing of it can be dropped.
-#[derive(Debug, Clone, Default)]
+/// Header, title and capacity of one log. It holds the replayed state's
+/// shape (a later entry may set any path of it) without the texts it
+/// never reads.
+#[derive(Debug, Clone)]
 struct CopilotChatScanner {
     tracker: Tracker,
+}
+
+impl Default for CopilotChatScanner {
+    fn default() -> Self {
+        let mut tracker = Tracker::default();
+        tracker.thin = true;
+        Self { tracker }
+    }
 }
 
 impl Scanner for CopilotChatScanner {

@@ -391,3 +391,24 @@ fn every_real_log_reads_and_the_scanner_agrees() {
         "{texts:?}"
     );
 }
+
+#[test]
+fn the_scanner_keeps_the_shape_not_the_answers() {
+    let answer = "x".repeat(1 << 20);
+    let push = format!(
+        r#"{{"kind":2,"k":["requests",0,"response"],"v":[{{"value":"{answer}"}},{{"kind":"thinking","value":"{answer}"}}]}}"#
+    );
+    let log = lines(&[
+        r#"{"kind":0,"v":{"sessionId":"s1","requests":[{"message":{"text":"ask once"},"response":[]}]}}"#,
+        &push,
+        r#"{"kind":1,"k":["requests",0,"response",1,"value"],"v":"still resolves"}"#,
+        r#"{"kind":1,"k":["requests",0,"response",0,"value","x"],"v":"a string is no container"}"#,
+    ]);
+    let summary = assert_agree(&log);
+    assert_eq!(summary.skipped_lines, 1);
+    assert_eq!(summary.title.as_deref(), Some("ask once"));
+    // The whole state is in the read; the scanner holds a few hundred bytes.
+    let kept = format!("{:?}", scan(&log)).len();
+    assert!(kept < 4096, "the scanner keeps {kept} bytes of text");
+    assert_eq!(surface(&log)[1].1.len(), 1 << 20);
+}

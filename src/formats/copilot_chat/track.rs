@@ -11,6 +11,7 @@ use serde_json::{Map, Value};
 use super::mutation;
 use super::place::Place;
 use super::surface;
+use super::thin;
 use crate::formats::text;
 use crate::formats::toolkit::document::Members;
 use crate::model::SessionHeader;
@@ -41,6 +42,9 @@ pub struct Tracker {
     /// The line that is not valid UTF-8.
     pub failure: Option<u64>,
     pub not_session: Option<String>,
+    /// Whether to keep only the state's shape and the texts the header
+    /// and title need (the index's scanner; see [`thin`]).
+    pub thin: bool,
     /// The state, once line 1 (or the document's start) gave one.
     state: Option<Value>,
     /// Whether the document had its array `requests`.
@@ -61,6 +65,7 @@ impl Default for Tracker {
             skipped: 0,
             failure: None,
             not_session: None,
+            thin: false,
             state: None,
             has_requests: false,
             first_prompt: None,
@@ -134,8 +139,12 @@ impl Tracker {
                 if members.failed {
                     self.not_session = Some("not a Copilot Chat session: not a JSON object".into());
                 }
+                let prompts = self.first_prompt.is_none();
                 if let Some(Value::Object(state)) = &mut self.state {
-                    for (key, value) in got.into_iter().flatten() {
+                    for (key, mut value) in got.into_iter().flatten() {
+                        if self.thin {
+                            thin::thin_member(&key, &mut value, prompts);
+                        }
                         if key == "requests" && value.is_array() {
                             self.has_requests = true;
                         }
@@ -150,8 +159,19 @@ impl Tracker {
     }
 
     fn log_line(&mut self, raw: &[u8]) {
+        let prompts = self.first_prompt.is_none();
+        let thinned = |mut entry: Map<String, Value>| {
+            if self.thin {
+                thin::thin_entry(&mut entry, prompts);
+            }
+            entry
+        };
         if self.lines == 1 {
-            match first_state(raw) {
+            let state = serde_json::from_slice(raw)
+                .ok()
+                .map(thinned)
+                .and_then(|mut entry| mutation::full_state(&mut entry));
+            match state {
                 Some(state) => self.state = Some(state),
                 None => {
                     self.not_session =
@@ -170,7 +190,7 @@ impl Tracker {
             self.skipped += 1;
             return;
         };
-        if mutation::apply(state, entry).is_err() {
+        if mutation::apply(state, thinned(entry)).is_err() {
             self.skipped += 1;
         }
     }
