@@ -290,3 +290,22 @@ fn rewrite_in_place(path: &Path, text: &str) {
     file.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000 * tick))
         .expect("set the modification time");
 }
+
+#[test]
+fn a_log_written_beside_its_older_document_takes_its_place() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let sessions = dir.path().join("workspaceStorage/w1/chatSessions");
+    std::fs::create_dir_all(&sessions).expect("mkdir");
+    std::fs::write(
+        sessions.join("s1.json"),
+        "{\n  \"requests\": [],\n  \"sessionId\": \"s1\",\n  \"customTitle\": \"Document\"\n}",
+    )
+    .expect("write");
+    let format = FormatChoice::Fixed(formats::by_name("copilot-chat").expect("the format"));
+    let mut catalog = Catalog::scan_with(dir.path(), 0, format, true);
+    assert_eq!(title(&catalog).as_deref(), Some("Document"));
+    std::fs::write(sessions.join("s1.jsonl"), log("Log", &[])).expect("write");
+    catalog.rescan();
+    assert_eq!(title(&catalog).as_deref(), Some("Log"));
+    assert_eq!(catalog.len(), 1, "the document is no duplicate");
+}
