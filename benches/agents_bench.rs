@@ -1,8 +1,8 @@
 //! The agents' stores at scale (issue 8, "Speed"): a generated
 //! `~/.claude/projects` tree of 2,000 transcripts (about 1 GB), 2,000
 //! Codex rollouts (about 1 GB), 2,000 Copilot CLI sessions (about 1 GB)
-//! and 2,000 Cursor agent transcripts (about 1 GB)
-//! in one store list, served by the real binary
+//! and 2,000 VS Code Copilot Chat logs (about 1 GB) and 2,000 Cursor agent
+//! transcripts (about 1 GB) in one store list, served by the real binary
 //! over stdio. Measures the first index, completion and warm hover at the
 //! client, the time an appended title takes to reach completion, and RSS.
 //!
@@ -251,6 +251,45 @@ fn cursor_transcript(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String,
     )
 }
 
+/// One VS Code Copilot Chat mutation log of about `bytes` in workspace
+/// `w<n>` (its `workspace.json` is written beside `chatSessions` by
+/// `generate`): a full state, then each request appended with its
+/// response pushed in two parts, and a title set after the first.
+fn copilot_chat_session(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, String) {
+    let session = uuid(6, i, 0);
+    let mut out = String::with_capacity(bytes + 4096);
+    let start = json!({"kind": 0, "v": {"version": 3, "creationDate": 1_780_000_000_000u64 + i as u64 * 1000,
+        "customTitle": null, "sessionId": session, "requests": [], "pendingRequests": [],
+        "inputState": {"selectedModel": {"metadata": {"maxInputTokens": 127_805}}}}});
+    out.push_str(&start.to_string());
+    out.push('\n');
+    let mut j = 0;
+    while out.len() < bytes {
+        let lines = [
+            json!({"kind": 2, "k": ["requests"], "v": [{"requestId": format!("request_{j}"),
+                "timestamp": 1_780_000_000_000u64 + j as u64, "message": {"text": format!("Fix the {} of chat {i}", rng.words(10)), "parts": []},
+                "response": [], "modelState": {"value": 0}}]}),
+            json!({"kind": 2, "k": ["requests", j, "response"], "v": [{"kind": "thinking", "value": rng.words(300)},
+                {"kind": "toolInvocationSerialized", "invocationMessage": rng.words(600), "toolId": "copilot_readFile"}]}),
+            json!({"kind": 2, "k": ["requests", j, "response"], "v": [{"value": rng.words(60)}]}),
+            json!({"kind": 1, "k": ["requests", j, "modelState"], "v": {"value": 1}}),
+        ];
+        for line in lines {
+            out.push_str(&line.to_string());
+            out.push('\n');
+        }
+        if j == 0 {
+            out.push_str(
+                &json!({"kind": 1, "k": ["customTitle"], "v": format!("Copilot chat {i}")})
+                    .to_string(),
+            );
+            out.push('\n');
+        }
+        j += 1;
+    }
+    (format!("w{}/chatSessions/{session}.jsonl", i % CWDS), out)
+}
+
 fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
     let mut rng = support::Lcg(7);
     let mut total = 0u64;
@@ -260,6 +299,10 @@ fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
             ("codex/sessions", codex_rollout(&mut rng, i, bytes)),
             ("copilot/session-state", copilot_session(&mut rng, i, bytes)),
             ("cursor/projects", cursor_transcript(&mut rng, i, bytes)),
+            (
+                "vscode/User/workspaceStorage",
+                copilot_chat_session(&mut rng, i, bytes),
+            ),
         ] {
             let path = root.join(base).join(rel);
             if let Some(dir) = path.parent() {
@@ -267,6 +310,11 @@ fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
                 if base.starts_with("copilot") {
                     let yaml = format!("name: Copilot run {i}\nuser_named: false\n");
                     std::fs::write(dir.join("workspace.yaml"), yaml).expect("write");
+                }
+                if base.starts_with("vscode") {
+                    let folder = json!({"folder": format!("file:///home/u/proj{}", i % CWDS)});
+                    let workspace = dir.parent().expect("a workspace").join("workspace.json");
+                    std::fs::write(workspace, folder.to_string()).expect("write");
                 }
             }
             std::fs::write(&path, &text).expect("write");
@@ -320,6 +368,7 @@ async fn main() {
     let codex = root.path().join("codex/sessions");
     let copilot = root.path().join("copilot/session-state");
     let cursor = root.path().join("cursor/projects");
+    let vscode = root.path().join("vscode/User");
 
     let (child, mut client) = spawn_server(&[]);
     let pid = child.id().unwrap_or(0);
@@ -336,6 +385,7 @@ async fn main() {
                 {"path": codex, "format": "codex"},
                 {"path": copilot, "format": "copilot-cli"},
                 {"path": cursor, "format": "cursor"},
+                {"path": vscode, "format": "copilot-chat"},
             ]},
         }))
         .await;
@@ -425,7 +475,8 @@ async fn main() {
     let _ = writeln!(table, "| measure | result |\n|---|---|");
     let _ = writeln!(
         table,
-        "| stores | {} Claude Code transcripts + {} Codex rollouts + {} Copilot CLI sessions + {} Cursor transcripts, {} MB; status {} |",
+        "| stores | {} Claude Code transcripts + {} Codex rollouts + {} Copilot CLI sessions + {} Copilot Chat logs + {} Cursor transcripts, {} MB; status {} |",
+        logs,
         logs,
         logs,
         logs,

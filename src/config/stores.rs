@@ -74,7 +74,7 @@ pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
     /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
-    /// `$XDG_STATE_HOME`, `$CURSOR_CONFIG_DIR`): a store the
+    /// `$XDG_STATE_HOME`, `$XDG_CONFIG_HOME`, `$CURSOR_CONFIG_DIR`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -120,8 +120,8 @@ pub fn default_hydra_store() -> PathBuf {
 }
 
 /// Where Claude Code, Codex (agent-logs.md), Gemini CLI, GitHub Copilot
-/// CLI and Cursor (agent-logs-more.md) keep their sessions, in that order, and
-/// whether an environment variable said so.
+/// CLI, Copilot Chat in VS Code and Cursor (agent-logs-more.md) keep their
+/// sessions, in that order, and whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
     let codex = paths::codex_home().map(|dir| dir.join("sessions"));
@@ -137,6 +137,7 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let copilot_xdg = paths::env_path("XDG_STATE_HOME")
         .filter(|p| p.is_absolute())
         .map(|dir| dir.join(".copilot").join("session-state"));
+    let [code, insiders] = vscode_user_dirs();
     // Cursor keeps `projects/` in `~/.cursor`, which `CURSOR_CONFIG_DIR`
     // is reported to move [S].
     let cursor = paths::resolve_env("CURSOR_CONFIG_DIR")
@@ -148,6 +149,8 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
         ("gemini", gemini, "GEMINI_CLI_HOME"),
         ("copilot-cli", copilot, "COPILOT_HOME"),
         ("copilot-cli", copilot_xdg, "XDG_STATE_HOME"),
+        ("copilot-chat", code, VSCODE_CONFIG_VARIABLE),
+        ("copilot-chat", insiders, VSCODE_CONFIG_VARIABLE),
         ("cursor", cursor, "CURSOR_CONFIG_DIR"),
     ]
     .into_iter()
@@ -155,4 +158,29 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
         path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
     })
     .collect()
+}
+
+/// The variable that moves VS Code's configuration folder, where there is
+/// one (Linux: Electron's `appData` is `$XDG_CONFIG_HOME`).
+const VSCODE_CONFIG_VARIABLE: &str = if cfg!(target_os = "macos") {
+    // No variable moves it on macOS: a name no one sets.
+    "HYDRA_SESSION_NO_VARIABLE"
+} else {
+    "XDG_CONFIG_HOME"
+};
+
+/// The user-data folders of VS Code and VS Code Insiders, where Copilot
+/// Chat keeps its sessions (agent-logs-more.md "Default stores"):
+/// `<config>/Code/User` and `<config>/Code - Insiders/User`, `<config>`
+/// being `$XDG_CONFIG_HOME` (when absolute) else `~/.config` on Linux, and
+/// `~/Library/Application Support` on macOS.
+fn vscode_user_dirs() -> [Option<PathBuf>; 2] {
+    let config = if cfg!(target_os = "macos") {
+        paths::home_dir().map(|h| h.join("Library").join("Application Support"))
+    } else {
+        paths::env_path("XDG_CONFIG_HOME")
+            .filter(|p| p.is_absolute())
+            .or_else(|| paths::home_dir().map(|h| h.join(".config")))
+    };
+    ["Code", "Code - Insiders"].map(|app| config.as_ref().map(|c| c.join(app).join("User")))
 }

@@ -9,6 +9,7 @@
 mod choice;
 pub mod claude_code;
 pub mod codex;
+pub mod copilot_chat;
 pub mod copilot_cli;
 pub mod cursor;
 pub mod gemini_cli;
@@ -191,6 +192,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
         // line is a `session.start` event.
         &copilot_cli::CopilotCli,
         &gemini_cli::GeminiCli,
+        // Copilot Chat next (rule 5): its log starts with a full state,
+        // `{"kind":0,"v":{…}}`, which no Claude Code line is.
+        &copilot_chat::CopilotChat,
         // Cursor before Claude Code ("auto" rule 6): a role line has no
         // `type`, which no Claude Code line of a known type lacks.
         &cursor::Cursor,

@@ -26,10 +26,11 @@ use crate::fsio::{self, Links};
 /// and with what a format makes of a log (5: agents' prompt titles read
 /// mentions and drop a rendered context; a transcript without a message is
 /// no session; 6: Gemini CLI logs, once read as Claude Code's, are a
-/// format of their own; 7: Copilot CLI logs, once no sessions, are; 8: so are Cursor
-/// transcripts), so an
-/// old cache never serves old titles.
-const MAGIC: &[u8; 8] = b"HSLIDX\x00\x08";
+/// format of their own; 7: Copilot CLI logs, once no sessions, are; 8:
+/// VS Code's Copilot Chat logs, once no sessions, are; 9: so are Cursor
+/// transcripts, and a side file's stamp is part of a log's), so an old
+/// cache never serves old titles.
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x09";
 
 /// The build whose readers made a cache: the version and a hash of the
 /// format readers' sources (`build.rs`). A cache of any other build is

@@ -8,6 +8,7 @@ mod real_logs;
 
 mod claude_code;
 mod codex;
+mod copilot_chat;
 mod copilot_cli;
 mod cursor;
 mod gemini;

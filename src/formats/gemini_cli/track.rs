@@ -9,10 +9,10 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
-use super::document::Members;
 use super::record::{self, Kind, List, Message, Metadata, Record};
 use super::replay::{Item, Replay};
 use crate::formats::text;
+use crate::formats::toolkit::document::Members;
 use crate::model::{Role, SessionHeader};
 
 /// The longest `.project_root` read: a path, not a document.

@@ -1,9 +1,11 @@
 //! What every format's reader is built from, so that a format module holds
 //! only its own rules: lenient JSON values ([`lenient`]), the walk over a
 //! log's complete lines with the errors every read reports alike
-//! ([`driver`]), and a log held in memory for tests and fuzz targets
+//! ([`driver`]), a whole-JSON document's members as its lines come
+//! ([`document`]), and a log held in memory for tests and fuzz targets
 //! ([`memory_log`]).
 
+pub mod document;
 pub mod driver;
 #[cfg(test)]
 pub mod golden;

@@ -1,4 +1,5 @@
-//! The older whole-JSON form, read line by line: Gemini CLI pretty-prints
+//! A whole-JSON document read line by line (Gemini CLI's older sessions,
+//! Copilot Chat's `.json` form): the agent pretty-prints
 //! one object and rewrites it whole, and its closing `}` ends the file
 //! without a newline, so a line-fed scanner never sees the document end.
 //! Each top-level member is parsed as soon as it is complete instead, so

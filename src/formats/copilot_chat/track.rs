@@ -1,0 +1,289 @@
+//! The state of one Copilot Chat session as its log is read, shared by the
+//! index scanner and the full read: both replay the log to its final
+//! state (agent-logs-more.md "Memory": a replayed format holds the
+//! session's state, never the file), and take the header, title and
+//! capacity from it.
+
+use std::borrow::Cow;
+
+use serde_json::{Map, Value};
+
+use super::mutation;
+use super::place::Place;
+use super::surface;
+use super::thin;
+use crate::formats::text;
+use crate::formats::toolkit::document::Members;
+use crate::model::SessionHeader;
+
+/// The largest timestamp read exactly: 2^53 − 1 milliseconds.
+const MAX_MILLIS: u64 = (1 << 53) - 1;
+
+/// Which of VS Code's two forms a log is in.
+#[derive(Debug, Clone)]
+enum Form {
+    /// Not decided: no line seen yet.
+    Unknown,
+    /// The mutation log (`.jsonl`).
+    Log,
+    /// One whole document (`.json`), read member by member.
+    Document(Members),
+}
+
+/// One session's replayed state and what its reading counted.
+#[derive(Debug, Clone)]
+pub struct Tracker {
+    form: Form,
+    pub place: Place,
+    pub file_modified: Option<u64>,
+    /// Complete lines read.
+    pub lines: u64,
+    pub skipped: u64,
+    /// The line that is not valid UTF-8.
+    pub failure: Option<u64>,
+    pub not_session: Option<String>,
+    /// Whether to keep only the state's shape and the texts the header
+    /// and title need (the index's scanner; see [`thin`]).
+    pub thin: bool,
+    /// The state, once line 1 (or the document's start) gave one.
+    state: Option<Value>,
+    /// Whether the document had its array `requests`.
+    has_requests: bool,
+    /// The first request that may title the session, wherever it was
+    /// (a request cut away by an edit counts).
+    first_prompt: Option<String>,
+    header: Option<SessionHeader>,
+}
+
+impl Default for Tracker {
+    fn default() -> Self {
+        Self {
+            form: Form::Unknown,
+            place: Place::default(),
+            file_modified: None,
+            lines: 0,
+            skipped: 0,
+            failure: None,
+            not_session: None,
+            thin: false,
+            state: None,
+            has_requests: false,
+            first_prompt: None,
+            header: None,
+        }
+    }
+}
+
+/// Whether `line` starts the mutation log: `{"kind":0,"v":{…}}`.
+pub fn is_log_start(line: &[u8]) -> bool {
+    // Most first lines of other formats have no `"kind"` at all.
+    memchr::memmem::find(line, b"\"kind\"").is_some() && first_state(line).is_some()
+}
+
+/// Whether `line` starts a whole document: its `{` alone (pretty-printed),
+/// or all of it on one line, an object with an array `requests`.
+pub fn is_document_start(line: &[u8]) -> bool {
+    let trimmed = line.trim_ascii();
+    trimmed == b"{"
+        || serde_json::from_slice::<Map<String, Value>>(trimmed)
+            .is_ok_and(|doc| doc.get("requests").is_some_and(Value::is_array))
+}
+
+/// The state line 1 of a log starts with.
+fn first_state(line: &[u8]) -> Option<Value> {
+    let mut entry: Map<String, Value> = serde_json::from_slice(line).ok()?;
+    mutation::full_state(&mut entry)
+}
+
+impl Tracker {
+    /// Whether later lines can change nothing.
+    pub fn is_done(&self) -> bool {
+        self.failure.is_some() || self.not_session.is_some()
+    }
+
+    /// Whether the log is the whole-document form.
+    pub fn is_document(&self) -> bool {
+        matches!(self.form, Form::Document(_))
+    }
+
+    /// Takes the next complete line.
+    pub fn line(&mut self, raw: &[u8]) {
+        self.lines += 1;
+        if self.is_done() {
+            return;
+        }
+        if matches!(self.form, Form::Unknown) {
+            if let Some(why) = self.place.shadowed.take() {
+                self.not_session = Some(why);
+                return;
+            }
+            let document = self
+                .place
+                .is_json
+                .unwrap_or_else(|| !is_log_start(raw) && is_document_start(raw));
+            self.form = if document {
+                self.state = Some(Value::Object(Map::new()));
+                Form::Document(Members::default())
+            } else {
+                Form::Log
+            };
+        }
+        if std::str::from_utf8(raw).is_err() {
+            self.failure = Some(self.lines);
+            return;
+        }
+        match &mut self.form {
+            Form::Document(members) => {
+                let mut got = Vec::new();
+                members.line(raw, &mut |m| got.push(m));
+                if members.failed {
+                    self.not_session = Some("not a Copilot Chat session: not a JSON object".into());
+                }
+                let prompts = self.first_prompt.is_none();
+                if let Some(Value::Object(state)) = &mut self.state {
+                    for (key, mut value) in got.into_iter().flatten() {
+                        if self.thin {
+                            thin::thin_member(&key, &mut value, prompts);
+                        }
+                        if key == "requests" && value.is_array() {
+                            self.has_requests = true;
+                        }
+                        state.insert(key, value);
+                    }
+                }
+            }
+            _ => self.log_line(raw),
+        }
+        self.note_first_prompt();
+        self.refresh_header();
+    }
+
+    fn log_line(&mut self, raw: &[u8]) {
+        let prompts = self.first_prompt.is_none();
+        let thinned = |mut entry: Map<String, Value>| {
+            if self.thin {
+                thin::thin_entry(&mut entry, prompts);
+            }
+            entry
+        };
+        if self.lines == 1 {
+            let state = serde_json::from_slice(raw)
+                .ok()
+                .map(thinned)
+                .and_then(|mut entry| mutation::full_state(&mut entry));
+            match state {
+                Some(state) => self.state = Some(state),
+                None => {
+                    self.not_session =
+                        Some("not a Copilot Chat session: line 1 is no full state (kind 0)".into())
+                }
+            }
+            return;
+        }
+        if raw.iter().all(u8::is_ascii_whitespace) {
+            return;
+        }
+        let (Some(state), Ok(entry)) = (
+            &mut self.state,
+            serde_json::from_slice::<Map<String, Value>>(raw),
+        ) else {
+            self.skipped += 1;
+            return;
+        };
+        if mutation::apply(state, thinned(entry)).is_err() {
+            self.skipped += 1;
+        }
+    }
+
+    /// Notes the first request that titles the session, once there is one.
+    fn note_first_prompt(&mut self) {
+        if self.first_prompt.is_some() {
+            return;
+        }
+        let Some(state) = &self.state else { return };
+        self.first_prompt = surface::requests(state)
+            .iter()
+            .filter(|r| !surface::is_hidden(r))
+            .filter_map(surface::user_text)
+            .find_map(|t| text::prompt_title(&text::person_text(Cow::Borrowed(t))));
+    }
+
+    fn refresh_header(&mut self) {
+        let Some(state) = self.state.as_ref() else {
+            return;
+        };
+        if self.is_document() && !self.has_requests {
+            return;
+        }
+        let millis = |v: Option<&Value>| v.and_then(Value::as_u64).filter(|&n| n <= MAX_MILLIS);
+        let created_at = millis(state.get("creationDate"))
+            .or_else(|| millis(surface::requests(state).first()?.get("timestamp")))
+            .or(self.file_modified)
+            .unwrap_or(0);
+        let id = state
+            .get("sessionId")
+            .and_then(Value::as_str)
+            .filter(|id| !id.is_empty())
+            .or(self.place.stem.as_deref());
+        let Some(id) = id else {
+            return;
+        };
+        match &mut self.header {
+            Some(h) => {
+                h.created_at = created_at;
+                if h.id != id {
+                    h.id = id.to_string();
+                }
+            }
+            None => {
+                self.header = Some(SessionHeader {
+                    version: 0,
+                    id: id.to_string(),
+                    created_at,
+                    cwd: self.place.cwd.clone(),
+                    label: None,
+                })
+            }
+        }
+    }
+
+    /// The header, once the log is known to be a session.
+    pub fn header(&self) -> Option<&SessionHeader> {
+        self.header.as_ref().filter(|_| self.not_session.is_none())
+    }
+
+    /// Whether the log can no longer be a session.
+    pub fn why_not(&self) -> Option<String> {
+        if let Some(n) = self.failure {
+            return Some(format!("line {n}: invalid UTF-8"));
+        }
+        self.not_session.clone()
+    }
+
+    /// The name VS Code shows (`customTitle`), else the first request's
+    /// text cut to 80.
+    pub fn title(&self) -> Option<String> {
+        self.state
+            .as_ref()
+            .and_then(|s| s.get("customTitle"))
+            .and_then(Value::as_str)
+            .and_then(text::given_title)
+            .or_else(|| self.first_prompt.clone())
+    }
+
+    pub fn capacity(&self) -> Option<u64> {
+        self.state.as_ref().and_then(surface::capacity)
+    }
+
+    /// Entries of the document's `requests` (its `capturedThroughSeq`).
+    pub fn requests(&self) -> u64 {
+        self.state
+            .as_ref()
+            .map_or(0, |s| surface::requests(s).len() as u64)
+    }
+
+    /// The final state, for the projection.
+    pub fn into_state(self) -> Option<Value> {
+        self.state
+    }
+}
