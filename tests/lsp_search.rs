@@ -1,21 +1,21 @@
-//! The language server's search surfaces (issue 16): `workspace/symbol`
-//! and `sessionReference/search`, over the demo store. One test in this
-//! binary: it points the process's cache at a folder of its own before
-//! the server starts (the in-process server reads the environment).
+//! The language server's search surfaces (issue 16): `workspace/symbol`,
+//! `sessionReference/search` and completion's body matches. The
+//! in-process servers of this binary share one cache folder
+//! ([`cache_home`]); a test that looks at what is written to its cache
+//! runs the binary with a cache of its own.
 
 mod lsp_common;
+
+use std::collections::HashSet;
 
 use lsp_common::*;
 use serde_json::{json, Value};
 
 #[tokio::test]
 async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
-    let cache = tempfile::tempdir().expect("tempdir");
-    // The only test of this binary: nothing else reads the environment.
-    std::env::set_var("XDG_CACHE_HOME", cache.path());
     let store = demo_store();
     let (mut client, _server) = in_process();
-    client.start(store.path(), "/home/ana/shop").await;
+    client.start_searching(store.path(), "/home/ana/shop").await;
 
     let found = client
         .call(
@@ -28,7 +28,7 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     assert!(hits[0]["snippets"][0]["text"]
         .as_str()
         .is_some_and(|t| t.contains("regression tests")));
-    assert!(cache.path().join("hydra-session/search").is_dir());
+    assert!(cache_home().join("hydra-session/search").is_dir());
 
     let bad = client
         .request("sessionReference/search", json!({"query": "tax \"open"}))
@@ -51,5 +51,149 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
         .is_some_and(|u| u.starts_with("file://") && u.ends_with(".jsonl")));
     let none = client.call("workspace/symbol", json!({"query": ""})).await;
     assert_eq!(none, json!([]));
+    client.shutdown_and_exit().await;
+}
+
+/// A store where `rounding` is in one title and in the messages of seven
+/// sessions that have none, and a workspace with a file of that name.
+fn rounding_store() -> (tempfile::TempDir, tempfile::TempDir) {
+    let store = tempfile::tempdir().expect("tempdir");
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let cwd = workspace.path().to_str().expect("utf-8").to_string();
+    LogBuilder::new("titled", 9_000, Some(&cwd))
+        .user("the totals drift by a cent")
+        .title("Tax rounding")
+        .write(&store.path().join("titled.jsonl"));
+    for i in 0..7 {
+        LogBuilder::new(&format!("said-{i}"), 1_000 + i, Some(&cwd))
+            .user(&format!("why is cart {i} off by a cent?"))
+            .assistant("The tax was rounded per line; rounding once per cart fixes it.")
+            .write(&store.path().join(format!("said-{i}.jsonl")));
+    }
+    std::fs::write(workspace.path().join("rounding.md"), "notes\n").expect("write");
+    (store, workspace)
+}
+
+fn is_body_match(item: &Value) -> bool {
+    item["data"]["match"] == "body"
+}
+
+async fn complete_at(client: &mut InProcess, uri: &str, character: u32) -> Value {
+    client
+        .call(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}),
+        )
+        .await
+}
+
+/// Asks again, as a client does, while the list is incomplete.
+async fn complete_until_complete(client: &mut InProcess, uri: &str, character: u32) -> Value {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let got = complete_at(client, uri, character).await;
+        if got["isIncomplete"] == false {
+            return got;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still incomplete: {got}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn completion_adds_body_matches_after_the_candidates_without_waiting() {
+    let (store, workspace) = rounding_store();
+    let cwd = workspace.path().to_str().expect("utf-8");
+    let (mut client, _server) = in_process();
+    client.start_searching(store.path(), cwd).await;
+    let uri = file_uri(&format!("{cwd}/prompt.md"));
+    client.open(&uri, "@roun\n").await;
+
+    // The first answer does not wait for the search: the contract's items
+    // and the files, marked incomplete.
+    let first = complete_at(&mut client, &uri, 5).await;
+    assert_eq!(first["isIncomplete"], true, "{first}");
+    let items = first["items"].as_array().expect("items");
+    assert!(!items.iter().any(is_body_match), "{first}");
+    assert_eq!(items[0]["data"]["sessionId"], "titled");
+
+    let got = complete_until_complete(&mut client, &uri, 5).await;
+    let items = got["items"].as_array().expect("items");
+    // The contract's item first, as it was; then five body matches; then
+    // the file.
+    assert_eq!(items[0], first["items"][0]);
+    let body: Vec<&Value> = items.iter().filter(|i| is_body_match(i)).collect();
+    assert_eq!(body.len(), 5, "{got}");
+    let ids: HashSet<&str> = body
+        .iter()
+        .filter_map(|i| i["data"]["sessionId"].as_str())
+        .collect();
+    assert_eq!(ids.len(), 5);
+    assert!(ids.iter().all(|id| id.starts_with("said-")), "{ids:?}");
+    for item in &body {
+        assert_eq!(item["labelDetails"]["description"], "in messages");
+        let detail = item["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("rounding once per cart"), "{detail}");
+        let id = item["data"]["sessionId"].as_str().unwrap_or_default();
+        assert_eq!(item["textEdit"]["newText"], mention(id, id));
+    }
+    let kinds: Vec<&str> = items
+        .iter()
+        .map(|i| {
+            if is_body_match(i) {
+                "body"
+            } else if i["data"]["path"].is_string() || i["label"] == "rounding.md" {
+                "file"
+            } else {
+                "title"
+            }
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["title", "body", "body", "body", "body", "body", "file"],
+        "{got}"
+    );
+    let sorts: Vec<&str> = items
+        .iter()
+        .filter_map(|i| i["sortText"].as_str())
+        .collect();
+    assert!(sorts.windows(2).all(|w| w[0] < w[1]), "{sorts:?}");
+
+    // Two characters: no body matches, nothing to wait for.
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "@ro\n"}]}),
+        )
+        .await;
+    let short = complete_at(&mut client, &uri, 3).await;
+    assert_eq!(short["isIncomplete"], false, "{short}");
+    assert!(!short["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .any(is_body_match));
+
+    // Search turned off: the contract's items only.
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"hydraSession": {"searchIndex": false}}}),
+        )
+        .await;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "@roun\n"}]}),
+        )
+        .await;
+    let off = complete_at(&mut client, &uri, 5).await;
+    assert_eq!(off["isIncomplete"], false, "{off}");
+    let items = off["items"].as_array().expect("items");
+    assert!(!items.iter().any(is_body_match), "{off}");
+    assert_eq!(items[0], first["items"][0]);
     client.shutdown_and_exit().await;
 }

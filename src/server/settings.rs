@@ -26,6 +26,9 @@ pub struct Settings {
     /// `spillDir` as given: `None` is the default directory, `""` disables
     /// spilling (resolved by `config::spill`).
     pub spill_dir: Option<String>,
+    /// `searchIndex: false`: no full-text index, on disk or in memory
+    /// (docs/search.md "Turning it off").
+    pub no_search_index: bool,
 }
 
 impl Settings {
@@ -75,6 +78,13 @@ impl Settings {
                     }
                 }
                 "logLevel" => next.log_level = log_level(value)?,
+                "searchIndex" => {
+                    next.no_search_index = match value {
+                        Value::Null => false,
+                        Value::Bool(on) => !on,
+                        _ => return Err(invalid(format!("{key} must be a boolean"))),
+                    }
+                }
                 // Unknown keys (other extensions' settings, editor-only
                 // keys such as `serverPath`) are not ours to judge.
                 _ => {}
@@ -231,6 +241,7 @@ mod tests {
             json!({"spillMaxBytes": 0}),
             json!({"spillMaxBytes": "1"}),
             json!({"spillDir": 5}),
+            json!({"searchIndex": "no"}),
             json!([1]),
         ] {
             let error = base.updated(&bad).unwrap_err();
@@ -240,6 +251,17 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_search_index_is_on_unless_turned_off() {
+        let off = Settings::default()
+            .updated(&json!({"searchIndex": false}))
+            .unwrap();
+        assert!(off.no_search_index);
+        let back = off.updated(&json!({"searchIndex": null})).unwrap();
+        assert_eq!(back, Settings::default());
+        assert!(!back.no_search_index);
     }
 
     #[test]
