@@ -76,8 +76,8 @@ fn open(
         note(&text);
     }
     let reader = store.reader();
-    if let Some(text) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
-        note(&text);
+    if let Some(e) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
+        note(&e.to_string());
     }
     Ok(index)
 }

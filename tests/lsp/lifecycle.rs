@@ -1,6 +1,6 @@
 //! Initialize, settings, bad input, and the exit status, in process.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::time::Duration;
 
@@ -254,13 +254,17 @@ async fn progress_is_reported_while_the_first_index_is_built() {
         })
         .await;
     let token = create["params"]["token"].clone();
+    // (The search index has a progress of its own, after this one.)
     let begin = client
-        .wait_for("progress begin", |m| m["method"] == "$/progress")
+        .wait_for("progress begin", |m| {
+            m["method"] == "$/progress" && m["params"]["token"] == token
+        })
         .await;
-    assert_eq!(begin["params"]["token"], token);
     assert_eq!(begin["params"]["value"]["kind"], "begin");
     let end = client
-        .wait_for("progress end", |m| m["method"] == "$/progress")
+        .wait_for("progress end", |m| {
+            m["method"] == "$/progress" && m["params"]["token"] == token
+        })
         .await;
     assert_eq!(
         end["params"]["value"],

@@ -1,10 +1,10 @@
 //! The language server's search surfaces (issue 16): `workspace/symbol`,
-//! `sessionReference/search` and completion's body matches. The
-//! in-process servers of this binary share one cache folder
-//! ([`cache_home`]); a test that looks at what is written to its cache
-//! runs the binary with a cache of its own.
+//! `sessionReference/search` and completion's body matches. A test that
+//! looks at what is written to its cache runs the built binary with a
+//! cache folder of its own; the others share the process's
+//! ([`cache_home`]).
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::collections::HashSet;
 
@@ -13,8 +13,11 @@ use serde_json::{json, Value};
 
 #[tokio::test]
 async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
+    let cache = tempfile::tempdir().expect("tempdir");
     let store = demo_store();
-    let (mut client, _server) = in_process();
+    let mut command = server_command();
+    command.env("XDG_CACHE_HOME", cache.path());
+    let (mut client, mut server) = spawn(command);
     client.start_searching(store.path(), "/home/ana/shop").await;
 
     let found = client
@@ -52,6 +55,8 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     let none = client.call("workspace/symbol", json!({"query": ""})).await;
     assert_eq!(none, json!([]));
     client.shutdown_and_exit().await;
+    let status = server.wait().await.expect("the server's exit");
+    assert!(status.success(), "{status}");
 }
 
 /// A store where `rounding` is in one title and in the messages of seven
@@ -195,5 +200,62 @@ async fn completion_adds_body_matches_after_the_candidates_without_waiting() {
     let items = off["items"].as_array().expect("items");
     assert!(!items.iter().any(is_body_match), "{off}");
     assert_eq!(items[0], first["items"][0]);
+    client.shutdown_and_exit().await;
+}
+
+#[tokio::test]
+async fn the_search_index_is_built_at_start_with_a_progress_of_its_own() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client
+        .initialize(json!({
+            "capabilities": {"window": {"workDoneProgress": true}},
+            "initializationOptions": {"store": store.path(), "spillDir": ""},
+        }))
+        .await;
+    let token = json!("hydra-session/search");
+    let ours = |m: &Value| m["method"] == "$/progress" && m["params"]["token"] == token;
+    client
+        .wait_for("the search progress's token", |m| {
+            m["method"] == "window/workDoneProgress/create" && m["params"]["token"] == token
+        })
+        .await;
+    let begin = client.wait_for("its begin", ours).await;
+    assert_eq!(begin["params"]["value"]["kind"], "begin", "{begin}");
+    assert_eq!(
+        begin["params"]["value"]["title"],
+        "Indexing messages for search"
+    );
+    let mut percentages = Vec::new();
+    let end = loop {
+        let next = client.wait_for("its reports and end", ours).await;
+        match next["params"]["value"]["kind"].as_str() {
+            Some("report") => percentages.push(next["params"]["value"]["percentage"].clone()),
+            _ => break next,
+        }
+    };
+    assert_eq!(
+        end["params"]["value"],
+        json!({"kind": "end", "message": "4 sessions searchable"})
+    );
+    assert_eq!(percentages, [json!(25), json!(50), json!(75), json!(100)]);
+    client.shutdown_and_exit().await;
+}
+
+#[tokio::test]
+async fn no_progress_is_sent_to_a_client_that_cannot_show_it() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start_searching(store.path(), "/home/ana/shop").await;
+    // The search waits for the index being built at start.
+    let found = client
+        .call("sessionReference/search", json!({"query": "staging"}))
+        .await;
+    assert_eq!(found[0]["sessionId"], "deploy-2026-11-28");
+    assert_eq!(
+        client.drain("window/workDoneProgress/create").await,
+        Vec::<Value>::new()
+    );
+    assert_eq!(client.drain("$/progress").await, Vec::<Value>::new());
     client.shutdown_and_exit().await;
 }
