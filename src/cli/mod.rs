@@ -232,14 +232,15 @@ fn run(command: Command) -> Result<i32, Failure> {
             let settings = settings::resolve(&store)?;
             let store = settings.index(Scan::Full);
             let sessions = store.sessions();
-            let status = ext::Status::from(Status::new(
+            let mut status = ext::Status::from(Status::new(
                 store.status(),
                 sessions.len(),
                 false,
                 &store.notes(),
             ));
             let search = search::status(&settings, &store, &sessions, index.no_search_index);
-            print_ok(&search::WithSearch { status, search })
+            status.search = Some(search.into());
+            print_ok(&status)
         }
         Command::Search {
             store,

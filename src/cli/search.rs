@@ -13,14 +13,6 @@ use crate::reference::time;
 use crate::search::{self, location, Search, SearchError, SearchOptions, SessionHit};
 use crate::store::{FsStore, Scan};
 
-/// `status`'s answer: the stores' status and the search index's.
-#[derive(serde::Serialize)]
-pub struct WithSearch {
-    #[serde(flatten)]
-    pub status: crate::proto::ext::Status,
-    pub search: SearchStatus,
-}
-
 /// Sessions listed when `--limit` is not given.
 const DEFAULT_LIMIT: u64 = 10;
 

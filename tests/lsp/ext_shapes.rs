@@ -10,7 +10,7 @@ use std::collections::BTreeMap;
 
 use hydra_session_lsp::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
-    ReferenceStats, Status, StatusNote, StoreStatus, TextBlock,
+    ReferenceStats, SearchStatus, Status, StatusNote, StoreStatus, TextBlock,
 };
 use hydra_session_lsp::server::lsp_ext::{
     CandidatesParams, PickerCandidate, PrepareFormat, PrepareParams, PreparedText, StatusParams,
@@ -170,6 +170,14 @@ fn shapes() -> String {
         kind: NoteKind::MissingStore,
         message: "m".into(),
     };
+    let search = SearchStatus {
+        enabled: true,
+        path: Some("/c".into()),
+        bytes: 1,
+        sessions: 1,
+        behind: 0,
+        note: Some("n".into()),
+    };
     let status = Status {
         store: "/s".into(),
         sessions: 1,
@@ -177,6 +185,7 @@ fn shapes() -> String {
         stores: vec![store.clone()],
         notes: vec![note.clone()],
         notes_omitted: 0,
+        search: Some(search.clone()),
     };
     let lines = [
         object("TextDocumentIdentifier", &prepare_params.text_document),
@@ -197,6 +206,7 @@ fn shapes() -> String {
         object("StoreStatus", &store),
         strings("NoteKind", &note_kinds()),
         object("StatusNote", &note),
+        object("SearchStatus", &search),
         object("Status", &status),
     ];
     lines.join("\n") + "\n"

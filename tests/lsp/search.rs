@@ -31,7 +31,21 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     assert!(hits[0]["snippets"][0]["text"]
         .as_str()
         .is_some_and(|t| t.contains("regression tests")));
-    assert!(cache_home().join("hydra-session/search").is_dir());
+    assert!(cache.path().join("hydra-session/search").is_dir());
+
+    // The status says where the index is and that it is up to date (a
+    // search brings it up to date first).
+    let status = client.call("sessionReference/status", json!({})).await;
+    let search = &status["search"];
+    assert_eq!(search["enabled"], true, "{status}");
+    let path = search["path"].as_str().unwrap_or_default();
+    let index_dir = cache.path().join("hydra-session/search/index-");
+    assert!(path.starts_with(index_dir.to_str().unwrap()), "{path}");
+    assert!(std::path::Path::new(path).is_dir());
+    assert!(search["bytes"].as_u64().is_some_and(|b| b > 0), "{search}");
+    assert_eq!(search["sessions"], 4);
+    assert_eq!(search["behind"], 0);
+    assert!(search.get("note").is_none(), "{search}");
 
     let bad = client
         .request("sessionReference/search", json!({"query": "tax \"open"}))
@@ -258,4 +272,71 @@ async fn no_progress_is_sent_to_a_client_that_cannot_show_it() {
     );
     assert_eq!(client.drain("$/progress").await, Vec::<Value>::new());
     client.shutdown_and_exit().await;
+}
+
+#[tokio::test]
+async fn with_search_off_nothing_is_written_to_the_cache() {
+    // The flag, then the setting.
+    for (args, settings) in [
+        (vec!["lsp", "--no-search-index"], json!({})),
+        (vec![], json!({"searchIndex": false})),
+    ] {
+        let cache = tempfile::tempdir().expect("tempdir");
+        let store = demo_store();
+        let mut command = server_command();
+        command.args(&args).env("XDG_CACHE_HOME", cache.path());
+        let (mut client, mut server) = spawn(command);
+        client
+            .start_with(store.path(), "/home/ana/shop", settings.clone())
+            .await;
+        let uri = file_uri("/home/ana/shop/prompt.md");
+        client.open(&uri, "@staging").await;
+        let listed = client
+            .call(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 8}}),
+            )
+            .await;
+        assert_eq!(
+            listed,
+            json!({"isIncomplete": false, "items": []}),
+            "{args:?}"
+        );
+
+        let refused = client
+            .request("sessionReference/search", json!({"query": "staging"}))
+            .await;
+        assert_eq!(refused["error"]["code"], -32803, "{refused}");
+        assert_eq!(
+            refused["error"]["data"]["code"],
+            "SESSION_REFERENCE_INVALID_CONFIG"
+        );
+        let message = refused["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("search is off"), "{message}");
+
+        // The symbol picker still finds sessions by id, cwd and title.
+        let symbols = client
+            .call("workspace/symbol", json!({"query": "deploy"}))
+            .await;
+        assert_eq!(symbols[0]["name"], "deploy-2026-11-28", "{symbols}");
+        assert!(symbols[0]["containerName"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("hydra · /home/ana/ops · ")));
+        let none = client
+            .call("workspace/symbol", json!({"query": "smoke tests"}))
+            .await;
+        assert_eq!(none, json!([]), "message bodies are not searched");
+
+        let status = client.call("sessionReference/status", json!({})).await;
+        assert_eq!(status["search"]["enabled"], false, "{status}");
+        assert!(status["search"]["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("search is off")));
+        client.shutdown_and_exit().await;
+        assert!(server.wait().await.expect("exit").success());
+        let written: Vec<_> = std::fs::read_dir(cache.path())
+            .expect("the cache folder")
+            .collect();
+        assert!(written.is_empty(), "{args:?} {settings}: {written:?}");
+    }
 }
