@@ -89,7 +89,10 @@ async fn malformed_json_and_unknown_methods_get_errors_not_a_crash() {
         status,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ], "notes": [], "notesOmitted": 0})
+        ], "notes": [], "notesOmitted": 0, "search": {
+            "enabled": false, "bytes": 0, "sessions": 0, "behind": 0,
+            "note": "search is off (the searchIndex setting is false)"
+        }})
     );
 }
 
