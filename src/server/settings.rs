@@ -29,6 +29,26 @@ pub struct Settings {
     /// `searchIndex: false`: no full-text index, on disk or in memory
     /// (docs/search.md "Turning it off").
     pub no_search_index: bool,
+    /// `completionFiltering`: who has the last word on which sessions a
+    /// completion list shows.
+    pub completion_filtering: CompletionFiltering,
+}
+
+/// Whether the client filters the server's completion list again
+/// (`"client"`, the default and server.md's contract) or keeps it as the
+/// server filtered it (`"server"`, an opt-in for clients whose own filter
+/// is a case-sensitive prefix match on `filterText` that re-asks only for
+/// an incomplete list, as Neovim 0.11's `vim.lsp.completion`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CompletionFiltering {
+    /// Each item's `filterText` holds every field the query may match, and
+    /// a list is incomplete only when the limit cut it.
+    #[default]
+    Client,
+    /// Every list of sessions is incomplete (the client asks again as the
+    /// query grows) and each item's `filterText` is the typed `@query`, so
+    /// a prefix filter keeps the whole answer in the server's order.
+    Server,
 }
 
 impl Settings {
@@ -85,6 +105,7 @@ impl Settings {
                         _ => return Err(invalid(format!("{key} must be a boolean"))),
                     }
                 }
+                "completionFiltering" => next.completion_filtering = completion_filtering(value)?,
                 // Unknown keys (other extensions' settings, editor-only
                 // keys such as `serverPath`) are not ours to judge.
                 _ => {}
@@ -155,6 +176,17 @@ fn log_level(value: &Value) -> Result<Option<String>, ReferenceError> {
             }
         }
         _ => Err(invalid("logLevel must be a string")),
+    }
+}
+
+fn completion_filtering(value: &Value) -> Result<CompletionFiltering, ReferenceError> {
+    match value {
+        Value::Null => Ok(CompletionFiltering::default()),
+        Value::String(s) if s == "client" => Ok(CompletionFiltering::Client),
+        Value::String(s) if s == "server" => Ok(CompletionFiltering::Server),
+        _ => Err(invalid(
+            "completionFiltering must be \"client\" or \"server\"",
+        )),
     }
 }
 
@@ -242,6 +274,8 @@ mod tests {
             json!({"spillMaxBytes": "1"}),
             json!({"spillDir": 5}),
             json!({"searchIndex": "no"}),
+            json!({"completionFiltering": "Server"}),
+            json!({"completionFiltering": true}),
             json!([1]),
         ] {
             let error = base.updated(&bad).unwrap_err();
@@ -267,10 +301,11 @@ mod tests {
     #[test]
     fn null_restores_defaults() {
         let s = Settings::default()
-            .updated(&json!({"maxReferences": 1, "targetSessionId": "a"}))
+            .updated(&json!({"maxReferences": 1, "targetSessionId": "a", "completionFiltering": "server"}))
             .unwrap();
+        assert_eq!(s.completion_filtering, CompletionFiltering::Server);
         let s = s
-            .updated(&json!({"maxReferences": null, "targetSessionId": null}))
+            .updated(&json!({"maxReferences": null, "targetSessionId": null, "completionFiltering": null}))
             .unwrap();
         assert_eq!(s, Settings::default());
     }
