@@ -10,6 +10,9 @@
 //! of titles, id prefixes, cwds matching many sessions, nothing), each
 //! kind reported apart. `BENCH_BINARY=path` measures another build.
 //!
+//! `LSP_BENCH_SEARCH=off` measures with full-text search off (it is on
+//! by default, as in the server).
+//!
 //! `LSP_BENCH_SESSIONS=100000 cargo bench --bench lsp_bench` runs the
 //! large configuration (100,000 sessions, about 1 GB). A store is generated
 //! once under `target/lsp-bench/` and reused by later runs (only the 20 MB
@@ -175,7 +178,16 @@ async fn main() {
     );
 
     let log = std::env::var_os("BENCH_LOG").unwrap_or("warn".into());
+    // Full-text search is on, as it is by default (its index built in
+    // the background, completion adding body matches);
+    // `LSP_BENCH_SEARCH=off` measures without it. Its index is kept
+    // beside the store, built anew each run, never in the user's cache.
+    let search = std::env::var("LSP_BENCH_SEARCH").map_or(true, |v| v != "off");
+    let cache = bench_dir.join(format!("cache-{sessions}"));
+    let _ = std::fs::remove_dir_all(&cache);
+    eprintln!("search: {}", if search { "on" } else { "off" });
     let (mut child, mut client) = spawn_server(&[
+        ("XDG_CACHE_HOME", cache.as_os_str()),
         ("HYDRA_SESSION_STORE", store_path.as_os_str()),
         // Only the generated store: not the machine's agent sessions.
         ("CLAUDE_CONFIG_DIR", "/nonexistent".as_ref()),
@@ -188,6 +200,7 @@ async fn main() {
         .initialize(json!({
             "capabilities": {},
             "workspaceFolders": [{"uri": file_uri("/home/u/proj7"), "name": "proj7"}],
+            "initializationOptions": {"searchIndex": search},
         }))
         .await;
     let uri = file_uri("/home/u/proj7/prompt.md");

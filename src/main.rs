@@ -3,7 +3,9 @@ use hydra_session_lsp::{cli, mcp, server};
 fn main() {
     fixed_mmap_threshold();
     let status = match cli::main() {
-        cli::Invocation::Server => server::run_stdio(),
+        cli::Invocation::Server { no_search_index } => {
+            server::run_stdio(server::ServerOptions { no_search_index })
+        }
         cli::Invocation::Mcp(request) => mcp::run(request),
         cli::Invocation::Done(status) => status,
     };

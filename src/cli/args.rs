@@ -24,7 +24,10 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run the language server on stdin/stdout.
-    Lsp,
+    Lsp {
+        #[command(flatten)]
+        index: SearchIndexArgs,
+    },
     /// Encode or decode canonical `hydra-session:` URIs.
     #[command(subcommand)]
     Uri(UriCommand),
@@ -248,7 +251,8 @@ pub struct StoreArgs {
 #[derive(Debug, Default, Args)]
 pub struct SearchIndexArgs {
     /// Keep no search index on disk: `search` builds one in memory for
-    /// this call only; `status` reports search as off.
+    /// this call only, `mcp` keeps it in memory, `lsp` turns search off;
+    /// `status` reports search as off.
     #[arg(long)]
     pub no_search_index: bool,
 }

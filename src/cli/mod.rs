@@ -40,8 +40,9 @@ impl From<ReferenceError> for Failure {
 
 /// What the process was asked to do.
 pub enum Invocation {
-    /// Run the language server (no subcommand, `--stdio` or `lsp`).
-    Server,
+    /// Run the language server (no subcommand, `--stdio` or `lsp`);
+    /// `lsp --no-search-index` keeps no full-text index.
+    Server { no_search_index: bool },
     /// Run the MCP server (`mcp`), with its flags.
     Mcp(crate::config::mcp::McpRequest),
     /// A subcommand, already run: its exit status.
@@ -69,9 +70,16 @@ pub fn main() -> Invocation {
                 "hydra-session-lsp: a language server, waiting for LSP messages on stdin \
                  (see `hydra-session-lsp --help` for the command line)"
             );
-            Invocation::Server
+            Invocation::Server {
+                no_search_index: false,
+            }
         }
-        None | Some(Command::Lsp) => Invocation::Server,
+        None => Invocation::Server {
+            no_search_index: false,
+        },
+        Some(Command::Lsp { index }) => Invocation::Server {
+            no_search_index: index.no_search_index,
+        },
         Some(Command::Mcp {
             store,
             spill,
@@ -113,7 +121,7 @@ fn run_command(command: Command) -> i32 {
 
 fn run(command: Command) -> Result<i32, Failure> {
     match command {
-        Command::Lsp | Command::Mcp { .. } => Ok(OK),
+        Command::Lsp { .. } | Command::Mcp { .. } => Ok(OK),
         Command::Uri(UriCommand::Encode { id }) => print_ok(&uri::encode(&id)),
         Command::Uri(UriCommand::Decode { uri: text }) => print_ok(&uri::decode_reference(&text)?),
         Command::Parse { file } => {
@@ -224,14 +232,15 @@ fn run(command: Command) -> Result<i32, Failure> {
             let settings = settings::resolve(&store)?;
             let store = settings.index(Scan::Full);
             let sessions = store.sessions();
-            let status = ext::Status::from(Status::new(
+            let mut status = ext::Status::from(Status::new(
                 store.status(),
                 sessions.len(),
                 false,
                 &store.notes(),
             ));
             let search = search::status(&settings, &store, &sessions, index.no_search_index);
-            print_ok(&search::WithSearch { status, search })
+            status.search = Some(search.into());
+            print_ok(&status)
         }
         Command::Search {
             store,

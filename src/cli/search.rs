@@ -13,14 +13,6 @@ use crate::reference::time;
 use crate::search::{self, location, Search, SearchError, SearchOptions, SessionHit};
 use crate::store::{FsStore, Scan};
 
-/// `status`'s answer: the stores' status and the search index's.
-#[derive(serde::Serialize)]
-pub struct WithSearch {
-    #[serde(flatten)]
-    pub status: crate::proto::ext::Status,
-    pub search: SearchStatus,
-}
-
 /// Sessions listed when `--limit` is not given.
 const DEFAULT_LIMIT: u64 = 10;
 
@@ -76,8 +68,8 @@ fn open(
         note(&text);
     }
     let reader = store.reader();
-    if let Some(text) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
-        note(&text);
+    if let Some(e) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
+        note(&e.to_string());
     }
     Ok(index)
 }

@@ -23,15 +23,14 @@ pub struct Status {
     pub notes_omitted: usize,
 }
 
-/// The search index, as `status` reports it (docs/lsp-extensions.md).
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "camelCase")]
+/// The search index, as `status` reports it (docs/lsp-extensions.md; its
+/// wire type is `proto::ext::SearchStatus`).
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SearchStatus {
     /// `false` when the setting or the flag turned it off, or a full disk
     /// did (then `note` says why).
     pub enabled: bool,
     /// The index's folder.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub path: Option<String>,
     /// The bytes of its files.
     pub bytes: u64,
@@ -41,7 +40,6 @@ pub struct SearchStatus {
     /// changed, or removed from the store): how far behind it is.
     pub behind: usize,
     /// Why search is off or the index could not be read, when it is.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
 }
 

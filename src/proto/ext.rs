@@ -194,6 +194,32 @@ pub struct Status {
     pub stores: Vec<StoreStatus>,
     pub notes: Vec<StatusNote>,
     pub notes_omitted: usize,
+    /// The full-text index (docs/search.md); absent where a face keeps
+    /// none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search: Option<SearchStatus>,
+}
+
+/// The search index's part of a status.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchStatus {
+    /// `false` when the setting or the flag turned it off, or a full disk
+    /// did (then `note` says why).
+    pub enabled: bool,
+    /// The index's folder.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// The bytes of its files.
+    pub bytes: u64,
+    /// Sessions it holds.
+    pub sessions: usize,
+    /// Sessions of the stores it does not hold as they are now.
+    pub behind: usize,
+    /// Why search is off, that it is not built yet, or why the index
+    /// could not be read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// One store of the list.
@@ -232,6 +258,20 @@ impl From<model::Status> for Status {
             stores: s.stores.into_iter().map(StoreStatus::from).collect(),
             notes: s.notes.into_iter().map(StatusNote::from).collect(),
             notes_omitted: s.notes_omitted,
+            search: None,
+        }
+    }
+}
+
+impl From<model::SearchStatus> for SearchStatus {
+    fn from(s: model::SearchStatus) -> Self {
+        SearchStatus {
+            enabled: s.enabled,
+            path: s.path,
+            bytes: s.bytes,
+            sessions: s.sessions,
+            behind: s.behind,
+            note: s.note,
         }
     }
 }

@@ -1,19 +1,26 @@
 //! The index of a long-running face (the MCP server, the language
-//! server): opened on the first search, brought up to date before each
-//! one (an unchanged store costs a version check per log), kept for the
+//! server): opened on the first search (or when the language server
+//! builds it in the background), brought up to date before each search
+//! (an unchanged store costs a version check per log), kept for the
 //! process's life, and opened again when the store list changes.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, MutexGuard};
 
-use super::{ParsedQuery, Search, SearchError, SearchOptions, SessionHit};
-use crate::model::{Cancelled, Session, SessionReader};
+use super::{location, ParsedQuery, Search, SearchError, SearchOptions, SessionHit};
+use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
 use crate::store::StoreSpec;
+
+/// The index open now, and the store list it is of.
+type Open = Option<(Vec<StoreSpec>, Search)>;
 
 /// An index opened on demand, for one store list at a time.
 pub struct Live {
     /// Whether the index may be kept on disk (else in memory).
     on_disk: bool,
-    open: Mutex<Option<(Vec<StoreSpec>, Search)>>,
+    open: Mutex<Open>,
+    /// What `status` shows: kept by every update, in a lock of its own,
+    /// so a status never waits for an update (the first can take seconds).
+    status: Mutex<Option<(Vec<StoreSpec>, SearchStatus)>>,
 }
 
 impl Live {
@@ -21,6 +28,7 @@ impl Live {
         Live {
             on_disk,
             open: Mutex::default(),
+            status: Mutex::default(),
         }
     }
 
@@ -38,10 +46,49 @@ impl Live {
         cancelled: Cancelled<'_>,
         note: &mut dyn FnMut(String),
     ) -> Result<Vec<SessionHit>, SearchError> {
-        let mut open = self
-            .open
-            .lock()
-            .map_err(|_| SearchError::Io("the search index is unavailable".into()))?;
+        let mut quiet = |_, _| {};
+        let open = self.updated(specs, sessions, reader, cancelled, note, &mut quiet)?;
+        match open.as_ref() {
+            Some((_, search)) => search.search(query, options),
+            None => Err(unavailable()),
+        }
+    }
+
+    /// Brings the index of `specs` up to date without searching (the
+    /// language server's first index, built in the background);
+    /// `progress(done, total)` after each changed session.
+    pub fn update(
+        &self,
+        specs: &[StoreSpec],
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+        note: &mut dyn FnMut(String),
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<(), SearchError> {
+        self.updated(specs, sessions, reader, cancelled, note, progress)
+            .map(drop)
+    }
+
+    /// The index's status for `specs` as the last update left it (while
+    /// one runs, how far it has come); `None` before the first.
+    pub fn status(&self, specs: &[StoreSpec]) -> Option<SearchStatus> {
+        let status = self.status.lock().ok()?;
+        let (of, status) = status.as_ref()?;
+        (of.as_slice() == specs).then(|| status.clone())
+    }
+
+    /// The open index of `specs`, up to date as far as it can be.
+    fn updated(
+        &self,
+        specs: &[StoreSpec],
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+        note: &mut dyn FnMut(String),
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<MutexGuard<'_, Open>, SearchError> {
+        let mut open = self.open.lock().map_err(|_| unavailable())?;
         if open.as_ref().is_none_or(|(of, _)| of.as_slice() != specs) {
             // Another store list: its own index (the old one is closed
             // first, so its writer lock is free).
@@ -51,11 +98,81 @@ impl Live {
             *open = Some((specs.to_vec(), search));
         }
         let Some((_, search)) = open.as_ref() else {
-            return Err(SearchError::Io("the search index is unavailable".into()));
+            return Err(unavailable());
         };
-        if let Some(text) = search.refresh(sessions, reader, cancelled, &mut |_, _| {}) {
+        let mut behind = 0;
+        let failure = search.refresh(sessions, reader, cancelled, &mut |done, total| {
+            behind = total - done;
+            self.progressed(specs, search, sessions.len(), behind);
+            progress(done, total);
+        });
+        // A full disk turns search off: what was committed last is still
+        // searched, and `status` says why nothing newer is.
+        let enabled = !matches!(failure, Some(SearchError::DiskFull(_)));
+        let text = failure.map(|e| e.to_string());
+        let index = search.index();
+        let status = SearchStatus {
+            enabled,
+            path: index.dir().map(|d| d.display().to_string()),
+            bytes: index.size(),
+            sessions: sessions.len() - behind,
+            behind,
+            note: text.clone(),
+        };
+        self.keep(specs, status);
+        if let Some(text) = text {
             note(text);
         }
-        search.search(query, options)
+        Ok(open)
     }
+
+    /// An update of `search` has all but `behind` of `sessions` (its
+    /// size is counted at the end: that lists the folder).
+    fn progressed(&self, specs: &[StoreSpec], search: &Search, sessions: usize, behind: usize) {
+        let Ok(mut slot) = self.status.lock() else {
+            return;
+        };
+        match slot.as_mut() {
+            Some((of, status)) if of.as_slice() == specs => {
+                status.sessions = sessions - behind;
+                status.behind = behind;
+            }
+            _ => {
+                *slot = Some((
+                    specs.to_vec(),
+                    SearchStatus {
+                        enabled: true,
+                        path: search.index().dir().map(|d| d.display().to_string()),
+                        bytes: 0,
+                        sessions: sessions - behind,
+                        behind,
+                        note: None,
+                    },
+                ))
+            }
+        }
+    }
+
+    fn keep(&self, specs: &[StoreSpec], status: SearchStatus) {
+        if let Ok(mut slot) = self.status.lock() {
+            *slot = Some((specs.to_vec(), status));
+        }
+    }
+}
+
+/// Where the index of `specs` would be, and that it is not built yet
+/// (the status before the first update).
+pub fn not_built(specs: &[StoreSpec], sessions: usize) -> SearchStatus {
+    SearchStatus {
+        enabled: true,
+        path: location::default_for(specs).map(|d| d.display().to_string()),
+        bytes: 0,
+        sessions: 0,
+        behind: sessions,
+        note: Some("not built yet".into()),
+    }
+}
+
+fn unavailable() -> SearchError {
+    SearchError::Io("the search index is unavailable".into())
 }

@@ -175,18 +175,18 @@ impl Search {
     /// Brings the index up to date as far as this process can: when
     /// another process holds the writer, what it last committed is read;
     /// a full disk or another failure leaves the last commit searchable
-    /// and comes back as a note.
+    /// and comes back (to be told as a note).
     pub fn refresh(
         &self,
         sessions: &[Session],
         reader: &dyn SessionReader,
         cancelled: Cancelled<'_>,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Option<String> {
+    ) -> Option<SearchError> {
         match self.sync(sessions, reader, cancelled, progress) {
             Ok(_) => None,
-            Err(SearchError::Busy) => self.reload().err().map(|e| e.to_string()),
-            Err(e) => Some(e.to_string()),
+            Err(SearchError::Busy) => self.reload().err(),
+            Err(e) => Some(e),
         }
     }
 

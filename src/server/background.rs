@@ -1,5 +1,6 @@
 //! Background work the session starts: following the store index (with
-//! its progress report) and pulling settings. Each tells the main loop
+//! its progress report), building the search index (with its own), and
+//! pulling settings. Each tells the main loop
 //! what it found; none changes the session itself.
 
 use std::time::Duration;
@@ -14,6 +15,7 @@ use super::index::IndexEvent;
 use super::logging;
 use super::settings::SECTION;
 use super::shared::{LoopEvent, Shared};
+use super::snapshot::Snapshot;
 
 /// How long a `workspace/configuration` pull waits for the client.
 const PULL_PATIENCE: Duration = Duration::from_secs(10);
@@ -48,6 +50,83 @@ pub async fn report_indexing(shared: Arc<Shared>) {
         message: Some(format!("{count} sessions")),
     };
     progress(&shared, &token, WorkDoneProgress::End(end)).await;
+}
+
+/// Brings the search index of the snapshot's stores up to date once the
+/// sessions are indexed (on the blocking pool: completion and hover are
+/// answered meanwhile), so the first search need not build it. With
+/// `report`, a work-done progress of its own shows how far it is.
+pub async fn build_search_index(snapshot: Snapshot, report: bool) {
+    let shared = snapshot.shared.clone();
+    let view = snapshot.sessions().await;
+    let token = NumberOrString::String("hydra-session/search".to_string());
+    let reporting = report && {
+        let create = WorkDoneProgressCreateParams {
+            token: token.clone(),
+        };
+        shared
+            .client
+            .request::<WorkDoneProgressCreate>(create)
+            .await
+            .is_ok()
+    };
+    if reporting {
+        let begin = WorkDoneProgressBegin {
+            title: "Indexing messages for search".to_string(),
+            cancellable: Some(false),
+            message: Some(format!("{} sessions", view.len())),
+            percentage: Some(0),
+        };
+        progress(&shared, &token, WorkDoneProgress::Begin(begin)).await;
+    }
+    let stores = snapshot.stores();
+    let worker = shared.clone();
+    let report_token = token.clone();
+    let built = tokio::task::spawn_blocking(move || {
+        let reader = view.reader.clone()?;
+        let mut last = None;
+        let outcome = worker.search.update(
+            &stores,
+            &view.all(),
+            reader.as_ref(),
+            &|| false,
+            &mut |note| tracing::warn!("{note}"),
+            &mut |done, total| {
+                // A report per percent at most, not per session.
+                let percentage = (done * 100 / total.max(1)) as u32;
+                if reporting && last != Some(percentage) {
+                    last = Some(percentage);
+                    let value = WorkDoneProgressReport {
+                        cancellable: None,
+                        message: Some(format!("{done} of {total} sessions")),
+                        percentage: Some(percentage),
+                    };
+                    // From the blocking pool: waiting here for room in
+                    // the outbox holds no async worker.
+                    worker.client.notify::<Progress>(ProgressParams {
+                        token: report_token.clone(),
+                        value: ProgressParamsValue::WorkDone(WorkDoneProgress::Report(value)),
+                    });
+                }
+            },
+        );
+        Some(outcome.map(|()| view.len()))
+    })
+    .await;
+    let message = match built {
+        Ok(Some(Ok(count))) => format!("{count} sessions searchable"),
+        Ok(Some(Err(e))) => {
+            tracing::warn!("the search index: {e}");
+            e.to_string()
+        }
+        Ok(None) | Err(_) => "the search index could not be built".to_string(),
+    };
+    if reporting {
+        let end = WorkDoneProgressEnd {
+            message: Some(message),
+        };
+        progress(&shared, &token, WorkDoneProgress::End(end)).await;
+    }
 }
 
 async fn progress(shared: &Shared, token: &NumberOrString, value: WorkDoneProgress) {

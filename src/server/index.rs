@@ -106,6 +106,9 @@ pub struct Index {
     store: Mutex<Option<Box<dyn SessionStore>>>,
     /// Bumped by every (re)start: work of an older store is dropped.
     generation: AtomicU64,
+    /// Bumped by every view installed: what was computed from an older
+    /// view (a finished search) is known to be stale.
+    version: AtomicU64,
     indexing: AtomicBool,
     ready: watch::Sender<bool>,
     reported: Mutex<HashSet<String>>,
@@ -120,6 +123,7 @@ impl Index {
             roots: RwLock::default(),
             store: Mutex::new(None),
             generation: AtomicU64::new(0),
+            version: AtomicU64::new(0),
             indexing: AtomicBool::new(false),
             ready: watch::Sender::new(false),
             reported: Mutex::default(),
@@ -136,6 +140,12 @@ impl Index {
     /// The roots of the store list, for messages.
     pub fn roots(&self) -> Vec<String> {
         self.roots.read().map(|r| r.clone()).unwrap_or_default()
+    }
+
+    /// The number of the current view: 0 before the first, then one more
+    /// each time the sessions change.
+    pub fn version(&self) -> u64 {
+        self.version.load(Ordering::SeqCst)
     }
 
     pub fn is_indexing(&self) -> bool {
@@ -232,6 +242,7 @@ impl Index {
         };
         if let Ok(mut slot) = self.view.write() {
             *slot = Arc::new(view);
+            self.version.fetch_add(1, Ordering::SeqCst);
         }
         if let Ok(mut slot) = self.store.lock() {
             *slot = Some(store);

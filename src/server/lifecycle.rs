@@ -76,6 +76,17 @@ impl Session {
         if self.flags.work_done_progress && self.shared.index.is_indexing() {
             tokio::spawn(background::report_indexing(self.shared.clone()));
         }
+        self.build_search_index();
+    }
+
+    /// Builds the search index of the configured stores in the background,
+    /// unless search is off.
+    fn build_search_index(&self) {
+        let snapshot = self.snapshot(None);
+        if snapshot.search_off().is_none() {
+            let report = self.flags.work_done_progress;
+            tokio::spawn(background::build_search_index(snapshot, report));
+        }
     }
 
     pub fn on_did_open(&mut self, params: DidOpenTextDocumentParams) {
@@ -168,6 +179,15 @@ impl Session {
         }
         if next.store != current.store && self.shared.index.is_started() {
             self.start_index();
+        }
+        // Another store list, or search turned back on: its index is
+        // built now, not by the first search.
+        let search_on = !next.no_search_index;
+        let search_changed = next.no_search_index != current.no_search_index;
+        // (Before `initialized`, that notification builds it.)
+        let after_initialized = self.index_events.is_none();
+        if after_initialized && search_on && (next.store != current.store || search_changed) {
+            self.build_search_index();
         }
         self.refresh_diagnostics();
         Ok(())

@@ -36,9 +36,10 @@ pub fn set_level(level: &str) {
 }
 
 /// `level` for our code; the file watcher's own chatter (a watch removed
-/// twice, say) only when it is an error.
+/// twice, say) only when it is an error, and the search index's (every
+/// commit and merge is an `info`) only from warnings up.
 fn filter_for(level: &str) -> String {
-    format!("{level},notify=error")
+    format!("{level},notify=error,tantivy=warn")
 }
 
 /// Up to this many store warnings are each a message of their own; more

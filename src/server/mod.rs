@@ -13,6 +13,7 @@
 )]
 
 mod background;
+mod body_searches;
 mod cache;
 mod capabilities;
 mod client;
@@ -48,16 +49,32 @@ pub const CUSTOM_METHODS: [&str; 6] = lsp_ext::METHODS;
 /// How long output still queued at the end may take to be written.
 const FLUSH_GRACE: Duration = Duration::from_secs(1);
 
+/// What the command line says about the server (`lsp …`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ServerOptions {
+    /// `--no-search-index`: no full-text index, whatever the settings say.
+    pub no_search_index: bool,
+}
+
 /// Runs the language server on stdin/stdout until `exit` or stdin EOF.
 /// Returns the process exit status (0 after `shutdown`, 1 without).
-pub fn run_stdio() -> i32 {
+pub fn run_stdio(options: ServerOptions) -> i32 {
     logging::init();
-    serve(std::io::stdin(), std::io::stdout())
+    serve_with(std::io::stdin(), std::io::stdout(), options)
 }
 
 /// Serves one client over `input`/`output` until `exit` or end of input;
 /// the exit status. Tests run it over pipes.
 pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'static) -> i32 {
+    serve_with(input, output, ServerOptions::default())
+}
+
+/// [`serve`] with the command line's options.
+pub fn serve_with(
+    input: impl Read + Send + 'static,
+    output: impl Write + Send + 'static,
+    options: ServerOptions,
+) -> i32 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -92,6 +109,8 @@ pub fn serve(input: impl Read + Send + 'static, output: impl Write + Send + 'sta
             index,
             cache: cache::SnapshotCache::default(),
             search: crate::search::Live::new(true),
+            no_search_index: options.no_search_index,
+            body_searches: Default::default(),
             events,
         });
         main_loop::run(Session::new(shared, index_events), to_handle, loop_events)

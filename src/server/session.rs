@@ -14,10 +14,10 @@ use super::index::IndexEvent;
 use super::lsp_ext;
 use super::settings::Settings;
 use super::shared::{self, Shared};
-use super::snapshot::Snapshot;
+use super::snapshot::{search_off, Snapshot};
 use super::workspace::Workspace;
 use crate::config;
-use crate::model::StoreStatus;
+use crate::model::{SearchStatus, StoreStatus};
 use crate::proto::position::Encoding;
 use crate::store::{FsStore, Scan};
 
@@ -154,6 +154,21 @@ impl Session {
         if let Some(first) = roots.first() {
             status.store = first.clone();
         }
+        status.search = Some(self.search_status(view.len()).into());
         status
+    }
+
+    /// The search index's part of the status, as the last update left it:
+    /// it is read, never opened or waited for, here.
+    fn search_status(&self, sessions: usize) -> SearchStatus {
+        let settings = self.settings();
+        if let Some(off) = search_off(self.shared.no_search_index, &settings) {
+            return SearchStatus::off(off);
+        }
+        let specs = shared::configured_stores(&settings, &self.workspace);
+        self.shared
+            .search
+            .status(&specs)
+            .unwrap_or_else(|| crate::search::live::not_built(&specs, sessions))
     }
 }

@@ -26,6 +26,9 @@ pub struct Settings {
     /// `spillDir` as given: `None` is the default directory, `""` disables
     /// spilling (resolved by `config::spill`).
     pub spill_dir: Option<String>,
+    /// `searchIndex: false`: no full-text index, on disk or in memory
+    /// (docs/search.md "Turning it off").
+    pub no_search_index: bool,
     /// `completionFiltering`: who has the last word on which sessions a
     /// completion list shows.
     pub completion_filtering: CompletionFiltering,
@@ -95,6 +98,13 @@ impl Settings {
                     }
                 }
                 "logLevel" => next.log_level = log_level(value)?,
+                "searchIndex" => {
+                    next.no_search_index = match value {
+                        Value::Null => false,
+                        Value::Bool(on) => !on,
+                        _ => return Err(invalid(format!("{key} must be a boolean"))),
+                    }
+                }
                 "completionFiltering" => next.completion_filtering = completion_filtering(value)?,
                 // Unknown keys (other extensions' settings, editor-only
                 // keys such as `serverPath`) are not ours to judge.
@@ -263,6 +273,7 @@ mod tests {
             json!({"spillMaxBytes": 0}),
             json!({"spillMaxBytes": "1"}),
             json!({"spillDir": 5}),
+            json!({"searchIndex": "no"}),
             json!({"completionFiltering": "Server"}),
             json!({"completionFiltering": true}),
             json!([1]),
@@ -274,6 +285,17 @@ mod tests {
                 "{bad}"
             );
         }
+    }
+
+    #[test]
+    fn the_search_index_is_on_unless_turned_off() {
+        let off = Settings::default()
+            .updated(&json!({"searchIndex": false}))
+            .unwrap();
+        assert!(off.no_search_index);
+        let back = off.updated(&json!({"searchIndex": null})).unwrap();
+        assert_eq!(back, Settings::default());
+        assert!(!back.no_search_index);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use crossbeam_channel::Sender;
 use lsp_server::RequestId;
 use serde_json::Value;
 
+use super::body_searches::BodySearches;
 use super::cache::SnapshotCache;
 use super::client::Client;
 use super::error::Result;
@@ -25,6 +26,10 @@ pub struct Shared {
     pub cache: SnapshotCache,
     /// The full-text index (docs/search.md), opened by the first search.
     pub search: crate::search::Live,
+    /// `lsp --no-search-index`: search is off whatever the settings say.
+    pub no_search_index: bool,
+    /// The searches behind completion's body matches.
+    pub body_searches: BodySearches,
     /// Events for the main loop (it alone changes the session).
     pub events: Sender<LoopEvent>,
 }

@@ -67,10 +67,28 @@ impl Snapshot {
         shared::spill(&self.settings, &self.workspace)
     }
 
+    /// Why full-text search is off, when it is (docs/search.md "Turning
+    /// it off").
+    pub fn search_off(&self) -> Option<&'static str> {
+        search_off(self.shared.no_search_index, &self.settings)
+    }
+
     /// The sessions, once the first index is built (the main loop started
     /// it before taking this snapshot).
     pub async fn sessions(&self) -> Arc<View> {
         self.shared.index.ready().await;
         self.shared.index.view()
+    }
+}
+
+/// Why full-text search is off for `settings` in a server started with
+/// `--no-search-index` or not.
+pub fn search_off(by_flag: bool, settings: &Settings) -> Option<&'static str> {
+    if by_flag {
+        Some("search is off (the server was started with --no-search-index)")
+    } else if settings.no_search_index {
+        Some("search is off (the searchIndex setting is false)")
+    } else {
+        None
     }
 }

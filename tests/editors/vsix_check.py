@@ -51,6 +51,7 @@ def main(path):
         "hydraSession.maxReferenceBytes": ["integer", "string"],
         "hydraSession.spillDir": ["string", "null"],
         "hydraSession.spillMaxBytes": "integer",
+        "hydraSession.searchIndex": "boolean",
         "hydraSession.serverPath": "string",
         "hydraSession.mcpServer.enabled": "boolean",
         "hydraSession.trace.server": "string",

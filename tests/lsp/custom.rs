@@ -314,7 +314,10 @@ async fn status_reports_the_store() {
         got,
         json!({"store": path, "sessions": 4, "indexing": false, "stores": [
             {"path": path, "format": "auto", "sessions": 4, "skippedLines": 0, "errors": []}
-        ], "notes": [], "notesOmitted": 0})
+        ], "notes": [], "notesOmitted": 0, "search": {
+            "enabled": false, "bytes": 0, "sessions": 0, "behind": 0,
+            "note": "search is off (the searchIndex setting is false)"
+        }})
     );
 }
 

@@ -27,6 +27,7 @@ async fn labels(claude_env: Option<(&Path, &Path)>, store: &Path) -> Vec<Value> 
     command
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("CLAUDE_CODE_MESSAGING_SOCKET")
+        .env("XDG_CACHE_HOME", cache_home())
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")
         .stdin(Stdio::piped())

@@ -10,7 +10,8 @@ use std::collections::BTreeMap;
 
 use hydra_session_lsp::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
-    ReferenceStats, SearchHit, SearchSnippet, Status, StatusNote, StoreStatus, TextBlock,
+    ReferenceStats, SearchHit, SearchSnippet, SearchStatus, Status, StatusNote, StoreStatus,
+    TextBlock,
 };
 use hydra_session_lsp::server::lsp_ext::{
     CandidatesParams, PickerCandidate, PickerSearchHit, PrepareFormat, PrepareParams, PreparedText,
@@ -171,6 +172,14 @@ fn shapes() -> String {
         kind: NoteKind::MissingStore,
         message: "m".into(),
     };
+    let search = SearchStatus {
+        enabled: true,
+        path: Some("/c".into()),
+        bytes: 1,
+        sessions: 1,
+        behind: 0,
+        note: Some("n".into()),
+    };
     let status = Status {
         store: "/s".into(),
         sessions: 1,
@@ -178,6 +187,7 @@ fn shapes() -> String {
         stores: vec![store.clone()],
         notes: vec![note.clone()],
         notes_omitted: 0,
+        search: Some(search.clone()),
     };
     let search_params = SearchParams {
         query: "q".into(),
@@ -226,6 +236,7 @@ fn shapes() -> String {
         object("StoreStatus", &store),
         strings("NoteKind", &note_kinds()),
         object("StatusNote", &note),
+        object("SearchStatus", &search),
         object("Status", &status),
         object("SearchParams", &search_params),
         object("SearchSnippet", &snippet),

@@ -16,6 +16,7 @@ type ProcessClient = TestClient<ChildStdout, ChildStdin>;
 fn spawn(store: &std::path::Path) -> (ProcessClient, Child) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
         .env("HYDRA_SESSION_STORE", store)
+        .env("XDG_CACHE_HOME", cache_home())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
@@ -349,6 +350,7 @@ fn spawn_limited(store: &std::path::Path, vm_kib: u64) -> (ProcessClient, Child)
             env!("CARGO_BIN_EXE_hydra-session-lsp"),
         ])
         .env("HYDRA_SESSION_STORE", store)
+        .env("XDG_CACHE_HOME", cache_home())
         // Few malloc arenas: the address space stays near what is used.
         .env("MALLOC_ARENA_MAX", "2")
         .stdin(Stdio::piped())

@@ -1,10 +1,12 @@
-//! The language server's search surfaces (issue 16): `workspace/symbol`
-//! and `sessionReference/search`, over the demo store. The built binary
-//! over stdio, with a cache folder of its own in its environment (the
-//! other tests of this binary run servers in the process, so the process's
-//! environment is not this test's to change).
+//! The language server's search surfaces (issue 16): `workspace/symbol`,
+//! `sessionReference/search` and completion's body matches. A test that
+//! looks at what is written to its cache runs the built binary with a
+//! cache folder of its own; the others share the process's
+//! ([`cache_home`]).
 
 use crate::lsp_common;
+
+use std::collections::HashSet;
 
 use lsp_common::*;
 use serde_json::{json, Value};
@@ -16,7 +18,7 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     let mut command = server_command();
     command.env("XDG_CACHE_HOME", cache.path());
     let (mut client, mut server) = spawn(command);
-    client.start(store.path(), "/home/ana/shop").await;
+    client.start_searching(store.path(), "/home/ana/shop").await;
 
     let found = client
         .call(
@@ -40,6 +42,20 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     assert_eq!(hits[0]["insertText"], hits[0]["mention"]);
     // Created 2025-11-29: older than 30 days, so the age is the date.
     assert_eq!(hits[0]["detail"], "hydra · /home/ana/shop · 2025-11-29");
+
+    // The status says where the index is and that it is up to date (a
+    // search brings it up to date first).
+    let status = client.call("sessionReference/status", json!({})).await;
+    let search = &status["search"];
+    assert_eq!(search["enabled"], true, "{status}");
+    let path = search["path"].as_str().unwrap_or_default();
+    let index_dir = cache.path().join("hydra-session/search/index-");
+    assert!(path.starts_with(index_dir.to_str().unwrap()), "{path}");
+    assert!(std::path::Path::new(path).is_dir());
+    assert!(search["bytes"].as_u64().is_some_and(|b| b > 0), "{search}");
+    assert_eq!(search["sessions"], 4);
+    assert_eq!(search["behind"], 0);
+    assert!(search.get("note").is_none(), "{search}");
 
     let bad = client
         .request("sessionReference/search", json!({"query": "tax \"open"}))
@@ -65,4 +81,272 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     client.shutdown_and_exit().await;
     let status = server.wait().await.expect("the server's exit");
     assert!(status.success(), "{status}");
+}
+
+/// A store where `rounding` is in one title and in the messages of seven
+/// sessions that have none, and a workspace with a file of that name.
+fn rounding_store() -> (tempfile::TempDir, tempfile::TempDir) {
+    let store = tempfile::tempdir().expect("tempdir");
+    let workspace = tempfile::tempdir().expect("tempdir");
+    let cwd = workspace.path().to_str().expect("utf-8").to_string();
+    LogBuilder::new("titled", 9_000, Some(&cwd))
+        .user("the totals drift by a cent")
+        .title("Tax rounding")
+        .write(&store.path().join("titled.jsonl"));
+    for i in 0..7 {
+        LogBuilder::new(&format!("said-{i}"), 1_000 + i, Some(&cwd))
+            .user(&format!("why is cart {i} off by a cent?"))
+            .assistant("The tax was rounded per line; rounding once per cart fixes it.")
+            .write(&store.path().join(format!("said-{i}.jsonl")));
+    }
+    std::fs::write(workspace.path().join("rounding.md"), "notes\n").expect("write");
+    (store, workspace)
+}
+
+fn is_body_match(item: &Value) -> bool {
+    item["data"]["match"] == "body"
+}
+
+async fn complete_at(client: &mut InProcess, uri: &str, character: u32) -> Value {
+    client
+        .call(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": character}}),
+        )
+        .await
+}
+
+/// Asks again, as a client does, while the list is incomplete.
+async fn complete_until_complete(client: &mut InProcess, uri: &str, character: u32) -> Value {
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let got = complete_at(client, uri, character).await;
+        if got["isIncomplete"] == false {
+            return got;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "still incomplete: {got}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn completion_adds_body_matches_after_the_candidates_without_waiting() {
+    let (store, workspace) = rounding_store();
+    let cwd = workspace.path().to_str().expect("utf-8");
+    let (mut client, _server) = in_process();
+    client.start_searching(store.path(), cwd).await;
+    let uri = file_uri(&format!("{cwd}/prompt.md"));
+    client.open(&uri, "@roun\n").await;
+
+    // The first answer does not wait for the search: the contract's items
+    // and the files, marked incomplete.
+    let first = complete_at(&mut client, &uri, 5).await;
+    assert_eq!(first["isIncomplete"], true, "{first}");
+    let items = first["items"].as_array().expect("items");
+    assert!(!items.iter().any(is_body_match), "{first}");
+    assert_eq!(items[0]["data"]["sessionId"], "titled");
+
+    let got = complete_until_complete(&mut client, &uri, 5).await;
+    let items = got["items"].as_array().expect("items");
+    // The contract's item first, as it was; then five body matches; then
+    // the file.
+    assert_eq!(items[0], first["items"][0]);
+    let body: Vec<&Value> = items.iter().filter(|i| is_body_match(i)).collect();
+    assert_eq!(body.len(), 5, "{got}");
+    let ids: HashSet<&str> = body
+        .iter()
+        .filter_map(|i| i["data"]["sessionId"].as_str())
+        .collect();
+    assert_eq!(ids.len(), 5);
+    assert!(ids.iter().all(|id| id.starts_with("said-")), "{ids:?}");
+    for item in &body {
+        assert_eq!(item["labelDetails"]["description"], "in messages");
+        let detail = item["detail"].as_str().unwrap_or_default();
+        assert!(detail.contains("rounding once per cart"), "{detail}");
+        let id = item["data"]["sessionId"].as_str().unwrap_or_default();
+        assert_eq!(item["textEdit"]["newText"], mention(id, id));
+    }
+    let kinds: Vec<&str> = items
+        .iter()
+        .map(|i| {
+            if is_body_match(i) {
+                "body"
+            } else if i["data"]["path"].is_string() || i["label"] == "rounding.md" {
+                "file"
+            } else {
+                "title"
+            }
+        })
+        .collect();
+    assert_eq!(
+        kinds,
+        ["title", "body", "body", "body", "body", "body", "file"],
+        "{got}"
+    );
+    let sorts: Vec<&str> = items
+        .iter()
+        .filter_map(|i| i["sortText"].as_str())
+        .collect();
+    assert!(sorts.windows(2).all(|w| w[0] < w[1]), "{sorts:?}");
+
+    // Two characters: no body matches, nothing to wait for.
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 2}, "contentChanges": [{"text": "@ro\n"}]}),
+        )
+        .await;
+    let short = complete_at(&mut client, &uri, 3).await;
+    assert_eq!(short["isIncomplete"], false, "{short}");
+    assert!(!short["items"]
+        .as_array()
+        .expect("items")
+        .iter()
+        .any(is_body_match));
+
+    // Search turned off: the contract's items only.
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"hydraSession": {"searchIndex": false}}}),
+        )
+        .await;
+    client
+        .notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri, "version": 3}, "contentChanges": [{"text": "@roun\n"}]}),
+        )
+        .await;
+    let off = complete_at(&mut client, &uri, 5).await;
+    assert_eq!(off["isIncomplete"], false, "{off}");
+    let items = off["items"].as_array().expect("items");
+    assert!(!items.iter().any(is_body_match), "{off}");
+    assert_eq!(items[0], first["items"][0]);
+    client.shutdown_and_exit().await;
+}
+
+#[tokio::test]
+async fn the_search_index_is_built_at_start_with_a_progress_of_its_own() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client
+        .initialize(json!({
+            "capabilities": {"window": {"workDoneProgress": true}},
+            "initializationOptions": {"store": store.path(), "spillDir": ""},
+        }))
+        .await;
+    let token = json!("hydra-session/search");
+    let ours = |m: &Value| m["method"] == "$/progress" && m["params"]["token"] == token;
+    client
+        .wait_for("the search progress's token", |m| {
+            m["method"] == "window/workDoneProgress/create" && m["params"]["token"] == token
+        })
+        .await;
+    let begin = client.wait_for("its begin", ours).await;
+    assert_eq!(begin["params"]["value"]["kind"], "begin", "{begin}");
+    assert_eq!(
+        begin["params"]["value"]["title"],
+        "Indexing messages for search"
+    );
+    let mut percentages = Vec::new();
+    let end = loop {
+        let next = client.wait_for("its reports and end", ours).await;
+        match next["params"]["value"]["kind"].as_str() {
+            Some("report") => percentages.push(next["params"]["value"]["percentage"].clone()),
+            _ => break next,
+        }
+    };
+    assert_eq!(
+        end["params"]["value"],
+        json!({"kind": "end", "message": "4 sessions searchable"})
+    );
+    assert_eq!(percentages, [json!(25), json!(50), json!(75), json!(100)]);
+    client.shutdown_and_exit().await;
+}
+
+#[tokio::test]
+async fn no_progress_is_sent_to_a_client_that_cannot_show_it() {
+    let store = demo_store();
+    let (mut client, _server) = in_process();
+    client.start_searching(store.path(), "/home/ana/shop").await;
+    // The search waits for the index being built at start.
+    let found = client
+        .call("sessionReference/search", json!({"query": "staging"}))
+        .await;
+    assert_eq!(found[0]["sessionId"], "deploy-2026-11-28");
+    assert_eq!(
+        client.drain("window/workDoneProgress/create").await,
+        Vec::<Value>::new()
+    );
+    assert_eq!(client.drain("$/progress").await, Vec::<Value>::new());
+    client.shutdown_and_exit().await;
+}
+
+#[tokio::test]
+async fn with_search_off_nothing_is_written_to_the_cache() {
+    // The flag, then the setting.
+    for (args, settings) in [
+        (vec!["lsp", "--no-search-index"], json!({})),
+        (vec![], json!({"searchIndex": false})),
+    ] {
+        let cache = tempfile::tempdir().expect("tempdir");
+        let store = demo_store();
+        let mut command = server_command();
+        command.args(&args).env("XDG_CACHE_HOME", cache.path());
+        let (mut client, mut server) = spawn(command);
+        client
+            .start_with(store.path(), "/home/ana/shop", settings.clone())
+            .await;
+        let uri = file_uri("/home/ana/shop/prompt.md");
+        client.open(&uri, "@staging").await;
+        let listed = client
+            .call(
+                "textDocument/completion",
+                json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 8}}),
+            )
+            .await;
+        assert_eq!(
+            listed,
+            json!({"isIncomplete": false, "items": []}),
+            "{args:?}"
+        );
+
+        let refused = client
+            .request("sessionReference/search", json!({"query": "staging"}))
+            .await;
+        assert_eq!(refused["error"]["code"], -32803, "{refused}");
+        assert_eq!(
+            refused["error"]["data"]["code"],
+            "SESSION_REFERENCE_INVALID_CONFIG"
+        );
+        let message = refused["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("search is off"), "{message}");
+
+        // The symbol picker still finds sessions by id, cwd and title.
+        let symbols = client
+            .call("workspace/symbol", json!({"query": "deploy"}))
+            .await;
+        assert_eq!(symbols[0]["name"], "deploy-2026-11-28", "{symbols}");
+        assert!(symbols[0]["containerName"]
+            .as_str()
+            .is_some_and(|c| c.starts_with("hydra · /home/ana/ops · ")));
+        let none = client
+            .call("workspace/symbol", json!({"query": "smoke tests"}))
+            .await;
+        assert_eq!(none, json!([]), "message bodies are not searched");
+
+        let status = client.call("sessionReference/status", json!({})).await;
+        assert_eq!(status["search"]["enabled"], false, "{status}");
+        assert!(status["search"]["note"]
+            .as_str()
+            .is_some_and(|n| n.starts_with("search is off")));
+        client.shutdown_and_exit().await;
+        assert!(server.wait().await.expect("exit").success());
+        let written: Vec<_> = std::fs::read_dir(cache.path())
+            .expect("the cache folder")
+            .collect();
+        assert!(written.is_empty(), "{args:?} {settings}: {written:?}");
+    }
 }

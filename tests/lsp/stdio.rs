@@ -16,6 +16,7 @@ fn server(store: &std::ffi::OsStr) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
         .env("HYDRA_SESSION_STORE", store)
+        .env("XDG_CACHE_HOME", cache_home())
         // The agents' default stores must not leak in from the machine.
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")

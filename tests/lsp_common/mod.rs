@@ -40,6 +40,7 @@ pub type InProcess = TestClient<tokio::net::unix::pipe::Receiver, tokio::net::un
 pub fn in_process() -> (InProcess, JoinHandle<i32>) {
     // Logs go to stderr, as in the real server (`RUST_LOG=debug` to see them).
     hydra_session_lsp::server::logging::init();
+    cache_home();
     let (server_in, client_out) = std::io::pipe().expect("pipe");
     let (client_in, server_out) = std::io::pipe().expect("pipe");
     let server = tokio::task::spawn_blocking(move || {
@@ -50,6 +51,22 @@ pub fn in_process() -> (InProcess, JoinHandle<i32>) {
     let writer = tokio::net::unix::pipe::Sender::from_owned_fd(client_out.into())
         .expect("the client's writing end");
     (TestClient::new(reader, writer), server)
+}
+
+/// The cache folder of this process's in-process servers (the search
+/// index's place), under the target dir: `XDG_CACHE_HOME` is pointed at
+/// it before the first server starts, so no test writes to the user's
+/// cache. A test that looks at what a server writes there runs the binary
+/// with a cache of its own.
+pub fn cache_home() -> &'static Path {
+    static CACHE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
+    CACHE
+        .get_or_init(|| {
+            let dir = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).expect("tempdir");
+            std::env::set_var("XDG_CACHE_HOME", dir.path());
+            dir
+        })
+        .path()
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {
@@ -216,15 +233,32 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {
     }
 
     /// Initialises with `store` as the store and `workspace` as the only
-    /// workspace folder, UTF-16 positions, spilling disabled (tests never
-    /// write to the user's cache; spill tests configure `spillDir`).
+    /// workspace folder, UTF-16 positions, spilling and the search index
+    /// disabled (tests never write to the user's cache; spill tests
+    /// configure `spillDir`, search tests use [`Self::start_searching`]).
     pub async fn start(&mut self, store: &Path, workspace: &str) -> Value {
+        self.start_with(store, workspace, json!({"searchIndex": false}))
+            .await
+    }
+
+    /// [`Self::start`] with full-text search on (its index under the
+    /// process's `XDG_CACHE_HOME`, which the test points elsewhere).
+    pub async fn start_searching(&mut self, store: &Path, workspace: &str) -> Value {
+        self.start_with(store, workspace, json!({})).await
+    }
+
+    /// [`Self::start`] with more settings.
+    pub async fn start_with(&mut self, store: &Path, workspace: &str, settings: Value) -> Value {
+        let mut options = json!({"store": store, "spillDir": ""});
+        if let (Some(options), Value::Object(more)) = (options.as_object_mut(), settings) {
+            options.extend(more);
+        }
         self.initialize(json!({
             "processId": null,
             "rootUri": null,
             "capabilities": {},
             "workspaceFolders": [{"uri": file_uri(workspace), "name": "ws"}],
-            "initializationOptions": {"hydraSession": {"store": store, "spillDir": ""}},
+            "initializationOptions": {"hydraSession": options},
         }))
         .await
     }
@@ -248,12 +282,14 @@ pub type ProcessClient = TestClient<tokio::process::ChildStdout, tokio::process:
 
 /// The built server, its stdin and stdout piped, killed when dropped, with
 /// the agents' default stores kept out (the machine's own must not leak
-/// in); add `.env(…)` before `spawn`.
+/// in) and the tests' cache ([`cache_home`]); add `.env(…)` before
+/// `spawn`.
 pub fn server_command() -> tokio::process::Command {
     let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")
+        .env("XDG_CACHE_HOME", cache_home())
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .kill_on_drop(true);

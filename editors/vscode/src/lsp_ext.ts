@@ -107,6 +107,16 @@ export interface StatusNote {
   message: string;
 }
 
+/** The full-text search index (docs/search.md). */
+export interface SearchStatus {
+  enabled: boolean;
+  path?: string;
+  bytes: number;
+  sessions: number;
+  behind: number;
+  note?: string;
+}
+
 export interface Status {
   store: string;
   sessions: number;
@@ -114,6 +124,7 @@ export interface Status {
   stores: StoreStatus[];
   notes: StatusNote[];
   notesOmitted: number;
+  search?: SearchStatus;
 }
 
 export interface SearchParams {

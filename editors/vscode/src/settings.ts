@@ -14,6 +14,7 @@ export interface ServerSettings {
   maxReferenceBytes: number | 'auto' | null;
   spillDir: string | null;
   spillMaxBytes: number | null;
+  searchIndex: boolean | null;
 }
 
 export type Getter = (key: string) => unknown;
@@ -45,5 +46,7 @@ export function serverSettings(get: Getter): ServerSettings {
     maxReferenceBytes: typeof budget === 'number' || budget === 'auto' ? budget : null,
     spillDir: typeof spillDir === 'string' ? spillDir.trim() : null,
     spillMaxBytes: number('spillMaxBytes'),
+    // `false` keeps no full-text index; unset is on.
+    searchIndex: typeof get('searchIndex') === 'boolean' ? (get('searchIndex') as boolean) : null,
   };
 }

@@ -9,6 +9,8 @@ use ropey::Rope;
 use serde::Deserialize;
 use serde_json::json;
 
+use super::body_matches::{self, BodyMatches, Placement};
+use super::place::describe;
 use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
@@ -90,14 +92,33 @@ pub async fn completion(
         let max = settings.limits.max_references;
         let referenced = referenced_sessions(&doc.rope.to_string(), target.session_id);
         let full = referenced.len() >= max;
+        let mark = |it: &mut CompletionItem, id: &str| {
+            if full && !referenced.iter().any(|r| r == id) {
+                over_limit(it, max);
+            }
+        };
         items.extend(found.items.iter().enumerate().map(|(rank, c)| {
             let mut it = item(c, rank, width, range, now);
-            if full && !referenced.contains(&c.session_id) {
-                over_limit(&mut it, max);
-            }
+            mark(&mut it, &c.session_id);
             it
         }));
         is_incomplete |= found.incomplete;
+        // Then sessions whose messages match (docs/search.md), never
+        // waited for: incomplete while their search runs.
+        match body_matches::lookup(snapshot, &query, cwd.as_deref()) {
+            BodyMatches::None => {}
+            BodyMatches::Pending => is_incomplete = true,
+            BodyMatches::Found(hits) => {
+                let listed = found.items.iter().map(|c| c.session_id.as_str()).collect();
+                let at = Placement {
+                    query: &query,
+                    range,
+                    cwd: cwd.as_deref(),
+                    now_ms: now,
+                };
+                items.extend(body_matches::items(&hits, &listed, &at, &mark));
+            }
+        }
         if server_filters {
             keep_as_filtered(&mut items, &format!("@{query}"));
         }
@@ -219,28 +240,7 @@ fn over_limit(item: &mut CompletionItem, max: usize) {
 }
 
 fn detail(c: &Candidate, now: u64) -> String {
-    let place = match (c.cwd.as_deref().map(one_line), c.same_workspace) {
-        (None, _) => "no cwd".to_string(),
-        (Some(cwd), true) => format!("{cwd} · same workspace"),
-        (Some(cwd), false) => format!("{cwd} · other workspace"),
-    };
-    format!("{place} · {}", age(c.created_at, now))
-}
-
-/// A short age: minutes, hours or days, else the date. A time in the
-/// future (a wrong clock, or a log that says so) is shown as its date,
-/// never as "just now".
-pub fn age(created_ms: u64, now_ms: u64) -> String {
-    let Some(elapsed) = now_ms.checked_sub(created_ms) else {
-        return markdown::date(created_ms);
-    };
-    match elapsed / 1000 {
-        0..=59 => "just now".to_string(),
-        secs @ 60..=3_599 => format!("{} min ago", secs / 60),
-        secs @ 3_600..=86_399 => format!("{} h ago", secs / 3600),
-        secs @ 86_400..=2_591_999 => format!("{} d ago", secs / 86_400),
-        _ => markdown::date(created_ms),
-    }
+    describe(c.cwd.as_deref(), c.same_workspace, c.created_at, now)
 }
 
 fn now_ms() -> u64 {
@@ -303,17 +303,5 @@ mod tests {
         assert_eq!(query("@[a|"), None);
         assert_eq!(query("@a\n|"), None);
         assert_eq!(query("no at|"), None);
-    }
-
-    #[test]
-    fn ages() {
-        let day = 86_400_000;
-        assert_eq!(age(10 * day, 10 * day + 5_000), "just now");
-        assert_eq!(age(10 * day, 10 * day + 120_000), "2 min ago");
-        assert_eq!(age(10 * day, 12 * day), "2 d ago");
-        assert_eq!(age(0, 100 * day), "1970-01-01");
-        // Issue 18 item 19: 400 days ahead is a date, not "just now".
-        assert_eq!(age(400 * day, 0), "1971-02-05");
-        assert_eq!(age(10 * day + 1, 10 * day), "1970-01-11");
     }
 }

@@ -1,6 +1,7 @@
 //! One file per LSP feature. Handlers take the LSP request, call the core
 //! on plain text and byte offsets, and convert at the edge.
 
+mod body_matches;
 pub mod code_action;
 pub mod completion;
 pub mod custom;
@@ -9,6 +10,7 @@ pub mod files;
 pub mod hover;
 pub mod links;
 mod markdown;
+mod place;
 pub mod search;
 pub mod workspace_symbol;
 

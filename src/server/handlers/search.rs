@@ -1,15 +1,22 @@
 //! `sessionReference/search`: the full-text search of docs/search.md over
 //! the request's view of the stores. The search itself is
-//! [`crate::search`]; a malformed query is −32602 with its reason.
+//! [`crate::search`]; a malformed query is −32602 with its reason, and
+//! search turned off is RequestFailed (`SESSION_REFERENCE_INVALID_CONFIG`)
+//! saying so.
+
+use std::sync::Arc;
 
 use super::blocking;
-use super::completion::age;
+use super::place::age;
 use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
-use crate::search::{self, SearchOptions, SessionHit};
+use crate::search::{self, ParsedQuery, SearchOptions, SessionHit};
 use crate::server::error::{self, Result};
+use crate::server::index::View;
 use crate::server::lsp_ext::{self, CustomRequest};
+use crate::server::shared::Shared;
 use crate::server::snapshot::Snapshot;
+use crate::store::StoreSpec;
 
 /// Sessions listed when the request names no limit.
 const DEFAULT_LIMIT: u64 = 10;
@@ -46,17 +53,41 @@ fn detail(hit: &SessionHit, now_ms: u64) -> String {
 }
 
 /// The sessions matching `query`, `cwd`'s first (also what
-/// `workspace/symbol` lists).
+/// `workspace/symbol` lists); an error when search is off.
 pub async fn run(
     snapshot: &Snapshot,
     query: &str,
     limit: usize,
     cwd: Option<String>,
 ) -> Result<Vec<SessionHit>> {
+    if let Some(off) = snapshot.search_off() {
+        return Err(error::request_failed(
+            &crate::reference::ReferenceError::invalid_config(format!("session-reference: {off}")),
+        ));
+    }
     let parsed = search::parse_query(query).map_err(|e| error::invalid_params(e.to_string()))?;
     let view = snapshot.sessions().await;
-    let stores = snapshot.stores();
-    let shared = snapshot.shared.clone();
+    run_on(
+        snapshot.shared.clone(),
+        view,
+        snapshot.stores(),
+        parsed,
+        limit,
+        cwd,
+    )
+    .await
+}
+
+/// Searches the sessions of `view`, read from `stores`, off the async
+/// workers (what completion's body matches run too, with no request).
+pub async fn run_on(
+    shared: Arc<Shared>,
+    view: Arc<View>,
+    stores: Vec<StoreSpec>,
+    parsed: ParsedQuery,
+    limit: usize,
+    cwd: Option<String>,
+) -> Result<Vec<SessionHit>> {
     blocking("search", move |cancelled| {
         let reader = view
             .reader

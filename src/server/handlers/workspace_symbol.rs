@@ -2,16 +2,18 @@
 //! one symbol per session — name the title, container `agent · workspace ·
 //! date`, location the session's log — so the editors' symbol pickers find
 //! sessions by content. An empty query lists nothing (every editor sends
-//! one first).
+//! one first). With search off, the sessions whose id, cwd or title match
+//! (the contract's candidates) are listed instead: the picker still finds
+//! sessions by name.
 
 use lsp_types::{
     Location, SymbolInformation, SymbolKind, Url, WorkspaceSymbolParams, WorkspaceSymbolResponse,
 };
 
+use crate::reference::candidates::Target;
 use crate::reference::one_line::one_line;
 use crate::reference::time;
-use crate::search::SessionHit;
-use crate::server::error::Result;
+use crate::server::error::{self, Result};
 use crate::server::snapshot::Snapshot;
 
 /// Symbols listed at most.
@@ -24,23 +26,66 @@ pub async fn workspace_symbol(
     if params.query.trim().is_empty() {
         return Ok(Some(WorkspaceSymbolResponse::Flat(Vec::new())));
     }
-    let hits = super::search::run(snapshot, &params.query, LIMIT, None).await?;
     let view = snapshot.sessions().await;
-    let symbols = hits
-        .iter()
-        .filter_map(|hit| {
-            let session = view.get(&hit.session_id)?;
-            let target = view.reader.as_ref()?.link_target(&session)?;
-            Some(symbol(hit, Url::parse(&target).ok()?))
-        })
-        .collect();
+    let Some(reader) = view.reader.as_ref() else {
+        return Ok(Some(WorkspaceSymbolResponse::Flat(Vec::new())));
+    };
+    let place = |id: &str| {
+        let session = view.get(id)?;
+        let uri = Url::parse(&reader.link_target(&session)?).ok()?;
+        Some((session.locator.format, uri))
+    };
+    let symbols = if snapshot.search_off().is_some() {
+        let target = Target {
+            session_id: snapshot.settings.target_session_id.as_deref(),
+            cwd: None,
+        };
+        let found = view
+            .candidates(target, &params.query, LIMIT)
+            .map_err(|e| error::request_failed(&e))?;
+        found
+            .items
+            .iter()
+            .filter_map(|c| {
+                let (agent, uri) = place(&c.session_id)?;
+                Some(symbol(
+                    c.shown_label(),
+                    agent,
+                    c.cwd.as_deref(),
+                    c.created_at,
+                    uri,
+                ))
+            })
+            .collect()
+    } else {
+        let hits = super::search::run(snapshot, &params.query, LIMIT, None).await?;
+        hits.iter()
+            .filter_map(|hit| {
+                let (_, uri) = place(&hit.session_id)?;
+                let name = one_line(hit.label());
+                Some(symbol(
+                    name,
+                    &hit.agent,
+                    hit.cwd.as_deref(),
+                    hit.created_at,
+                    uri,
+                ))
+            })
+            .collect()
+    };
     Ok(Some(WorkspaceSymbolResponse::Flat(symbols)))
 }
 
 #[allow(deprecated)] // `deprecated` is a field every SymbolInformation has.
-fn symbol(hit: &SessionHit, uri: Url) -> SymbolInformation {
+fn symbol(
+    name: String,
+    agent: &str,
+    cwd: Option<&str>,
+    created_at: u64,
+    uri: Url,
+) -> SymbolInformation {
     SymbolInformation {
-        name: one_line(hit.label()),
+        name,
         kind: SymbolKind::FILE,
         tags: None,
         deprecated: None,
@@ -49,10 +94,9 @@ fn symbol(hit: &SessionHit, uri: Url) -> SymbolInformation {
             range: Default::default(),
         },
         container_name: Some(format!(
-            "{} · {} · {}",
-            hit.agent,
-            one_line(hit.cwd.as_deref().unwrap_or("-")),
-            time::date(hit.created_at)
+            "{agent} · {} · {}",
+            one_line(cwd.unwrap_or("-")),
+            time::date(created_at)
         )),
     }
 }
