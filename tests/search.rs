@@ -357,3 +357,54 @@ fn status_reports_the_index() {
     let off = status(&["--no-search-index"]);
     assert_eq!(off["search"]["enabled"], false);
 }
+
+/// Each kind of change to a log is seen by the very next call: the index
+/// follows the store's own change detection, whatever the change.
+#[test]
+fn every_change_to_a_log_is_seen_by_the_next_search() {
+    let home = Home::new();
+    assert_eq!(home.ids(&["inventory_loader"]), ["inventory"]);
+    // Appended: a new message, in the same file.
+    let inv = home.store.join("inv.jsonl");
+    let appended = serde_json::json!({"seq": 4, "type": "user/message",
+        "data": {"source": {"kind": "user"}, "content": [{"type": "text", "text": "now the warehouse"}]}});
+    let mut file = fs::OpenOptions::new().append(true).open(&inv).unwrap();
+    writeln!(file, "{appended}").unwrap();
+    drop(file);
+    assert_eq!(home.ids(&["warehouse"]), ["inventory"]);
+    assert_eq!(home.ids(&["inventory_loader"]), ["inventory"], "kept");
+    // Replaced: another file renamed over it (as agents write), same id,
+    // other words.
+    home.log(
+        "inv.jsonl.tmp",
+        "inventory",
+        "/home/ana/stock",
+        &["Count the pallets", "Counted 12 pallets"],
+        "Inventory",
+    );
+    fs::rename(home.store.join("inv.jsonl.tmp"), &inv).unwrap();
+    assert_eq!(home.ids(&["pallets"]), ["inventory"]);
+    assert!(home.ids(&["warehouse"]).is_empty(), "replaced");
+    assert!(home.ids(&["inventory_loader"]).is_empty(), "replaced");
+    // Rewritten in place to the same size with its modification time put
+    // back: the status change time still tells.
+    let before = fs::metadata(&inv).unwrap();
+    let text = fs::read_to_string(&inv)
+        .unwrap()
+        .replace("pallets", "cartons");
+    assert_eq!(text.len() as u64, before.len());
+    fs::write(&inv, text).unwrap();
+    let times = fs::FileTimes::new().set_modified(before.modified().unwrap());
+    fs::File::options()
+        .write(true)
+        .open(&inv)
+        .unwrap()
+        .set_times(times)
+        .unwrap();
+    assert_eq!(home.ids(&["cartons"]), ["inventory"]);
+    assert!(home.ids(&["pallets"]).is_empty(), "rewritten");
+    // Removed.
+    fs::remove_file(&inv).unwrap();
+    assert!(home.ids(&["cartons"]).is_empty(), "removed");
+    assert_eq!(home.ids(&["rounding"]), ["checkout-tax"]);
+}
