@@ -17,7 +17,7 @@ use crate::store::StoreSpec;
 /// What makes an index of another layout or another build's readers
 /// unusable: its folder's name changes with it, and a new index is built.
 const LAYOUT: &str = concat!(
-    "1+",
+    "2+",
     env!("CARGO_PKG_VERSION"),
     "+formats.",
     env!("HYDRA_FORMATS_HASH")

@@ -36,7 +36,7 @@ use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 pub use error::SearchError;
 pub use index::SearchIndex;
-pub use live::Live;
+pub use live::{Followed, Live};
 pub use query::{ParsedQuery, QueryError};
 pub use snippet::Snippet;
 pub use writer::SyncReport;

@@ -12,6 +12,7 @@ use std::time::UNIX_EPOCH;
 
 use super::catalog::Catalog;
 use super::index_cache;
+use super::stamp::Stamp;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::FormatChoice;
 use crate::formats::{self, LogSource};
@@ -381,6 +382,27 @@ impl SessionReader for FsReader {
             key.extend_from_slice(&meta.ctime_nsec().to_le_bytes());
         }
         key.extend_from_slice(&ends_hash(&mut file, meta.len()).ok()?.to_le_bytes());
+        key.extend_from_slice(&session.locator.name);
+        Some(Version(key))
+    }
+
+    /// The log's [`Stamp`] (one `stat`, never following a link): what the
+    /// catalog compares to decide whether to scan a log again.
+    fn stamp(&self, session: &Session) -> Option<Version> {
+        let stamp = Stamp::of_path(&self.path_of(&session.locator)?)?;
+        let mut key = Vec::with_capacity(64 + session.locator.name.len());
+        for n in [
+            session.locator.store as u64,
+            stamp.size,
+            stamp.mtime as u64,
+            u64::from(stamp.mtime_nsec),
+            stamp.ctime as u64,
+            u64::from(stamp.ctime_nsec),
+            stamp.ino,
+            stamp.dev,
+        ] {
+            key.extend_from_slice(&n.to_le_bytes());
+        }
         key.extend_from_slice(&session.locator.name);
         Some(Version(key))
     }

@@ -4,7 +4,7 @@
 
 use super::blocking;
 use crate::reference::candidates::check_limit;
-use crate::search::{self, SearchOptions, SessionHit};
+use crate::search::{self, Followed, SearchOptions, SessionHit};
 use crate::server::error::{self, Result};
 use crate::server::lsp_ext::{self, CustomRequest};
 use crate::server::snapshot::Snapshot;
@@ -48,17 +48,17 @@ pub async fn run(
             now_ms: search::now_ms(),
             exists: Some(&exists),
         };
+        let followed = Followed {
+            specs: &stores,
+            state: Some(view.generation),
+            sessions: &|| view.all(),
+            reader: reader.as_ref(),
+        };
         shared
             .search
-            .search(
-                &stores,
-                &view.all(),
-                reader.as_ref(),
-                &parsed,
-                options,
-                cancelled,
-                &mut |note| tracing::warn!("{note}"),
-            )
+            .search(&followed, &parsed, options, cancelled, &mut |note| {
+                tracing::warn!("{note}")
+            })
             .map_err(|e| error::request_failed(&crate::reference::ReferenceError::read_failed(e)))
     })
     .await?
