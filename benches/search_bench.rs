@@ -26,8 +26,8 @@ use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::reference::projection::Projector;
 use hydra_session_lsp::search::{self, Search, SearchOptions};
 use hydra_session_lsp::store::{FsStore, Scan, StoreSpec};
-use serde_json::json;
 use lsp_common::file_uri;
+use serde_json::json;
 use support::{ms, percentile, rss_kib, spawn_server, status_kib, Lcg};
 
 /// Distinct words of the generated language.
@@ -563,9 +563,7 @@ async fn server_figures(
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let rss_before = rss_kib(pid);
-    let search = |query: &str| {
-        json!({"query": query, "limit": 5})
-    };
+    let search = |query: &str| json!({"query": query, "limit": 5});
     let started = Instant::now();
     client
         .call("sessionReference/search", search("warmup"))
