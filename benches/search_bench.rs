@@ -26,8 +26,9 @@ use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::reference::projection::Projector;
 use hydra_session_lsp::search::{self, Search, SearchOptions};
 use hydra_session_lsp::store::{FsStore, Scan, StoreSpec};
+use lsp_common::file_uri;
 use serde_json::json;
-use support::{ms, percentile, Lcg};
+use support::{ms, percentile, rss_kib, spawn_server, status_kib, Lcg};
 
 /// Distinct words of the generated language.
 const VOCABULARY: usize = 30_000;
@@ -359,6 +360,7 @@ fn main() {
     let (mut first, mut top5, mut asked) = (0, 0, 0);
     let mut latencies = Vec::new();
     let mut misses = Vec::new();
+    let mut known: Vec<(String, String)> = Vec::new();
     while asked < QUERIES {
         let session = &sessions[rng.next(sessions.len())];
         // The session's surface, as the index holds it (a Claude Code
@@ -375,6 +377,7 @@ fn main() {
             continue;
         };
         asked += 1;
+        known.push((query.clone(), session.id().to_string()));
         let parsed = search::parse_query(&query).expect("query");
         let options = SearchOptions {
             limit: 5,
@@ -431,6 +434,12 @@ fn main() {
     let cli_p50 = percentile(&mut cli, 0.5);
     let cli_p95 = percentile(&mut cli, 0.95);
 
+    // 4. The language server on the same index: memory without and with
+    // it, query latency over stdio, appended messages found.
+    let server = tokio::runtime::Runtime::new()
+        .expect("runtime")
+        .block_on(server_figures(&root, cache.path(), &known, &lang));
+
     let mib = |b: u64| b as f64 / (1 << 20) as f64;
     println!(
         "| search bench ({} logs, {:.0} MiB) | figure | goal |",
@@ -463,8 +472,183 @@ fn main() {
         ms(cli_p50),
         ms(cli_p95)
     );
+    let mib_of = |kib: u64| kib as f64 / 1024.0;
+    println!(
+        "| server VmRSS indexed, before any search | {:.1} MiB | |",
+        mib_of(server.rss_before)
+    );
+    println!(
+        "| server VmRSS (VmHWM) after {} searches | {:.1} ({:.1}) MiB | ≤ 40 MiB more |",
+        server.queries.len(),
+        mib_of(server.rss_after),
+        mib_of(server.hwm_after)
+    );
+    println!(
+        "| server: first search (opens and checks the index) | {} | |",
+        ms(server.first)
+    );
+    let mut queries = server.queries.clone();
+    println!(
+        "| server query p50 / p95 (stdio round trip) | {} / {} | p95 ≤ 10 ms |",
+        ms(percentile(&mut queries, 0.5)),
+        ms(percentile(&mut queries, 0.95))
+    );
+    println!(
+        "| server: known item first | {}/{} | |",
+        server.first_hits,
+        server.queries.len()
+    );
+    let mut appended = server.appended.clone();
+    println!(
+        "| appended message searchable, p50 / max of {} | {} / {} | ≤ 1 s |",
+        appended.len(),
+        ms(percentile(&mut appended, 0.5)),
+        ms(percentile(&mut appended, 1.0))
+    );
     for miss in misses.iter().take(5) {
         println!("missed: {miss:?}");
     }
     let _: Duration = p95;
+}
+
+/// What the language server shows on the corpus.
+struct ServerFigures {
+    /// VmRSS once the sessions are indexed, before any search (KiB).
+    rss_before: u64,
+    /// VmRSS and VmHWM after the searches (KiB).
+    rss_after: u64,
+    hwm_after: u64,
+    /// The first search: opening the index and checking every log.
+    first: Duration,
+    /// Each known-item query, round trip over stdio.
+    queries: Vec<Duration>,
+    first_hits: usize,
+    /// From appending a message to a watched log to a search finding it.
+    appended: Vec<Duration>,
+}
+
+/// Appended messages measured.
+const APPENDS: usize = 20;
+
+async fn server_figures(
+    root: &Path,
+    cache: &Path,
+    known: &[(String, String)],
+    lang: &Language,
+) -> ServerFigures {
+    let specs = specs(root);
+    let (mut child, mut client) = spawn_server(&[
+        ("XDG_CACHE_HOME", cache.as_os_str()),
+        ("CLAUDE_CONFIG_DIR", "/nonexistent".as_ref()),
+        ("CODEX_HOME", "/nonexistent".as_ref()),
+        ("GEMINI_CLI_HOME", "/nonexistent".as_ref()),
+    ]);
+    let pid = child.id().unwrap_or(0);
+    client
+        .initialize(json!({
+            "capabilities": {},
+            "workspaceFolders": [{"uri": file_uri("/home/u/proj7"), "name": "proj7"}],
+            "initializationOptions": {"hydraSession": {"spillDir": "", "store": [
+                {"path": specs[0].path, "format": "claude-code"},
+                {"path": specs[1].path, "format": "codex"},
+            ]}},
+        }))
+        .await;
+    // Indexed when status says so (it answers at once, while indexing).
+    loop {
+        let status = client.call("sessionReference/status", json!({})).await;
+        if status["indexing"] == false && status["sessions"].as_u64() > Some(0) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let rss_before = rss_kib(pid);
+    let search = |query: &str| json!({"query": query, "limit": 5});
+    let started = Instant::now();
+    client
+        .call("sessionReference/search", search("warmup"))
+        .await;
+    let first = started.elapsed();
+    let mut queries = Vec::new();
+    let mut first_hits = 0;
+    for (query, id) in known {
+        let started = Instant::now();
+        let hits = client.call("sessionReference/search", search(query)).await;
+        queries.push(started.elapsed());
+        if hits[0]["sessionId"] == id.as_str() {
+            first_hits += 1;
+        }
+    }
+    let rss_after = rss_kib(pid);
+    let hwm_after = status_kib(pid, "VmHWM");
+    // Appends: a new assistant message with a word no log has, to one
+    // Codex rollout after another; the search asked until it finds it.
+    let rollouts: Vec<PathBuf> = walk_files(&root.join("codex/sessions"));
+    let mut appended = Vec::new();
+    for n in 0..APPENDS {
+        let marker = lang_word_unused(lang, n);
+        let rollout = &rollouts[(n * 97) % rollouts.len()];
+        let line = json!({"timestamp": stamp(n, 9_999), "type": "response_item", "payload": {
+            "type": "message", "role": "assistant",
+            "content": [{"type": "output_text", "text": format!("appended {marker} here")}]}});
+        let started = Instant::now();
+        {
+            use std::io::Write;
+            let mut file = std::fs::OpenOptions::new()
+                .append(true)
+                .open(rollout)
+                .expect("open the rollout");
+            writeln!(file, "{line}").expect("append");
+        }
+        loop {
+            let hits = client
+                .call("sessionReference/search", search(&marker))
+                .await;
+            if hits.as_array().is_some_and(|h| !h.is_empty()) {
+                break;
+            }
+            assert!(
+                started.elapsed() < Duration::from_secs(30),
+                "appended message never found"
+            );
+        }
+        appended.push(started.elapsed());
+    }
+    client.shutdown_and_exit().await;
+    let _ = tokio::time::timeout(Duration::from_secs(10), child.wait()).await;
+    ServerFigures {
+        rss_before,
+        rss_after,
+        hwm_after,
+        first,
+        queries,
+        first_hits,
+        appended,
+    }
+}
+
+/// A word of the language's alphabet that no log holds: past every rank
+/// drawn.
+fn lang_word_unused(lang: &Language, n: usize) -> String {
+    let w = word(VOCABULARY * 4 + n * 7919);
+    assert!(!lang.rank.contains_key(&w));
+    w
+}
+
+/// Every file below `dir`, sorted.
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                todo.push(path);
+            } else {
+                out.push(path);
+            }
+        }
+    }
+    out.sort();
+    out
 }

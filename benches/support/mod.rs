@@ -57,10 +57,16 @@ impl Lcg {
 
 /// The resident memory of process `pid`, in KiB (0 when unknown).
 pub fn rss_kib(pid: u32) -> u64 {
+    status_kib(pid, "VmRSS")
+}
+
+/// A memory figure of `/proc/PID/status` (`VmRSS`, `VmHWM`, …), in KiB
+/// (0 when unknown).
+pub fn status_kib(pid: u32, field: &str) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
         .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .find_map(|l| l.strip_prefix(field)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
         .unwrap_or(0)
 }

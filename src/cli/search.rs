@@ -3,6 +3,8 @@
 //! this command and the server write it); when another process is writing
 //! it, or the disk is full, what was last committed is searched.
 
+use std::path::Path;
+
 use super::args::Format;
 use super::settings::Settings;
 use super::{print_ok, print_text, Failure, OK};
@@ -87,7 +89,18 @@ pub fn status(
     let Some(dir) = location::default_for(&settings.stores) else {
         return SearchStatus::off("no cache directory ($XDG_CACHE_HOME or $HOME)");
     };
-    match Search::open_existing(&dir) {
+    let mut status = index_status(&dir, store, sessions);
+    if location::is_full(&dir) {
+        status.enabled = false;
+        status.note =
+            Some(SearchError::DiskFull("its file system has no space left".into()).to_string());
+    }
+    status
+}
+
+/// What the index in `dir` holds against `sessions`, read only.
+fn index_status(dir: &Path, store: &FsStore, sessions: &[Session]) -> SearchStatus {
+    match Search::open_existing(dir) {
         Ok(Some(index)) => index.status(sessions, store.reader().as_ref()),
         Ok(None) => SearchStatus {
             enabled: true,

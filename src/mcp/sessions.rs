@@ -13,7 +13,7 @@ use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
 use crate::reference::preselect::Preselect;
 use crate::reference::{ErrorCode, ReferenceError};
-use crate::search::{Live, SearchOptions, SessionHit};
+use crate::search::{Followed, Live, SearchOptions, SessionHit};
 use crate::spill::Spill;
 use crate::store::FsStore;
 
@@ -76,16 +76,17 @@ impl Sessions {
             now_ms: crate::search::now_ms(),
             exists: Some(&exists),
         };
+        let followed = Followed {
+            specs: &self.settings.stores,
+            // The store is updated between calls: checked every time.
+            state: None,
+            sessions: &|| store.sessions(),
+            reader: reader.as_ref(),
+        };
         self.search
-            .search(
-                &self.settings.stores,
-                &store.sessions(),
-                reader.as_ref(),
-                &parsed,
-                options,
-                cancelled,
-                &mut |note| tracing::warn!("{note}"),
-            )
+            .search(&followed, &parsed, options, cancelled, &mut |note| {
+                tracing::warn!("{note}")
+            })
             .map_err(ReferenceError::read_failed)
     }
 

@@ -107,6 +107,15 @@ pub trait SessionReader: Send + Sync {
     /// cannot be known (then nothing is cached).
     fn version(&self, session: &Session) -> Option<Version>;
 
+    /// What the store's own change detection compares for `session`'s log:
+    /// for an index that follows the store (search), where a check of
+    /// every log on every call must cost little. On a file system a `stat`
+    /// (size, times, identity) and no read — as much as the store itself
+    /// trusts when it lists sessions. By default the full [`Self::version`].
+    fn stamp(&self, session: &Session) -> Option<Version> {
+        self.version(session)
+    }
+
     /// Where an editor can open `session`'s log (a URI), if anywhere.
     fn link_target(&self, session: &Session) -> Option<String>;
 }

@@ -7,12 +7,11 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use tantivy::collector::DocSetCollector;
 use tantivy::directory::MmapDirectory;
-use tantivy::query::TermQuery;
-use tantivy::schema::{IndexRecordOption, Value};
-use tantivy::{Index, IndexReader, ReloadPolicy, TantivyDocument, Term};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocSet, Index, IndexReader, ReloadPolicy, Searcher, Term, TERMINATED};
 
 use super::error::SearchError;
 use super::location;
@@ -28,7 +27,13 @@ pub struct SearchIndex {
     dir: Option<PathBuf>,
     /// Where a broken index was moved, when opening found one.
     pub moved_aside: Option<PathBuf>,
+    /// The manifest of the last commit read, with that commit's searcher
+    /// generation.
+    manifest: Mutex<Option<(u64, Arc<Manifest>)>>,
 }
+
+/// What the index holds, by session id.
+pub type Manifest = HashMap<String, Indexed>;
 
 /// What the index holds of one session (its session document).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -100,6 +105,7 @@ impl SearchIndex {
             reader,
             dir: Some(dir.to_path_buf()),
             moved_aside: None,
+            manifest: Mutex::default(),
         };
         // Every segment the meta file names must be readable.
         opened
@@ -126,6 +132,7 @@ impl SearchIndex {
             reader,
             dir: None,
             moved_aside: None,
+            manifest: Mutex::default(),
         })
     }
 
@@ -152,30 +159,70 @@ impl SearchIndex {
     }
 
     /// What the index holds, session by session (from the last commit
-    /// this reader sees).
-    pub fn manifest(&self) -> Result<HashMap<String, Indexed>, SearchError> {
+    /// this reader sees). Read once per commit seen: the server and a
+    /// sync that follows an open ask again for the same one.
+    pub fn manifest(&self) -> Result<Arc<Manifest>, SearchError> {
         let searcher = self.reader.searcher();
-        let query = TermQuery::new(
-            Term::from_field_text(self.fields.kind, schema::SESSION),
-            IndexRecordOption::Basic,
-        );
-        let docs = searcher.search(&query, &DocSetCollector)?;
-        let mut out = HashMap::with_capacity(docs.len());
+        let generation = searcher.generation().generation_id();
+        if let Ok(cached) = self.manifest.lock() {
+            if let Some((of, manifest)) = cached.as_ref() {
+                if *of == generation {
+                    return Ok(manifest.clone());
+                }
+            }
+        }
+        let manifest = Arc::new(self.read_manifest(&searcher)?);
+        if let Ok(mut cached) = self.manifest.lock() {
+            *cached = Some((generation, manifest.clone()));
+        }
+        Ok(manifest)
+    }
+
+    /// The session documents' columns, segment by segment (no stored
+    /// document is read).
+    fn read_manifest(&self, searcher: &Searcher) -> Result<Manifest, SearchError> {
         let f = &self.fields;
-        for address in docs {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64()).unwrap_or(0);
-            let Some(id) = doc.get_first(f.session).and_then(|v| v.as_str()) else {
+        let name = |field| f.schema.get_field_name(field);
+        let session_docs = Term::from_field_text(f.kind, schema::SESSION);
+        let mut out = HashMap::new();
+        let mut id = String::new();
+        for segment in searcher.segment_readers() {
+            let fast = segment.fast_fields();
+            let (version, messages, surface_hash) = (
+                fast.u64(name(f.version))?,
+                fast.u64(name(f.messages))?,
+                fast.u64(name(f.surface_hash))?,
+            );
+            let Some(ids) = fast.str(name(f.session))? else {
                 continue;
             };
-            out.insert(
-                id.to_string(),
-                Indexed {
-                    version: u64_of(f.version),
-                    messages: u64_of(f.messages),
-                    surface_hash: u64_of(f.surface_hash),
-                },
-            );
+            let postings = segment
+                .inverted_index(f.kind)?
+                .read_postings(&session_docs, IndexRecordOption::Basic)
+                .map_err(SearchError::io)?;
+            let Some(mut postings) = postings else {
+                continue;
+            };
+            let alive = segment.alive_bitset();
+            let mut doc = postings.doc();
+            while doc != TERMINATED {
+                let ord = ids.term_ords(doc).next();
+                if alive.is_none_or(|a| a.is_alive(doc)) && ord.is_some() {
+                    id.clear();
+                    let found = ord.map_or(Ok(false), |o| ids.ord_to_str(o, &mut id));
+                    if found.map_err(SearchError::io)? {
+                        out.insert(
+                            id.clone(),
+                            Indexed {
+                                version: version.first(doc).unwrap_or(0),
+                                messages: messages.first(doc).unwrap_or(0),
+                                surface_hash: surface_hash.first(doc).unwrap_or(0),
+                            },
+                        );
+                    }
+                }
+                doc = postings.advance();
+            }
         }
         Ok(out)
     }

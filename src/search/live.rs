@@ -1,8 +1,10 @@
 //! The index of a long-running face (the MCP server, the language
 //! server): opened on the first search (or when the language server
-//! builds it in the background), brought up to date before each search
-//! (an unchanged store costs a version check per log), kept for the
-//! process's life, and opened again when the store list changes.
+//! builds it in the background), kept for the process's life, opened
+//! again when the store list changes, and brought up to date before a
+//! search only when the store changed since the last time (the language
+//! server's view of the store tells: an unchanged one costs nothing, a
+//! changed one a `stat` per log and a read of what changed).
 
 use std::sync::{Mutex, MutexGuard};
 
@@ -10,8 +12,29 @@ use super::{location, ParsedQuery, Search, SearchError, SearchOptions, SessionHi
 use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
 use crate::store::StoreSpec;
 
-/// The index open now, and the store list it is of.
-type Open = Option<(Vec<StoreSpec>, Search)>;
+/// The sessions a face searches, as it holds them.
+pub struct Followed<'a> {
+    /// The store list.
+    pub specs: &'a [StoreSpec],
+    /// The state of the store `sessions` lists (the language server's view
+    /// generation): when it is the one the index was last brought up to
+    /// date with, nothing is checked again. `None`: checked every time.
+    pub state: Option<u64>,
+    /// Every session, asked only when the index is to be brought up to
+    /// date (listing 100,000 sessions costs more than a search).
+    pub sessions: &'a dyn Fn() -> Vec<Session>,
+    pub reader: &'a dyn SessionReader,
+}
+
+/// The index open now, the store list it is of, and the store state it
+/// was last brought up to date with.
+struct Opened {
+    specs: Vec<StoreSpec>,
+    search: Search,
+    synced: Option<u64>,
+}
+
+type Open = Option<Opened>;
 
 /// An index opened on demand, for one store list at a time.
 pub struct Live {
@@ -32,42 +55,36 @@ impl Live {
         }
     }
 
-    /// Searches the sessions of `specs` (listed as `sessions`, read with
-    /// `reader`) after bringing the index up to date; `note` hears what a
-    /// person should know (a broken index rebuilt, a full disk).
-    #[allow(clippy::too_many_arguments)]
+    /// Searches the sessions of `followed` after bringing the index up to
+    /// date with them when they changed; `note` hears what a person should
+    /// know (a broken index rebuilt, a full disk).
     pub fn search(
         &self,
-        specs: &[StoreSpec],
-        sessions: &[Session],
-        reader: &dyn SessionReader,
+        followed: &Followed<'_>,
         query: &ParsedQuery,
         options: SearchOptions<'_>,
         cancelled: Cancelled<'_>,
         note: &mut dyn FnMut(String),
     ) -> Result<Vec<SessionHit>, SearchError> {
         let mut quiet = |_, _| {};
-        let open = self.updated(specs, sessions, reader, cancelled, note, &mut quiet)?;
+        let open = self.updated(followed, cancelled, note, &mut quiet)?;
         match open.as_ref() {
-            Some((_, search)) => search.search(query, options),
+            Some(opened) => opened.search.search(query, options),
             None => Err(unavailable()),
         }
     }
 
-    /// Brings the index of `specs` up to date without searching (the
+    /// Brings the index of `followed` up to date without searching (the
     /// language server's first index, built in the background);
     /// `progress(done, total)` after each changed session.
     pub fn update(
         &self,
-        specs: &[StoreSpec],
-        sessions: &[Session],
-        reader: &dyn SessionReader,
+        followed: &Followed<'_>,
         cancelled: Cancelled<'_>,
         note: &mut dyn FnMut(String),
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(), SearchError> {
-        self.updated(specs, sessions, reader, cancelled, note, progress)
-            .map(drop)
+        self.updated(followed, cancelled, note, progress).map(drop)
     }
 
     /// The index's status for `specs` as the last update left it (while
@@ -78,34 +95,56 @@ impl Live {
         (of.as_slice() == specs).then(|| status.clone())
     }
 
-    /// The open index of `specs`, up to date as far as it can be.
+    /// The open index of `followed`, up to date as far as it can be.
     fn updated(
         &self,
-        specs: &[StoreSpec],
-        sessions: &[Session],
-        reader: &dyn SessionReader,
+        followed: &Followed<'_>,
         cancelled: Cancelled<'_>,
         note: &mut dyn FnMut(String),
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<MutexGuard<'_, Open>, SearchError> {
+        let specs = followed.specs;
         let mut open = self.open.lock().map_err(|_| unavailable())?;
-        if open.as_ref().is_none_or(|(of, _)| of.as_slice() != specs) {
+        if open.as_ref().is_none_or(|o| o.specs != specs) {
             // Another store list: its own index (the old one is closed
             // first, so its writer lock is free).
             *open = None;
             let (search, notes) = Search::open_for(specs, self.on_disk, super::now_ms())?;
             notes.into_iter().for_each(&mut *note);
-            *open = Some((specs.to_vec(), search));
+            *open = Some(Opened {
+                specs: specs.to_vec(),
+                search,
+                synced: None,
+            });
         }
-        let Some((_, search)) = open.as_ref() else {
+        let Some(opened) = open.as_mut() else {
             return Err(unavailable());
         };
+        if followed.state.is_some() && opened.synced == followed.state {
+            // The store has not changed since: nothing to check.
+            return Ok(open);
+        }
+        let sessions = (followed.sessions)();
+        let search = &opened.search;
         let mut behind = 0;
-        let failure = search.refresh(sessions, reader, cancelled, &mut |done, total| {
+        let synced = search.sync(&sessions, followed.reader, cancelled, &mut |done, total| {
             behind = total - done;
             self.progressed(specs, search, sessions.len(), behind);
             progress(done, total);
         });
+        let failure = match synced {
+            // Cancelled half way: the next search goes on from there.
+            Ok(_) if cancelled() => None,
+            Ok(_) => {
+                opened.synced = followed.state;
+                None
+            }
+            // Another process is writing: what it committed is read, and
+            // the next search tries again.
+            Err(SearchError::Busy) => opened.search.reload().err(),
+            Err(e) => Some(e),
+        };
+        let search = &opened.search;
         // A full disk turns search off: what was committed last is still
         // searched, and `status` says why nothing newer is.
         let enabled = !matches!(failure, Some(SearchError::DiskFull(_)));

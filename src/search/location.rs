@@ -17,7 +17,7 @@ use crate::store::StoreSpec;
 /// What makes an index of another layout or another build's readers
 /// unusable: its folder's name changes with it, and a new index is built.
 const LAYOUT: &str = concat!(
-    "1+",
+    "2+",
     env!("CARGO_PKG_VERSION"),
     "+formats.",
     env!("HYDRA_FORMATS_HASH")
@@ -107,6 +107,24 @@ pub fn size(dir: &Path) -> u64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+/// Whether the file system that holds (or would hold) `dir` has no
+/// block left for an unprivileged writer: `status` says search is off
+/// then, as the next update would find.
+pub fn is_full(dir: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        // The nearest folder that exists: the index may not be built yet.
+        dir.ancestors()
+            .find_map(|d| rustix::fs::statvfs(d).ok())
+            .is_some_and(|fs| fs.f_bavail == 0)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = dir;
+        false
+    }
 }
 
 /// Moves an index folder that cannot be read (corrupt, or not an index

@@ -35,7 +35,7 @@ use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 pub use error::SearchError;
 pub use index::SearchIndex;
-pub use live::Live;
+pub use live::{Followed, Live};
 pub use query::{ParsedQuery, QueryError};
 pub use snippet::Snippet;
 pub use writer::SyncReport;
@@ -156,6 +156,10 @@ impl Search {
             .map(|dir| Search::open(&dir, &roots, now_ms));
         let search = match opened {
             Some(Ok(search)) => search,
+            // A full disk turns search off (until there is room again):
+            // an index of a large store held in memory instead would cost
+            // what the index on disk is there to save.
+            Some(Err(e @ SearchError::DiskFull(_))) => return Err(e),
             other => {
                 if let Some(Err(e)) = other {
                     notes.push(format!("{e}; searching without an index on disk"));

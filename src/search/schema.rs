@@ -60,7 +60,8 @@ pub struct Fields {
     pub title: Field,
     /// The header's durable display title (session documents, stored).
     pub display_title: Field,
-    /// A hash of the log's version when it was indexed (session documents).
+    /// A hash of the log's stamp when it was indexed (session documents;
+    /// this and the next two are fast fields too, for the writer).
     pub version: Field,
     /// How many messages of the surface are indexed (session documents).
     pub messages: Field,
@@ -82,6 +83,10 @@ impl Fields {
             )
             .set_stored();
         let stored_u64 = NumericOptions::default().set_stored();
+        // What the writer compares on every sync is read from columns
+        // (one value per session document), never from the stored
+        // documents, whose blocks would all have to be decompressed.
+        let sync_u64 = stored_u64.clone() | FAST;
         let kind = b.add_text_field("kind", STRING);
         let session = b.add_text_field("session", raw_stored.clone() | FAST);
         let session_doc = b.add_text_field("session_doc", STRING);
@@ -94,9 +99,9 @@ impl Fields {
         let cwd = b.add_text_field("cwd", STORED);
         let title = b.add_text_field("title", STORED);
         let display_title = b.add_text_field("display_title", STORED);
-        let version = b.add_u64_field("version", stored_u64.clone());
-        let messages = b.add_u64_field("messages", stored_u64.clone());
-        let surface_hash = b.add_u64_field("surface_hash", stored_u64);
+        let version = b.add_u64_field("version", sync_u64.clone());
+        let messages = b.add_u64_field("messages", sync_u64.clone());
+        let surface_hash = b.add_u64_field("surface_hash", sync_u64);
         Fields {
             schema: b.build(),
             kind,

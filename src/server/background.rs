@@ -85,10 +85,14 @@ pub async fn build_search_index(snapshot: Snapshot, report: bool) {
     let built = tokio::task::spawn_blocking(move || {
         let reader = view.reader.clone()?;
         let mut last = None;
+        let followed = crate::search::Followed {
+            specs: &stores,
+            state: Some(view.generation),
+            sessions: &|| view.all(),
+            reader: reader.as_ref(),
+        };
         let outcome = worker.search.update(
-            &stores,
-            &view.all(),
-            reader.as_ref(),
+            &followed,
             &|| false,
             &mut |note| tracing::warn!("{note}"),
             &mut |done, total| {

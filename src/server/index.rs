@@ -40,7 +40,13 @@ pub struct View {
     pub stores: Vec<StoreStatus>,
     /// What is worth knowing about the stores (for `status`).
     pub notes: Vec<StoreNote>,
+    /// Which view this is: each one the index installs has a number of
+    /// its own, so the search index knows when the store changed.
+    pub generation: u64,
 }
+
+/// The last view generation given.
+static VIEWS: AtomicU64 = AtomicU64::new(0);
 
 impl std::fmt::Debug for View {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -61,6 +67,7 @@ impl View {
             reader: Some(store.reader()),
             stores: store.status(),
             notes: store.notes(),
+            generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
         }
     }
 

@@ -416,6 +416,27 @@ impl SessionReader for FsReader {
         Some(Version(key))
     }
 
+    /// The log's [`Stamp`] (one `stat`, never following a link): what the
+    /// catalog compares to decide whether to scan a log again.
+    fn stamp(&self, session: &Session) -> Option<Version> {
+        let stamp = Stamp::of_path(&self.path_of(&session.locator)?)?;
+        let mut key = Vec::with_capacity(64 + session.locator.name.len());
+        for n in [
+            session.locator.store as u64,
+            stamp.size,
+            stamp.mtime as u64,
+            u64::from(stamp.mtime_nsec),
+            stamp.ctime as u64,
+            u64::from(stamp.ctime_nsec),
+            stamp.ino,
+            stamp.dev,
+        ] {
+            key.extend_from_slice(&n.to_le_bytes());
+        }
+        key.extend_from_slice(&session.locator.name);
+        Some(Version(key))
+    }
+
     fn link_target(&self, session: &Session) -> Option<String> {
         let path = self.path_of(&session.locator)?;
         url::Url::from_file_path(path).ok().map(String::from)

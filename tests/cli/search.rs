@@ -357,3 +357,126 @@ fn status_reports_the_index() {
     let off = status(&["--no-search-index"]);
     assert_eq!(off["search"]["enabled"], false);
 }
+
+/// Each kind of change to a log is seen by the very next call: the index
+/// follows the store's own change detection, whatever the change.
+#[test]
+fn every_change_to_a_log_is_seen_by_the_next_search() {
+    let home = Home::new();
+    assert_eq!(home.ids(&["inventory_loader"]), ["inventory"]);
+    // Appended: a new message, in the same file.
+    let inv = home.store.join("inv.jsonl");
+    let appended = serde_json::json!({"seq": 4, "type": "user/message",
+        "data": {"source": {"kind": "user"}, "content": [{"type": "text", "text": "now the warehouse"}]}});
+    let mut file = fs::OpenOptions::new().append(true).open(&inv).unwrap();
+    writeln!(file, "{appended}").unwrap();
+    drop(file);
+    assert_eq!(home.ids(&["warehouse"]), ["inventory"]);
+    assert_eq!(home.ids(&["inventory_loader"]), ["inventory"], "kept");
+    // Replaced: another file renamed over it (as agents write), same id,
+    // other words.
+    home.log(
+        "inv.jsonl.tmp",
+        "inventory",
+        "/home/ana/stock",
+        &["Count the pallets", "Counted 12 pallets"],
+        "Inventory",
+    );
+    fs::rename(home.store.join("inv.jsonl.tmp"), &inv).unwrap();
+    assert_eq!(home.ids(&["pallets"]), ["inventory"]);
+    assert!(home.ids(&["warehouse"]).is_empty(), "replaced");
+    assert!(home.ids(&["inventory_loader"]).is_empty(), "replaced");
+    // Rewritten in place to the same size with its modification time put
+    // back: the status change time still tells.
+    let before = fs::metadata(&inv).unwrap();
+    let text = fs::read_to_string(&inv)
+        .unwrap()
+        .replace("pallets", "cartons");
+    assert_eq!(text.len() as u64, before.len());
+    fs::write(&inv, text).unwrap();
+    let times = fs::FileTimes::new().set_modified(before.modified().unwrap());
+    fs::File::options()
+        .write(true)
+        .open(&inv)
+        .unwrap()
+        .set_times(times)
+        .unwrap();
+    assert_eq!(home.ids(&["cartons"]), ["inventory"]);
+    assert!(home.ids(&["pallets"]).is_empty(), "rewritten");
+    // Removed.
+    fs::remove_file(&inv).unwrap();
+    assert!(home.ids(&["cartons"]).is_empty(), "removed");
+    assert_eq!(home.ids(&["rounding"]), ["checkout-tax"]);
+}
+
+/// A full disk, for real: the cache directory is a 64 KiB tmpfs, filled,
+/// in a mount namespace of the test's own (`unshare -Urm`, which works
+/// for root and, where user namespaces are allowed, for anyone). Search
+/// says it is off, `status` says why, and everything else works.
+#[test]
+fn a_full_disk_turns_search_off_and_everything_else_works() {
+    let home = Home::new();
+    let probe = Command::new("unshare")
+        .args(["-Urm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no mount namespace here (`unshare -Urm` + tmpfs)");
+        return;
+    }
+    let prompt = home.store.parent().unwrap().join("prompt.md");
+    fs::write(&prompt, "see @[x](hydra-session:ImNoZWNrb3V0LXRheCI)\n").unwrap();
+    fs::create_dir(&home.cache).unwrap();
+    let out = home.store.parent().unwrap().join("out");
+    fs::create_dir(&out).unwrap();
+    let bin = env!("CARGO_BIN_EXE_hydra-session-lsp");
+    // Each command's stdout and exit status land outside the small disk.
+    let script = format!(
+        "set -u
+        mount -t tmpfs -o size=64k,mode=0700 tmpfs \"$CACHE\"
+        dd if=/dev/zero of=\"$CACHE/fill\" bs=4k 2>/dev/null
+        export XDG_CACHE_HOME=\"$CACHE\"
+        run() {{ name=$1; shift; \"{bin}\" \"$@\" >\"$OUT/$name\" 2>\"$OUT/$name.err\"; echo $? >\"$OUT/$name.rc\"; }}
+        run search search --store \"$STORE\" rounding
+        run status status --store \"$STORE\"
+        run candidates candidates --store \"$STORE\" --query check
+        run prepare prepare --store \"$STORE\" \"$PROMPT\""
+    );
+    let ran = Command::new("unshare")
+        .args(["-Urm", "sh", "-c", &script])
+        .env("CACHE", &home.cache)
+        .env("OUT", &out)
+        .env("STORE", &home.store)
+        .env("PROMPT", &prompt)
+        .env_remove("HYDRA_SESSION_STORE")
+        .env_remove("HYDRA_HOME")
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .env("GEMINI_CLI_HOME", "/nonexistent")
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{ran:?}");
+    let read = |name: &str| fs::read_to_string(out.join(name)).unwrap();
+    let code = |name: &str| read(&format!("{name}.rc")).trim().to_string();
+    // Search: off, with the reason, no panic.
+    assert_eq!(code("search"), "1", "{}", read("search.err"));
+    let search = read("search") + &read("search.err");
+    assert!(search.contains("search is off: no space left"), "{search}");
+    assert!(!search.contains("panicked"), "{search}");
+    // Status: the note, search off.
+    assert_eq!(code("status"), "0");
+    let status: Value = serde_json::from_str(&read("status")).unwrap();
+    assert_eq!(status["search"]["enabled"], false, "{status}");
+    assert!(status["search"]["note"]
+        .as_str()
+        .is_some_and(|n| n.contains("no space left")));
+    assert_eq!(status["sessions"], 2);
+    // Everything else works.
+    assert_eq!(code("candidates"), "0", "{}", read("candidates.err"));
+    let candidates: Value = serde_json::from_str(&read("candidates")).unwrap();
+    assert_eq!(candidates[0]["sessionId"], "checkout-tax");
+    assert_eq!(code("prepare"), "0", "{}", read("prepare.err"));
+    assert!(read("prepare").contains("checkout-tax"));
+    // Nothing of the small disk was left behind: the mount was the
+    // namespace's alone.
+    assert_eq!(fs::read_dir(&home.cache).unwrap().count(), 0);
+}

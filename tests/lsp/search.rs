@@ -350,3 +350,62 @@ async fn with_search_off_nothing_is_written_to_the_cache() {
         assert!(written.is_empty(), "{args:?} {settings}: {written:?}");
     }
 }
+
+/// The watch → search path: a message appended to a log after the index
+/// was built is found by the next searches, as soon as the store's watch
+/// has seen it (polled with a deadline: file events come when they come).
+#[tokio::test]
+async fn a_message_appended_to_a_watched_log_becomes_searchable() {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let store = demo_store();
+    let log = store.path().join("growing.jsonl");
+    let builder = LogBuilder::new("growing", 1_764_400_011_000, Some("/home/ana/shop"))
+        .user("start the ledger")
+        .assistant("ledger started");
+    builder.write(&log);
+    let mut command = server_command();
+    command.env("XDG_CACHE_HOME", cache.path());
+    let (mut client, mut server) = spawn(command);
+    client.start_searching(store.path(), "/home/ana/shop").await;
+    let ids = |hits: &Value| -> Vec<String> {
+        hits.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|h| h["sessionId"].as_str().map(String::from))
+            .collect()
+    };
+    let query = json!({"query": "ledger"});
+    let found = client.call("sessionReference/search", query).await;
+    assert_eq!(ids(&found), ["growing"]);
+    let before = builder.text();
+    let grown = builder
+        .user("reconcile the quarterly zanzibarite totals")
+        .text();
+    {
+        use std::io::Write;
+        let mut file = std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .expect("open the log");
+        file.write_all(&grown.as_bytes()[before.len()..])
+            .expect("append");
+    }
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    let query = json!({"query": "zanzibarite"});
+    loop {
+        let found = client.call("sessionReference/search", query.clone()).await;
+        if ids(&found) == ["growing"] {
+            assert!(found[0]["snippets"][0]["text"]
+                .as_str()
+                .is_some_and(|t| t.contains("quarterly zanzibarite")));
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the appended message was never found: {found}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    client.shutdown_and_exit().await;
+    let _ = server.wait().await;
+}

@@ -10,7 +10,7 @@ use super::blocking;
 use super::place::age;
 use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
-use crate::search::{self, ParsedQuery, SearchOptions, SessionHit};
+use crate::search::{self, Followed, ParsedQuery, SearchOptions, SessionHit};
 use crate::server::error::{self, Result};
 use crate::server::index::View;
 use crate::server::lsp_ext::{self, CustomRequest};
@@ -100,17 +100,17 @@ pub async fn run_on(
             now_ms: search::now_ms(),
             exists: Some(&exists),
         };
+        let followed = Followed {
+            specs: &stores,
+            state: Some(view.generation),
+            sessions: &|| view.all(),
+            reader: reader.as_ref(),
+        };
         shared
             .search
-            .search(
-                &stores,
-                &view.all(),
-                reader.as_ref(),
-                &parsed,
-                options,
-                cancelled,
-                &mut |note| tracing::warn!("{note}"),
-            )
+            .search(&followed, &parsed, options, cancelled, &mut |note| {
+                tracing::warn!("{note}")
+            })
             .map_err(|e| error::request_failed(&crate::reference::ReferenceError::read_failed(e)))
     })
     .await?
