@@ -28,16 +28,13 @@ impl StoreEntry {
 /// The format called `name` (`auto` or a known format).
 pub fn format_choice(name: Option<&str>) -> Result<FormatChoice, ReferenceError> {
     match name {
-        None | Some("auto") => Ok(FormatChoice::Auto),
-        Some(name) => formats::by_name(name)
-            .map(FormatChoice::Fixed)
-            .ok_or_else(|| {
-                let known: Vec<&str> = formats::all().iter().map(|f| f.name()).collect();
-                ReferenceError::invalid_config(format!(
-                    "session-reference: unknown store format {name:?} (known: auto, {})",
-                    known.join(", ")
-                ))
-            }),
+        None => Ok(FormatChoice::Auto),
+        Some(name) => FormatChoice::by_name(name).ok_or_else(|| {
+            ReferenceError::invalid_config(format!(
+                "session-reference: unknown store format {name:?} (known: {})",
+                FormatChoice::names().join(", ")
+            ))
+        }),
     }
 }
 
