@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 
 use super::paths;
-use crate::formats;
 use crate::formats::FormatChoice;
 use crate::reference::ReferenceError;
 use crate::store::StoreSpec;
@@ -71,7 +70,7 @@ pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
     /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
-    /// `$XDG_STATE_HOME`): a store the
+    /// `$XDG_STATE_HOME`, `$XDG_DATA_HOME`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -87,13 +86,10 @@ pub fn default_store_list() -> Vec<DefaultStore> {
         named,
     }];
     for (format, path, named) in agent_stores() {
-        if let Some(format) = formats::by_name(format) {
+        if let Some(format) = FormatChoice::by_name(format) {
             if path.is_dir() {
                 stores.push(DefaultStore {
-                    spec: StoreSpec {
-                        path,
-                        format: FormatChoice::Fixed(format),
-                    },
+                    spec: StoreSpec { path, format },
                     named,
                 });
             }
@@ -116,9 +112,9 @@ pub fn default_hydra_store() -> PathBuf {
         .join("sessions")
 }
 
-/// Where Claude Code, Codex (agent-logs.md), Gemini CLI and GitHub
-/// Copilot CLI (agent-logs-more.md) keep their sessions, in that order, and
-/// whether an environment variable said so.
+/// Where Claude Code, Codex (agent-logs.md), Gemini CLI, GitHub Copilot
+/// CLI and OpenCode (agent-logs-more.md) keep their sessions, in that
+/// order, and whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
     let codex = paths::codex_home().map(|dir| dir.join("sessions"));
@@ -134,6 +130,12 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let copilot_xdg = paths::env_path("XDG_STATE_HOME")
         .filter(|p| p.is_absolute())
         .map(|dir| dir.join(".copilot").join("session-state"));
+    // OpenCode's data folder (`xdg-basedir`, macOS too).
+    let opencode_home = paths::env_path("XDG_DATA_HOME").filter(|p| p.is_absolute());
+    let opencode_named = opencode_home.is_some();
+    let opencode = opencode_home
+        .or_else(|| paths::home_dir().map(|home| home.join(".local").join("share")))
+        .map(|dir| dir.join("opencode"));
     [
         ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
         ("codex", codex, "CODEX_HOME"),
@@ -145,5 +147,6 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     .filter_map(|(name, path, variable)| {
         path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
     })
+    .chain(opencode.map(|p| ("opencode", p, opencode_named)))
     .collect()
 }
