@@ -7,6 +7,9 @@
 //! files the output names, each whole, named by its SHA-256, mode 0600.
 //! Every case runs with `XDG_CACHE_HOME` pointing to a directory that must
 //! stay empty: nothing is written to the default spill directory.
+//!
+//! A binary of its own: it is data-driven (a suite replaces `cases.jsonl`
+//! and runs `cargo test --test conformance` alone).
 
 use std::collections::BTreeSet;
 use std::io::Write;

@@ -4,6 +4,9 @@
 //! `store` on `model` and `formats`; the faces (`cli`, `server`, `mcp`) on the
 //! core but never on each other. Read from the sources, so a new `use`
 //! that breaks the layering fails here.
+//!
+//! A binary of its own: it reads the sources, not the program, and is the
+//! check `docs/architecture.md` names for the layering.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -10,6 +10,9 @@
 //! `HYDRA_SOAK_SECONDS=600 cargo test --test soak -- --ignored --nocapture`.
 //! Local only: a temporary store, the binary over pipes; bounded: at most
 //! [`IN_FLIGHT`] requests outstanding.
+//!
+//! A binary of its own: it measures the resident memory of the server it
+//! drives, and runs alone (scripts/test.sh), with no other test beside it.
 
 mod lsp_common;
 

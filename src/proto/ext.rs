@@ -3,9 +3,9 @@
 //! print the same shapes. The core derives no `Serialize`, so a field
 //! added to a core type changes no answer until it is added here, and
 //! docs/lsp-extensions.md records a hash of this file beside
-//! `server/lsp_ext.rs` (tests/lsp_extensions_doc.rs). The VS Code
+//! `server/lsp_ext.rs` (tests/lsp/extensions_doc.rs). The VS Code
 //! extension's `lsp_ext.ts` declares the same fields
-//! (tests/lsp_ext_shapes.rs).
+//! (tests/lsp/ext_shapes.rs).
 
 use serde::{Deserialize, Serialize};
 

@@ -5,7 +5,7 @@
 //! prints too are the wire types of `proto::ext` (covered by the same
 //! hash); nothing here is a core type, so the core cannot change the
 //! protocol unnoticed. Every shape is `Serialize` and `Deserialize`, so
-//! tests/lsp_ext_shapes.rs can read its fields and compare them with the
+//! tests/lsp/ext_shapes.rs can read its fields and compare them with the
 //! VS Code extension's `lsp_ext.ts`.
 
 use lsp_types::TextDocumentIdentifier;

@@ -243,6 +243,31 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> TestClient<R, W> {
     }
 }
 
+/// A client of the built binary over its stdin/stdout.
+pub type ProcessClient = TestClient<tokio::process::ChildStdout, tokio::process::ChildStdin>;
+
+/// The built server, its stdin and stdout piped, killed when dropped, with
+/// the agents' default stores kept out (the machine's own must not leak
+/// in); add `.env(…)` before `spawn`.
+pub fn server_command() -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    command
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    command
+}
+
+/// Starts `command` (see [`server_command`]); the client and the child.
+pub fn spawn(mut command: tokio::process::Command) -> (ProcessClient, tokio::process::Child) {
+    let mut child = command.spawn().expect("spawn the server");
+    let stdin = child.stdin.take().expect("stdin");
+    let stdout = child.stdout.take().expect("stdout");
+    (TestClient::new(stdout, stdin), child)
+}
+
 pub fn file_uri(path: &str) -> String {
     let mut uri = String::from("file://");
     for b in path.bytes() {

@@ -1,7 +1,7 @@
 // The server's custom requests (docs/lsp-extensions.md), typed: one
 // `RequestType` per method with its params and result, as the server
 // defines them in src/server/lsp_ext.rs and src/proto/ext.rs.
-// tests/lsp_ext_shapes.rs reads this file and fails when an interface's
+// tests/lsp/ext_shapes.rs reads this file and fails when an interface's
 // fields differ from the Rust type's (editors/vscode/lsp_ext.shapes), so
 // keep one `export interface` per Rust type, one field per line.
 import { RequestType } from 'vscode-languageclient/node';

@@ -2,7 +2,7 @@
 //! projects of `../shared/real-logs/claude-code`, skipped and said when
 //! absent): `candidates` and `prepare`, exact JSON.
 
-mod real_logs;
+use crate::real_logs;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

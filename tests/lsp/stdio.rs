@@ -1,6 +1,6 @@
 //! End to end: the built binary over stdio, as an editor runs it.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::process::Stdio;
 

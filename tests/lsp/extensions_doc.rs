@@ -53,7 +53,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
     })
 }
 
-mod lsp_common;
+use crate::lsp_common;
 
 /// And every listed method is really routed (not MethodNotFound).
 #[tokio::test]

@@ -13,7 +13,7 @@
 //! injected by a hook at 10,000 characters (more is saved to a file and the
 //! model gets a preview), as measured in anthropics/claude-code#91614.
 
-mod real_logs;
+use crate::real_logs;
 
 use std::io::Write;
 use std::path::Path;

@@ -3,6 +3,7 @@
 //! read as `prepare`'s context, `list_changed` after a store append, the
 //! tools and their errors, and bad input answered without a crash.
 
+#[path = "../lsp_common/mod.rs"]
 mod lsp_common;
 mod mcp_common;
 

@@ -4,7 +4,7 @@
 //! File events arrive when they arrive, so each test polls with a deadline
 //! instead of sleeping a fixed time.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::io::Write;
 use std::time::Duration;

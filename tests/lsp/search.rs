@@ -1,9 +1,10 @@
 //! The language server's search surfaces (issue 16): `workspace/symbol`
-//! and `sessionReference/search`, over the demo store. One test in this
-//! binary: it points the process's cache at a folder of its own before
-//! the server starts (the in-process server reads the environment).
+//! and `sessionReference/search`, over the demo store. The built binary
+//! over stdio, with a cache folder of its own in its environment (the
+//! other tests of this binary run servers in the process, so the process's
+//! environment is not this test's to change).
 
-mod lsp_common;
+use crate::lsp_common;
 
 use lsp_common::*;
 use serde_json::{json, Value};
@@ -11,10 +12,10 @@ use serde_json::{json, Value};
 #[tokio::test]
 async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     let cache = tempfile::tempdir().expect("tempdir");
-    // The only test of this binary: nothing else reads the environment.
-    std::env::set_var("XDG_CACHE_HOME", cache.path());
     let store = demo_store();
-    let (mut client, _server) = in_process();
+    let mut command = server_command();
+    command.env("XDG_CACHE_HOME", cache.path());
+    let (mut client, mut server) = spawn(command);
     client.start(store.path(), "/home/ana/shop").await;
 
     let found = client
@@ -52,4 +53,6 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     let none = client.call("workspace/symbol", json!({"query": ""})).await;
     assert_eq!(none, json!([]));
     client.shutdown_and_exit().await;
+    let status = server.wait().await.expect("the server's exit");
+    assert!(status.success(), "{status}");
 }

@@ -2,7 +2,7 @@
 //! Ctrl+G): the session whose prompt is edited is `self`, so completion
 //! leaves it out (README, "From an agent's prompt").
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -1,6 +1,6 @@
 //! Initialize, settings, bad input, and the exit status, in process.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::time::Duration;
 

@@ -4,7 +4,7 @@
 //! shared real transcripts (`../shared/real-logs/gemini-cli`, skipped with
 //! a message when absent).
 
-mod real_logs;
+use crate::real_logs;
 
 use std::io::Write;
 use std::path::Path;

@@ -1,7 +1,8 @@
 //! The custom requests: `sessionReference/prepare`, `candidates`, `status`.
 
-mod lsp_common;
+use crate::lsp_common;
 
+use expect_test::expect;
 use hydra_session_lsp::model::SessionStore;
 use hydra_session_lsp::proto::ext;
 use hydra_session_lsp::reference::budget::BudgetSetting;
@@ -57,6 +58,54 @@ async fn prepare_is_the_core_result_for_the_current_text() {
             .map(Vec::len),
         Some(3)
     );
+    // What the three references are, field by field (the core agreeing
+    // with itself above would not notice a field both lost).
+    let references =
+        serde_json::to_string_pretty(&got["additionalContext"]["source"]["references"])
+            .expect("json");
+    expect![[r#"
+        [
+          {
+            "capturedFormatVersion": 1,
+            "capturedThroughSeq": 8,
+            "compacted": true,
+            "inputIndex": 0,
+            "label": "Checkout tax rounding",
+            "omittedBytes": 0,
+            "omittedMessages": 0,
+            "originalMessages": 3,
+            "retainedMessages": 3,
+            "sessionId": "checkout-tax",
+            "truncated": false
+          },
+          {
+            "capturedFormatVersion": 1,
+            "capturedThroughSeq": 3,
+            "compacted": false,
+            "inputIndex": 1,
+            "label": "test-writer",
+            "omittedBytes": 0,
+            "omittedMessages": 0,
+            "originalMessages": 2,
+            "retainedMessages": 2,
+            "sessionId": "checkout-tax.test-writer",
+            "truncated": false
+          },
+          {
+            "capturedFormatVersion": 1,
+            "capturedThroughSeq": 122,
+            "compacted": false,
+            "inputIndex": 2,
+            "label": "Inventory refactor",
+            "omittedBytes": 28852,
+            "omittedMessages": 39,
+            "originalMessages": 121,
+            "retainedMessages": 82,
+            "sessionId": "inventory-refactor",
+            "truncated": true
+          }
+        ]"#]]
+    .assert_eq(&references);
 }
 
 #[tokio::test]

@@ -1,7 +1,7 @@
 //! Pushed diagnostics: every kind of server.md's table, versions, fast
 //! typing, and a large document.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use base64::Engine;
 use lsp_common::*;

@@ -2,7 +2,7 @@
 //! over stdio: nothing a client sends may stop the server from answering
 //! `status`, `shutdown`, `exit` or EOF.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::process::Stdio;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! File mentions, automatic budgets and spills through the real binary
 //! over stdio (server.md "File mentions", reference.md §4a, §5a).
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::path::Path;
 use std::process::Stdio;

@@ -1,9 +1,10 @@
 //! Hover, code actions, document links, and positions around wide
 //! characters and CRLF.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use base64::Engine;
+use expect_test::expect;
 use lsp_common::*;
 use serde_json::{json, Value};
 
@@ -41,24 +42,26 @@ async fn hover_summarises_what_prepare_would_take() {
     assert_eq!(got["range"], range(2, start, 2, end));
     assert_eq!(got["contents"]["kind"], "markdown");
     let value = got["contents"]["value"].as_str().unwrap_or_default();
-    assert_eq!(
-        value,
-        "**Checkout tax rounding**\n\n\
-         - id: `checkout-tax`\n\
-         - cwd: `/home/ana/shop` (same workspace)\n\
-         - created: 2025-11-29 07:06 UTC\n\
-         - capturedThroughSeq: 8\n\
-         - compacted: yes\n\
-         - messages: 3 original, 3 retained, 0 omitted\n\
-         - omitted bytes: 0\n\
-         - truncated: no\n\
-         - budget: 64 KiB: no target session is known\n\
-         \n**Last 3 of 3 turns**\n\n\
-         - **user:** `Summary: checkout totals drift because tax is rounded per line in src/cart.rs; the fix is to round once per cart in src/tax.rs.`\n\
-         - **user:** `Fix it and keep the public API.`\n\
-         - **assistant:** `` Done: `Cart::total` now sums exact amounts and rounds once. All 41 tests pass. ``\n",
-        "{value}"
-    );
+    expect![[r#"
+        **Checkout tax rounding**
+
+        - id: `checkout-tax`
+        - cwd: `/home/ana/shop` (same workspace)
+        - created: 2025-11-29 07:06 UTC
+        - capturedThroughSeq: 8
+        - compacted: yes
+        - messages: 3 original, 3 retained, 0 omitted
+        - omitted bytes: 0
+        - truncated: no
+        - budget: 64 KiB: no target session is known
+
+        **Last 3 of 3 turns**
+
+        - **user:** `Summary: checkout totals drift because tax is rounded per line in src/cart.rs; the fix is to round once per cart in src/tax.rs.`
+        - **user:** `Fix it and keep the public API.`
+        - **assistant:** `` Done: `Cart::total` now sums exact amounts and rounds once. All 41 tests pass. ``
+    "#]]
+    .assert_eq(value);
 }
 
 #[tokio::test]

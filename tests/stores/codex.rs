@@ -3,7 +3,7 @@
 //! skipped and said when absent) and on a synthetic compacted sub-agent
 //! rollout, compared as whole JSON.
 
-mod real_logs;
+use crate::real_logs;
 
 use std::io::Write;
 use std::process::{Command, Output, Stdio};

@@ -3,7 +3,7 @@
 //! answered, a notification that must not shut anything down, and text
 //! that must not be dropped.
 
-mod lsp_common;
+use crate::lsp_common;
 
 use std::process::Stdio;
 

@@ -1,0 +1,12 @@
+//! Each agent's own store read with zero configuration, through the built
+//! binary: `candidates` and `prepare` on fixtures written here and on the
+//! shared real transcripts (`tests/real_logs`, skipped and said when
+//! absent). One module per agent.
+
+#[path = "../real_logs/mod.rs"]
+mod real_logs;
+
+mod claude_code;
+mod codex;
+mod copilot_cli;
+mod gemini;
