@@ -10,3 +10,4 @@ mod claude_code;
 mod codex;
 mod copilot_cli;
 mod gemini;
+mod opencode;
