@@ -1,6 +1,6 @@
 //! OpenCode sessions read with zero configuration, through the built
-//! binary: a database written here (the tables OpenCode's v1.2 keeps,
-//! in WAL mode as OpenCode leaves it while it runs) under
+//! binary: the database of `tests/fixtures/opencode/opencode.sql` (in WAL
+//! mode, as OpenCode keeps it while it runs) under
 //! `~/.local/share/opencode` (HOME pointed at a temp dir), then moved by
 //! `XDG_DATA_HOME`, and named with `--store-format opencode`.
 
@@ -61,35 +61,19 @@ fn stdout_json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).expect("stdout is JSON")
 }
 
-/// OpenCode's data folder at `data`: one session with a default title, a
-/// prompt, a reply, and a message the person reverted. Returns the
+/// OpenCode's data folder at `data` holding the database of
+/// `tests/fixtures/opencode/opencode.sql`, in WAL mode. Returns the
 /// writer, which keeps the `-wal` and `-shm` in place while it lives.
 fn opencode_data(data: &Path) -> Connection {
     std::fs::create_dir_all(data).expect("mkdir");
     let conn = Connection::open(data.join("opencode.db")).expect("db");
     conn.pragma_update(None, "journal_mode", "WAL")
         .expect("wal");
-    let message = |id: &str, data: &str| {
-        format!("INSERT INTO message VALUES ('{id}', '{ID}', 1, 1, '{data}');")
-    };
-    let part = |message: &str, id: &str, text: &str| {
-        format!("INSERT INTO part VALUES ('{id}', '{message}', '{ID}', 1, 1, '{{\"type\":\"text\",\"text\":\"{text}\"}}');")
-    };
-    let sql = [
-        "CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL, time_created integer NOT NULL);".to_string(),
-        "CREATE TABLE session (id text PRIMARY KEY, project_id text NOT NULL, parent_id text, slug text NOT NULL, directory text NOT NULL, title text NOT NULL, version text NOT NULL, revert text, time_created integer NOT NULL, time_updated integer NOT NULL);".to_string(),
-        "CREATE TABLE message (id text PRIMARY KEY, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);".to_string(),
-        "CREATE TABLE part (id text PRIMARY KEY, message_id text NOT NULL, session_id text NOT NULL, time_created integer NOT NULL, time_updated integer NOT NULL, data text NOT NULL);".to_string(),
-        "INSERT INTO project VALUES ('prj', '/home/ana/shop', 1);".to_string(),
-        format!("INSERT INTO session VALUES ('{ID}', 'prj', NULL, 'brisk-owl', '/home/ana/shop', 'New session - 2026-09-01T08:00:00.000Z', '1.19.3', '{{\"messageID\":\"msg_03\"}}', 1788249600000, 1788249660000);"),
-        message("msg_01", r#"{"role":"user","agent":"build"}"#),
-        part("msg_01", "prt_01", "Round tax per line, not per cart"),
-        message("msg_02", r#"{"role":"assistant","parentID":"msg_01","finish":"stop"}"#),
-        part("msg_02", "prt_02", "Done: tax::total rounds each line."),
-        message("msg_03", r#"{"role":"user"}"#),
-        part("msg_03", "prt_03", "Undone"),
-    ]
-    .join("\n");
+    let sql = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/fixtures/opencode/opencode.sql"
+    ))
+    .expect("fixture");
     conn.execute_batch(&sql).expect("schema and rows");
     conn
 }

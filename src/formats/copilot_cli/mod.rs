@@ -27,6 +27,10 @@ impl LogFormat for CopilotCli {
         "copilot-cli"
     }
 
+    fn display_name(&self) -> &'static str {
+        "Copilot CLI"
+    }
+
     fn recognizes(&self, line: &[u8]) -> bool {
         event::is_start_line(line)
     }

@@ -195,13 +195,19 @@ fn over_limit(item: &mut CompletionItem, max: usize) {
     item.sort_text = item.sort_text.as_ref().map(|s| format!("~{s}"));
 }
 
+/// `agent · cwd · workspace · age`: the agent first, so a list of
+/// sessions from several agents reads by who ran them.
 fn detail(c: &Candidate, now: u64) -> String {
     let place = match (c.cwd.as_deref().map(one_line), c.same_workspace) {
         (None, _) => "no cwd".to_string(),
         (Some(cwd), true) => format!("{cwd} · same workspace"),
         (Some(cwd), false) => format!("{cwd} · other workspace"),
     };
-    format!("{place} · {}", age(c.created_at, now))
+    let age = age(c.created_at, now);
+    match crate::formats::display_name(c.format) {
+        Some(agent) => format!("{agent} · {place} · {age}"),
+        None => format!("{place} · {age}"),
+    }
 }
 
 /// A short age: minutes, hours or days, else the date. A time in the
