@@ -13,6 +13,7 @@ pub mod db;
 mod reader;
 mod session;
 mod sources;
+pub mod tree;
 mod watch;
 
 use std::collections::{HashMap, HashSet};
@@ -64,6 +65,8 @@ pub struct OpencodeStore {
     /// is projected. `prepare` and `check` need only the rows.
     titles: bool,
     databases: Vec<Database>,
+    /// The older `storage/` tree, read when the folder has no database.
+    tree: Option<Tree>,
     missing: bool,
     unreadable: Option<String>,
     /// Set by the watcher: something in the folder changed.
@@ -81,6 +84,7 @@ impl OpencodeStore {
             index,
             titles,
             databases: Vec::new(),
+            tree: None,
             missing: false,
             unreadable: None,
             dirty: Arc::new(AtomicBool::new(true)),
@@ -137,22 +141,32 @@ impl OpencodeStore {
             changed |= database.refresh(&self.root, self.index, self.titles);
             self.databases.push(database);
         }
-        changed || !old.is_empty() || before != self.databases.len()
+        changed |= !old.is_empty() || before != self.databases.len();
+        if self.databases.is_empty() && tree::exists(&self.root) {
+            let tree = self.tree.get_or_insert_with(Tree::default);
+            changed |= tree.refresh(&self.root, self.index, self.titles);
+        } else if self.tree.take().is_some() {
+            changed = true;
+        }
+        changed
+    }
+
+    /// Every session known, databases first, then the tree's.
+    fn all_known(&self) -> impl Iterator<Item = &Known> {
+        self.databases
+            .iter()
+            .flat_map(|d| &d.sessions)
+            .chain(self.tree.iter().flat_map(|t| &t.sessions))
     }
 
     /// Every listed session with its database's name, the first database
     /// winning an id held by two.
     fn winners(&self) -> Vec<&Session> {
         let mut seen = HashSet::new();
-        let mut out = Vec::new();
-        for database in &self.databases {
-            for known in &database.sessions {
-                if seen.insert(known.session.id()) {
-                    out.push(&known.session);
-                }
-            }
-        }
-        out
+        self.all_known()
+            .map(|k| &k.session)
+            .filter(|s| seen.insert(s.id()))
+            .collect()
     }
 }
 
@@ -216,6 +230,71 @@ impl Database {
     }
 }
 
+/// The older JSON tree of the folder.
+#[derive(Debug, Default)]
+struct Tree {
+    /// By id.
+    sessions: Vec<Known>,
+    skipped: Vec<tree::NotASession>,
+    error: Option<String>,
+}
+
+impl Tree {
+    /// Lists the tree again, projecting only the sessions whose file or
+    /// messages changed; whether anything did.
+    fn refresh(&mut self, root: &Path, index: usize, titles: bool) -> bool {
+        let (listed, skipped) = match tree::list(root) {
+            Ok(found) => found,
+            Err(e) => {
+                let changed = self.error.as_deref() != Some(&e.to_string());
+                self.error = Some(e.to_string());
+                return changed;
+            }
+        };
+        self.error = None;
+        let mut sessions = Vec::with_capacity(listed.len());
+        for found in listed {
+            let key = RowKey {
+                row: found.row,
+                messages: found.messages,
+            };
+            let name: Arc<[u8]> = Arc::from(found.rel.as_bytes());
+            let old = self
+                .sessions
+                .iter()
+                .find(|k| k.key == key && *k.session.locator.name == *name);
+            let session = match old {
+                Some(known) => known.session.clone(),
+                None if !titles => session::listed(&key.row, None, index, &name, found.modified_ms),
+                None => match tree::rows(root, &key.row.id) {
+                    Ok(rows) => {
+                        let projected = session::project_rows(&key.row, &rows, None);
+                        session::listed(&key.row, Some(&projected), index, &name, found.modified_ms)
+                    }
+                    Err(e) => {
+                        let mut session =
+                            session::listed(&key.row, None, index, &name, found.modified_ms);
+                        session.unreadable = Some(e.to_string());
+                        session
+                    }
+                },
+            };
+            sessions.push(Known { session, key });
+        }
+        // Stable: of two files with one id, the first listed stays first.
+        sessions.sort_by(|a, b| a.session.id().cmp(b.session.id()));
+        let changed = sessions.len() != self.sessions.len()
+            || sessions
+                .iter()
+                .zip(&self.sessions)
+                .any(|(a, b)| a.key != b.key || a.session != b.session)
+            || skipped != self.skipped;
+        self.sessions = sessions;
+        self.skipped = skipped;
+        changed
+    }
+}
+
 /// One session of `db`, projected when titles are read.
 fn build(
     db: &mut OpencodeDb,
@@ -253,12 +332,9 @@ impl SessionStore for OpencodeStore {
     }
 
     fn get(&self, id: &str) -> Option<Session> {
-        self.databases.iter().find_map(|d| {
-            d.sessions
-                .binary_search_by(|k| k.session.id().cmp(id))
-                .ok()
-                .map(|at| d.sessions[at].session.clone())
-        })
+        self.all_known()
+            .find(|k| k.session.id() == id)
+            .map(|k| k.session.clone())
     }
 
     fn reader(&self) -> Arc<dyn SessionReader> {
@@ -276,10 +352,11 @@ impl SessionStore for OpencodeStore {
         if !self.dirty.swap(false, Ordering::SeqCst) && watched {
             return false;
         }
+        let changed = self.refresh();
         if let Some(watcher) = &mut self.watcher {
-            watcher.arm();
+            watcher.arm(self.tree.is_some());
         }
-        self.refresh()
+        changed
     }
 
     fn status(&self) -> Vec<StoreStatus> {
@@ -312,26 +389,38 @@ impl SessionStore for OpencodeStore {
                 error: error.clone(),
             });
         }
-        let mut winners: HashMap<&str, &[u8]> = HashMap::new();
-        for database in &self.databases {
-            let name = String::from_utf8_lossy(&database.name);
-            if let Some(error) = &database.error {
+        if let Some(tree) = &self.tree {
+            if let Some(error) = &tree.error {
                 notes.push(StoreNote::Unreadable {
-                    store: format!("{store}/{name}"),
+                    store: format!("{store}/storage"),
                     error: error.clone(),
                 });
             }
-            for known in &database.sessions {
-                let id = known.session.id();
-                match winners.get(id) {
-                    Some(winner) => notes.push(StoreNote::Duplicate {
-                        rel: name.to_string(),
-                        id: id.to_string(),
-                        winner: String::from_utf8_lossy(winner).into_owned(),
-                    }),
-                    None => {
-                        winners.insert(id, &database.name);
-                    }
+            notes.extend(tree.skipped.iter().map(|s| StoreNote::NotASession {
+                rel: s.rel.clone(),
+                why: s.why.clone(),
+            }));
+        }
+        let mut winners: HashMap<&str, &[u8]> = HashMap::new();
+        for database in &self.databases {
+            if let Some(error) = &database.error {
+                notes.push(StoreNote::Unreadable {
+                    store: format!("{store}/{}", String::from_utf8_lossy(&database.name)),
+                    error: error.clone(),
+                });
+            }
+        }
+        for known in self.all_known() {
+            let id = known.session.id();
+            let name = &known.session.locator.name;
+            match winners.get(id) {
+                Some(winner) => notes.push(StoreNote::Duplicate {
+                    rel: String::from_utf8_lossy(name).into_owned(),
+                    id: id.to_string(),
+                    winner: String::from_utf8_lossy(winner).into_owned(),
+                }),
+                None => {
+                    winners.insert(id, name);
                 }
             }
         }

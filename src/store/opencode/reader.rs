@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::db::{DbError, OpencodeDb};
-use super::{session, sources};
+use super::{session, sources, tree};
 use crate::model::{
     Cancelled, Entry, LogError, ReadError, ReadSummary, Session, SessionReader, Version,
 };
@@ -31,6 +31,23 @@ impl OpencodeReader {
     }
 }
 
+impl OpencodeReader {
+    /// The row and rows of a session of the `storage/` tree.
+    fn tree_rows(
+        &self,
+        session: &Session,
+    ) -> Result<(super::db::SessionRow, super::db::SessionRows, u64), ReadError> {
+        let gone = || failed(session, "the session is no longer in the store".into());
+        let rel = std::str::from_utf8(&session.locator.name).map_err(|_| gone())?;
+        let error = |e: std::io::Error| failed(session, e.to_string());
+        let (row, modified) = tree::session(&self.root, rel)
+            .map_err(error)?
+            .ok_or_else(gone)?;
+        let rows = tree::rows(&self.root, &row.id).map_err(error)?;
+        Ok((row, rows, modified))
+    }
+}
+
 fn failed(session: &Session, reason: String) -> ReadError {
     ReadError::Log(LogError {
         file: session.locator.display(),
@@ -50,17 +67,18 @@ impl SessionReader for OpencodeReader {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
-        let path = self
-            .database(session)
-            .ok_or_else(|| failed(session, "the session is no longer in the store".into()))?;
-        let error = |e: DbError| failed(session, e.0);
-        let mut db = OpencodeDb::open(&path).map_err(error)?;
-        let (row, _) = db
-            .session(session.id())
-            .map_err(error)?
-            .ok_or_else(|| failed(session, "the session is no longer in the database".into()))?;
-        let rows = db.session_rows(session.id()).map_err(error)?;
-        drop(db);
+        let (row, rows, modified) = match self.database(session) {
+            Some(path) => {
+                let error = |e: DbError| failed(session, e.0);
+                let mut db = OpencodeDb::open(&path).map_err(error)?;
+                let (row, _) = db.session(session.id()).map_err(error)?.ok_or_else(|| {
+                    failed(session, "the session is no longer in the database".into())
+                })?;
+                let rows = db.session_rows(session.id()).map_err(error)?;
+                (row, rows, sources::modified_ms(&path))
+            }
+            None => self.tree_rows(session)?,
+        };
         if cancelled() {
             return Err(ReadError::Cancelled);
         }
@@ -69,7 +87,7 @@ impl SessionReader for OpencodeReader {
             sink(entry.clone());
         }
         Ok(ReadSummary {
-            header: session::header(&row, sources::modified_ms(&path)),
+            header: session::header(&row, modified),
             captured_through_seq: (projected.rows > 0).then_some(projected.rows),
             title: session::session_title(&row, Some(&projected)),
             capacity: None,
@@ -82,7 +100,12 @@ impl SessionReader for OpencodeReader {
     /// when OpenCode writes to the session (a part streamed into changes
     /// only the part key).
     fn version(&self, session: &Session) -> Option<Version> {
-        let path = self.database(session)?;
+        let Some(path) = self.database(session) else {
+            let rel = std::str::from_utf8(&session.locator.name).ok()?;
+            let mut key = session.locator.store.to_le_bytes().to_vec();
+            key.extend(tree::version_key(&self.root, rel)?);
+            return Some(Version(key));
+        };
         let mut db = OpencodeDb::open(&path).ok()?;
         let (row, messages) = db.session(session.id()).ok()??;
         let parts = db.part_key(session.id()).ok()?;
@@ -94,8 +117,12 @@ impl SessionReader for OpencodeReader {
         Some(Version(key.into_bytes()))
     }
 
-    /// A database is no log an editor opens.
-    fn link_target(&self, _session: &Session) -> Option<String> {
-        None
+    /// A tree's session file; a database is no log an editor opens.
+    fn link_target(&self, session: &Session) -> Option<String> {
+        let rel = std::str::from_utf8(&session.locator.name).ok()?;
+        tree::parse_rel(rel)?;
+        url::Url::from_file_path(self.root.join(rel))
+            .ok()
+            .map(String::from)
     }
 }

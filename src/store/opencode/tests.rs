@@ -239,3 +239,95 @@ fn the_real_fixture_lists_and_reads_as_its_readme_expects() {
         ]
     );
 }
+
+/// A session file, a message file and its one text part in the tree.
+fn tree_message(root: &Path, session: &str, id: &str, role: &str, text: &str) {
+    let storage = root.join("storage");
+    let write = |dir: std::path::PathBuf, name: &str, value: serde_json::Value| {
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.json")), value.to_string()).unwrap();
+    };
+    write(
+        storage.join("message").join(session),
+        id,
+        serde_json::json!({ "id": id, "sessionID": session, "role": role }),
+    );
+    write(
+        storage.join("part").join(id),
+        &format!("prt_{id}"),
+        serde_json::json!({ "type": "text", "text": text }),
+    );
+}
+
+#[test]
+fn the_older_tree_is_read_when_no_database_is_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let storage = dir.path().join("storage");
+    std::fs::create_dir_all(storage.join("session/prj")).unwrap();
+    std::fs::create_dir_all(storage.join("project")).unwrap();
+    std::fs::write(
+        storage.join("project/prj.json"),
+        r#"{"id":"prj","worktree":"/w"}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        storage.join("session/prj/ses_1.json"),
+        r#"{"id":"ses_1","directory":"","title":"","time":{"created":7,"updated":8}}"#,
+    )
+    .unwrap();
+    std::fs::write(storage.join("session/prj/broken.json"), "{\"id\":").unwrap();
+    tree_message(dir.path(), "ses_1", "msg_1", "user", "Tidy the tree");
+    let mut store = OpencodeStore::open(dir.path(), 0, true);
+    let listed = store.get("ses_1").unwrap();
+    assert_eq!(listed.title.as_deref(), Some("Tidy the tree"));
+    assert_eq!(listed.header.cwd.as_deref(), Some("/w"));
+    assert_eq!(listed.header.created_at, 7);
+    assert_eq!(&*listed.locator.name, b"storage/session/prj/ses_1.json");
+    assert!(store
+        .notes()
+        .iter()
+        .any(|n| matches!(n, StoreNote::NotASession { rel, .. } if rel.ends_with("broken.json"))));
+    let reader = store.reader();
+    assert!(reader
+        .link_target(&listed)
+        .unwrap()
+        .ends_with("/storage/session/prj/ses_1.json"));
+    let before = reader.version(&listed).unwrap();
+    // An appended message: seen by the next update and the next read.
+    tree_message(dir.path(), "ses_1", "msg_2", "assistant", "Tidied.");
+    assert!(store.update());
+    assert_ne!(reader.version(&listed), Some(before));
+    assert_eq!(
+        texts(reader.as_ref(), &store, "ses_1"),
+        ["user Tidy the tree", "assistant Tidied."]
+    );
+    // A database beside it: only the database is read.
+    let conn = writer(&dir.path().join("opencode.db"));
+    session(&conn, "ses_9", None, "From the database", 1);
+    assert!(store.update());
+    let ids: Vec<String> = store.sessions().into_iter().map(|s| s.header.id).collect();
+    assert_eq!(ids, ["ses_9"]);
+    drop(conn);
+}
+
+#[test]
+fn the_real_tree_fixture_reads_as_the_database_does() {
+    let Some(dir) = real_logs("opencode") else {
+        return;
+    };
+    let tree = OpencodeStore::open(&dir.join("synthetic-data-pre-1.2"), 0, true);
+    let db = OpencodeStore::open(&dir.join("synthetic-data-v1.2"), 0, true);
+    assert_eq!(tree.sessions().len(), 2, "{:?}", tree.notes());
+    for id in [
+        "ses_3a1b2c3d4ffeAbCdEfGhIjKlMn",
+        "ses_3a1b2c3e0ffeOpQrStUvWxYzAb",
+    ] {
+        let (a, b) = (tree.get(id).unwrap(), db.get(id).unwrap());
+        assert_eq!((&a.header, &a.title), (&b.header, &b.title), "{id}");
+        assert_eq!(
+            texts(tree.reader().as_ref(), &tree, id),
+            texts(db.reader().as_ref(), &db, id),
+            "{id}"
+        );
+    }
+}

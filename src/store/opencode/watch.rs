@@ -18,7 +18,7 @@ use crate::model::Wake;
 /// starting, its last process stopping: how the database is opened
 /// changes). Writes to a `-shm` are not: readers write there too, this
 /// store among them.
-fn relevant(event: &Event) -> bool {
+fn relevant(event: &Event, storage: &Path) -> bool {
     if event.need_rescan() {
         return true;
     }
@@ -32,6 +32,10 @@ fn relevant(event: &Event) -> bool {
         _ => true,
     };
     event.paths.iter().any(|path| {
+        // The older tree (watched only while it is what is read).
+        if path.starts_with(storage) {
+            return structural || (written && path.extension().is_some_and(|e| e == "json"));
+        }
         let Some(name) = path.file_name().and_then(|n| n.to_str()) else {
             return false;
         };
@@ -47,6 +51,8 @@ pub struct OpencodeWatcher {
     watcher: RecommendedWatcher,
     root: PathBuf,
     armed: bool,
+    /// Whether `storage/` is watched (recursively).
+    tree_armed: bool,
 }
 
 impl std::fmt::Debug for OpencodeWatcher {
@@ -59,9 +65,10 @@ impl std::fmt::Debug for OpencodeWatcher {
 
 impl OpencodeWatcher {
     pub fn start(root: &Path, dirty: Arc<AtomicBool>, wake: Wake) -> Option<Self> {
+        let storage = root.join("storage");
         let handler = move |event: notify::Result<Event>| {
             // A lost event (an error): look again.
-            if event.as_ref().map_or(true, relevant) {
+            if event.as_ref().map_or(true, |e| relevant(e, &storage)) {
                 dirty.store(true, Ordering::SeqCst);
                 wake();
             }
@@ -72,8 +79,9 @@ impl OpencodeWatcher {
                     watcher,
                     root: root.to_path_buf(),
                     armed: false,
+                    tree_armed: false,
                 };
-                this.arm();
+                this.arm(false);
                 Some(this)
             }
             Err(e) => {
@@ -91,14 +99,24 @@ impl OpencodeWatcher {
         self.armed
     }
 
-    /// Watches the folder once it exists.
-    pub fn arm(&mut self) {
-        if self.armed || !self.root.is_dir() {
-            return;
+    /// Watches the folder once it exists, and its `storage/` tree while
+    /// `tree` (it is what is read: the folder has no database).
+    pub fn arm(&mut self, tree: bool) {
+        if !self.armed && self.root.is_dir() {
+            match self.watcher.watch(&self.root, RecursiveMode::NonRecursive) {
+                Ok(()) => self.armed = true,
+                Err(e) => tracing::warn!("cannot watch {}: {e}", self.root.display()),
+            }
         }
-        match self.watcher.watch(&self.root, RecursiveMode::NonRecursive) {
-            Ok(()) => self.armed = true,
-            Err(e) => tracing::warn!("cannot watch {}: {e}", self.root.display()),
+        let storage = self.root.join("storage");
+        if tree && !self.tree_armed {
+            match self.watcher.watch(&storage, RecursiveMode::Recursive) {
+                Ok(()) => self.tree_armed = true,
+                Err(e) => tracing::warn!("cannot watch {}: {e}", storage.display()),
+            }
+        } else if !tree && self.tree_armed {
+            let _ = self.watcher.unwatch(&storage);
+            self.tree_armed = false;
         }
     }
 }
