@@ -336,8 +336,9 @@ fn layers_depend_only_downwards() {
             "config",
             &["model", "fsio", "formats", "store", "reference"][..],
         ),
-        // `files`: the file candidates are one of the wire shapes.
-        ("proto", &["model", "reference", "files"][..]),
+        // `files` and `search`: file candidates and search hits are wire
+        // shapes too.
+        ("proto", &["model", "reference", "files", "search"][..]),
         // The file system around the core: spill writer, file mentions.
         ("spill", &["model", "fsio", "reference", "config"][..]),
         ("files", &["model", "fsio", "reference", "config"][..]),
@@ -386,6 +387,7 @@ fn layers_depend_only_downwards() {
                 "store",
                 "reference",
                 "config",
+                "proto",
                 "spill",
                 "search",
             ][..],

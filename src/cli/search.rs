@@ -59,7 +59,7 @@ pub fn run(
             print_text(&hits.iter().map(text_form).collect::<String>());
             Ok(OK)
         }
-        _ => print_ok(&hits),
+        _ => print_ok(&crate::proto::ext::search_hits(hits)),
     }
 }
 

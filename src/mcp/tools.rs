@@ -212,7 +212,7 @@ fn search(
 ) -> Result<String, ReferenceError> {
     let limit = check_limit(a.limit.unwrap_or(DEFAULT_SEARCH_LIMIT))?;
     let hits = sessions.search(cwd, &a.query, limit, cancelled)?;
-    serde_json::to_string_pretty(&hits)
+    serde_json::to_string_pretty(&crate::proto::ext::search_hits(hits))
         .map_err(|e| ReferenceError::read_failed(format!("cannot write the results: {e}")))
 }
 

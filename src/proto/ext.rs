@@ -13,6 +13,7 @@ use crate::files;
 use crate::model;
 use crate::reference::candidates as core_candidates;
 use crate::reference::prepare as core_prepare;
+use crate::search;
 
 /// One session offered for a mention (reference.md §7).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -261,6 +262,68 @@ impl From<model::StatusNote> for StatusNote {
             message: n.message,
         }
     }
+}
+
+/// One session found by the full-text search (docs/search.md): what
+/// `search --format json`, the MCP tool `search_sessions` and
+/// `sessionReference/search` carry.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SearchHit {
+    pub session_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub display_title: Option<String>,
+    pub agent: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    pub created_at: u64,
+    pub mention: String,
+    pub score: f32,
+    pub snippets: Vec<SearchSnippet>,
+}
+
+/// The text around one match: `ranges` are `[start, end)` in Unicode
+/// scalars into `text`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SearchSnippet {
+    pub turn: u64,
+    pub role: String,
+    pub text: String,
+    pub ranges: Vec<[usize; 2]>,
+}
+
+impl From<search::SessionHit> for SearchHit {
+    fn from(h: search::SessionHit) -> Self {
+        SearchHit {
+            session_id: h.session_id,
+            title: h.title,
+            display_title: h.display_title,
+            agent: h.agent,
+            cwd: h.cwd,
+            created_at: h.created_at,
+            mention: h.mention,
+            score: h.score,
+            snippets: h.snippets.into_iter().map(SearchSnippet::from).collect(),
+        }
+    }
+}
+
+impl From<search::Snippet> for SearchSnippet {
+    fn from(s: search::Snippet) -> Self {
+        SearchSnippet {
+            turn: s.turn,
+            role: s.role,
+            text: s.text,
+            ranges: s.ranges,
+        }
+    }
+}
+
+/// The search results, in the core's order.
+pub fn search_hits(hits: Vec<search::SessionHit>) -> Vec<SearchHit> {
+    hits.into_iter().map(SearchHit::from).collect()
 }
 
 #[cfg(test)]

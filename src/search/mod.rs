@@ -28,7 +28,6 @@ pub mod writer;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use serde::Serialize;
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
 use tantivy::schema::{IndexRecordOption, Value};
@@ -78,19 +77,16 @@ pub fn parse_query(text: &str) -> Result<ParsedQuery, QueryError> {
     query::parse(text, &agent_names())
 }
 
-/// One session found.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
+/// One session found. No `Serialize`: the faces print it through
+/// `proto::ext::SearchHit`, so a field added here changes no answer.
+#[derive(Debug, Clone, PartialEq)]
 pub struct SessionHit {
     pub session_id: String,
     /// The latest title, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub display_title: Option<String>,
     /// The log format (`claude-code`, `codex`, `gemini`, `hydra`).
     pub agent: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cwd: Option<String>,
     pub created_at: u64,
     /// The canonical mention, `format(id, displayTitle ?? title ?? id)`.

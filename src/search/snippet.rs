@@ -4,8 +4,6 @@
 //! line breaks and other controls become spaces, one for one, so the
 //! offsets stay true.
 
-use serde::Serialize;
-
 use super::tokenizer;
 use tantivy::tokenizer::TokenStream;
 
@@ -15,7 +13,7 @@ pub const WIDTH: usize = 160;
 const LEAD: usize = 40;
 
 /// One snippet of a session.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Snippet {
     /// The message's place on the surface (from 1; 0: the session's title).
     pub turn: u64,

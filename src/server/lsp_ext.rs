@@ -14,9 +14,11 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
-    ReferenceStats, StatusNote, StoreStatus, TextBlock,
+    ReferenceStats, SearchHit, SearchSnippet, StatusNote, StoreStatus, TextBlock,
 };
 use crate::reference::candidates as core_candidates;
+use crate::reference::mention;
+use crate::search;
 
 /// A custom request.
 pub trait CustomRequest {
@@ -150,16 +152,16 @@ pub struct StatusParams {}
 pub use crate::proto::ext::Status as StatusResult;
 
 /// `sessionReference/search`: sessions found by what was said in them
-/// (docs/search.md), best first, each with its mention and snippets.
+/// (docs/search.md), best first, each with what a picker shows and inserts.
 pub enum Search {}
 
 impl CustomRequest for Search {
     const METHOD: &'static str = "sessionReference/search";
     type Params = SearchParams;
-    type Result = Vec<SearchHit>;
+    type Result = Vec<PickerSearchHit>;
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchParams {
     /// The query, in the language of `hydra-session-lsp search`.
@@ -172,10 +174,33 @@ pub struct SearchParams {
     pub text_document: Option<TextDocumentIdentifier>,
 }
 
-/// One session found: `sessionId`, `title`, `displayTitle`, `agent`,
-/// `cwd`, `createdAt`, `mention`, `score`, `snippets` (`turn`, `role`,
-/// `text`, `ranges` in Unicode scalars).
-pub use crate::search::SessionHit as SearchHit;
+/// A session of `search --format json`, plus what a picker shows and
+/// inserts (issue 17 item 5: the editors render, they never compute a
+/// mention or an age themselves).
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PickerSearchHit {
+    #[serde(flatten)]
+    pub hit: SearchHit,
+    /// `displayTitle ?? title ?? sessionId` under the one-line rule: the
+    /// title a picker shows (the mention's label).
+    pub label: String,
+    /// `mention` with the one-line rule applied to its label.
+    pub insert_text: String,
+    /// `agent · cwd · age`, on one line.
+    pub detail: String,
+}
+
+impl PickerSearchHit {
+    pub fn new(hit: search::SessionHit, detail: String) -> Self {
+        PickerSearchHit {
+            label: mention::one_line_label(&hit.session_id, hit.label()),
+            insert_text: hit.one_line_mention(),
+            detail,
+            hit: hit.into(),
+        }
+    }
+}
 
 /// Every custom method, in the order the docs list them.
 pub const METHODS: [&str; 6] = [

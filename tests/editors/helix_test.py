@@ -6,7 +6,8 @@ Sets up a private config (editors/helix/languages.toml with the server's
 path and the demo store, plus editors/helix/runtime), checks `hx --health`,
 then drives hx in tmux (send-keys, capture-pane): a diagnostic, completion
 on "@" with a typed query and accepting it (the file is saved and read
-back), and hover. Prints PASS/FAIL lines and "N passed, M failed". With
+back), hover, and the workspace symbol picker finding a session by what
+was said in it. Prints PASS/FAIL lines and "N passed, M failed". With
 SCREEN_OUT, saves the hover screen there (docs/helix-screen.txt).
 Waits for conditions with deadlines, never for fixed times.
 """
@@ -161,6 +162,22 @@ try:
           accepted, repr(last) + ("" if picked else " (the menu never showed it selected)"))
     if not accepted:
         print("screen at the failure:\n" + screen())
+
+    # The workspace symbol picker (space S) asks workspace/symbol as the
+    # query is typed: "regression" is said only in test-writer's first
+    # message (no title, id or folder holds it), the last word half typed.
+    for _ in range(5):
+        keys("Escape")
+        if wait_for(lambda s: " NOR " in s, 3):
+            break
+    keys("Space", "S")
+    opened = wait_for(lambda s: re.search(r"\b\d+/\d+\b", s) and "test-writer" not in s, 10)
+    check("space S opens the workspace symbol picker, empty before a query", opened is not None, screen())
+    keys("-l", "regression tes")
+    s = wait_for(lambda s: "test-writer" in s and "hydra · /home/ana/shop" in s, 20)
+    check("the workspace symbol picker finds the session by words only in its body",
+          s is not None and "Inventory refactor" not in s, screen())
+    keys("Escape")
     keys(":", "q", "!", "Enter")
 finally:
     subprocess.run(["tmux", "-L", sock, "kill-server"], capture_output=True, timeout=20)

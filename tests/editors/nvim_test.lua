@@ -137,6 +137,53 @@ local function find_diag(list, code, lnum)
   end
 end
 
+-- :HydraSearch: a session found by words said only in its body ("regression"
+-- is in test-writer's first message, in no title, id or folder), the last
+-- word half typed; the line vim.ui.select shows and the mention inserted are
+-- the server's. Without a query it asks for one with vim.ui.input.
+local function check_hydra_search(buf)
+  local real_select, real_input = vim.ui.select, vim.ui.input
+  local offered, shown
+  vim.ui.select = function(list, opts, on_choice)
+    offered = list
+    for _, hit in ipairs(list) do
+      if hit.sessionId == "checkout-tax.test-writer" then
+        shown = opts.format_item(hit)
+        return on_choice(hit, _)
+      end
+    end
+    on_choice(nil)
+  end
+  local asked
+  vim.ui.input = function(opts, on_confirm)
+    asked = opts.prompt
+    on_confirm("regression tes")
+  end
+  local function run(command, prefix)
+    vim.api.nvim_buf_set_lines(buf, -1, -1, false, { prefix })
+    local last = vim.api.nvim_buf_line_count(buf)
+    vim.api.nvim_win_set_cursor(0, { last, #prefix - 1 })
+    offered, shown = nil, nil
+    vim.cmd(command)
+    return wait_for(20000, function()
+      local l = vim.api.nvim_buf_get_lines(buf, last - 1, last, false)[1]
+      return l ~= prefix and l
+    end)
+  end
+  local line = run("HydraSearch regression tes", "Found ")
+  check(":HydraSearch lists the session by words only in its body: title, agent · cwd · age, snippet",
+    offered and #offered == 1
+      and shown == "test-writer  hydra · /home/ana/shop · 2025-11-29  — Write regression tests for per-cart tax rounding.",
+    vim.inspect({ shown, offered and #offered }))
+  check(":HydraSearch inserts the server's mention at the cursor",
+    line == "Found " .. expected["checkout-tax.test-writer"], vim.inspect(line))
+  line = run("HydraSearch", "Asked ")
+  check(":HydraSearch with no query asks for one and inserts the chosen mention",
+    asked == "Search sessions: " and line == "Asked " .. expected["checkout-tax.test-writer"],
+    vim.inspect({ asked, line }))
+  vim.ui.select, vim.ui.input = real_select, real_input
+end
+
 local function main()
   -- The workspace (and so the folder of file mentions) is the temp folder:
   -- a project root (.git) for setup() and for vim.lsp.enable's root_markers.
@@ -611,6 +658,8 @@ local function main()
   check(":HydraMention! yanks the mention instead of inserting it",
     got == expected["inventory-refactor"] and vim.deep_equal(before, vim.api.nvim_buf_get_lines(buf2, 0, -1, false)),
     vim.inspect(got))
+
+  check_hydra_search(buf2)
 end
 
 co = coroutine.create(function()

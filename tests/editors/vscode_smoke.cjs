@@ -370,7 +370,7 @@ const vscode = {
       quickPick = {
         items: [], selectedItems: [], activeItems: [], value: '', busy: false,
         onDidAccept: accept.event, onDidHide: hide.event, onDidChangeValue: change.event,
-        onDidTriggerItemButton: itemButton.event,
+        onDidTriggerItemButton: itemButton.event, onDidTriggerButton: new EventEmitter().event,
         _button: (item) => itemButton.fire({ button: item.buttons?.[0], item }),
         onDidChangeSelection: new EventEmitter().event, onDidChangeActive: new EventEmitter().event,
         show() { this.visible = true; },

@@ -36,6 +36,7 @@ def main(path):
         "hydraSession.insertMention": "Hydra: Insert Session Mention",
         "hydraSession.restartServer": "Hydra: Restart Server",
         "hydraSession.copyMention": "Hydra: Copy Session Mention",
+        "hydraSession.searchConversations": "Hydra: Search Conversations",
         "hydraSession.copyPreparedPrompt": "Hydra: Copy Prepared Prompt",
         "hydraSession.sendPreparedPrompt": "Hydra: Send Prepared Prompt to Terminal",
     }

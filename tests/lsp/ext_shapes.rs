@@ -10,10 +10,11 @@ use std::collections::BTreeMap;
 
 use hydra_session_lsp::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
-    ReferenceStats, Status, StatusNote, StoreStatus, TextBlock,
+    ReferenceStats, SearchHit, SearchSnippet, Status, StatusNote, StoreStatus, TextBlock,
 };
 use hydra_session_lsp::server::lsp_ext::{
-    CandidatesParams, PickerCandidate, PrepareFormat, PrepareParams, PreparedText, StatusParams,
+    CandidatesParams, PickerCandidate, PickerSearchHit, PrepareFormat, PrepareParams, PreparedText,
+    SearchParams, StatusParams,
 };
 use serde::de::DeserializeOwned;
 use serde::Serialize;
@@ -178,6 +179,34 @@ fn shapes() -> String {
         notes: vec![note.clone()],
         notes_omitted: 0,
     };
+    let search_params = SearchParams {
+        query: "q".into(),
+        limit: Some(3),
+        text_document: Some(serde_json::from_value(uri_params()).expect("a document")),
+    };
+    let snippet = SearchSnippet {
+        turn: 1,
+        role: "user".into(),
+        text: "t".into(),
+        ranges: vec![[0, 1]],
+    };
+    let hit = SearchHit {
+        session_id: "s".into(),
+        title: Some("t".into()),
+        display_title: Some("d".into()),
+        agent: "codex".into(),
+        cwd: Some("/w".into()),
+        created_at: 1,
+        mention: "m".into(),
+        score: 1.5,
+        snippets: vec![snippet.clone()],
+    };
+    let picker_hit = PickerSearchHit {
+        hit: hit.clone(),
+        label: "d".into(),
+        insert_text: "m".into(),
+        detail: "codex · /w · 1 d ago".into(),
+    };
     let lines = [
         object("TextDocumentIdentifier", &prepare_params.text_document),
         strings("PrepareFormat", &prepare_formats()),
@@ -198,6 +227,10 @@ fn shapes() -> String {
         strings("NoteKind", &note_kinds()),
         object("StatusNote", &note),
         object("Status", &status),
+        object("SearchParams", &search_params),
+        object("SearchSnippet", &snippet),
+        object("SearchHit", &hit),
+        object("PickerSearchHit", &picker_hit),
     ];
     lines.join("\n") + "\n"
 }

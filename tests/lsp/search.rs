@@ -30,6 +30,16 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
         .as_str()
         .is_some_and(|t| t.contains("regression tests")));
     assert!(cache.path().join("hydra-session/search").is_dir());
+    // What a picker shows and inserts comes from the server: the one-line
+    // title, agent · cwd · age, and the one-line mention.
+    assert_eq!(hits[0]["label"], "test-writer");
+    assert_eq!(
+        hits[0]["insertText"],
+        "@[test-writer](hydra-session:ImNoZWNrb3V0LXRheC50ZXN0LXdyaXRlciI)"
+    );
+    assert_eq!(hits[0]["insertText"], hits[0]["mention"]);
+    // Created 2025-11-29: older than 30 days, so the age is the date.
+    assert_eq!(hits[0]["detail"], "hydra · /home/ana/shop · 2025-11-29");
 
     let bad = client
         .request("sessionReference/search", json!({"query": "tax \"open"}))

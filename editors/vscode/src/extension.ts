@@ -23,6 +23,7 @@ import {
   referencedSessions,
   renderPrepared,
 } from './render';
+import { pickSearchHit } from './search';
 import { ServerSettings, serverSettings } from './settings';
 
 const SECTION = 'hydraSession';
@@ -409,6 +410,11 @@ interface CandidateItem extends vscode.QuickPickItem {
 }
 
 const COPY_BUTTON: vscode.QuickInputButton = { iconPath: new vscode.ThemeIcon('copy'), tooltip: 'Copy Mention' };
+/** The mention picker's switch to its full-text mode, carrying what was typed. */
+const SEARCH_BUTTON: vscode.QuickInputButton = {
+  iconPath: new vscode.ThemeIcon('search'),
+  tooltip: 'Search Conversations (what was said)',
+};
 
 async function copyMention(mention: string): Promise<void> {
   await vscode.env.clipboard.writeText(mention);
@@ -428,9 +434,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   const doc = editor.document;
   const cursor = editor.selection.active;
   // A `@query` typed just before the cursor is replaced by the mention.
-  const typed = editor.selection.isEmpty
-    ? queryBeforeCursor(doc.lineAt(cursor.line).text.slice(0, cursor.character))
-    : undefined;
+  const typed = typedQuery(editor);
 
   const pick = vscode.window.createQuickPick<CandidateItem>();
   pick.title = copyOnly ? 'Hydra: Copy Session Mention' : 'Hydra: Insert Session Mention';
@@ -496,7 +500,16 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     debounce = setTimeout(() => void load(value), 120);
   });
   let copied = false;
+  let toSearch = false;
+  if (!copyOnly) {
+    pick.buttons = [SEARCH_BUTTON];
+  }
   const chosen = await new Promise<ext.PickerCandidate | undefined>((resolve) => {
+    pick.onDidTriggerButton(() => {
+      toSearch = true;
+      resolve(undefined);
+      pick.hide();
+    });
     pick.onDidAccept(() => {
       const item = pick.selectedItems[0];
       // Copying a mention adds nothing to this prompt: no limit applies.
@@ -522,7 +535,15 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     void load(pick.value);
   });
   clearTimeout(debounce);
+  const typedValue = pick.value;
   pick.dispose();
+  if (toSearch) {
+    const hit = await pickSearchHit(c, c.code2ProtocolConverter.asUri(doc.uri), typedValue, describeError);
+    if (hit !== undefined) {
+      await insertAt(editor, typed, cursor, hit.insertText);
+    }
+    return;
+  }
   if (chosen === undefined) {
     return;
   }
@@ -532,6 +553,24 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     await copyMention(mention);
     return;
   }
+  await insertAt(editor, typed, cursor, mention);
+}
+
+/** The `@query` typed just before the cursor, which a picked mention replaces. */
+function typedQuery(editor: vscode.TextEditor): { start: number; query: string } | undefined {
+  const cursor = editor.selection.active;
+  return editor.selection.isEmpty
+    ? queryBeforeCursor(editor.document.lineAt(cursor.line).text.slice(0, cursor.character))
+    : undefined;
+}
+
+/** Puts `mention` in place of the typed `@query`, else of each selection. */
+async function insertAt(
+  editor: vscode.TextEditor,
+  typed: { start: number } | undefined,
+  cursor: vscode.Position,
+  mention: string,
+): Promise<void> {
   await editor.edit((edit) => {
     if (typed !== undefined) {
       edit.replace(new vscode.Range(cursor.line, typed.start, cursor.line, cursor.character), mention);
@@ -541,6 +580,22 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       }
     }
   });
+}
+
+/** "Hydra: Search Conversations": find a session by what was said in it, insert its mention. */
+async function searchConversationsCommand(): Promise<void> {
+  const target = promptAndClient();
+  if (target === undefined) {
+    return;
+  }
+  const { editor, client: c } = target;
+  const cursor = editor.selection.active;
+  const typed = typedQuery(editor);
+  const uri = c.code2ProtocolConverter.asUri(editor.document.uri);
+  const hit = await pickSearchHit(c, uri, typed?.query ?? '', describeError);
+  if (hit !== undefined) {
+    await insertAt(editor, typed, cursor, hit.insertText);
+  }
 }
 
 // ---- the MCP server for Copilot Chat ------------------------------------------
@@ -594,6 +649,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hydraSession.prepare', prepareCommand),
     vscode.commands.registerCommand('hydraSession.insertMention', () => insertMentionCommand()),
     vscode.commands.registerCommand('hydraSession.copyMention', copyMentionCommand),
+    vscode.commands.registerCommand('hydraSession.searchConversations', searchConversationsCommand),
     vscode.commands.registerCommand('hydraSession.copyPreparedPrompt', copyPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.sendPreparedPrompt', sendPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),

@@ -116,6 +116,40 @@ export interface Status {
   notesOmitted: number;
 }
 
+export interface SearchParams {
+  query: string;
+  limit?: number | null;
+  textDocument?: TextDocumentIdentifier | null;
+}
+
+/** The text around one match; `ranges` are `[start, end)` in Unicode scalars into `text`. */
+export interface SearchSnippet {
+  turn: number;
+  role: string;
+  text: string;
+  ranges: [number, number][];
+}
+
+/** One session found by what was said in it (docs/search.md), as `search --format json` prints it. */
+export interface SearchHit {
+  sessionId: string;
+  title?: string;
+  displayTitle?: string;
+  agent: string;
+  cwd?: string;
+  createdAt: number;
+  mention: string;
+  score: number;
+  snippets: SearchSnippet[];
+}
+
+/** A search hit with what a picker shows (`label`, one line; `detail`: agent · cwd · age) and inserts. */
+export interface PickerSearchHit extends SearchHit {
+  label: string;
+  insertText: string;
+  detail: string;
+}
+
 /** `sessionReference/prepare` with `format` `"json"` (the default). */
 export const prepare = new RequestType<PrepareParams & { format?: 'json' }, Prepared, void>('sessionReference/prepare');
 /** `sessionReference/prepare` with `format: "text"`. */
@@ -128,3 +162,4 @@ export const pickCandidates = new RequestType<CandidatesParams, PickerCandidate[
 );
 export const files = new RequestType<CandidatesParams, FileCandidate[], void>('sessionReference/files');
 export const status = new RequestType<StatusParams, Status, void>('sessionReference/status');
+export const search = new RequestType<SearchParams, PickerSearchHit[], void>('sessionReference/search');

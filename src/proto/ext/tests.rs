@@ -98,3 +98,28 @@ fn a_prepare_result_without_references_has_no_context_and_no_title() {
         "the title is the hook's, not the wire's"
     );
 }
+
+#[test]
+fn a_search_hit_is_the_documented_json_and_leaves_out_what_it_does_not_have() {
+    let core = search::SessionHit {
+        session_id: "s1".into(),
+        title: None,
+        display_title: Some("Fix".into()),
+        agent: "codex".into(),
+        cwd: None,
+        created_at: 7,
+        mention: "@[Fix](hydra-session:InMxIg)".into(),
+        score: 1.5,
+        snippets: vec![search::Snippet {
+            turn: 2,
+            role: "user".into(),
+            text: "fix the tests".into(),
+            ranges: vec![[0, 3]],
+        }],
+    };
+    let json = serde_json::to_string(&SearchHit::from(core)).unwrap();
+    assert_eq!(
+        json,
+        r#"{"sessionId":"s1","displayTitle":"Fix","agent":"codex","createdAt":7,"mention":"@[Fix](hydra-session:InMxIg)","score":1.5,"snippets":[{"turn":2,"role":"user","text":"fix the tests","ranges":[[0,3]]}]}"#
+    );
+}

@@ -3,7 +3,9 @@
 //! [`crate::search`]; a malformed query is −32602 with its reason.
 
 use super::blocking;
+use super::completion::age;
 use crate::reference::candidates::check_limit;
+use crate::reference::one_line::one_line;
 use crate::search::{self, SearchOptions, SessionHit};
 use crate::server::error::{self, Result};
 use crate::server::lsp_ext::{self, CustomRequest};
@@ -21,7 +23,26 @@ pub async fn search(
     let cwd = params
         .text_document
         .and_then(|d| snapshot.target_cwd(&d.uri));
-    run(snapshot, &params.query, limit, cwd).await
+    let hits = run(snapshot, &params.query, limit, cwd).await?;
+    let now = search::now_ms();
+    Ok(hits
+        .into_iter()
+        .map(|hit| {
+            let detail = detail(&hit, now);
+            lsp_ext::PickerSearchHit::new(hit, detail)
+        })
+        .collect())
+}
+
+/// What a picker shows under the title: `agent · cwd · age`, the age as
+/// completion's detail says it.
+fn detail(hit: &SessionHit, now_ms: u64) -> String {
+    format!(
+        "{} · {} · {}",
+        hit.agent,
+        one_line(hit.cwd.as_deref().unwrap_or("no cwd")),
+        age(hit.created_at, now_ms)
+    )
 }
 
 /// The sessions matching `query`, `cwd`'s first (also what
@@ -62,4 +83,42 @@ pub async fn run(
             .map_err(|e| error::request_failed(&crate::reference::ReferenceError::read_failed(e)))
     })
     .await?
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(cwd: Option<&str>) -> SessionHit {
+        SessionHit {
+            session_id: "s".into(),
+            title: Some("Fix\nthe tests".into()),
+            display_title: None,
+            agent: "codex".into(),
+            cwd: cwd.map(str::to_string),
+            created_at: 1_000_000,
+            mention: "@[Fix\nthe tests](hydra-session:InMi)".into(),
+            score: 1.0,
+            snippets: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_detail_is_agent_cwd_and_age_on_one_line() {
+        let hour = 3_600_000;
+        assert_eq!(
+            detail(&hit(Some("/w/a\nb")), 1_000_000 + 2 * hour),
+            "codex · /w/a b · 2 h ago"
+        );
+        assert_eq!(detail(&hit(None), 1_000_000), "codex · no cwd · just now");
+    }
+
+    #[test]
+    fn a_picker_hit_carries_the_one_line_title_and_mention() {
+        let picked = lsp_ext::PickerSearchHit::new(hit(None), String::new());
+        assert_eq!(picked.label, "Fix the tests");
+        assert_eq!(picked.insert_text, "@[Fix the tests](hydra-session:InMi)");
+        // The canonical mention is kept as the core made it.
+        assert_eq!(picked.hit.mention, "@[Fix\nthe tests](hydra-session:InMi)");
+    }
 }

@@ -375,6 +375,55 @@ try {
   const inserted = await waitFile('prompt.md', (t) => t.includes(`See ${INVENTORY}`));
   check('choosing one inserts its mention', inserted, fileText('prompt.md'));
 
+  // ---- search conversations: words said only in a session's body ----------
+  // "regression" is in test-writer's first message, not in any title, id or
+  // folder; the last word is half typed (the server matches it as a prefix).
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Found ', { delay: 20 });
+  await palette('Hydra: Search Conversations');
+  const searchInput = page.locator('.quick-input-widget input');
+  await waitFor(async () => /Search Conversations/.test(await text('.quick-input-widget')), 10_000);
+  await searchInput.focus();
+  await page.keyboard.type('regression tes', { delay: 40 });
+  const found = await waitFor(async () => {
+    const t = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\u00a0/g, ' '));
+    return t.length === 1 && t;
+  }, 20_000);
+  const row = found?.[0] ?? '';
+  check('Search Conversations finds the session by words only in its body: its title, agent · cwd · age, the snippet',
+    /test-writer/.test(row) && /hydra · \/home\/ana\/shop · 2025-11-29/.test(row) && /Write regression tests/.test(row),
+    JSON.stringify(found) + ' ' + (await text('.quick-input-widget')));
+  await page.keyboard.press('Enter');
+  await save();
+  const searched = await waitFile('prompt.md', (t) => t.split('\n').includes(`Found ${TESTWRITER}`));
+  check('accepting a search result inserts exactly the server\'s one-line mention', searched,
+    JSON.stringify(fileText('prompt.md').split('\n').filter((l) => l.startsWith('Found'))));
+
+  // The mention picker's search button switches to that mode with what was
+  // typed: the titles, ids and folders hold no "regression", the bodies do.
+  await page.keyboard.press('End');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('Via ', { delay: 20 });
+  await palette('Hydra: Insert Session Mention');
+  await waitFor(async () => (await page.locator('.quick-input-list .monaco-list-row').count()) === 4, 15_000);
+  await page.locator('.quick-input-widget input').fill('regression');
+  const none = await waitFor(async () => (await page.locator('.quick-input-list .monaco-list-row').count()) === 0, 10_000);
+  check('Insert Session Mention finds nothing for a word said only in a body', none,
+    JSON.stringify(await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()));
+  await page.locator('.quick-input-widget [aria-label*="Search Conversations"]').first().click();
+  const switched = await waitFor(async () => {
+    const rows = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();
+    return /Search Conversations/.test(await text('.quick-input-widget')) && rows.length === 1 && /test-writer/.test(rows[0]) && rows;
+  }, 20_000);
+  check("the picker's search button switches to Search Conversations, keeping the query", switched,
+    await text('.quick-input-widget'));
+  await page.keyboard.press('Enter');
+  await save();
+  const via = await waitFile('prompt.md', (t) => t.split('\n').includes(`Via ${TESTWRITER}`));
+  check('accepting it there inserts the server\'s mention', via,
+    JSON.stringify(fileText('prompt.md').split('\n').filter((l) => l.startsWith('Via'))));
+
   // A prompt at maxReferences: the others are marked, not offered as fine.
   await openFile('full.md');
   await page.keyboard.press('Control+End');

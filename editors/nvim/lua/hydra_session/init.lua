@@ -7,7 +7,8 @@
 --
 -- Starts hydra-session-lsp for Markdown and prompt buffers, passes `settings`
 -- as initializationOptions (and answers workspace/configuration with them),
--- and adds :HydraPrepare[!], :HydraMention[!], :HydraStatus and :HydraRestart.
+-- and adds :HydraPrepare[!], :HydraMention[!], :HydraSearch, :HydraStatus and
+-- :HydraRestart.
 -- See the "Editors" section of the README.
 local M = {}
 
@@ -550,7 +551,7 @@ function M.restart()
   end
 end
 
---- :HydraPrepare, :HydraMention, :HydraStatus, :HydraRestart.
+--- :HydraPrepare, :HydraMention, :HydraSearch, :HydraStatus, :HydraRestart.
 function M.define_commands()
   vim.api.nvim_create_user_command("HydraPrepare", function(args)
     if args.bang then
@@ -565,9 +566,21 @@ function M.define_commands()
   vim.api.nvim_create_user_command("HydraMention", function(args)
     M.mention(args.args, { yank = args.bang })
   end, { nargs = "?", bang = true, desc = "Pick a session and insert its mention (!: yank it)" })
+  vim.api.nvim_create_user_command("HydraSearch", function(args)
+    require("hydra_session.search").search(args.args)
+  end, { nargs = "?", desc = "Find a session by what was said in it and insert its mention" })
   vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
 end
+
+-- What the plugin's other modules (search.lua) reuse; not an API.
+M._shared = {
+  request = request,
+  need_client = need_client,
+  insert_mention = insert_mention,
+  notify = notify,
+  describe = describe,
+}
 
 --- The configuration setup() was given (nil before setup()).
 function M.current_config()
