@@ -62,6 +62,15 @@ pub trait SessionStore: Send + Sync {
     /// store cannot tell); whether the sessions changed.
     fn update(&mut self) -> bool;
 
+    /// As [`Self::update`], in parts (a list of stores, one by one):
+    /// `progress` is handed the store between two parts, so a long first
+    /// scan can show what is indexed so far. A store of one part never
+    /// calls it.
+    fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
+        let _ = progress;
+        self.update()
+    }
+
     /// What each store of the list holds, for `sessionReference/status`.
     fn status(&self) -> Vec<StoreStatus>;
 

@@ -41,20 +41,23 @@ pub async fn report_indexing(shared: Arc<Shared>) {
         message: Some(shared.index.roots().join(", ")),
         percentage: None,
     };
-    progress(&shared, &token, WorkDoneProgress::Begin(begin));
+    progress(&shared, &token, WorkDoneProgress::Begin(begin)).await;
     shared.index.ready().await;
     let count = shared.index.view().len();
     let end = WorkDoneProgressEnd {
         message: Some(format!("{count} sessions")),
     };
-    progress(&shared, &token, WorkDoneProgress::End(end));
+    progress(&shared, &token, WorkDoneProgress::End(end)).await;
 }
 
-fn progress(shared: &Shared, token: &NumberOrString, value: WorkDoneProgress) {
-    shared.client.notify::<Progress>(ProgressParams {
-        token: token.clone(),
-        value: ProgressParamsValue::WorkDone(value),
-    });
+async fn progress(shared: &Shared, token: &NumberOrString, value: WorkDoneProgress) {
+    shared
+        .client
+        .notify_from_task::<Progress>(ProgressParams {
+            token: token.clone(),
+            value: ProgressParamsValue::WorkDone(value),
+        })
+        .await;
 }
 
 /// Reports store warnings, and has diagnostics refreshed when the sessions
@@ -63,14 +66,14 @@ fn progress(shared: &Shared, token: &NumberOrString, value: WorkDoneProgress) {
 /// append would keep diagnostics from ever being published.
 pub async fn follow_index(shared: Arc<Shared>, mut events: mpsc::UnboundedReceiver<IndexEvent>) {
     while let Some(event) = events.recv().await {
-        let mut changed = on_index_event(&shared, event);
+        let mut changed = on_index_event(&shared, event).await;
         while changed {
             shared.tell(LoopEvent::StoreChanged);
             changed = false;
             let until = tokio::time::Instant::now() + STORE_REFRESH;
             loop {
                 match tokio::time::timeout_at(until, events.recv()).await {
-                    Ok(Some(event)) => changed |= on_index_event(&shared, event),
+                    Ok(Some(event)) => changed |= on_index_event(&shared, event).await,
                     Ok(None) => return,
                     Err(_) => break,
                 }
@@ -80,7 +83,7 @@ pub async fn follow_index(shared: Arc<Shared>, mut events: mpsc::UnboundedReceiv
 }
 
 /// Handles one index event; whether the sessions changed.
-fn on_index_event(shared: &Shared, event: IndexEvent) -> bool {
+async fn on_index_event(shared: &Shared, event: IndexEvent) -> bool {
     match event {
         IndexEvent::Notes(notes) => {
             for note in &notes {
@@ -88,7 +91,13 @@ fn on_index_event(shared: &Shared, event: IndexEvent) -> bool {
             }
             for message in logging::note_messages(&notes) {
                 tracing::warn!("{message}");
-                shared.client.log_message(MessageType::WARNING, message);
+                shared
+                    .client
+                    .notify_from_task::<notification::LogMessage>(LogMessageParams {
+                        typ: MessageType::WARNING,
+                        message,
+                    })
+                    .await;
             }
             false
         }

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::Mutex;
 
-use crossbeam_channel::Sender;
+use crossbeam_channel::{Sender, TrySendError};
 use lsp_server::{Message, Notification, Request, RequestId, Response, ResponseError};
 use lsp_types::{notification, request, MessageType, Url};
 use tokio::sync::oneshot;
@@ -44,16 +44,35 @@ impl Client {
     }
 
     /// Queues a message; waits while the output is full (backpressure).
+    /// For the main loop's thread: an async task calls [`Self::send_from_task`].
     pub fn send(&self, message: impl Into<Outgoing>) {
         // The writer is gone only at the end: nothing is left to tell.
         let _ = self.outbox.send(message.into());
     }
 
+    /// As [`Self::send`], from an async task: while the output is full it
+    /// waits on the blocking pool, never on one of the few async workers
+    /// (a client that does not read would otherwise stop every task).
+    pub async fn send_from_task(&self, message: impl Into<Outgoing>) {
+        match self.outbox.try_send(message.into()) {
+            Ok(()) | Err(TrySendError::Disconnected(_)) => {}
+            Err(TrySendError::Full(message)) => {
+                let outbox = self.outbox.clone();
+                let _ = tokio::task::spawn_blocking(move || outbox.send(message)).await;
+            }
+        }
+    }
+
     pub fn notify<N: lsp_types::notification::Notification>(&self, params: N::Params) {
-        self.send(Message::Notification(Notification::new(
-            N::METHOD.to_string(),
-            params,
-        )));
+        self.send(notification::<N>(params));
+    }
+
+    /// As [`Self::notify`], from an async task.
+    pub async fn notify_from_task<N: lsp_types::notification::Notification>(
+        &self,
+        params: N::Params,
+    ) {
+        self.send_from_task(notification::<N>(params)).await;
     }
 
     pub fn log_message(&self, typ: MessageType, message: String) {
@@ -64,17 +83,22 @@ impl Client {
         self.notify::<notification::ShowMessage>(lsp_types::ShowMessageParams { typ, message });
     }
 
-    pub fn publish_diagnostics(
+    /// From an async task (the diagnostics of a document are computed in
+    /// one).
+    pub async fn publish_diagnostics(
         &self,
         uri: Url,
         diagnostics: Vec<lsp_types::Diagnostic>,
         version: Option<i32>,
     ) {
-        self.notify::<notification::PublishDiagnostics>(lsp_types::PublishDiagnosticsParams {
-            uri,
-            diagnostics,
-            version,
-        });
+        self.notify_from_task::<notification::PublishDiagnostics>(
+            lsp_types::PublishDiagnosticsParams {
+                uri,
+                diagnostics,
+                version,
+            },
+        )
+        .await;
     }
 
     /// Sends request `R` and waits for its answer.
@@ -86,11 +110,12 @@ impl Client {
         let (answer, answered) = oneshot::channel();
         self.lock().insert(id.clone(), answer);
         let _forget = Forget(self, id.clone());
-        self.send(Message::Request(Request::new(
+        self.send_from_task(Message::Request(Request::new(
             id,
             R::METHOD.to_string(),
             params,
-        )));
+        )))
+        .await;
         let response = answered.await.map_err(|_| ResponseError {
             code: lsp_server::ErrorCode::InternalError as i32,
             message: format!("{} was never answered", R::METHOD),
@@ -123,5 +148,63 @@ impl Client {
             }
             None => tracing::debug!("an answer to no request of ours: {}", response.id),
         }
+    }
+}
+
+fn notification<N: lsp_types::notification::Notification>(params: N::Params) -> Message {
+    Message::Notification(Notification::new(N::METHOD.to_string(), params))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{mpsc, Arc};
+    use std::time::Duration;
+
+    fn message(method: &str) -> Message {
+        Message::Notification(Notification::new(method.to_string(), ()))
+    }
+
+    /// A task that sends while the output is full waits without holding its
+    /// async worker: on a runtime of one thread, another task runs first.
+    /// (A blocking send would stop that thread until the rescue below made
+    /// room, and the order would be the other way round.)
+    #[test]
+    fn a_send_from_a_task_waits_off_the_async_workers() {
+        let (outbox, written) = crossbeam_channel::bounded(1);
+        let client = Arc::new(Client::new(outbox));
+        client.send(message("fills the output"));
+        let (said, order) = mpsc::channel();
+        let (ran, other_ran) = mpsc::channel::<()>();
+        // The writer's stand-in: makes room once the other task ran (or, as
+        // a rescue for a blocking send, after a long while).
+        let drainer = std::thread::spawn(move || {
+            let _ = other_ran.recv_timeout(Duration::from_secs(30));
+            let first = written.recv();
+            let second = written.recv();
+            (first.is_ok(), second.is_ok())
+        });
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async {
+            let sender = {
+                let (client, said) = (client.clone(), said.clone());
+                tokio::spawn(async move {
+                    client.send_from_task(message("waits for room")).await;
+                    said.send("sent").unwrap();
+                })
+            };
+            tokio::task::yield_now().await;
+            said.send("another task ran").unwrap();
+            ran.send(()).unwrap();
+            sender.await.unwrap();
+        });
+        assert_eq!(
+            order.try_iter().collect::<Vec<_>>(),
+            ["another task ran", "sent"]
+        );
+        assert_eq!(drainer.join().unwrap(), (true, true));
     }
 }

@@ -176,10 +176,19 @@ impl Index {
             let _ = wake.send(());
         }));
         let this = self.clone();
+        let publisher = self.clone();
         tokio::spawn(async move {
             let scanned = tokio::task::spawn_blocking(move || {
                 hold_for_test();
-                store.update();
+                // Between the stores of the list, what is indexed so far is
+                // the view: a cold first scan of a large store list takes
+                // long, and completion answers meanwhile with this.
+                store.update_in_parts(&mut |partial| {
+                    if publisher.is_current(generation) {
+                        publisher.publish_partial(View::new(partial));
+                    }
+                    hold_for_test();
+                });
                 let view = View::new(&*store);
                 (store, view)
             })
@@ -201,6 +210,15 @@ impl Index {
 
     fn is_current(&self, generation: u64) -> bool {
         self.generation.load(Ordering::SeqCst) == generation
+    }
+
+    /// The view of a scan not finished yet: no event, since diagnostics
+    /// wait for the whole first index (only completion reads it early).
+    fn publish_partial(&self, view: View) {
+        tracing::debug!("indexed {} sessions so far", view.len());
+        if let Ok(mut slot) = self.view.write() {
+            *slot = Arc::new(view);
+        }
     }
 
     fn install(&self, store: Box<dyn SessionStore>, view: View) {
@@ -278,11 +296,13 @@ impl Index {
 }
 
 /// Test hook, in debug builds only: when `HYDRA_SESSION_TEST_INDEX_GATE`
-/// names a FIFO, every scan of a new store waits until a test has opened
-/// that FIFO for writing and closed it (opening a FIFO for reading blocks
-/// until a writer comes; reading ends when it leaves). A test can then ask
-/// for completion while the first index is still being built, without
-/// guessing how long a scan takes.
+/// names a FIFO, every scan of a new store list waits until a test has
+/// opened that FIFO for writing and closed it (opening a FIFO for reading
+/// blocks until a writer comes; reading ends when it leaves), before it
+/// starts and again after each store of the list but the last (once what
+/// is indexed so far is published). A test can then ask for completion
+/// while the first index is still being built, without guessing how long a
+/// scan takes.
 fn hold_for_test() {
     #[cfg(debug_assertions)]
     if let Some(gate) = std::env::var_os("HYDRA_SESSION_TEST_INDEX_GATE") {

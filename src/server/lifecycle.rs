@@ -99,9 +99,14 @@ impl Session {
     pub fn on_did_close(&mut self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.documents.close(&uri);
+        // On the main loop's thread: the blocking send is the backpressure.
         self.shared
             .client
-            .publish_diagnostics(uri, Vec::new(), None);
+            .notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri,
+                diagnostics: Vec::new(),
+                version: None,
+            });
     }
 
     pub fn on_did_change_configuration(&mut self, params: DidChangeConfigurationParams) {

@@ -26,6 +26,26 @@ pub struct Settings {
     /// `spillDir` as given: `None` is the default directory, `""` disables
     /// spilling (resolved by `config::spill`).
     pub spill_dir: Option<String>,
+    /// `completionFiltering`: who has the last word on which sessions a
+    /// completion list shows.
+    pub completion_filtering: CompletionFiltering,
+}
+
+/// Whether the client filters the server's completion list again
+/// (`"client"`, the default and server.md's contract) or keeps it as the
+/// server filtered it (`"server"`, an opt-in for clients whose own filter
+/// is a case-sensitive prefix match on `filterText` that re-asks only for
+/// an incomplete list, as Neovim 0.11's `vim.lsp.completion`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum CompletionFiltering {
+    /// Each item's `filterText` holds every field the query may match, and
+    /// a list is incomplete only when the limit cut it.
+    #[default]
+    Client,
+    /// Every list of sessions is incomplete (the client asks again as the
+    /// query grows) and each item's `filterText` is the typed `@query`, so
+    /// a prefix filter keeps the whole answer in the server's order.
+    Server,
 }
 
 impl Settings {
@@ -75,6 +95,7 @@ impl Settings {
                     }
                 }
                 "logLevel" => next.log_level = log_level(value)?,
+                "completionFiltering" => next.completion_filtering = completion_filtering(value)?,
                 // Unknown keys (other extensions' settings, editor-only
                 // keys such as `serverPath`) are not ours to judge.
                 _ => {}
@@ -145,6 +166,17 @@ fn log_level(value: &Value) -> Result<Option<String>, ReferenceError> {
             }
         }
         _ => Err(invalid("logLevel must be a string")),
+    }
+}
+
+fn completion_filtering(value: &Value) -> Result<CompletionFiltering, ReferenceError> {
+    match value {
+        Value::Null => Ok(CompletionFiltering::default()),
+        Value::String(s) if s == "client" => Ok(CompletionFiltering::Client),
+        Value::String(s) if s == "server" => Ok(CompletionFiltering::Server),
+        _ => Err(invalid(
+            "completionFiltering must be \"client\" or \"server\"",
+        )),
     }
 }
 
@@ -231,6 +263,8 @@ mod tests {
             json!({"spillMaxBytes": 0}),
             json!({"spillMaxBytes": "1"}),
             json!({"spillDir": 5}),
+            json!({"completionFiltering": "Server"}),
+            json!({"completionFiltering": true}),
             json!([1]),
         ] {
             let error = base.updated(&bad).unwrap_err();
@@ -245,10 +279,11 @@ mod tests {
     #[test]
     fn null_restores_defaults() {
         let s = Settings::default()
-            .updated(&json!({"maxReferences": 1, "targetSessionId": "a"}))
+            .updated(&json!({"maxReferences": 1, "targetSessionId": "a", "completionFiltering": "server"}))
             .unwrap();
+        assert_eq!(s.completion_filtering, CompletionFiltering::Server);
         let s = s
-            .updated(&json!({"maxReferences": null, "targetSessionId": null}))
+            .updated(&json!({"maxReferences": null, "targetSessionId": null, "completionFiltering": null}))
             .unwrap();
         assert_eq!(s, Settings::default());
     }

@@ -258,6 +258,40 @@ impl FsStore {
     }
 }
 
+impl FsStore {
+    /// Applies what the watcher saw in store `i` (or rescans it); whether
+    /// its sessions changed. A store of another kind updates itself.
+    fn update_member(&mut self, i: usize) -> bool {
+        if let Some(Member::Store(store)) = self.members.get_mut(i) {
+            return store.update();
+        }
+        let pending = match self.pending[i].lock() {
+            Ok(mut p) => std::mem::take(&mut *p),
+            Err(_) => Pending {
+                rescan: true,
+                ..Pending::default()
+            },
+        };
+        if pending.rearm {
+            if let Some(Some(watcher)) = self.watchers.get_mut(i) {
+                watcher.arm();
+            }
+        }
+        let Some(Member::Files(catalog)) = self.members.get_mut(i) else {
+            return false;
+        };
+        if pending.rescan {
+            catalog.rescan();
+            return true;
+        }
+        let mut changed = false;
+        for path in &pending.paths {
+            changed |= catalog.refresh_path(path);
+        }
+        changed
+    }
+}
+
 /// A sink that never sees the ids of earlier stores.
 struct Unseen<'s, 'a> {
     seen: &'s HashSet<Cow<'a, str>>,
@@ -334,35 +368,18 @@ impl SessionStore for FsStore {
     }
 
     fn update(&mut self) -> bool {
+        self.update_in_parts(&mut |_| {})
+    }
+
+    /// One part per store of the list: `progress` sees the stores before
+    /// the next one brought up to date.
+    fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         let mut changed = false;
-        for (i, member) in self.members.iter_mut().enumerate() {
-            let catalog = match member {
-                Member::Files(catalog) => catalog,
-                Member::Store(store) => {
-                    changed |= store.update();
-                    continue;
-                }
-            };
-            let pending = match self.pending[i].lock() {
-                Ok(mut p) => std::mem::take(&mut *p),
-                Err(_) => Pending {
-                    rescan: true,
-                    ..Pending::default()
-                },
-            };
-            if pending.rearm {
-                if let Some(Some(watcher)) = self.watchers.get_mut(i) {
-                    watcher.arm();
-                }
+        for i in 0..self.members.len() {
+            if i > 0 {
+                progress(&*self);
             }
-            if pending.rescan {
-                catalog.rescan();
-                changed = true;
-            } else {
-                for path in &pending.paths {
-                    changed |= catalog.refresh_path(path);
-                }
-            }
+            changed |= self.update_member(i);
         }
         changed
     }
@@ -632,6 +649,35 @@ mod tests {
         assert_eq!(status.len(), 2);
         assert_eq!((status[0].sessions, status[1].sessions), (1, 2));
         assert_eq!(status[1].format, "auto");
+    }
+
+    /// The first scan of a list, store by store: between two stores the
+    /// progress callback sees the stores scanned so far, and only those.
+    #[test]
+    fn a_list_is_updated_one_store_at_a_time() {
+        let dirs: Vec<_> = (0..3).map(|_| tempfile::tempdir().unwrap()).collect();
+        for (i, dir) in dirs.iter().enumerate() {
+            log(dir.path(), "s.jsonl", &format!("s{i}"), 1);
+        }
+        let specs: Vec<StoreSpec> = dirs.iter().map(|d| StoreSpec::auto(d.path())).collect();
+        let mut store = FsStore::unscanned(&specs, Scan::Full);
+        let mut seen: Vec<Vec<String>> = Vec::new();
+        let changed = store.update_in_parts(&mut |partial| {
+            seen.push(
+                partial
+                    .sessions()
+                    .into_iter()
+                    .map(|s| s.header.id)
+                    .collect(),
+            );
+        });
+        assert!(changed);
+        assert_eq!(seen, [vec!["s0"], vec!["s0", "s1"]]);
+        assert_eq!(store.len(), 3);
+        // One store: one part, no progress.
+        let mut one = FsStore::unscanned(&specs[..1], Scan::Full);
+        one.update_in_parts(&mut |_| panic!("a store of one part"));
+        assert_eq!(one.len(), 1);
     }
 
     #[test]

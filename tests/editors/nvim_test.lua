@@ -235,7 +235,10 @@ local function main()
     pid = kids[1]
   end
   write_file(tmp .. "/server.pid", { tostring(pid) })
-  check("buffer gets the plugin's omnifunc", vim.bo[buf].omnifunc == "v:lua.require'hydra_session.complete'.omnifunc",
+  -- 0.11+: Neovim's own vim.lsp.completion; before, the plugin's engine.
+  local builtin = vim.fn.has("nvim-0.11") == 1
+  local want_omnifunc = builtin and "v:lua.vim.lsp.omnifunc" or "v:lua.require'hydra_session.complete'.omnifunc"
+  check("buffer gets the omnifunc " .. want_omnifunc, vim.bo[buf].omnifunc == want_omnifunc,
     "omnifunc=" .. vim.bo[buf].omnifunc)
   local kmap = vim.fn.maparg("K", "n", false, true)
   check("K is mapped to hover in the buffer", type(kmap) == "table" and kmap.buffer == 1
@@ -324,11 +327,16 @@ local function main()
 
   -- Typing "@che": the menu opens by itself and follows the query; <C-n>
   -- to "Checkout tax rounding", <C-y> accepts: exactly its mention.
+  -- Which engine filled the last menu seen: "builtin" (vim.lsp.completion
+  -- keeps the LSP item in user_data.nvim.lsp) or "plugin".
+  local menu_engine
   local function menu_words()
     local i = vim.fn.complete_info({ "items", "selected" })
     local words = {}
     for _, it in ipairs(i.items or {}) do
       table.insert(words, it.abbr)
+      local ud = it.user_data
+      menu_engine = (type(ud) == "table" and type(ud.nvim) == "table" and ud.nvim.lsp) and "builtin" or "plugin"
     end
     return words, i.selected
   end
@@ -367,6 +375,8 @@ local function main()
   local words, line = type_and_pick("Ask ", "@che", "Checkout tax rounding")
   check("typing '@che' opens the menu by itself, filtered by the server", words ~= nil and #words == 2,
     vim.inspect(words))
+  check("the menu is " .. (builtin and "vim.lsp.completion's (0.11+)" or "the plugin's"),
+    menu_engine == (builtin and "builtin" or "plugin"), tostring(menu_engine))
   check("accepting 'Checkout tax rounding' after '@che' leaves exactly one canonical mention",
     line == "Ask " .. expected["checkout-tax"] and count_mentions(line) == 1,
     "line is " .. vim.inspect(line))
@@ -588,7 +598,8 @@ local function main()
   end) or table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), "\n")
   check(":checkhealth hydra_session reports the binary, its version, the store, 4 sessions and the completion source",
     health:find("hydra-session-lsp 0.", 1, true) and health:find("4 sessions", 1, true)
-      and health:find("Neovim", 1, true) and health:find("omnifunc", 1, true)
+      and health:find("Neovim", 1, true)
+      and health:find(builtin and "vim.lsp.completion" or "omnifunc", 1, true)
       and not health:find("ERROR", 1, true),
     health)
   vim.cmd("bwipeout!")

@@ -355,16 +355,11 @@ async fn a_session_created_in_the_future_shows_its_date_not_just_now() {
     );
 }
 
-/// While the first index is still being built (held by the debug build's
-/// test gate, a FIFO the scan waits on), completion still answers, with
-/// what is indexed so far and marked incomplete; once the scan goes on,
-/// the sessions are listed.
-#[tokio::test]
-async fn completion_answers_while_the_first_index_is_built() {
-    use std::process::Stdio;
-    let store = demo_store();
-    let dir = tempfile::tempdir().unwrap();
-    let gate = dir.path().join("gate");
+/// A FIFO for the debug build's index gate (`HYDRA_SESSION_TEST_INDEX_GATE`):
+/// the first scan waits on it before it starts and after each store of the
+/// list but the last.
+fn index_gate(dir: &std::path::Path) -> std::path::PathBuf {
+    let gate = dir.join("gate");
     rustix::fs::mknodat(
         rustix::fs::CWD,
         &gate,
@@ -373,21 +368,50 @@ async fn completion_answers_while_the_first_index_is_built() {
         0,
     )
     .unwrap();
-    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("HYDRA_SESSION_STORE", store.path())
-        .env("HYDRA_SESSION_TEST_INDEX_GATE", &gate)
-        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
-        .env("CODEX_HOME", "/nonexistent")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
+    gate
+}
+
+/// Lets the scan past the gate once: opens it for writing (which waits for
+/// the scan to stand at it) and closes it.
+async fn open_gate(gate: &std::path::Path) {
+    let writer = gate.to_path_buf();
+    tokio::task::spawn_blocking(move || drop(std::fs::OpenOptions::new().write(true).open(writer)))
+        .await
         .unwrap();
-    let mut client = TestClient::new(child.stdout.take().unwrap(), child.stdin.take().unwrap());
-    client.start(store.path(), "/home/ana/shop").await;
+}
+
+/// The server over stdio with `gate` as its index gate and `stores` as its
+/// store list; the document "@" open.
+async fn gated_server(
+    gate: &std::path::Path,
+    stores: Value,
+) -> (ProcessClient, tokio::process::Child, Value) {
+    let mut command = server_command();
+    command.env("HYDRA_SESSION_TEST_INDEX_GATE", gate);
+    let (mut client, child) = spawn(command);
+    client
+        .initialize(json!({
+            "processId": null, "rootUri": null, "capabilities": {},
+            "workspaceFolders": [{"uri": file_uri("/home/ana/shop"), "name": "ws"}],
+            "initializationOptions": {"hydraSession": {"store": stores, "spillDir": ""}},
+        }))
+        .await;
     client.open(&file_uri(DOC), "@").await;
     let request =
         json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 1}});
+    (client, child, request)
+}
+
+/// While the first index is still being built (held by the debug build's
+/// test gate, a FIFO the scan waits on), completion still answers, with
+/// what is indexed so far and marked incomplete; once the scan goes on,
+/// the sessions are listed.
+#[tokio::test]
+async fn completion_answers_while_the_first_index_is_built() {
+    let store = demo_store();
+    let dir = tempfile::tempdir().unwrap();
+    let gate = index_gate(dir.path());
+    let (mut client, _child, request) = gated_server(&gate, json!(store.path())).await;
 
     // The scan cannot have finished: it waits for a writer on the gate.
     let during = client
@@ -399,10 +423,7 @@ async fn completion_answers_while_the_first_index_is_built() {
     assert_eq!(status["indexing"], true, "{status}");
 
     // Open the gate (the scan is blocked opening it for reading) and close it.
-    let writer = gate.clone();
-    tokio::task::spawn_blocking(move || drop(std::fs::OpenOptions::new().write(true).open(writer)))
-        .await
-        .unwrap();
+    open_gate(&gate).await;
     // Each answer comes as soon as the index is built, or after the grace
     // time with what is indexed so far: ask until the sessions are there.
     let mut listed = 0;
@@ -418,4 +439,142 @@ async fn completion_answers_while_the_first_index_is_built() {
     }
     assert!(listed > 0, "the sessions were never listed");
     client.shutdown_and_exit().await;
+}
+
+/// A first scan of two stores publishes the first store's sessions before
+/// it reads the second (the gate holds it there): completion meanwhile
+/// answers with them, marked incomplete, and status counts them; then
+/// every session, complete.
+#[tokio::test]
+async fn during_the_first_scan_completion_offers_the_stores_indexed_so_far() {
+    let demo = demo_store();
+    let other = tempfile::tempdir().unwrap();
+    LogBuilder::new("later-store", 1_000, Some("/home/ana/shop"))
+        .write(&other.path().join("later-store.jsonl"));
+    let dir = tempfile::tempdir().unwrap();
+    let gate = index_gate(dir.path());
+    let (mut client, _child, request) =
+        gated_server(&gate, json!([demo.path(), other.path()])).await;
+    let ids = |answer: &Value| -> Vec<String> {
+        let mut ids: Vec<String> = answer["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["data"]["sessionId"].as_str().map(str::to_string))
+            .collect();
+        ids.sort();
+        ids
+    };
+    let demo_ids = [
+        "checkout-tax",
+        "checkout-tax.test-writer",
+        "deploy-2026-11-28",
+        "inventory-refactor",
+    ];
+
+    // Past the gate before the scan; it stops again after the first store,
+    // once that store's sessions are published.
+    open_gate(&gate).await;
+    let mut during = Value::Null;
+    for _ in 0..30 {
+        during = client
+            .call("textDocument/completion", request.clone())
+            .await;
+        if !ids(&during).is_empty() {
+            break;
+        }
+    }
+    assert_eq!(ids(&during), demo_ids, "{during}");
+    assert_eq!(during["isIncomplete"], true, "{during}");
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["indexing"], true, "{status}");
+    assert_eq!(status["sessions"], 4, "{status}");
+
+    open_gate(&gate).await;
+    let mut after = Value::Null;
+    for _ in 0..30 {
+        after = client
+            .call("textDocument/completion", request.clone())
+            .await;
+        if after["isIncomplete"] == false {
+            break;
+        }
+    }
+    let mut all: Vec<&str> = demo_ids.to_vec();
+    all.push("later-store");
+    all.sort();
+    assert_eq!(ids(&after), all, "{after}");
+    assert_eq!(after["isIncomplete"], false, "{after}");
+    client.shutdown_and_exit().await;
+}
+
+/// The opt-in of clients whose filter is a case-sensitive prefix match on
+/// `filterText` that asks again only for an incomplete list (Neovim 0.11's
+/// `vim.lsp.completion`), over the built binary: with
+/// `completionFiltering: "server"` every session list is incomplete and
+/// each item's `filterText` is the typed `@query`, the items otherwise the
+/// same; left out, `"client"` or `null`, the contract's answer.
+#[tokio::test]
+async fn server_filtering_is_an_opt_in_of_prefix_filtering_clients() {
+    let store = demo_store();
+    let mut answers = Vec::new();
+    for filtering in [json!(null), json!("client"), json!("server")] {
+        let (mut client, mut child) = spawn(server_command());
+        let mut options = json!({"store": store.path(), "spillDir": ""});
+        if !filtering.is_null() {
+            options["completionFiltering"] = filtering.clone();
+        }
+        client
+            .initialize(json!({
+                "processId": null, "rootUri": null, "capabilities": {},
+                "workspaceFolders": [{"uri": file_uri("/home/ana/shop"), "name": "ws"}],
+                "initializationOptions": {"hydraSession": options},
+            }))
+            .await;
+        client.open(&file_uri(DOC), "Ask @che").await;
+        let request = json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 8}});
+        let got = client
+            .call("textDocument/completion", request.clone())
+            .await;
+        if filtering == "server" {
+            // Back to the default by `null`, without a restart.
+            client
+                .notify(
+                    "workspace/didChangeConfiguration",
+                    json!({"settings": {"hydraSession": {"completionFiltering": null}}}),
+                )
+                .await;
+            let back = client.call("textDocument/completion", request).await;
+            assert_eq!(back, answers[0], "null is the default again");
+        }
+        client.shutdown_and_exit().await;
+        let status = child.wait().await.expect("the server's exit");
+        assert!(status.success(), "{status}");
+        answers.push(got);
+    }
+    let (default, client, server) = (&answers[0], &answers[1], &answers[2]);
+    assert_eq!(client, default, "\"client\" is the default");
+    assert_eq!(default["isIncomplete"], false, "{default}");
+    let labels = |list: &Value| -> Vec<Value> {
+        list["items"]
+            .as_array()
+            .map(|items| items.iter().map(|i| i["label"].clone()).collect())
+            .unwrap_or_default()
+    };
+    assert_eq!(
+        labels(default),
+        [json!("test-writer"), json!("Checkout tax rounding")]
+    );
+    assert_eq!(
+        default["items"][1]["filterText"],
+        "@Checkout tax rounding checkout-tax /home/ana/shop"
+    );
+
+    assert_eq!(server["isIncomplete"], true, "{server}");
+    let mut expected = default.clone();
+    expected["isIncomplete"] = json!(true);
+    for item in expected["items"].as_array_mut().into_iter().flatten() {
+        item["filterText"] = json!("@che");
+    }
+    assert_eq!(server, &expected);
 }

@@ -6,7 +6,8 @@
 --   vim.lsp.enable("hydra_session")
 --
 -- `settings.hydraSession` is also sent as initializationOptions. on_attach
--- sets up the plugin's completion (menu on "@", <C-x><C-o>), K for hover
+-- sets up completion (menu on "@", <C-x><C-o>; Neovim's own
+-- vim.lsp.completion, with the server's opt-in for it), K for hover
 -- and virtual text for the server's diagnostics; a config that sets its
 -- own on_attach can call require("hydra_session").on_attach(client, bufnr).
 return {
@@ -15,10 +16,11 @@ return {
   root_markers = { ".git" },
   before_init = function(params, config)
     local s = type(config.settings) == "table" and config.settings.hydraSession or nil
-    if type(s) ~= "table" or next(s) == nil then
-      s = vim.empty_dict()
+    if type(s) ~= "table" then
+      s = {}
     end
-    params.initializationOptions = { hydraSession = s }
+    -- With the server's opt-in for vim.lsp.completion when it completes.
+    params.initializationOptions = { hydraSession = require("hydra_session").init_section(s) }
   end,
   on_attach = function(client, bufnr)
     require("hydra_session").on_attach(client, bufnr)

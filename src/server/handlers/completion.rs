@@ -16,6 +16,7 @@ use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
 use crate::server::error;
 use crate::server::index::FIRST_INDEX_GRACE;
+use crate::server::settings::CompletionFiltering;
 use crate::server::snapshot::Snapshot;
 
 /// Characters that may come right before the `@` of a mention (besides
@@ -64,6 +65,7 @@ pub async fn completion(
         return Ok(None);
     }
     let settings = &snapshot.settings;
+    let server_filters = settings.completion_filtering == CompletionFiltering::Server;
     let cwd = snapshot.target_cwd(&uri);
     let mut items = Vec::new();
     let mut is_incomplete = false;
@@ -96,18 +98,29 @@ pub async fn completion(
             it
         }));
         is_incomplete |= found.incomplete;
+        if server_filters {
+            keep_as_filtered(&mut items, &format!("@{query}"));
+        }
     }
     if let Some((at, query)) = file_query {
         let limit = settings.limits.candidate_limit as u64;
+        let typed = format!("@{query}");
         let list = blocking("file completion", move |_| {
             crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
         })
         .await?
         .map_err(|e| error::request_failed(&e))?;
         let range = position::range(&doc.rope, at..cursor, encoding);
-        items.extend(files::completion_items(&list, range));
+        let mut found = files::completion_items(&list, range);
+        if server_filters {
+            keep_as_filtered(&mut found, &typed);
+        }
+        items.extend(found);
         is_incomplete |= list.incomplete;
     }
+    // A prefix-filtering client asks again as the query grows only when
+    // the list is incomplete.
+    is_incomplete |= server_filters;
     tracing::trace!(
         "completion: {} items in {:?}",
         items.len(),
@@ -117,6 +130,16 @@ pub async fn completion(
         is_incomplete,
         items,
     })))
+}
+
+/// `completionFiltering: "server"`: what was typed from the `@` to the
+/// cursor as the filter text of every item, so a client keeping the items
+/// whose `filterText` starts with what was typed keeps them all, in the
+/// server's order.
+fn keep_as_filtered(items: &mut [CompletionItem], typed: &str) {
+    for item in items {
+        item.filter_text = Some(typed.to_string());
+    }
 }
 
 /// What `resolve` needs, carried in the item.

@@ -74,7 +74,8 @@ pub fn schedule(snapshot: Snapshot, uri: Url, ticket: Ticket, delay: Duration) {
             snapshot
                 .shared
                 .client
-                .publish_diagnostics(uri, diagnostics, Some(version));
+                .publish_diagnostics(uri, diagnostics, Some(version))
+                .await;
         }
     });
 }

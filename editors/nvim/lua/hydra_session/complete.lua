@@ -1,10 +1,10 @@
--- Completion of session (and file) mentions, the same in Neovim 0.7 to 0.11+.
+-- Completion of session (and file) mentions where Neovim has no completion
+-- that can take these items (0.7 to 0.10; on 0.11+ builtin.lua drives
+-- vim.lsp.completion instead, unless `builtin_completion = false`).
 --
--- Neither the built-in LSP omnifunc nor 0.11's vim.lsp.completion can be
--- trusted with these items: 0.7-0.9 keep an item only when its word starts
--- with the typed "@query", 0.10 the same, 0.11 filters filterText with a
--- case-sensitive prefix and inserts a text edit only up to its first space.
--- So this module asks the server itself (textDocument/completion), keeps the
+-- The built-in LSP omnifunc of 0.7-0.10 keeps an item only when its word
+-- starts with the typed "@query" and has no way to ask the server again as
+-- the query grows. So this module asks the server itself (textDocument/completion), keeps the
 -- server's order, and hands vim.fn.complete() items whose word is the whole
 -- textEdit.newText, starting at the textEdit's own start, with equal=1 so
 -- that Neovim's filter drops none of them as more is typed (each keystroke
@@ -121,7 +121,8 @@ local function doc_text(item)
   return nil
 end
 
-local function kind_name(item)
+--- The menu's kind of an item: session, over max, file or folder.
+function M.kind_name(item)
   -- Deprecated: the server marks sessions that would exceed maxReferences.
   if type(item.tags) == "table" and vim.tbl_contains(item.tags, 1) then
     return "over max"
@@ -159,7 +160,7 @@ function M.to_complete_items(items, line, enc)
         word = word,
         abbr = item.label,
         menu = type(item.detail) == "string" and item.detail or "",
-        kind = kind_name(item),
+        kind = M.kind_name(item),
         info = doc_text(item),
         icase = 1,
         equal = 1, -- Neovim's own filter keeps every item: the server filtered

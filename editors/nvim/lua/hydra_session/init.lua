@@ -24,9 +24,14 @@ local defaults = {
   -- A directory, or a function(bufnr) returning one. Default: the nearest
   -- ancestor holding .git, else the current directory.
   root_dir = nil,
-  -- Set 'omnifunc' to the plugin's own (it asks the server and inserts the
-  -- whole mention, in every Neovim version): <C-x><C-o> after "@".
+  -- Set up completion in attached buffers: <C-x><C-o> after "@" (and the
+  -- menu on "@", see autocomplete).
   omnifunc = true,
+  -- Neovim 0.11+: complete with Neovim's own vim.lsp.completion (the server
+  -- is asked to keep its filter and order for it: completionFiltering =
+  -- "server"). false: the plugin's own engine, as on 0.7-0.10. Default: on
+  -- 0.11+, unless nvim-cmp or blink.cmp is loaded.
+  builtin_completion = nil,
   -- Open the completion menu by itself when "@" is typed, and follow the
   -- query as it grows. Default: on, unless nvim-cmp or blink.cmp is loaded
   -- (they complete on "@" themselves).
@@ -142,13 +147,41 @@ function M.completion_source()
   if plugin_loaded("blink.cmp") then
     table.insert(parts, "blink.cmp (add the \"hydra_session\" provider: module 'hydra_session.blink')")
   end
-  if opts.omnifunc ~= false then
+  if M.builtin_completion_enabled() then
+    table.insert(parts, "vim.lsp.completion (<C-x><C-o>)" .. (M.autocomplete_enabled() and ", opening by itself on '@'" or ""))
+  elseif opts.omnifunc ~= false then
     table.insert(parts, "the plugin's omnifunc (<C-x><C-o>)" .. (M.autocomplete_enabled() and ", opening by itself on '@'" or ""))
   end
   if #parts == 0 then
     return "none (omnifunc = false and no nvim-cmp or blink.cmp)"
   end
   return table.concat(parts, "; ")
+end
+
+--- Whether completion goes through vim.lsp.completion (Neovim 0.11+).
+function M.builtin_completion_enabled()
+  local opts = config or defaults
+  if opts.builtin_completion == false or opts.omnifunc == false then
+    return false
+  end
+  if not require("hydra_session.builtin").available() then
+    return false
+  end
+  if opts.builtin_completion == true then
+    return true
+  end
+  return not (plugin_loaded("cmp") or plugin_loaded("blink.cmp"))
+end
+
+--- The initializationOptions section for these settings: the server's
+--- opt-in for vim.lsp.completion when that is what completes, unless the
+--- settings say otherwise.
+function M.init_section(settings)
+  local section = vim.tbl_extend("force", {}, settings or {})
+  if M.builtin_completion_enabled() and section.completionFiltering == nil then
+    section.completionFiltering = "server"
+  end
+  return as_object(section)
 end
 
 function M.autocomplete_enabled()
@@ -177,7 +210,9 @@ end
 --- setup()'s client and by the lsp/hydra_session.lua config (Neovim 0.11+).
 function M.on_attach(client, bufnr)
   local opts = config or defaults
-  if opts.omnifunc ~= false then
+  if M.builtin_completion_enabled() then
+    require("hydra_session.builtin").attach(client, bufnr, { auto = M.autocomplete_enabled() })
+  elseif opts.omnifunc ~= false then
     require("hydra_session.complete").attach(bufnr, { auto = M.autocomplete_enabled() })
   end
   if opts.keymaps ~= false then
@@ -212,7 +247,7 @@ local function client_config(root)
     cmd = config.cmd,
     root_dir = root,
     workspace_folders = { { uri = vim.uri_from_fname(root), name = root } },
-    init_options = { [SECTION] = settings },
+    init_options = { [SECTION] = M.init_section(config.settings) },
     -- Answers the server's workspace/configuration pulls for "hydraSession".
     settings = { [SECTION] = settings },
     capabilities = capabilities(),
