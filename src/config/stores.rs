@@ -4,7 +4,6 @@
 use std::path::{Path, PathBuf};
 
 use super::paths;
-use crate::formats;
 use crate::formats::FormatChoice;
 use crate::reference::ReferenceError;
 use crate::store::StoreSpec;
@@ -28,16 +27,13 @@ impl StoreEntry {
 /// The format called `name` (`auto` or a known format).
 pub fn format_choice(name: Option<&str>) -> Result<FormatChoice, ReferenceError> {
     match name {
-        None | Some("auto") => Ok(FormatChoice::Auto),
-        Some(name) => formats::by_name(name)
-            .map(FormatChoice::Fixed)
-            .ok_or_else(|| {
-                let known: Vec<&str> = formats::all().iter().map(|f| f.name()).collect();
-                ReferenceError::invalid_config(format!(
-                    "session-reference: unknown store format {name:?} (known: auto, {})",
-                    known.join(", ")
-                ))
-            }),
+        None => Ok(FormatChoice::Auto),
+        Some(name) => FormatChoice::by_name(name).ok_or_else(|| {
+            ReferenceError::invalid_config(format!(
+                "session-reference: unknown store format {name:?} (known: {})",
+                FormatChoice::names().join(", ")
+            ))
+        }),
     }
 }
 
@@ -74,7 +70,7 @@ pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
     /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
-    /// `$XDG_STATE_HOME`, `$XDG_CONFIG_HOME`, `$CURSOR_CONFIG_DIR`): a store the
+    /// `$XDG_STATE_HOME`, `$XDG_CONFIG_HOME`, `$CURSOR_CONFIG_DIR`, `$XDG_DATA_HOME`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -90,13 +86,10 @@ pub fn default_store_list() -> Vec<DefaultStore> {
         named,
     }];
     for (format, path, named) in agent_stores() {
-        if let Some(format) = formats::by_name(format) {
+        if let Some(format) = FormatChoice::by_name(format) {
             if path.is_dir() {
                 stores.push(DefaultStore {
-                    spec: StoreSpec {
-                        path,
-                        format: FormatChoice::Fixed(format),
-                    },
+                    spec: StoreSpec { path, format },
                     named,
                 });
             }
@@ -120,8 +113,9 @@ pub fn default_hydra_store() -> PathBuf {
 }
 
 /// Where Claude Code, Codex (agent-logs.md), Gemini CLI, GitHub Copilot
-/// CLI, Copilot Chat in VS Code and Cursor (agent-logs-more.md) keep their
-/// sessions, in that order, and whether an environment variable said so.
+/// CLI, Copilot Chat in VS Code, Cursor and OpenCode (agent-logs-more.md)
+/// keep their sessions, in that order, and whether an environment variable
+/// said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
     let codex = paths::codex_home().map(|dir| dir.join("sessions"));
@@ -143,6 +137,12 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let cursor = paths::resolve_env("CURSOR_CONFIG_DIR")
         .or_else(|| paths::home_dir().map(|home| home.join(".cursor")))
         .map(|dir| dir.join("projects"));
+    // OpenCode's data folder (`xdg-basedir`, macOS too).
+    let opencode_home = paths::env_path("XDG_DATA_HOME").filter(|p| p.is_absolute());
+    let opencode_named = opencode_home.is_some();
+    let opencode = opencode_home
+        .or_else(|| paths::home_dir().map(|home| home.join(".local").join("share")))
+        .map(|dir| dir.join("opencode"));
     [
         ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
         ("codex", codex, "CODEX_HOME"),
@@ -157,6 +157,7 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     .filter_map(|(name, path, variable)| {
         path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
     })
+    .chain(opencode.map(|p| ("opencode", p, opencode_named)))
     .collect()
 }
 

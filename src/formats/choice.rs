@@ -1,5 +1,5 @@
-//! Which format a store's logs are in: one fixed format, or each file's
-//! own, told by its first line.
+//! Which format a store's logs are in: one fixed format, each file's own
+//! (told by its first line), or a store whose sessions are not line logs.
 
 use super::LogFormat;
 
@@ -9,6 +9,12 @@ pub enum FormatChoice {
     /// Decided per file from its first line.
     Auto,
     Fixed(&'static dyn LogFormat),
+    /// OpenCode's data folder: sessions are rows of its database (or
+    /// files of its older `storage/` tree), listed and read by a store of
+    /// their own (`store::opencode`), not by a line-log format. Named in
+    /// settings like a format, so `--store-format opencode` and a store
+    /// entry's `format` choose it.
+    Opencode,
 }
 
 impl FormatChoice {
@@ -16,6 +22,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => "auto",
             FormatChoice::Fixed(f) => f.name(),
+            FormatChoice::Opencode => super::opencode::NAME,
         }
     }
 
@@ -23,6 +30,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::all().iter().any(|f| f.is_log_name(rel)),
             FormatChoice::Fixed(f) => f.is_log_name(rel),
+            FormatChoice::Opencode => false,
         }
     }
 
@@ -45,11 +53,13 @@ impl FormatChoice {
 
     /// The formats a log of this store may be in.
     fn formats(self) -> impl Iterator<Item = &'static dyn LogFormat> {
-        let fixed = match self {
-            FormatChoice::Auto => None,
-            FormatChoice::Fixed(f) => Some(f),
+        // OpenCode's store has no line logs, so no side files either.
+        let (fixed, any) = match self {
+            FormatChoice::Auto => (None, true),
+            FormatChoice::Fixed(f) => (Some(f), false),
+            FormatChoice::Opencode => (None, false),
         };
-        let all = fixed.is_none().then(|| super::all().iter().copied());
+        let all = any.then(|| super::all().iter().copied());
         fixed.into_iter().chain(all.into_iter().flatten())
     }
 
@@ -57,6 +67,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::detect(first_line),
             FormatChoice::Fixed(f) => Some(f),
+            FormatChoice::Opencode => None,
         }
     }
 }
@@ -70,17 +81,21 @@ impl PartialEq for FormatChoice {
 impl Eq for FormatChoice {}
 
 impl FormatChoice {
-    /// The format called `name`: `auto` or one this build reads.
+    /// The format called `name`: `auto`, one this build reads, or a store
+    /// kind of [`Self::Opencode`]'s sort.
     pub fn by_name(name: &str) -> Option<Self> {
         match name {
             "auto" => Some(FormatChoice::Auto),
+            super::opencode::NAME => Some(FormatChoice::Opencode),
             name => super::by_name(name).map(FormatChoice::Fixed),
         }
     }
 
-    /// Every name [`Self::by_name`] accepts, `auto` last.
+    /// Every name [`Self::by_name`] accepts: the line-log formats of
+    /// `all()` in detection order, then the store kinds, `auto` last.
     pub fn names() -> Vec<&'static str> {
         let mut names: Vec<&'static str> = super::all().iter().map(|f| f.name()).collect();
+        names.push(super::opencode::NAME);
         names.push("auto");
         names
     }
@@ -96,5 +111,6 @@ mod tests {
             assert_eq!(FormatChoice::by_name(name).map(|c| c.name()), Some(name));
         }
         assert!(FormatChoice::by_name("nope").is_none());
+        assert!(FormatChoice::names().contains(&"opencode"));
     }
 }

@@ -32,6 +32,13 @@ pub trait LogFormat: Send + Sync + fmt::Debug {
     /// The name used in settings and status (`hydra`, `claude-code`, `codex`).
     fn name(&self) -> &'static str;
 
+    /// The agent's name as its users know it (`Claude Code`, `Codex`), for
+    /// the details of hover and completion; the settings name until a
+    /// format says otherwise.
+    fn display_name(&self) -> &'static str {
+        self.name()
+    }
+
     /// Whether a file with this name (relative to its store, `/`-separated)
     /// may hold a session of this format.
     fn is_log_name(&self, rel: &[u8]) -> bool {
@@ -206,6 +213,15 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
 /// The format called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn LogFormat> {
     all().iter().copied().find(|f| f.name() == name)
+}
+
+/// The agent's name for people (see [`LogFormat::display_name`]) of the
+/// format or store kind called `name` (a [`crate::model::Locator`]'s).
+pub fn display_name(name: &str) -> Option<&'static str> {
+    if name == opencode::NAME {
+        return Some(opencode::DISPLAY_NAME);
+    }
+    by_name(name).map(|f| f.display_name())
 }
 
 /// The format whose files start with `line`, if any.

@@ -81,6 +81,7 @@ mod tests {
                 same_workspace: false,
                 created_at: 1_796_112_660_000,
                 mention: String::new(),
+                format: "claude-code",
             },
             agent: "claude-code",
             uri: uri::resource_uri(

@@ -19,6 +19,10 @@ pub struct Candidate {
     pub created_at: u64,
     /// `format(id, displayTitle ?? label)`.
     pub mention: String,
+    /// The name of the format (or store kind) of its log, the faces' to
+    /// show (hover and completion details name the agent); not in the
+    /// contract's candidates JSON.
+    pub format: &'static str,
 }
 
 impl Candidate {

@@ -415,6 +415,7 @@ impl Ranked<'_> {
             same_workspace: self.same_workspace,
             created_at: key.created_at,
             mention: mention_of(key.id, key.label, key.candidate_label()),
+            format: table.format_of(self.row),
         }
     }
 

@@ -67,9 +67,13 @@ pub fn now_ms() -> u64 {
         .map_or(0, |d| d.as_millis() as u64)
 }
 
-/// The agents `agent:` accepts: every format this build reads.
+/// The agents `agent:` accepts: every format this build reads, and the
+/// store kinds (OpenCode), as their sessions' locators name them.
 pub fn agent_names() -> Vec<&'static str> {
-    crate::formats::all().iter().map(|f| f.name()).collect()
+    crate::formats::FormatChoice::names()
+        .into_iter()
+        .filter(|&name| name != "auto")
+        .collect()
 }
 
 /// Parses a query with this build's agent names.

@@ -1,5 +1,6 @@
 //! [`FsStore`]: the store list on the local file system, one [`Catalog`]
-//! per root, behind the model's [`SessionStore`] trait.
+//! per folder of logs and one [`OpencodeStore`] per OpenCode data folder,
+//! behind the model's [`SessionStore`] trait.
 
 use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
@@ -13,6 +14,8 @@ use std::time::UNIX_EPOCH;
 use super::catalog::Catalog;
 use super::discover;
 use super::index_cache;
+use super::opencode::OpencodeStore;
+use super::scan::Walker;
 use super::stamp::Stamp;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::FormatChoice;
@@ -48,11 +51,77 @@ pub enum Scan {
     HeadersOnly,
 }
 
+/// One store of the list.
+enum Member {
+    /// A folder of line logs, each file read by its format.
+    Files(Catalog),
+    /// A store of another kind (OpenCode's databases): only its traits.
+    Store(Box<dyn SessionStore>),
+}
+
+impl std::fmt::Debug for Member {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Member::Files(catalog) => f.debug_tuple("Files").field(catalog).finish(),
+            Member::Store(store) => f.debug_tuple("Store").field(&store.status()).finish(),
+        }
+    }
+}
+
+impl Member {
+    fn catalog(&self) -> Option<&Catalog> {
+        match self {
+            Member::Files(catalog) => Some(catalog),
+            Member::Store(_) => None,
+        }
+    }
+
+    fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
+        match self {
+            Member::Files(catalog) => catalog.for_each_session(f),
+            Member::Store(store) => store.for_each_session(f),
+        }
+    }
+
+    fn offer_sessions(&self, sink: &mut dyn SessionSink) {
+        match self {
+            Member::Files(catalog) => catalog.offer_sessions(sink),
+            Member::Store(store) => store.offer_sessions(sink),
+        }
+    }
+
+    fn get(&self, id: &str) -> Option<Session> {
+        match self {
+            Member::Files(catalog) => catalog.get(id),
+            Member::Store(store) => store.get(id),
+        }
+    }
+
+    /// Every id with the name of the log that holds it.
+    fn ids(&self) -> Vec<(Cow<'_, str>, Vec<u8>)> {
+        match self {
+            Member::Files(catalog) => catalog.ids().map(|(id, rel)| (id, rel.to_vec())).collect(),
+            Member::Store(store) => store
+                .sessions()
+                .into_iter()
+                .map(|s| (Cow::Owned(s.header.id), s.locator.name.to_vec()))
+                .collect(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        match self {
+            Member::Files(catalog) => catalog.is_empty(),
+            Member::Store(store) => store.sessions().is_empty(),
+        }
+    }
+}
+
 /// The sessions of a list of store roots. Ids are unique across the list:
 /// the first store that holds an id wins.
 #[derive(Debug)]
 pub struct FsStore {
-    catalogs: Vec<Catalog>,
+    members: Vec<Member>,
     reader: Arc<FsReader>,
     /// Per catalog: changes the watcher saw since the last update.
     pending: Vec<Arc<Mutex<Pending>>>,
@@ -79,30 +148,46 @@ impl FsStore {
         let mut store = Self::unscanned(specs, scan);
         // The walk (listing and stats) needs nothing from the cache: it runs
         // while the caches are read.
-        let walkers: Vec<_> = store.catalogs.iter().map(Catalog::walker).collect();
+        let walkers: Vec<_> = store
+            .members
+            .iter()
+            .map(|m| m.catalog().map(Catalog::walker))
+            .collect();
         let (walks, loaded) = std::thread::scope(|scope| {
-            let walking = scope.spawn(|| walkers.iter().map(|w| w.walk()).collect::<Vec<_>>());
+            let walking = scope.spawn(|| {
+                walkers
+                    .iter()
+                    .map(|w| w.as_ref().map(Walker::walk))
+                    .collect::<Vec<_>>()
+            });
             let loaded: Vec<usize> = store
-                .catalogs
+                .members
                 .iter_mut()
-                .map(|c| index_cache::load(c, cache_dir))
+                .map(|m| match m {
+                    Member::Files(c) => index_cache::load(c, cache_dir),
+                    Member::Store(_) => 0,
+                })
                 .collect();
             (walking.join(), loaded)
         });
         // A walk that died leaves the rescan to `update`.
         if let Ok(walks) = walks {
-            for ((catalog, pending), walked) in
-                store.catalogs.iter_mut().zip(&store.pending).zip(walks)
+            for ((member, pending), walked) in
+                store.members.iter_mut().zip(&store.pending).zip(walks)
             {
-                catalog.apply_walk(walked);
-                if let Ok(mut p) = pending.lock() {
-                    p.rescan = false;
+                if let (Member::Files(catalog), Some(walked)) = (member, walked) {
+                    catalog.apply_walk(walked);
+                    if let Ok(mut p) = pending.lock() {
+                        p.rescan = false;
+                    }
                 }
             }
         }
         store.update();
-        for (catalog, loaded) in store.catalogs.iter().zip(loaded) {
-            index_cache::save_if_changed(catalog, cache_dir, loaded);
+        for (member, loaded) in store.members.iter().zip(loaded) {
+            if let Some(catalog) = member.catalog() {
+                index_cache::save_if_changed(catalog, cache_dir, loaded);
+            }
         }
         store
     }
@@ -111,12 +196,25 @@ impl FsStore {
     /// (so a watcher can be started before the scan, and nothing written
     /// during the scan is lost).
     pub fn unscanned(specs: &[StoreSpec], scan: Scan) -> Self {
-        let catalogs: Vec<Catalog> = specs
+        let titles = scan == Scan::Full;
+        let members: Vec<Member> = specs
             .iter()
             .enumerate()
-            .map(|(i, spec)| Catalog::empty(&spec.path, i, spec.format, scan == Scan::Full))
+            .map(|(i, spec)| match spec.format {
+                FormatChoice::Opencode => {
+                    Member::Store(Box::new(OpencodeStore::unscanned(&spec.path, i, titles)))
+                }
+                format => Member::Files(Catalog::empty(&spec.path, i, format, titles)),
+            })
             .collect();
-        let pending = catalogs
+        let others = members
+            .iter()
+            .map(|m| match m {
+                Member::Files(_) => None,
+                Member::Store(store) => Some(store.reader()),
+            })
+            .collect();
+        let pending = members
             .iter()
             .map(|_| {
                 Arc::new(Mutex::new(Pending {
@@ -125,11 +223,12 @@ impl FsStore {
                 }))
             })
             .collect();
-        let watchers = catalogs.iter().map(|_| None).collect();
+        let watchers = members.iter().map(|_| None).collect();
         FsStore {
-            catalogs,
+            members,
             reader: Arc::new(FsReader {
                 roots: specs.iter().map(|s| s.path.clone()).collect(),
+                others,
             }),
             pending,
             watchers,
@@ -147,11 +246,12 @@ impl FsStore {
     }
 
     pub fn is_empty(&self) -> bool {
-        self.catalogs.iter().all(Catalog::is_empty)
+        self.members.iter().all(Member::is_empty)
     }
 
-    pub fn catalogs(&self) -> &[Catalog] {
-        &self.catalogs
+    /// The catalogs of the folders of line logs, in list order.
+    pub fn catalogs(&self) -> impl Iterator<Item = &Catalog> {
+        self.members.iter().filter_map(Member::catalog)
     }
 
     /// The roots of the list, in order.
@@ -162,8 +262,11 @@ impl FsStore {
 
 impl FsStore {
     /// Applies what the watcher saw in store `i` (or rescans it); whether
-    /// its sessions changed.
-    fn update_catalog(&mut self, i: usize) -> bool {
+    /// its sessions changed. A store of another kind updates itself.
+    fn update_member(&mut self, i: usize) -> bool {
+        if let Some(Member::Store(store)) = self.members.get_mut(i) {
+            return store.update();
+        }
         let pending = match self.pending[i].lock() {
             Ok(mut p) => std::mem::take(&mut *p),
             Err(_) => Pending {
@@ -176,7 +279,7 @@ impl FsStore {
                 watcher.arm();
             }
         }
-        let Some(catalog) = self.catalogs.get_mut(i) else {
+        let Some(Member::Files(catalog)) = self.members.get_mut(i) else {
             return false;
         };
         if pending.rescan {
@@ -215,35 +318,35 @@ impl SessionStore for FsStore {
     }
 
     fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
-        if let [only] = &self.catalogs[..] {
+        if let [only] = &self.members[..] {
             return only.for_each_session(f);
         }
         // The ids of the stores before this one: the first store wins.
         let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
-        for catalog in &self.catalogs {
-            catalog.for_each_session(&mut |session| {
+        for member in &self.members {
+            member.for_each_session(&mut |session| {
                 if !seen.contains(session.id()) {
                     f(session);
                 }
             });
-            seen.extend(catalog.ids().map(|(id, _)| id));
+            seen.extend(member.ids().into_iter().map(|(id, _)| id));
         }
     }
 
     fn offer_sessions(&self, sink: &mut dyn SessionSink) {
-        if let [only] = &self.catalogs[..] {
+        if let [only] = &self.members[..] {
             return only.offer_sessions(sink);
         }
         // The ids of the stores before this one: the first store wins.
         let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
-        for catalog in &self.catalogs {
-            catalog.offer_sessions(&mut Unseen { seen: &seen, sink });
-            seen.extend(catalog.ids().map(|(id, _)| id));
+        for member in &self.members {
+            member.offer_sessions(&mut Unseen { seen: &seen, sink });
+            seen.extend(member.ids().into_iter().map(|(id, _)| id));
         }
     }
 
     fn get(&self, id: &str) -> Option<Session> {
-        self.catalogs.iter().find_map(|c| c.get(id))
+        self.members.iter().find_map(|m| m.get(id))
     }
 
     fn reader(&self) -> Arc<dyn SessionReader> {
@@ -251,7 +354,14 @@ impl SessionStore for FsStore {
     }
 
     fn watch(&mut self, wake: Wake) {
-        for (i, catalog) in self.catalogs.iter().enumerate() {
+        for (i, member) in self.members.iter_mut().enumerate() {
+            let catalog = match member {
+                Member::Files(catalog) => catalog,
+                Member::Store(store) => {
+                    store.watch(wake.clone());
+                    continue;
+                }
+            };
             let watcher = RootWatcher::start(catalog.root(), self.pending[i].clone(), wake.clone());
             if let Some(slot) = self.watchers.get_mut(i) {
                 *slot = watcher;
@@ -267,56 +377,47 @@ impl SessionStore for FsStore {
     /// the next one brought up to date.
     fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         let mut changed = false;
-        for i in 0..self.catalogs.len() {
+        for i in 0..self.members.len() {
             if i > 0 {
                 progress(&*self);
             }
-            changed |= self.update_catalog(i);
+            changed |= self.update_member(i);
         }
         changed
     }
 
     fn status(&self) -> Vec<StoreStatus> {
-        self.catalogs
+        self.members
             .iter()
-            .map(|c| StoreStatus {
-                path: c.root().display().to_string(),
-                format: c.format().name().to_string(),
-                sessions: c.len(),
-                skipped_lines: c.skipped_lines(),
-                errors: c
-                    .notes()
-                    .iter()
-                    .filter(|n| {
-                        matches!(
-                            n,
-                            StoreNote::Unreadable { .. } | StoreNote::FolderUnreadable { .. }
-                        )
-                    })
-                    .map(ToString::to_string)
-                    .collect(),
+            .flat_map(|m| match m {
+                Member::Files(c) => vec![catalog_status(c)],
+                Member::Store(store) => store.status(),
             })
             .collect()
     }
 
     fn notes(&self) -> Vec<StoreNote> {
-        let mut notes: Vec<StoreNote> = self.catalogs.iter().flat_map(Catalog::notes).collect();
-        if self.catalogs.len() < 2 {
+        let mut notes: Vec<StoreNote> = self
+            .members
+            .iter()
+            .flat_map(|m| match m {
+                Member::Files(c) => c.notes(),
+                Member::Store(store) => store.notes(),
+            })
+            .collect();
+        if self.members.len() < 2 {
             return notes;
         }
         // An id held by two stores: the first store of the list wins.
+        let roots = self.roots();
         let mut winners: HashMap<Cow<'_, str>, usize> = HashMap::new();
-        for (i, catalog) in self.catalogs.iter().enumerate() {
-            for (id, rel) in catalog.ids() {
+        for (i, member) in self.members.iter().enumerate() {
+            for (id, rel) in member.ids() {
                 match winners.get(&id) {
                     Some(&w) => notes.push(StoreNote::Duplicate {
-                        rel: format!(
-                            "{}/{}",
-                            catalog.root().display(),
-                            String::from_utf8_lossy(rel)
-                        ),
+                        rel: format!("{}/{}", roots[i].display(), String::from_utf8_lossy(&rel)),
                         id: id.into_owned(),
-                        winner: self.catalogs[w].root().display().to_string(),
+                        winner: roots[w].display().to_string(),
                     }),
                     None => {
                         winners.insert(id, i);
@@ -328,14 +429,49 @@ impl SessionStore for FsStore {
     }
 }
 
+/// What a folder of line logs holds, for `status`.
+fn catalog_status(c: &Catalog) -> StoreStatus {
+    StoreStatus {
+        path: c.root().display().to_string(),
+        format: c.format().name().to_string(),
+        sessions: c.len(),
+        skipped_lines: c.skipped_lines(),
+        errors: c
+            .notes()
+            .iter()
+            .filter(|n| {
+                matches!(
+                    n,
+                    StoreNote::Unreadable { .. } | StoreNote::FolderUnreadable { .. }
+                )
+            })
+            .map(ToString::to_string)
+            .collect(),
+    }
+}
+
 /// Reads the logs of an [`FsStore`]: a session's file is its store's root
 /// joined with its name, never anything derived from its id.
-#[derive(Debug)]
 pub struct FsReader {
     roots: Vec<PathBuf>,
+    /// By store: the reader of a store of another kind.
+    others: Vec<Option<Arc<dyn SessionReader>>>,
+}
+
+impl std::fmt::Debug for FsReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FsReader")
+            .field("roots", &self.roots)
+            .finish_non_exhaustive()
+    }
 }
 
 impl FsReader {
+    /// The reader of `locator`'s store when it is not a folder of logs.
+    fn other(&self, locator: &Locator) -> Option<&dyn SessionReader> {
+        self.others.get(locator.store)?.as_deref()
+    }
+
     fn path_of(&self, locator: &Locator) -> Option<PathBuf> {
         let root = self.roots.get(locator.store)?;
         Some(root.join(name_path(&locator.name)))
@@ -350,6 +486,9 @@ impl SessionReader for FsReader {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
+        if let Some(other) = self.other(&session.locator) {
+            return other.read_range(session, limit, cancelled, sink);
+        }
         let name = session.locator.display();
         let gone = || {
             ReadError::Log(LogError {
@@ -382,6 +521,9 @@ impl SessionReader for FsReader {
     /// same size with its old modification time put back (and a status
     /// change time the clock's granularity hides) is still another version.
     fn version(&self, session: &Session) -> Option<Version> {
+        if let Some(other) = self.other(&session.locator) {
+            return other.version(session);
+        }
         let path = self.path_of(&session.locator)?;
         // Without blocking: whatever was renamed over the log is refused.
         let mut file = fsio::open_regular(&path, Links::NoFollow).ok()?;
@@ -438,6 +580,9 @@ impl SessionReader for FsReader {
     }
 
     fn link_target(&self, session: &Session) -> Option<String> {
+        if let Some(other) = self.other(&session.locator) {
+            return other.link_target(session);
+        }
         let path = self.path_of(&session.locator)?;
         url::Url::from_file_path(path).ok().map(String::from)
     }

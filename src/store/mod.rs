@@ -14,7 +14,7 @@ mod file_state;
 pub mod fs;
 pub mod index_cache;
 mod notes;
-pub mod opencode_db;
+pub mod opencode;
 mod record;
 mod scan;
 mod stamp;

@@ -41,7 +41,7 @@ async fn at_sign_offers_every_session_ranked_with_edits_and_filter_text() {
     client.open(&file_uri(DOC), "@").await;
     let got = complete(&mut client, 0, 1).await;
     let r = range(0, 0, 1);
-    let shop = "/home/ana/shop · same workspace · 2025-11-29";
+    let shop = "hydra · /home/ana/shop · same workspace · 2025-11-29";
     assert_eq!(
         got,
         json!({
@@ -53,7 +53,7 @@ async fn at_sign_offers_every_session_ranked_with_edits_and_filter_text() {
                     "@Checkout tax rounding checkout-tax /home/ana/shop", r.clone()),
                 item("Inventory refactor", "inventory-refactor", shop, "2",
                     "@Inventory refactor inventory-refactor /home/ana/shop", r.clone()),
-                item("deploy-2026-11-28", "deploy-2026-11-28", "/home/ana/ops · other workspace · 2025-11-29", "3",
+                item("deploy-2026-11-28", "deploy-2026-11-28", "hydra · /home/ana/ops · other workspace · 2025-11-29", "3",
                     "@deploy-2026-11-28 /home/ana/ops", r),
             ]
         })
@@ -156,7 +156,7 @@ async fn resolve_adds_a_markdown_preview() {
     let resolved = client.call("completionItem/resolve", first).await;
     assert_eq!(resolved["documentation"]["kind"], "markdown");
     expect![[r#"
-        **test-writer** — Tax rounding tests
+        **test-writer** — Tax rounding tests · hydra
 
         `/home/ana/shop` (same workspace) · 2025-11-29 07:06 UTC
 
@@ -246,7 +246,7 @@ async fn at_max_references_the_other_sessions_are_marked_and_sorted_last() {
         marked["detail"]
             .as_str()
             .unwrap_or_default()
-            .starts_with("would exceed maxReferences (2) · /home/ana/shop"),
+            .starts_with("would exceed maxReferences (2) · hydra · /home/ana/shop"),
         "{marked}"
     );
 }

@@ -43,7 +43,7 @@ async fn hover_summarises_what_prepare_would_take() {
     assert_eq!(got["contents"]["kind"], "markdown");
     let value = got["contents"]["value"].as_str().unwrap_or_default();
     expect![[r#"
-        **Checkout tax rounding**
+        **Checkout tax rounding** · hydra
 
         - id: `checkout-tax`
         - cwd: `/home/ana/shop` (same workspace)
@@ -224,7 +224,7 @@ async fn hover_on_a_bare_uri_uses_the_id_as_label() {
     assert_eq!(got["range"], range(0, 4, 0, 4 + bare.len() as u32));
     let value = got["contents"]["value"].as_str().unwrap_or_default();
     assert!(
-        value.starts_with("**checkout-tax** — Checkout tax rounding\n\n"),
+        value.starts_with("**checkout-tax** — Checkout tax rounding · hydra\n\n"),
         "{value}"
     );
     assert!(

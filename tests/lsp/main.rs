@@ -16,6 +16,7 @@ mod features;
 mod files;
 mod hostile;
 mod lifecycle;
+mod opencode;
 mod protocol_edge;
 mod search;
 mod stdio;

@@ -12,3 +12,4 @@ mod copilot_chat;
 mod copilot_cli;
 mod cursor;
 mod gemini;
+mod opencode;

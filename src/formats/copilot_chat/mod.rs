@@ -37,6 +37,10 @@ impl LogFormat for CopilotChat {
         "copilot-chat"
     }
 
+    fn display_name(&self) -> &'static str {
+        "Copilot Chat"
+    }
+
     /// Every `.jsonl`, and a `.json` directly in a `chatSessions` or
     /// `emptyWindowChatSessions` folder; none in the folders not read.
     fn is_log_name(&self, rel: &[u8]) -> bool {

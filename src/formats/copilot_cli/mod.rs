@@ -31,6 +31,10 @@ impl LogFormat for CopilotCli {
         &[(track::EVENTS, workspace::WORKSPACE)]
     }
 
+    fn display_name(&self) -> &'static str {
+        "Copilot CLI"
+    }
+
     fn recognizes(&self, line: &[u8]) -> bool {
         event::is_start_line(line)
     }

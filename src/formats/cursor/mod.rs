@@ -31,6 +31,10 @@ impl LogFormat for Cursor {
         "cursor"
     }
 
+    fn display_name(&self) -> &'static str {
+        "Cursor"
+    }
+
     fn recognizes(&self, line: &[u8]) -> bool {
         line::is_role_line(line)
     }

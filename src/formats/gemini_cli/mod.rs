@@ -27,6 +27,10 @@ impl LogFormat for GeminiCli {
         "gemini"
     }
 
+    fn display_name(&self) -> &'static str {
+        "Gemini CLI"
+    }
+
     /// Every `.jsonl`, and the older `session-*.json` documents (never
     /// `checkpoint-*.json` or `logs.json`).
     fn is_log_name(&self, rel: &[u8]) -> bool {

@@ -21,6 +21,10 @@ impl LogFormat for Hydra {
         "hydra"
     }
 
+    fn display_name(&self) -> &'static str {
+        "hydra"
+    }
+
     fn recognizes(&self, line: &[u8]) -> bool {
         // A header is an object with `"type":"session"`; parse only that.
         #[derive(serde::Deserialize)]

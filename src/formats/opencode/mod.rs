@@ -7,3 +7,6 @@ pub mod title;
 
 /// The format's name in settings and status.
 pub const NAME: &str = "opencode";
+
+/// The agent's name for people (hover, completion details).
+pub const DISPLAY_NAME: &str = "OpenCode";

@@ -97,16 +97,26 @@ pub fn project(
     }
     let checkpoint = checkpoint(&parsed);
     for m in &parsed {
-        if let Some((at, through, text)) = &checkpoint {
-            if m.seq == *at {
+        let mut seq = m.seq;
+        if let Some(c) = &checkpoint {
+            if m.seq == c.place() {
                 out.entries.push(Entry {
-                    seq: m.seq,
+                    seq: c.place(),
                     event: Event::Checkpoint {
-                        through_seq: *through,
-                        text: Cow::Owned(text.clone()),
+                        through_seq: c.through(),
+                        text: Cow::Owned(c.text.clone()),
                     },
                 });
+            }
+            // The request is the checkpoint's place in OpenCode's own
+            // view; the tail moves one place on, after the summary.
+            if m.seq == c.request {
                 continue;
+            }
+            if c.tail
+                .is_some_and(|tail| (tail..c.request).contains(&m.seq))
+            {
+                seq += 1;
             }
         }
         let Some(role) = m.role else { continue };
@@ -118,7 +128,7 @@ pub fn project(
             continue;
         }
         out.entries.push(Entry {
-            seq: m.seq,
+            seq,
             event: Event::Message {
                 role,
                 text: Cow::Owned(text),
@@ -128,9 +138,41 @@ pub fn project(
     out
 }
 
-/// The compact checkpoint: `(request seq, through seq, text)` of the
-/// completed compaction with the highest request id.
-fn checkpoint(messages: &[Message<'_>]) -> Option<(u64, u64, String)> {
+/// The completed compaction that decides shadowing.
+///
+/// OpenCode hands its model (`filterCompacted`) the compaction request,
+/// its summary, then the tail (`tail_start_id` up to the request), then
+/// what followed: the tail is listed after the checkpoint, as there. So
+/// the checkpoint takes the tail's first place and every tail message
+/// moves one place on, into the request's place at most (the request,
+/// a marker with no text of its own, is never projected). Every `seq`
+/// stays a row number, strictly increasing.
+struct Compacted {
+    /// The request's seq.
+    request: u64,
+    /// The tail's first seq, when the request kept one.
+    tail: Option<u64>,
+    text: String,
+}
+
+impl Compacted {
+    /// The checkpoint's seq.
+    fn place(&self) -> u64 {
+        self.tail.unwrap_or(self.request)
+    }
+
+    /// The last seq the checkpoint shadows.
+    fn through(&self) -> u64 {
+        match self.tail {
+            Some(tail) => tail - 1,
+            None => self.request,
+        }
+    }
+}
+
+/// The completed compaction with the highest request id, with the text
+/// of the last summary completing it.
+fn checkpoint(messages: &[Message<'_>]) -> Option<Compacted> {
     let request_of = |m: &Message<'_>| {
         let parent = m.parent.as_deref()?;
         messages
@@ -157,8 +199,11 @@ fn checkpoint(messages: &[Message<'_>]) -> Option<(u64, u64, String)> {
         .as_ref()
         .and_then(|t| t.as_deref())
         .and_then(|tail| messages[..at].iter().find(|m| m.id == tail));
-    let through = tail.map_or(request.seq, |t| t.seq - 1);
-    Some((request.seq, through, summary.texts.join("\n")))
+    Some(Compacted {
+        request: request.seq,
+        tail: tail.map(|t| t.seq),
+        text: summary.texts.join("\n"),
+    })
 }
 
 fn object(data: &str) -> Option<Map<String, Value>> {
@@ -394,7 +439,17 @@ mod tests {
             "p4",
             r#"{"type":"compaction","auto":true,"tail_start_id":"m3"}"#,
         );
+        // The tail (m3) is listed after the checkpoint, as OpenCode does.
         let p = project(&messages, &parts, None);
-        assert!(texts(&p).contains(&(4, "checkpoint<=2: summary".into())));
+        assert_eq!(
+            texts(&p),
+            [
+                (1, "user: one".into()),
+                (2, "assistant: two".into()),
+                (3, "checkpoint<=2: summary".into()),
+                (4, "user: three".into()),
+                (7, "user: after".into())
+            ]
+        );
     }
 }

@@ -48,6 +48,7 @@ fn a_candidate_leaves_out_what_it_does_not_have() {
         same_workspace: true,
         created_at: 7,
         mention: "[@Fix](session://s1)".into(),
+        format: "hydra",
     };
     let text = serde_json::to_string(&candidates(vec![core])).unwrap();
     // The contract's field order, without `displayTitle`.

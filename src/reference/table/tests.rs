@@ -81,6 +81,7 @@ fn spec_candidates(
                     s.id(),
                     Some(s.header.label.as_deref().unwrap_or(s.label())),
                 ),
+                format: s.locator.format,
             })
             .collect(),
     }

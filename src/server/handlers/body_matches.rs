@@ -138,6 +138,7 @@ fn item(hit: &SessionHit, at: &Placement<'_>) -> CompletionItem {
         .or(hit.snippets.first())
         .map(|s| format!("“{}” · ", one_line(&s.text)))
         .unwrap_or_default();
+    let agent = crate::formats::display_name(&hit.agent).unwrap_or(&hit.agent);
     let place = describe(
         hit.cwd.as_deref(),
         same_workspace,
@@ -151,7 +152,7 @@ fn item(hit: &SessionHit, at: &Placement<'_>) -> CompletionItem {
             description: Some("in messages".to_string()),
         }),
         kind: Some(CompletionItemKind::REFERENCE),
-        detail: Some(format!("{snippet}{place}")),
+        detail: Some(format!("{snippet}{agent} · {place}")),
         // Clients filter again on the text from the `@`: it matched the
         // query, though the label does not.
         filter_text: Some(format!("@{} {shown}", at.query)),

@@ -239,8 +239,14 @@ fn over_limit(item: &mut CompletionItem, max: usize) {
     item.sort_text = item.sort_text.as_ref().map(|s| format!("~{s}"));
 }
 
+/// `agent · cwd · workspace · age`: the agent first, so a list of
+/// sessions from several agents reads by who ran them.
 fn detail(c: &Candidate, now: u64) -> String {
-    describe(c.cwd.as_deref(), c.same_workspace, c.created_at, now)
+    let described = describe(c.cwd.as_deref(), c.same_workspace, c.created_at, now);
+    match crate::formats::display_name(c.format) {
+        Some(agent) => format!("{agent} · {described}"),
+        None => described,
+    }
 }
 
 fn now_ms() -> u64 {

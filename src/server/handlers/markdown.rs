@@ -93,10 +93,14 @@ pub fn preview(session: &Session, source: &RetainedSource, same_workspace: bool)
     out
 }
 
+/// `**label** — title · agent`: which session, and which agent ran it.
 fn heading(session: &Session, label: &str) -> String {
     let mut out = format!("**{}**", escape(label));
     if let Some(title) = session.title.as_deref().filter(|t| *t != label) {
         let _ = write!(out, " — {}", escape(title));
+    }
+    if let Some(agent) = crate::formats::display_name(session.locator.format) {
+        let _ = write!(out, " · {agent}");
     }
     out.push_str("\n\n");
     out

@@ -10,7 +10,7 @@
 //! not hold back OpenCode's checkpoints. A locked or half-migrated file
 //! is a read failure with its reason, after at most the busy timeout.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -63,17 +63,47 @@ pub struct SessionRows {
 }
 
 /// What an incremental index compares: the newest `time_updated` and the
-/// highest message id. File sizes say nothing (SQLite updates in place).
+/// highest message id (the contract's keys), and the rows counted, which
+/// also change when OpenCode deletes (a revert's cleanup, a deleted
+/// session). File sizes say nothing (SQLite updates in place).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct DbStamp {
     pub max_time_updated: Option<i64>,
     pub max_message_id: Option<String>,
+    pub sessions: i64,
+    pub messages: i64,
+}
+
+/// One session's messages as an index compares them: the highest id and
+/// how many there are.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MessageKey {
+    pub max_id: Option<String>,
+    pub count: i64,
+}
+
+/// One session's parts as a cache compares them: a text part streamed
+/// into changes no message row, only its part's `time_updated`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PartKey {
+    pub max_time_updated: Option<i64>,
+    pub count: i64,
+}
+
+/// Every session of a database with what tells each one's changes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Listing {
+    pub sessions: Vec<SessionRow>,
+    pub stamp: DbStamp,
+    /// By session id; a session without messages has none.
+    pub messages: HashMap<String, MessageKey>,
 }
 
 /// An open database: read-only, `query_only`, with a busy timeout.
 pub struct OpencodeDb {
     conn: Connection,
     session_columns: HashSet<String>,
+    part_columns: HashSet<String>,
 }
 
 /// `path` + `suffix` (`-wal`, `-shm`).
@@ -119,15 +149,17 @@ impl OpencodeDb {
         let mut db = OpencodeDb {
             conn,
             session_columns: HashSet::new(),
+            part_columns: HashSet::new(),
         };
         db.session_columns = db.columns("session")?;
+        db.part_columns = db.columns("part")?;
         db.require("session", &db.session_columns, &["id"])?;
         db.require(
             "message",
             &db.columns("message")?,
             &["id", "session_id", "data"],
         )?;
-        db.require("part", &db.columns("part")?, &["id", "message_id", "data"])?;
+        db.require("part", &db.part_columns, &["id", "message_id", "data"])?;
         Ok(db)
     }
 
@@ -165,8 +197,8 @@ impl OpencodeDb {
         }
     }
 
-    /// Every session, by id, in one transaction.
-    pub fn sessions(&mut self) -> Result<(Vec<SessionRow>, DbStamp), DbError> {
+    /// The `SELECT` of session rows, with `filter` after `FROM`.
+    fn session_sql(&self, filter: &str) -> Result<String, DbError> {
         let project = self.columns("project")?;
         let worktree =
             if project.contains("worktree") && self.session_columns.contains("project_id") {
@@ -174,8 +206,8 @@ impl OpencodeDb {
             } else {
                 "NULL"
             };
-        let sql = format!(
-            "SELECT s.id, {}, {}, {worktree}, {}, {}, {}, {}, {} FROM session s ORDER BY s.id",
+        Ok(format!(
+            "SELECT s.id, {}, {}, {worktree}, {}, {}, {}, {}, {} FROM session s {filter}",
             self.session_column("parent_id"),
             self.session_column("directory"),
             self.session_column("title"),
@@ -183,37 +215,144 @@ impl OpencodeDb {
             self.session_column("revert"),
             self.session_column("time_created"),
             self.session_column("time_updated"),
-        );
-        let stamp_sql = format!(
-            "SELECT (SELECT max({}) FROM session s), (SELECT max(id) FROM message)",
+        ))
+    }
+
+    fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+        Ok(SessionRow {
+            id: row.get(0)?,
+            parent_id: row.get(1)?,
+            directory: row.get(2)?,
+            worktree: row.get(3)?,
+            title: row.get(4)?,
+            agent: row.get(5)?,
+            revert: row.get(6)?,
+            time_created: row.get(7)?,
+            time_updated: row.get(8)?,
+        })
+    }
+
+    fn stamp_sql(&self) -> String {
+        format!(
+            "SELECT (SELECT max({}) FROM session s), (SELECT max(id) FROM message), \
+             (SELECT count(*) FROM session), (SELECT count(*) FROM message)",
             self.session_column("time_updated")
-        );
-        let tx = self.conn.transaction()?;
-        let sessions = {
-            let mut statement = tx.prepare(&sql)?;
-            let rows = statement.query_map([], |row| {
-                Ok(SessionRow {
-                    id: row.get(0)?,
-                    parent_id: row.get(1)?,
-                    directory: row.get(2)?,
-                    worktree: row.get(3)?,
-                    title: row.get(4)?,
-                    agent: row.get(5)?,
-                    revert: row.get(6)?,
-                    time_created: row.get(7)?,
-                    time_updated: row.get(8)?,
-                })
-            })?;
-            rows.collect::<Result<Vec<_>, _>>()?
-        };
-        let stamp = tx.query_row(&stamp_sql, [], |row| {
+        )
+    }
+
+    fn read_stamp(conn: &Connection, sql: &str) -> rusqlite::Result<DbStamp> {
+        conn.query_row(sql, [], |row| {
             Ok(DbStamp {
                 max_time_updated: row.get(0)?,
                 max_message_id: row.get(1)?,
+                sessions: row.get(2)?,
+                messages: row.get(3)?,
             })
-        })?;
+        })
+    }
+
+    /// The database's stamp alone: one cheap query, to tell whether
+    /// anything changed since a [`Self::listing`].
+    pub fn stamp(&mut self) -> Result<DbStamp, DbError> {
+        let sql = self.stamp_sql();
+        let tx = self.conn.transaction()?;
+        let stamp = Self::read_stamp(&tx, &sql)?;
         tx.finish()?;
-        Ok((sessions, stamp))
+        Ok(stamp)
+    }
+
+    /// Every session by id, the stamp and each session's message key, in
+    /// one transaction (one consistent snapshot).
+    pub fn listing(&mut self) -> Result<Listing, DbError> {
+        let sql = self.session_sql("ORDER BY s.id")?;
+        let stamp_sql = self.stamp_sql();
+        let tx = self.conn.transaction()?;
+        let sessions = {
+            let mut statement = tx.prepare(&sql)?;
+            let rows = statement.query_map([], Self::session_row)?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        let messages = {
+            let mut statement = tx
+                .prepare("SELECT session_id, max(id), count(*) FROM message GROUP BY session_id")?;
+            let rows = statement.query_map([], |row| {
+                Ok((
+                    row.get::<_, Option<String>>(0)?,
+                    MessageKey {
+                        max_id: row.get(1)?,
+                        count: row.get(2)?,
+                    },
+                ))
+            })?;
+            let mut keys = HashMap::new();
+            for row in rows {
+                if let (Some(id), key) = row? {
+                    keys.insert(id, key);
+                }
+            }
+            keys
+        };
+        let stamp = Self::read_stamp(&tx, &stamp_sql)?;
+        tx.finish()?;
+        Ok(Listing {
+            sessions,
+            stamp,
+            messages,
+        })
+    }
+
+    /// Every session, by id, with the stamp, in one transaction.
+    pub fn sessions(&mut self) -> Result<(Vec<SessionRow>, DbStamp), DbError> {
+        let listing = self.listing()?;
+        Ok((listing.sessions, listing.stamp))
+    }
+
+    /// The session `id` and its message key, in one transaction; `None`
+    /// when the database no longer holds it.
+    pub fn session(&mut self, id: &str) -> Result<Option<(SessionRow, MessageKey)>, DbError> {
+        let sql = self.session_sql("WHERE s.id = ?1")?;
+        let tx = self.conn.transaction()?;
+        let row = {
+            let mut statement = tx.prepare(&sql)?;
+            let mut rows = statement.query_map([id], Self::session_row)?;
+            rows.next().transpose()?
+        };
+        let key = tx.query_row(
+            "SELECT max(id), count(*) FROM message WHERE session_id = ?1",
+            [id],
+            |row| {
+                Ok(MessageKey {
+                    max_id: row.get(0)?,
+                    count: row.get(1)?,
+                })
+            },
+        )?;
+        tx.finish()?;
+        Ok(row.map(|row| (row, key)))
+    }
+
+    /// The key of `id`'s parts; `None` when the table has no
+    /// `session_id` and `time_updated` to tell it by.
+    pub fn part_key(&mut self, id: &str) -> Result<Option<PartKey>, DbError> {
+        if !["session_id", "time_updated"]
+            .iter()
+            .all(|c| self.part_columns.contains(*c))
+        {
+            return Ok(None);
+        }
+        let tx = self.conn.transaction()?;
+        let key = tx.query_row(
+            "SELECT max(time_updated), count(*) FROM part WHERE session_id = ?1",
+            [id],
+            |row| {
+                Ok(PartKey {
+                    max_time_updated: row.get(0)?,
+                    count: row.get(1)?,
+                })
+            },
+        )?;
+        tx.finish()?;
+        Ok(Some(key))
     }
 
     /// One session's messages and parts, in one transaction.
