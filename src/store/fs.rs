@@ -160,8 +160,10 @@ impl FsStore {
 
 impl FsStore {
     /// Applies what the watcher saw in store `i` (or rescans it); whether
-    /// its sessions changed.
-    fn update_catalog(&mut self, i: usize) -> bool {
+    /// its sessions changed. A rescan goes in batches (a first scan of
+    /// 100,000 logs is long): `progress` sees the store after each but the
+    /// last. A few paths the watcher saw are applied at once.
+    fn update_catalog(&mut self, i: usize, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         let pending = match self.pending[i].lock() {
             Ok(mut p) => std::mem::take(&mut *p),
             Err(_) => Pending {
@@ -178,7 +180,17 @@ impl FsStore {
             return false;
         };
         if pending.rescan {
-            catalog.rescan();
+            let walked = catalog.walker().walk();
+            let mut batches = catalog.begin_walk(walked);
+            // The catalog is borrowed per batch only: between two, the
+            // whole store is lent to `progress`.
+            while self
+                .catalogs
+                .get_mut(i)
+                .is_some_and(|catalog| catalog.scan_batch(&mut batches))
+            {
+                progress(&*self);
+            }
             return true;
         }
         let mut changed = false;
@@ -261,15 +273,16 @@ impl SessionStore for FsStore {
         self.update_in_parts(&mut |_| {})
     }
 
-    /// One part per store of the list: `progress` sees the stores before
-    /// the next one brought up to date.
+    /// One part per store of the list, and per batch of a store's rescan:
+    /// `progress` sees the stores before the next one brought up to date,
+    /// and a store's first batches before the next.
     fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         let mut changed = false;
         for i in 0..self.catalogs.len() {
             if i > 0 {
                 progress(&*self);
             }
-            changed |= self.update_catalog(i);
+            changed |= self.update_catalog(i, progress);
         }
         changed
     }
