@@ -1,6 +1,7 @@
 //! The agents' stores at scale (issue 8, "Speed"): a generated
 //! `~/.claude/projects` tree of 2,000 transcripts (about 1 GB), 2,000
-//! Codex rollouts (about 1 GB) and 2,000 Copilot CLI sessions (about 1 GB)
+//! Codex rollouts (about 1 GB), 2,000 Copilot CLI sessions (about 1 GB)
+//! and 2,000 Cursor agent transcripts (about 1 GB)
 //! in one store list, served by the real binary
 //! over stdio. Measures the first index, completion and warm hover at the
 //! client, the time an appended title takes to reach completion, and RSS.
@@ -216,6 +217,40 @@ fn copilot_session(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, S
     (format!("{session}/events.jsonl"), out)
 }
 
+/// One Cursor agent transcript of about `bytes`, in its project's
+/// `agent-transcripts/<id>/` folder (the slug names no real directory:
+/// the cwd walk looks and finds none, as on a machine without the project).
+fn cursor_transcript(rng: &mut support::Lcg, i: usize, bytes: usize) -> (String, String) {
+    let session = uuid(6, i, 0);
+    let mut out = String::with_capacity(bytes + 4096);
+    let mut j = 0;
+    while out.len() < bytes {
+        j += 1;
+        let line = match j % 3 {
+            1 => json!({"role": "user", "message": {"content": [{"type": "text", "text": format!(
+                "<timestamp>Tuesday, Dec 1, 2026, 4:05 PM (UTC+1)</timestamp>\n<user_query>\nFix the {} of run {i}\n</user_query>",
+                rng.words(10)
+            )}]}}),
+            2 => {
+                json!({"role": "assistant", "message": {"content": [{"type": "text", "text": "[REDACTED]"},
+                {"type": "tool_use", "name": "Shell", "input": {"command": rng.words(900)}}]}})
+            }
+            _ => {
+                json!({"role": "assistant", "message": {"content": [{"type": "text", "text": rng.words(60)}]}})
+            }
+        };
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    (
+        format!(
+            "home-u-proj{}/agent-transcripts/{session}/{session}.jsonl",
+            i % CWDS
+        ),
+        out,
+    )
+}
+
 fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
     let mut rng = support::Lcg(7);
     let mut total = 0u64;
@@ -224,6 +259,7 @@ fn generate(root: &Path, logs: usize, bytes: usize) -> u64 {
             ("claude/projects", claude_transcript(&mut rng, i, bytes)),
             ("codex/sessions", codex_rollout(&mut rng, i, bytes)),
             ("copilot/session-state", copilot_session(&mut rng, i, bytes)),
+            ("cursor/projects", cursor_transcript(&mut rng, i, bytes)),
         ] {
             let path = root.join(base).join(rel);
             if let Some(dir) = path.parent() {
@@ -283,6 +319,7 @@ async fn main() {
     let claude = root.path().join("claude/projects");
     let codex = root.path().join("codex/sessions");
     let copilot = root.path().join("copilot/session-state");
+    let cursor = root.path().join("cursor/projects");
 
     let (child, mut client) = spawn_server(&[]);
     let pid = child.id().unwrap_or(0);
@@ -298,6 +335,7 @@ async fn main() {
                 {"path": claude, "format": "claude-code"},
                 {"path": codex, "format": "codex"},
                 {"path": copilot, "format": "copilot-cli"},
+                {"path": cursor, "format": "cursor"},
             ]},
         }))
         .await;
@@ -387,7 +425,8 @@ async fn main() {
     let _ = writeln!(table, "| measure | result |\n|---|---|");
     let _ = writeln!(
         table,
-        "| stores | {} Claude Code transcripts + {} Codex rollouts + {} Copilot CLI sessions, {} MB; status {} |",
+        "| stores | {} Claude Code transcripts + {} Codex rollouts + {} Copilot CLI sessions + {} Cursor transcripts, {} MB; status {} |",
+        logs,
         logs,
         logs,
         logs,

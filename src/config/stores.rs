@@ -74,7 +74,7 @@ pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
     /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
-    /// `$XDG_STATE_HOME`): a store the
+    /// `$XDG_STATE_HOME`, `$CURSOR_CONFIG_DIR`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -119,8 +119,8 @@ pub fn default_hydra_store() -> PathBuf {
         .join("sessions")
 }
 
-/// Where Claude Code, Codex (agent-logs.md), Gemini CLI and GitHub
-/// Copilot CLI (agent-logs-more.md) keep their sessions, in that order, and
+/// Where Claude Code, Codex (agent-logs.md), Gemini CLI, GitHub Copilot
+/// CLI and Cursor (agent-logs-more.md) keep their sessions, in that order, and
 /// whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
@@ -137,12 +137,18 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let copilot_xdg = paths::env_path("XDG_STATE_HOME")
         .filter(|p| p.is_absolute())
         .map(|dir| dir.join(".copilot").join("session-state"));
+    // Cursor keeps `projects/` in `~/.cursor`, which `CURSOR_CONFIG_DIR`
+    // is reported to move [S].
+    let cursor = paths::resolve_env("CURSOR_CONFIG_DIR")
+        .or_else(|| paths::home_dir().map(|home| home.join(".cursor")))
+        .map(|dir| dir.join("projects"));
     [
         ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
         ("codex", codex, "CODEX_HOME"),
         ("gemini", gemini, "GEMINI_CLI_HOME"),
         ("copilot-cli", copilot, "COPILOT_HOME"),
         ("copilot-cli", copilot_xdg, "XDG_STATE_HOME"),
+        ("cursor", cursor, "CURSOR_CONFIG_DIR"),
     ]
     .into_iter()
     .filter_map(|(name, path, variable)| {

@@ -26,6 +26,33 @@ impl FormatChoice {
         }
     }
 
+    /// The side file names of a log called `log_name` (see
+    /// [`LogFormat::side_files`]); in an `auto` store, any format's.
+    pub fn side_files_of(self, log_name: &[u8]) -> impl Iterator<Item = &'static str> + '_ {
+        self.formats()
+            .flat_map(|f| f.side_files().iter())
+            .filter(move |(log, _)| log.as_bytes() == log_name)
+            .map(|(_, side)| *side)
+    }
+
+    /// The log names whose side file is called `side_name`.
+    pub fn logs_of_side_file(self, side_name: &[u8]) -> impl Iterator<Item = &'static str> + '_ {
+        self.formats()
+            .flat_map(|f| f.side_files().iter())
+            .filter(move |(_, side)| side.as_bytes() == side_name)
+            .map(|(log, _)| *log)
+    }
+
+    /// The formats a log of this store may be in.
+    fn formats(self) -> impl Iterator<Item = &'static dyn LogFormat> {
+        let fixed = match self {
+            FormatChoice::Auto => None,
+            FormatChoice::Fixed(f) => Some(f),
+        };
+        let all = fixed.is_none().then(|| super::all().iter().copied());
+        fixed.into_iter().chain(all.into_iter().flatten())
+    }
+
     pub fn pick(self, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
         match self {
             FormatChoice::Auto => super::detect(first_line),

@@ -10,6 +10,7 @@ mod choice;
 pub mod claude_code;
 pub mod codex;
 pub mod copilot_cli;
+pub mod cursor;
 pub mod gemini_cli;
 pub mod hydra;
 pub mod lines;
@@ -34,6 +35,14 @@ pub trait LogFormat: Send + Sync + fmt::Debug {
     /// may hold a session of this format.
     fn is_log_name(&self, rel: &[u8]) -> bool {
         rel.ends_with(b".jsonl")
+    }
+
+    /// Files in a log's folder that hold facts of its session too, as
+    /// `(log file name, side file name)` pairs (Copilot CLI's
+    /// `workspace.yaml` beside `events.jsonl`): the store folds their
+    /// stamps into the log's, so a change to one alone re-reads the session.
+    fn side_files(&self) -> &'static [(&'static str, &'static str)] {
+        &[]
     }
 
     /// Whether a log whose first complete line is `line` (without its line
@@ -182,6 +191,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
         // line is a `session.start` event.
         &copilot_cli::CopilotCli,
         &gemini_cli::GeminiCli,
+        // Cursor before Claude Code ("auto" rule 6): a role line has no
+        // `type`, which no Claude Code line of a known type lacks.
+        &cursor::Cursor,
         &claude_code::ClaudeCode,
     ];
     ALL

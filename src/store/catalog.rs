@@ -202,7 +202,16 @@ impl Catalog {
             return false;
         };
         if !self.format.is_log_name(&rel) {
-            return false;
+            // A side file (Copilot CLI's `workspace.yaml`): its log again.
+            let side = discover::file_name(&rel).as_encoded_bytes();
+            let logs: Vec<&str> = self.format.logs_of_side_file(side).collect();
+            let mut changed = false;
+            for log in logs {
+                changed |= path
+                    .parent()
+                    .is_some_and(|dir| self.refresh_path(&dir.join(log)));
+            }
+            return changed;
         }
         let previous = self.files.remove_entry(&rel[..]);
         let rel = previous
@@ -211,7 +220,12 @@ impl Catalog {
         let previous = previous.map(|p| p.1);
         let before = previous.as_ref().map(|s| s.stamp);
         // Only regular files count; a symbolic link is not followed.
+        let sides = self
+            .format
+            .side_files_of(discover::file_name(&rel).as_encoded_bytes());
+        let dir = path.parent().unwrap_or(path);
         let state = Stamp::of_path(path)
+            .map(|stamp| stamp.with_sides(dir, sides))
             .map(|stamp| refresh_state(path, stamp, previous, self.format, self.titles));
         let after = state.as_ref().map(|s| s.stamp);
         let shadowed = shadowed_name(&rel);
@@ -663,5 +677,47 @@ mod tests {
         catalog.refresh_path(&path);
         assert!(catalog.get("first").is_none());
         assert!(catalog.get("other").is_some());
+    }
+
+    /// Copilot CLI's `workspace.yaml` changed alone (a rename, another
+    /// cwd; `events.jsonl` untouched): the session is read again, by a
+    /// walk and by a change notice naming the side file.
+    #[test]
+    fn a_side_file_that_changes_alone_re_reads_its_session() {
+        let dir = tempfile::tempdir().unwrap();
+        let session = dir.path().join("s1");
+        fs::create_dir(&session).unwrap();
+        fs::write(
+            session.join("events.jsonl"),
+            concat!(
+                r#"{"type":"session.start","data":{"sessionId":"s1"}}"#,
+                "\n",
+                r#"{"type":"user.message","data":{"content":"first prompt"}}"#,
+                "\n"
+            ),
+        )
+        .unwrap();
+        let workspace = session.join("workspace.yaml");
+        let format = FormatChoice::by_name("copilot-cli").unwrap();
+        let mut catalog = Catalog::scan_with(dir.path(), 0, format, true);
+        let facts = |c: &Catalog| c.get("s1").map(|s| (s.title, s.header.cwd));
+        assert_eq!(facts(&catalog), Some((Some("first prompt".into()), None)));
+        fs::write(&workspace, "cwd: /a\nuser_named: true\nname: Renamed\n").unwrap();
+        catalog.rescan();
+        assert_eq!(
+            facts(&catalog),
+            Some((Some("Renamed".into()), Some("/a".into())))
+        );
+        fs::write(&workspace, "cwd: /b\nuser_named: true\nname: Again\n").unwrap();
+        assert!(catalog.refresh_path(&workspace));
+        assert_eq!(
+            facts(&catalog),
+            Some((Some("Again".into()), Some("/b".into())))
+        );
+        // Unchanged since: nothing to do.
+        assert!(!catalog.refresh_path(&workspace));
+        fs::remove_file(&workspace).unwrap();
+        assert!(catalog.refresh_path(&workspace));
+        assert_eq!(facts(&catalog), Some((Some("first prompt".into()), None)));
     }
 }

@@ -11,7 +11,9 @@ use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use super::catalog::Catalog;
+use super::discover;
 use super::index_cache;
+use super::stamp::Stamp;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::FormatChoice;
 use crate::formats::{self, LogSource};
@@ -415,6 +417,14 @@ impl SessionReader for FsReader {
             key.extend_from_slice(&meta.ctime_nsec().to_le_bytes());
         }
         key.extend_from_slice(&ends_hash(&mut file, meta.len()).ok()?.to_le_bytes());
+        // The side files hold facts of the session too (`workspace.yaml`).
+        if let (Some(format), Some(dir)) = (formats::by_name(session.locator.format), path.parent())
+        {
+            let name = discover::file_name(&session.locator.name).as_encoded_bytes();
+            let sides = FormatChoice::Fixed(format).side_files_of(name);
+            let side = Stamp::default().with_sides(dir, sides).side;
+            key.extend_from_slice(&side.to_le_bytes());
+        }
         key.extend_from_slice(&session.locator.name);
         Some(Version(key))
     }

@@ -26,9 +26,10 @@ use crate::fsio::{self, Links};
 /// and with what a format makes of a log (5: agents' prompt titles read
 /// mentions and drop a rendered context; a transcript without a message is
 /// no session; 6: Gemini CLI logs, once read as Claude Code's, are a
-/// format of their own; 7: Copilot CLI logs, once no sessions, are), so an
+/// format of their own; 7: Copilot CLI logs, once no sessions, are; 8: so are Cursor
+/// transcripts), so an
 /// old cache never serves old titles.
-const MAGIC: &[u8; 8] = b"HSLIDX\x00\x07";
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x08";
 
 /// The build whose readers made a cache: the version and a hash of the
 /// format readers' sources (`build.rs`). A cache of any other build is

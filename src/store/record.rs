@@ -196,6 +196,7 @@ pub(crate) fn encode(out: &mut Out, r: &Record) {
     out.u32(s.ctime_nsec);
     out.u64(s.ino);
     out.u64(s.dev);
+    out.u64(s.side);
     out.str(r.format.map_or("", |f| f.name()));
     out.u64(r.consumed);
     out.u8(u8::from(r.full));
@@ -287,6 +288,7 @@ fn read_record(input: &mut In<'_>, body: &Arc<Vec<u8>>) -> Option<Record> {
         ctime_nsec: input.u32()?,
         ino: input.u64()?,
         dev: input.u64()?,
+        side: input.u64()?,
     };
     let format = match input.str()? {
         "" => None,
@@ -448,6 +450,7 @@ mod tests {
                 ctime_nsec: 6,
                 ino: 42,
                 dev: 2049,
+                side: 7,
             },
             format: formats::by_name("hydra"),
             consumed: 280,

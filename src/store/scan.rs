@@ -28,7 +28,15 @@ pub struct Walker {
 
 impl Walker {
     pub fn walk(&self) -> io::Result<Option<Walk>> {
-        discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))
+        let mut walk = discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))?;
+        for log in walk.iter_mut().flat_map(|w| w.logs.iter_mut()) {
+            let name = discover::file_name(&log.rel).as_encoded_bytes();
+            let mut sides = self.format.side_files_of(name).peekable();
+            if sides.peek().is_some() {
+                log.stamp = log.stamp.with_sides(&log.dir, sides);
+            }
+        }
+        Ok(walk)
     }
 }
 
@@ -170,8 +178,10 @@ pub(super) fn refresh_state(
         if prev.stamp == stamp {
             return prev;
         }
+        // A side file that changed changes what earlier lines meant.
         if stamp.size > prev.stamp.size
             && stamp.same_file(&prev.stamp)
+            && stamp.side == prev.stamp.side
             && prev.resumable()
             && same_first_line(path, prev.first_line)
         {

@@ -24,12 +24,44 @@ pub(crate) struct Stamp {
     /// The file's identity (Unix): a replaced file is another file.
     pub ino: u64,
     pub dev: u64,
+    /// The stamps of the log's side files folded into one number (0 when
+    /// its format names none): a side file that changes alone changes the
+    /// log's stamp ([`Stamp::with_sides`]).
+    pub side: u64,
 }
 
 impl Stamp {
     /// Whether the file is the same one, possibly grown.
     pub fn same_file(&self, other: &Stamp) -> bool {
         (self.ino, self.dev) == (other.ino, other.dev)
+    }
+
+    /// This stamp with the stamps of the side files `sides` in the log's
+    /// folder `dir` folded in (a missing side file counts as one).
+    pub fn with_sides<'a>(self, dir: &Path, sides: impl Iterator<Item = &'a str>) -> Stamp {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        let mut any = false;
+        for name in sides {
+            any = true;
+            match Stamp::of_path(&dir.join(name)) {
+                Some(s) => (
+                    s.size,
+                    s.mtime,
+                    s.mtime_nsec,
+                    s.ctime,
+                    s.ctime_nsec,
+                    s.ino,
+                    s.dev,
+                )
+                    .hash(&mut hasher),
+                None => name.hash(&mut hasher),
+            }
+        }
+        Stamp {
+            side: if any { hasher.finish() } else { 0 },
+            ..self
+        }
     }
 
     /// The stamp of the regular file at `path`; `None` when it is gone or
@@ -65,6 +97,7 @@ impl Stamp {
             ctime_nsec: stat.st_ctime_nsec as u32,
             ino: stat.st_ino as u64,
             dev: stat.st_dev as u64,
+            side: 0,
         })
     }
 

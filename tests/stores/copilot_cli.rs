@@ -158,3 +158,28 @@ fn copilot_home_and_xdg_state_home_move_the_store() {
     ));
     assert_eq!(relative, json!([]));
 }
+
+/// A rename in `workspace.yaml` alone (`events.jsonl` untouched) shows at
+/// the next run, although the index cache holds the session.
+#[test]
+fn a_change_to_workspace_yaml_alone_is_seen() {
+    let home = tempfile::tempdir().expect("temp dir");
+    copilot_home(&home.path().join(".copilot"));
+    let before = stdout_json(&run(home.path(), &[], &["candidates"], b""));
+    assert_eq!(before[0]["label"], "Round tax per line, not per cart");
+    let workspace = home
+        .path()
+        .join(".copilot/session-state")
+        .join(ID)
+        .join("workspace.yaml");
+    std::fs::write(
+        &workspace,
+        format!("id: {ID}\ncwd: /home/ana/elsewhere\nuser_named: true\nname: Tax per line\n"),
+    )
+    .expect("write");
+    let after = stdout_json(&run(home.path(), &[], &["candidates"], b""));
+    assert_eq!(
+        json!({"label": after[0]["label"], "cwd": after[0]["cwd"]}),
+        json!({"label": "Tax per line", "cwd": "/home/ana/shop"})
+    );
+}

@@ -9,4 +9,5 @@ mod real_logs;
 mod claude_code;
 mod codex;
 mod copilot_cli;
+mod cursor;
 mod gemini;

@@ -486,6 +486,17 @@ impl<'de> de::Deserialize<'de> for IsStr {
     }
 }
 
+/// `message.content` with its texts, for a format whose lines carry
+/// Claude-style content blocks (Cursor's transcripts).
+#[derive(Debug, Default)]
+pub struct TextContent<'a>(pub Content<'a>);
+
+impl<'de: 'a, 'a> de::Deserialize<'de> for TextContent<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        ContentSeed { texts: true }.deserialize(d).map(TextContent)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1000,3 +1000,126 @@ fn copies_of_messages_in_new_line_types_stay_ignored() {
     let meta = scan(&bytes).meta();
     assert_eq!((meta.title, meta.skipped_lines), (summary.title, 0));
 }
+
+/// The fixtures written here (`tests/fixtures/claude-code/projects/`, small
+/// and invented) for the rules the shared real transcripts exercise, so
+/// they hold without `../shared`: a 2.1 main transcript (a first line
+/// without `sessionId`, a `summary` whose `leafUuid` is elsewhere, one
+/// `message.id` over three lines, a Task call and its `toolUseResult`, a
+/// `<system-reminder>` inside a tool result, `isMeta` and command
+/// wrappers, `queue-operation` and `progress` lines, a `compact_boundary`
+/// with its `isCompactSummary`, a custom title, a bad line), its 2.1
+/// sub-agent, a 2.0 "Warmup" agent beside it and a compaction worker.
+const OWN_PROJECT: &str = "tests/fixtures/claude-code/projects/-home-ana-shop";
+const OWN_MAIN: &str = "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b.jsonl";
+const OWN_SUB: &str = "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b/subagents/agent-b1c2d3.jsonl";
+const OWN_WARMUP: &str = "agent-77aa88bb.jsonl";
+const OWN_WORKER: &str =
+    "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b/subagents/agent-acompact-1a2b3c.jsonl";
+
+/// Another project's transcript: a failed tool whose `toolUseResult` is a
+/// string, `[Request interrupted by user]`, `system` lines of a local
+/// command, a stop hook and a turn's duration.
+const OWN_TOOLS: &str = "../-home-ana-api/9d8c7b6a-5f4e-4d3c-8b2a-1f0e9d8c7b6a.jsonl";
+
+fn own_project() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN_PROJECT)
+}
+
+#[test]
+fn the_own_fixtures_read_as_their_golden_files_say() {
+    use crate::formats::toolkit::golden::{assert_golden, read_as_json};
+    for rel in [OWN_MAIN, OWN_SUB, OWN_WARMUP, OWN_WORKER, OWN_TOOLS] {
+        let path = own_project().join(rel);
+        let log = MemoryLog::new(std::fs::read(&path).unwrap()).modified(42);
+        assert_golden(&path, &read_as_json(&ClaudeCode, &log));
+    }
+    let bytes = std::fs::read(own_project().join(OWN_MAIN)).unwrap();
+    let (summary, items) = read_bytes(&bytes).unwrap();
+    // The id comes from line 3 (line 1 has none); the summary line is not
+    // a title; the compaction shadows what precedes it.
+    assert_eq!(summary.header.id, "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b");
+    assert_eq!(summary.header.cwd.as_deref(), Some("/home/ana/shop"));
+    assert_eq!(summary.title.as_deref(), Some("Cart rounding"));
+    assert_eq!(summary.skipped_lines, 1);
+    assert!(items
+        .iter()
+        .any(|(_, kind, text)| kind.starts_with("checkpoint") && text.contains("both callers")));
+    assert_eq!(
+        texts(&items)
+            .into_iter()
+            .filter(|(role, _)| !role.starts_with("checkpoint"))
+            .collect::<Vec<_>>(),
+        [
+            ("user", "Why does the cart total drift by a cent?"),
+            ("assistant", "I will ask a sub-agent to find the callers."),
+            (
+                "assistant",
+                "Both callers round the cart once, after summing."
+            ),
+            ("user", "Round per line instead"),
+            ("assistant", "Done: `cart::total` rounds each line."),
+        ]
+    );
+    let meta = scan(&bytes).meta();
+    assert_eq!((meta.title, meta.skipped_lines), (summary.title, 1));
+}
+
+#[test]
+fn the_own_store_lists_sessions_with_display_titles() {
+    let store = tempfile::tempdir().unwrap();
+    copy_tree(&own_project(), &store.path().join("-home-ana-shop"));
+    for entry in walk_files(store.path()) {
+        if entry.to_string_lossy().ends_with(".expected.json") {
+            std::fs::remove_file(entry).unwrap();
+        }
+    }
+    let catalog = Catalog::scan(store.path());
+    let listed: Vec<(String, Option<String>, Option<String>)> = catalog
+        .sessions()
+        .into_iter()
+        .map(|s| (s.header.id, s.title, s.header.label))
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b".to_string(),
+                Some("Cart rounding".into()),
+                None
+            ),
+            (
+                "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b/b1c2d3".to_string(),
+                Some("List every caller of cart::total.".into()),
+                // The parent's Task description.
+                Some("Find callers of cart::total".into())
+            ),
+            (
+                // Warmup: the parent has no Task call for it.
+                "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b/77aa88bb".to_string(),
+                Some("Warmup".into()),
+                None
+            ),
+        ]
+    );
+    // The compaction worker's transcript is not a session.
+    let notes: Vec<String> = catalog.notes().iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].contains("agent-acompact-1a2b3c.jsonl"),
+        "{notes:?}"
+    );
+}
+
+/// Every file below `dir`.
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        if entry.path().is_dir() {
+            out.extend(walk_files(&entry.path()));
+        } else {
+            out.push(entry.path());
+        }
+    }
+    out
+}

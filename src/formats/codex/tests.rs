@@ -1187,3 +1187,79 @@ fn a_rendered_context_leaves_the_title_and_the_surface() {
     let bytes = rollout(&[meta("e"), user(&similar)]);
     assert_eq!(surface(&bytes), [u(&similar)]);
 }
+
+/// The rollouts written here (`tests/fixtures/codex/sessions/`, small and
+/// invented) for the rules the shared real rollouts exercise, so they hold
+/// without `../shared`: `task_started` before the first item, a developer
+/// message, one user message of two injected blocks (dropped), a
+/// `user_message` event beside its item, `token_count` with `info: null`
+/// then a window, reasoning, a function call and its output, a
+/// `ghost_snapshot`, assistant messages with `phase`, a skipped line, a
+/// `compacted` line with a `replacement_history` (its repeated summary not
+/// shown twice), `thread_name_updated`; a `thread_spawn` sub-agent; and a
+/// rollout of events only.
+const OWN_SESSIONS: &str = "tests/fixtures/codex/sessions/2026/11/30";
+const OWN_MAIN: &str = "rollout-2026-11-30T10-00-00-019ad0c1-2b3c-7d4e-8f50-617283940a1b.jsonl";
+const OWN_SUB: &str = "rollout-2026-11-30T10-00-30-019ad0c1-9e8d-7c6b-a5f4-e3d2c1b0a998.jsonl";
+const OWN_EVENTS: &str = "rollout-2026-11-30T11-00-00-019ad0c2-0000-7aaa-8bbb-ccccdddd0001.jsonl";
+
+#[test]
+fn the_own_fixtures_read_as_their_golden_files_say() {
+    use crate::formats::toolkit::golden::{assert_golden, read_as_json};
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN_SESSIONS);
+    for name in [OWN_MAIN, OWN_SUB, OWN_EVENTS] {
+        let path = dir.join(name);
+        let log = MemoryLog::new(std::fs::read(&path).unwrap()).modified(42);
+        assert_golden(&path, &read_as_json(&Codex, &log));
+    }
+    let log = MemoryLog::new(std::fs::read(dir.join(OWN_MAIN)).unwrap());
+    let mut projector = Projector::new(None, usize::MAX);
+    let summary = Codex
+        .read(&log, &|| false, &mut |e| projector.push(e))
+        .unwrap();
+    assert_eq!(summary.title.as_deref(), Some("Cart rounding"));
+    assert_eq!(summary.capacity, Some(272_000));
+    assert_eq!(summary.skipped_lines, 1);
+    let surface: Vec<(Role, bool, String)> = projector
+        .finish()
+        .messages
+        .into_iter()
+        .map(|m| (m.role, m.checkpoint, m.text))
+        .collect();
+    assert_eq!(
+        surface,
+        [
+            (
+                Role::User,
+                true,
+                "Ana asked why the cart total drifts; cart.rs rounds once.".into()
+            ),
+            (
+                Role::User,
+                false,
+                "Why does the cart total drift by a cent?".into()
+            ),
+            (Role::User, false, "Round per line instead".into()),
+            (
+                Role::Assistant,
+                false,
+                "Done: `cart::total` rounds each line.\nIt is tested in `tests/cart.rs`.".into()
+            ),
+        ]
+    );
+    // The store lists the sub-agent under the name its parent gave it.
+    let catalog = crate::store::Catalog::scan(&dir);
+    let labels: Vec<(String, Option<String>)> = catalog
+        .sessions()
+        .into_iter()
+        .map(|s| (s.header.id, s.header.label))
+        .collect();
+    assert!(
+        labels.contains(&(
+            "019ad0c1-9e8d-7c6b-a5f4-e3d2c1b0a998".into(),
+            Some("Callers finder".into())
+        )),
+        "{labels:?}"
+    );
+    assert_eq!(labels.len(), 3, "{labels:?}");
+}

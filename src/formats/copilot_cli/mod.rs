@@ -27,6 +27,10 @@ impl LogFormat for CopilotCli {
         "copilot-cli"
     }
 
+    fn side_files(&self) -> &'static [(&'static str, &'static str)] {
+        &[(track::EVENTS, workspace::WORKSPACE)]
+    }
+
     fn recognizes(&self, line: &[u8]) -> bool {
         event::is_start_line(line)
     }

@@ -14,7 +14,7 @@ use crate::model::{Entry, Event, Role, SessionHeader};
 pub const NO_SUMMARY: &str = "[earlier conversation compacted; no summary recorded]";
 
 /// The file name of a session's log in its own folder.
-const EVENTS: &str = "events.jsonl";
+pub const EVENTS: &str = "events.jsonl";
 
 /// One session's state.
 #[derive(Debug, Clone, Default)]

@@ -7,6 +7,9 @@
 use std::io::Read;
 use std::path::Path;
 
+/// The file beside `events.jsonl`.
+pub const WORKSPACE: &str = "workspace.yaml";
+
 /// The longest `workspace.yaml` read: a few keys, not a document.
 const WORKSPACE_MAX: u64 = 64 * 1024;
 
@@ -22,7 +25,7 @@ pub struct Workspace {
 impl Workspace {
     /// The `workspace.yaml` in `dir`, when there is one.
     pub fn in_dir(dir: &Path) -> Option<Workspace> {
-        let file = std::fs::File::open(dir.join("workspace.yaml")).ok()?;
+        let file = std::fs::File::open(dir.join(WORKSPACE)).ok()?;
         let mut bytes = Vec::new();
         file.take(WORKSPACE_MAX).read_to_end(&mut bytes).ok()?;
         Some(Workspace::parse(&String::from_utf8_lossy(&bytes)))

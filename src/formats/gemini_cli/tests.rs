@@ -565,3 +565,47 @@ fn a_json_indexed_before_its_jsonl_appears_is_judged_again() {
         );
     }
 }
+
+/// The project written here (`tests/fixtures/gemini-cli/tmp/shop/`, small
+/// and invented): a session replayed (an initial `$set.messages` with a
+/// `<session_context>` turn, `displayContent`, one `gemini` id written
+/// twice, `$rewindTo`, `$set.summary`, an `info` record, a skipped line, a
+/// compression checkpoint and its acknowledgement), its `.project_root`,
+/// and a sub-agent in `chats/<parentId>/`; golden files beside each log.
+#[test]
+fn the_own_fixtures_read_as_their_golden_files_say() {
+    use crate::formats::toolkit::golden::{assert_golden, read_as_json};
+    let chats =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/gemini-cli/tmp/shop/chats");
+    let main = chats.join("session-2026-11-30T12-00-7a8b9c0d.jsonl");
+    let child = chats
+        .join("7a8b9c0d-1e2f-4a3b-8c4d-5e6f7a8b9c0d/0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e.jsonl");
+    for path in [&main, &child] {
+        let log = MemoryLog {
+            path: Some(path.clone()),
+            ..MemoryLog::new(std::fs::read(path).unwrap()).modified(7)
+        };
+        assert_golden(path, &read_as_json(&GeminiCli, &log));
+    }
+    let (surface, summary) = read_at(&std::fs::read(&main).unwrap(), Some(main.clone()));
+    let summary = summary.unwrap();
+    assert_eq!(summary.title.as_deref(), Some("Cart rounding"));
+    assert_eq!(summary.header.cwd.as_deref(), Some("/home/ana/shop"));
+    assert_eq!(summary.skipped_lines, 1);
+    assert_eq!(
+        texts(&surface),
+        [
+            "<state_snapshot>\nAna asked why the cart total drifts; it rounds once.\n</state_snapshot>",
+            "Round per line instead",
+            "Done: cart::total rounds each line."
+        ]
+    );
+    let parent = scan_at(&std::fs::read(&main).unwrap(), Some(&main));
+    let child_scan = scan_at(&std::fs::read(&child).unwrap(), Some(&child));
+    let (parent_id, key) = child_scan.parent().unwrap();
+    assert_eq!(parent_id, header(&*parent).id);
+    assert_eq!(
+        parent.child_title(&key).as_deref(),
+        Some("codebase_investigator")
+    );
+}

@@ -4,6 +4,9 @@
 pub mod line;
 pub mod reader;
 
+#[cfg(test)]
+mod tests;
+
 use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 use line::LineError;
