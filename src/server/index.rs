@@ -197,9 +197,10 @@ impl Index {
         tokio::spawn(async move {
             let scanned = tokio::task::spawn_blocking(move || {
                 hold_for_test();
-                // Between the stores of the list, what is indexed so far is
-                // the view: a cold first scan of a large store list takes
-                // long, and completion answers meanwhile with this.
+                // Between the stores of the list, and between the batches
+                // of a large store, what is indexed so far is the view: a
+                // cold first scan of 1 GB takes long, and completion
+                // answers meanwhile with this.
                 store.update_in_parts(&mut |partial| {
                     if publisher.is_current(generation) {
                         publisher.publish_partial(View::new(partial));
@@ -317,8 +318,9 @@ impl Index {
 /// names a FIFO, every scan of a new store list waits until a test has
 /// opened that FIFO for writing and closed it (opening a FIFO for reading
 /// blocks until a writer comes; reading ends when it leaves), before it
-/// starts and again after each store of the list but the last (once what
-/// is indexed so far is published). A test can then ask for completion
+/// starts and again after each part but the last, a store of the list or
+/// a batch of a store's logs (once what is indexed so far is published;
+/// `HYDRA_SESSION_TEST_SCAN_BATCH` makes the batches small). A test can then ask for completion
 /// while the first index is still being built, without guessing how long a
 /// scan takes.
 fn hold_for_test() {

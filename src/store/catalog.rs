@@ -19,7 +19,7 @@ use super::discover::{self, Walk};
 use super::election;
 use super::file_state::{FileState, Found};
 use super::record::{Payload, Record};
-use super::scan::{refresh_all, refresh_state, Walker, Work};
+use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
 use crate::formats::{FormatChoice, HeaderState};
 use crate::model::{Locator, Session, SessionSink};
@@ -111,6 +111,15 @@ impl Catalog {
     /// Brings the catalog to what a walk found: a log whose stamp is as
     /// recorded is kept as it is, the others are scanned.
     pub fn apply_walk(&mut self, walked: io::Result<Option<Walk>>) {
+        let mut scan = self.begin_walk(walked);
+        while self.scan_batch(&mut scan) {}
+    }
+
+    /// The first step of [`Self::apply_walk`]: pairs the walk with the
+    /// catalog, keeps the unchanged logs and returns the others to scan
+    /// with [`Self::scan_batch`] (the catalog is only whole again after
+    /// the last batch).
+    pub(super) fn begin_walk(&mut self, walked: io::Result<Option<Walk>>) -> Batches {
         let found = match walked {
             Ok(found) => {
                 self.unreadable = None;
@@ -164,14 +173,26 @@ impl Catalog {
                 });
             }
         }
-        let scanned = refresh_all(changed, self.format, self.titles);
         // Still in order: entries were only taken out.
         self.files = ByName::from_sorted_unchecked(entries);
-        self.files.merge(ByName::from_sorted(scanned));
-        // The same files with the same stamps: the same winners.
-        if !(unchanged && self.elected) {
+        // Nothing to scan: the election is the last step. The same files
+        // with the same stamps: the same winners.
+        if changed.is_empty() && !(unchanged && self.elected) {
             self.elect();
         }
+        Batches::new(changed)
+    }
+
+    /// Scans the next batch of a walk begun by [`Self::begin_walk`] into
+    /// the catalog and elects; whether a batch is left.
+    pub(super) fn scan_batch(&mut self, batches: &mut Batches) -> bool {
+        let Some(batch) = batches.next(self.files.len()) else {
+            return false;
+        };
+        let scanned = refresh_all(batch, self.format, self.titles);
+        self.files.merge(ByName::from_sorted(scanned));
+        self.elect();
+        !batches.is_empty()
     }
 
     /// Re-reads one path after a change notification. Returns whether the

@@ -262,8 +262,11 @@ impl FsStore {
 
 impl FsStore {
     /// Applies what the watcher saw in store `i` (or rescans it); whether
-    /// its sessions changed. A store of another kind updates itself.
-    fn update_member(&mut self, i: usize) -> bool {
+    /// its sessions changed. A store of another kind updates itself. A
+    /// rescan goes in batches (a first scan of 100,000 logs is long):
+    /// `progress` sees the store after each but the last. A few paths the
+    /// watcher saw are applied at once.
+    fn update_member(&mut self, i: usize, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         if let Some(Member::Store(store)) = self.members.get_mut(i) {
             return store.update();
         }
@@ -283,7 +286,16 @@ impl FsStore {
             return false;
         };
         if pending.rescan {
-            catalog.rescan();
+            let walked = catalog.walker().walk();
+            let mut batches = catalog.begin_walk(walked);
+            // The catalog is borrowed per batch only: between two, the
+            // whole store is lent to `progress`.
+            while let Some(Member::Files(catalog)) = self.members.get_mut(i) {
+                if !catalog.scan_batch(&mut batches) {
+                    break;
+                }
+                progress(&*self);
+            }
             return true;
         }
         let mut changed = false;
@@ -373,15 +385,16 @@ impl SessionStore for FsStore {
         self.update_in_parts(&mut |_| {})
     }
 
-    /// One part per store of the list: `progress` sees the stores before
-    /// the next one brought up to date.
+    /// One part per store of the list, and per batch of a store's rescan:
+    /// `progress` sees the stores before the next one brought up to date,
+    /// and a store's first batches before the next.
     fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         let mut changed = false;
         for i in 0..self.members.len() {
             if i > 0 {
                 progress(&*self);
             }
-            changed |= self.update_member(i);
+            changed |= self.update_member(i, progress);
         }
         changed
     }

@@ -6,6 +6,8 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+#[cfg(test)]
+mod batched_scan_tests;
 mod by_name;
 pub mod catalog;
 pub mod discover;

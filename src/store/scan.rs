@@ -60,6 +60,66 @@ impl Work {
     }
 }
 
+/// How many logs the first batch of a walk's scan holds.
+const FIRST_BATCH: usize = 4096;
+
+/// The logs a walk left to scan, handed out in batches so that a long
+/// first scan can be shown part by part (`FsStore::update_in_parts`).
+/// Each batch holds at least as many logs as the catalog already has, so
+/// the batches double: electing and viewing the catalog after each costs
+/// about as much again as doing it once at the end, never a pass per few
+/// thousand logs over 100,000.
+pub(super) struct Batches {
+    work: Vec<Work>,
+    first: usize,
+}
+
+impl Batches {
+    pub(super) fn new(work: Vec<Work>) -> Self {
+        Batches {
+            work,
+            first: first_batch().max(1),
+        }
+    }
+
+    /// The same logs, with a first batch of `first` (at least one).
+    #[cfg(test)]
+    pub(super) fn with_first_batch(self, first: usize) -> Self {
+        Batches {
+            first: first.max(1),
+            ..self
+        }
+    }
+
+    /// The next batch for a catalog that holds `held` files; `None` once
+    /// every log is handed out.
+    pub(super) fn next(&mut self, held: usize) -> Option<Vec<Work>> {
+        if self.work.is_empty() {
+            return None;
+        }
+        let n = self.first.max(held).min(self.work.len());
+        Some(self.work.drain(..n).collect())
+    }
+
+    pub(super) fn is_empty(&self) -> bool {
+        self.work.is_empty()
+    }
+}
+
+/// [`FIRST_BATCH`], or in debug builds `HYDRA_SESSION_TEST_SCAN_BATCH`
+/// when set: an integration test can then see the first batch of a store
+/// of a few logs.
+fn first_batch() -> usize {
+    #[cfg(debug_assertions)]
+    if let Some(n) = std::env::var("HYDRA_SESSION_TEST_SCAN_BATCH")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        return n;
+    }
+    FIRST_BATCH
+}
+
 /// Scans many files, spread over the machine's cores: a first index reads
 /// every log for its title, and the files are independent.
 pub(super) fn refresh_all(

@@ -356,8 +356,8 @@ async fn a_session_created_in_the_future_shows_its_date_not_just_now() {
 }
 
 /// A FIFO for the debug build's index gate (`HYDRA_SESSION_TEST_INDEX_GATE`):
-/// the first scan waits on it before it starts and after each store of the
-/// list but the last.
+/// the first scan waits on it before it starts and after each part but the
+/// last (a store of the list, a batch of a store's logs).
 fn index_gate(dir: &std::path::Path) -> std::path::PathBuf {
     let gate = dir.join("gate");
     rustix::fs::mknodat(
@@ -386,7 +386,15 @@ async fn gated_server(
     gate: &std::path::Path,
     stores: Value,
 ) -> (ProcessClient, tokio::process::Child, Value) {
-    let mut command = server_command();
+    gated_server_with(server_command(), gate, stores).await
+}
+
+/// As [`gated_server`], started by `command`.
+async fn gated_server_with(
+    mut command: tokio::process::Command,
+    gate: &std::path::Path,
+    stores: Value,
+) -> (ProcessClient, tokio::process::Child, Value) {
     command.env("HYDRA_SESSION_TEST_INDEX_GATE", gate);
     let (mut client, child) = spawn(command);
     client
@@ -455,16 +463,6 @@ async fn during_the_first_scan_completion_offers_the_stores_indexed_so_far() {
     let gate = index_gate(dir.path());
     let (mut client, _child, request) =
         gated_server(&gate, json!([demo.path(), other.path()])).await;
-    let ids = |answer: &Value| -> Vec<String> {
-        let mut ids: Vec<String> = answer["items"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|i| i["data"]["sessionId"].as_str().map(str::to_string))
-            .collect();
-        ids.sort();
-        ids
-    };
     let demo_ids = [
         "checkout-tax",
         "checkout-tax.test-writer",
@@ -475,35 +473,90 @@ async fn during_the_first_scan_completion_offers_the_stores_indexed_so_far() {
     // Past the gate before the scan; it stops again after the first store,
     // once that store's sessions are published.
     open_gate(&gate).await;
-    let mut during = Value::Null;
-    for _ in 0..30 {
-        during = client
-            .call("textDocument/completion", request.clone())
-            .await;
-        if !ids(&during).is_empty() {
-            break;
-        }
-    }
-    assert_eq!(ids(&during), demo_ids, "{during}");
+    let during = complete_until(&mut client, &request, |a| !offered_ids(a).is_empty()).await;
+    assert_eq!(offered_ids(&during), demo_ids, "{during}");
     assert_eq!(during["isIncomplete"], true, "{during}");
     let status = client.call("sessionReference/status", json!({})).await;
     assert_eq!(status["indexing"], true, "{status}");
     assert_eq!(status["sessions"], 4, "{status}");
 
     open_gate(&gate).await;
-    let mut after = Value::Null;
-    for _ in 0..30 {
-        after = client
-            .call("textDocument/completion", request.clone())
-            .await;
-        if after["isIncomplete"] == false {
-            break;
-        }
-    }
+    let after = complete_until(&mut client, &request, |a| a["isIncomplete"] == false).await;
     let mut all: Vec<&str> = demo_ids.to_vec();
     all.push("later-store");
     all.sort();
-    assert_eq!(ids(&after), all, "{after}");
+    assert_eq!(offered_ids(&after), all, "{after}");
+    assert_eq!(after["isIncomplete"], false, "{after}");
+    client.shutdown_and_exit().await;
+}
+
+/// The sessions offered by a completion answer, sorted.
+fn offered_ids(answer: &Value) -> Vec<String> {
+    let mut ids: Vec<String> = answer["items"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["data"]["sessionId"].as_str().map(str::to_string))
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// Asks for completion until `done` holds of the answer (each answer comes
+/// when the first index is built or after its grace time); the last one.
+async fn complete_until(
+    client: &mut ProcessClient,
+    request: &Value,
+    done: impl Fn(&Value) -> bool,
+) -> Value {
+    let mut answer = Value::Null;
+    for _ in 0..30 {
+        answer = client
+            .call("textDocument/completion", request.clone())
+            .await;
+        if done(&answer) {
+            break;
+        }
+    }
+    answer
+}
+
+/// A first scan of ONE store publishes its logs in batches (here of two
+/// logs, `HYDRA_SESSION_TEST_SCAN_BATCH`, then at least as many as are
+/// indexed): while the gate holds the scan after the first batch,
+/// completion offers exactly the first two logs' sessions (by name),
+/// marked incomplete, and status counts them; after the second, four;
+/// then all five, complete.
+#[tokio::test]
+async fn during_the_first_scan_of_one_store_completion_offers_its_first_batches() {
+    let store = tempfile::tempdir().unwrap();
+    let ids: Vec<String> = (0..5).map(|i| format!("batch-{i}")).collect();
+    for (i, id) in ids.iter().enumerate() {
+        LogBuilder::new(id, 1_000 + i as u64, Some("/home/ana/shop"))
+            .write(&store.path().join(format!("{id}.jsonl")));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let gate = index_gate(dir.path());
+    let mut command = server_command();
+    command.env("HYDRA_SESSION_TEST_SCAN_BATCH", "2");
+    let (mut client, _child, request) =
+        gated_server_with(command, &gate, json!(store.path())).await;
+
+    // Past the gate before the scan; it stops again after each batch but
+    // the last, once what is indexed so far is published.
+    for shown in [2, 4] {
+        open_gate(&gate).await;
+        let during = complete_until(&mut client, &request, |a| offered_ids(a).len() == shown).await;
+        assert_eq!(offered_ids(&during), ids[..shown], "{during}");
+        assert_eq!(during["isIncomplete"], true, "{during}");
+        let status = client.call("sessionReference/status", json!({})).await;
+        assert_eq!(status["indexing"], true, "{status}");
+        assert_eq!(status["sessions"], shown, "{status}");
+    }
+
+    open_gate(&gate).await;
+    let after = complete_until(&mut client, &request, |a| a["isIncomplete"] == false).await;
+    assert_eq!(offered_ids(&after), ids, "{after}");
     assert_eq!(after["isIncomplete"], false, "{after}");
     client.shutdown_and_exit().await;
 }

@@ -52,14 +52,13 @@ pub fn assert_golden(fixture: &Path, read: &Value) {
 /// that may not have one beside them (the conformance suite's copy stays
 /// as the suite ships it).
 pub fn assert_golden_file(name: &Path, read: &Value) {
-    let expected =
-        std::fs::read(&name).unwrap_or_else(|e| panic!("{}: {e}", Path::new(&name).display()));
+    let expected = std::fs::read(name).unwrap_or_else(|e| panic!("{}: {e}", name.display()));
     let expected: Value = serde_json::from_slice(&expected).unwrap();
     assert_eq!(
         read,
         &expected,
         "{} differs from what the read gives:\n{}",
-        Path::new(&name).display(),
+        name.display(),
         serde_json::to_string_pretty(read).unwrap_or_default()
     );
 }
