@@ -6,9 +6,9 @@
 //! log rewritten from scratch (a same-size file, a shorter one, a new full
 //! state appended).
 
+use crate::support::{run, stdout_json};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
 
 use hydra_session_lsp::formats::{self, FormatChoice};
 use hydra_session_lsp::store::Catalog;
@@ -20,56 +20,6 @@ const EMPTY_WINDOW_ID: &str = "e3c4d5e6-f7a8-4b90-8c2d-3e4f5a6b7c8d";
 
 fn fixture_user() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/copilot-chat/User")
-}
-
-/// Runs the binary with `home` as HOME and no store named by the
-/// environment (but `extra`); it must succeed.
-fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
-    let cwd = tempfile::tempdir().expect("temp dir");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
-    command
-        .args(args)
-        .current_dir(cwd.path())
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("HOME", home);
-    for variable in [
-        "HYDRA_SESSION_STORE",
-        "HYDRA_HOME",
-        "CODEX_HOME",
-        "CLAUDE_CONFIG_DIR",
-        "GEMINI_CLI_HOME",
-        "COPILOT_HOME",
-        "XDG_STATE_HOME",
-        "XDG_CONFIG_HOME",
-        "XDG_DATA_HOME",
-        "CURSOR_CONFIG_DIR",
-    ] {
-        command.env_remove(variable);
-    }
-    for (variable, value) in extra {
-        command.env(variable, value);
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin).expect("stdin");
-    }
-    let output = child.wait_with_output().expect("binary finishes");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
 }
 
 /// A copy of the fixtures' user-data folder at `to`.

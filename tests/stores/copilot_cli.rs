@@ -3,60 +3,12 @@
 //! under `~/.copilot/session-state` (HOME pointed at a temp dir), then
 //! moved by `COPILOT_HOME` and found under `$XDG_STATE_HOME/.copilot`.
 
-use std::io::Write;
+use crate::support::{run, stdout_json};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
 const ID: &str = "4b7c9e21-0d3a-4f5e-8a61-93c2d7e0f118";
-
-/// Runs the binary with `home` as HOME and no store named by the
-/// environment (but `extra`); it must succeed.
-fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
-    let cwd = tempfile::tempdir().expect("temp dir");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
-    command
-        .args(args)
-        .current_dir(cwd.path())
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("HOME", home);
-    for variable in [
-        "HYDRA_SESSION_STORE",
-        "HYDRA_HOME",
-        "CODEX_HOME",
-        "CLAUDE_CONFIG_DIR",
-        "GEMINI_CLI_HOME",
-        "COPILOT_HOME",
-        "XDG_STATE_HOME",
-    ] {
-        command.env_remove(variable);
-    }
-    for (variable, value) in extra {
-        command.env(variable, value);
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin).expect("stdin");
-    }
-    let output = child.wait_with_output().expect("binary finishes");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
-}
 
 /// The fixture's session folder copied into `<copilot>/session-state`.
 fn copilot_home(copilot: &Path) {

@@ -6,64 +6,15 @@
 //! (`../shared/real-logs/cursor`, skipped with a message when absent).
 
 use crate::real_logs;
+use crate::support::{run, stdout_json};
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use serde_json::{json, Value};
 
 const MAIN: &str = "7c1f2e3d-4b5a-4c6d-9e8f-0a1b2c3d4e5f";
 const CHILD: &str = "7c1f2e3d-4b5a-4c6d-9e8f-0a1b2c3d4e5f/8d2a3b4c-5e6f-4a7b-8c9d-1e2f3a4b5c6d";
 const OLDER: &str = "0f9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c";
-
-/// Runs the binary with `home` as HOME and no store named by the
-/// environment (but `extra`); it must succeed.
-fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
-    let cwd = tempfile::tempdir().expect("temp dir");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
-    command
-        .args(args)
-        .current_dir(cwd.path())
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("HOME", home);
-    for variable in [
-        "HYDRA_SESSION_STORE",
-        "HYDRA_HOME",
-        "CODEX_HOME",
-        "CLAUDE_CONFIG_DIR",
-        "GEMINI_CLI_HOME",
-        "COPILOT_HOME",
-        "XDG_STATE_HOME",
-        "CURSOR_CONFIG_DIR",
-    ] {
-        command.env_remove(variable);
-    }
-    for (variable, value) in extra {
-        command.env(variable, value);
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin).expect("stdin");
-    }
-    let output = child.wait_with_output().expect("binary finishes");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
-}
 
 /// Copies the tree `from` into `to`.
 fn copy_tree(from: &Path, to: &Path) {

@@ -5,6 +5,7 @@
 
 #[path = "../real_logs/mod.rs"]
 mod real_logs;
+mod support;
 
 mod claude_code;
 mod codex;

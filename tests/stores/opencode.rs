@@ -4,62 +4,13 @@
 //! `~/.local/share/opencode` (HOME pointed at a temp dir), then moved by
 //! `XDG_DATA_HOME`, and named with `--store-format opencode`.
 
-use std::io::Write;
+use crate::support::{run, stdout_json};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
 
 use rusqlite::Connection;
 use serde_json::{json, Value};
 
 const ID: &str = "ses_4c2d8e10affeQwErTyUiOpAsDf";
-
-/// Runs the binary with `home` as HOME and no store named by the
-/// environment (but `extra`); it must succeed.
-fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
-    let cwd = tempfile::tempdir().expect("temp dir");
-    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
-    command
-        .args(args)
-        .current_dir(cwd.path())
-        .env("XDG_CACHE_HOME", home.join("cache"))
-        .env("HOME", home);
-    for variable in [
-        "HYDRA_SESSION_STORE",
-        "HYDRA_HOME",
-        "CODEX_HOME",
-        "CLAUDE_CONFIG_DIR",
-        "GEMINI_CLI_HOME",
-        "COPILOT_HOME",
-        "XDG_STATE_HOME",
-        "XDG_DATA_HOME",
-    ] {
-        command.env_remove(variable);
-    }
-    for (variable, value) in extra {
-        command.env(variable, value);
-    }
-    let mut child = command
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("binary runs");
-    if let Some(mut input) = child.stdin.take() {
-        input.write_all(stdin).expect("stdin");
-    }
-    let output = child.wait_with_output().expect("binary finishes");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
-}
-
-fn stdout_json(output: &Output) -> Value {
-    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
-}
 
 /// OpenCode's data folder at `data` holding the database of
 /// `tests/fixtures/opencode/opencode.sql`, in WAL mode. Returns the

@@ -1,0 +1,63 @@
+//! Running the built binary as a person with only the agents' stores of
+//! one temporary home would: every variable that names or moves a store is
+//! cleared (the machine's own must not leak in), and a test names the one
+//! it checks.
+
+use std::io::Write;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+/// Every variable that names a store or moves an agent's default one.
+const STORE_VARIABLES: &[&str] = &[
+    "HYDRA_SESSION_STORE",
+    "HYDRA_HOME",
+    "CODEX_HOME",
+    "CLAUDE_CONFIG_DIR",
+    "GEMINI_CLI_HOME",
+    "COPILOT_HOME",
+    "XDG_STATE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "CURSOR_CONFIG_DIR",
+];
+
+/// Runs the binary in a fresh folder with `home` as HOME (its cache under
+/// it) and no store named by the environment but `extra`; it must succeed.
+pub fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
+    let cwd = tempfile::tempdir().expect("temp dir");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    command
+        .args(args)
+        .current_dir(cwd.path())
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .env("HOME", home);
+    for variable in STORE_VARIABLES {
+        command.env_remove(variable);
+    }
+    for (variable, value) in extra {
+        command.env(variable, value);
+    }
+    let mut child = command
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("binary runs");
+    if let Some(mut input) = child.stdin.take() {
+        input.write_all(stdin).expect("stdin");
+    }
+    let output = child.wait_with_output().expect("binary finishes");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+pub fn stdout_json(output: &Output) -> Value {
+    serde_json::from_slice(&output.stdout).expect("stdout is JSON")
+}
