@@ -591,6 +591,8 @@ fn a_store_of_many_folders_is_walked_with_few_descriptors() {
     }
     let store = dir.path().to_str().unwrap_or_default();
     let bin = env!("CARGO_BIN_EXE_hydra-session-lsp");
+    // The index cache of `candidates` goes to this test's own cache.
+    let cache = tempfile::tempdir().expect("temp dir");
     let output = Command::new("bash")
         .args([
             "-c",
@@ -598,6 +600,7 @@ fn a_store_of_many_folders_is_walked_with_few_descriptors() {
             bin,
             store,
         ])
+        .env("XDG_CACHE_HOME", cache.path())
         .output()
         .expect("bash runs");
     assert!(output.status.success(), "{output:?}");
@@ -624,6 +627,7 @@ fn a_sparse_log_is_scanned_in_bounded_memory() {
         .expect("open");
     file.set_len(600 << 20).expect("sparse");
     let store = dir.path().to_str().unwrap_or_default();
+    let cache = tempfile::tempdir().expect("temp dir");
     let output = Command::new("bash")
         .args([
             "-c",
@@ -631,6 +635,7 @@ fn a_sparse_log_is_scanned_in_bounded_memory() {
             env!("CARGO_BIN_EXE_hydra-session-lsp"),
             store,
         ])
+        .env("XDG_CACHE_HOME", cache.path())
         .output()
         .expect("bash runs");
     assert!(output.status.success(), "{output:?}");
