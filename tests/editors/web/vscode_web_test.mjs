@@ -386,9 +386,12 @@ try {
   await waitFor(async () => /Search Conversations/.test(await text('.quick-input-widget')), 10_000);
   await searchInput.focus();
   await page.keyboard.type('regression tes', { delay: 40 });
+  // Wait for the answer to the whole query: under load a keystroke may
+  // come after the debounce, and the answer to a shorter query (such as
+  // "No session says that" for "r") would be one row too.
   const found = await waitFor(async () => {
     const t = (await page.locator('.quick-input-list .monaco-list-row').allInnerTexts()).map((r) => r.replace(/\u00a0/g, ' '));
-    return t.length === 1 && t;
+    return t.length === 1 && /test-writer/.test(t[0]) && t;
   }, 20_000);
   const row = found?.[0] ?? '';
   check('Search Conversations finds the session by words only in its body: its title, agent · cwd · age, the snippet',
