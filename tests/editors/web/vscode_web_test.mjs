@@ -383,7 +383,11 @@ try {
   await page.keyboard.type('Found ', { delay: 20 });
   await palette('Hydra: Search Conversations');
   const searchInput = page.locator('.quick-input-widget input');
-  await waitFor(async () => /Search Conversations/.test(await text('.quick-input-widget')), 10_000);
+  // The palette's own input says "Hydra: Search Conversations" too: wait
+  // for the picker itself (its placeholder, nothing typed yet), or the
+  // first key goes to the editor while the palette closes.
+  await waitFor(async () => (await searchInput.getAttribute('placeholder') ?? '').startsWith('Words said in a session')
+    && (await searchInput.inputValue()) === '', 10_000);
   await searchInput.focus();
   await page.keyboard.type('regression tes', { delay: 40 });
   // Wait for the answer to the whole query: under load a keystroke may
