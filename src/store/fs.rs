@@ -574,6 +574,10 @@ impl SessionReader for FsReader {
     /// The log's [`Stamp`] (one `stat`, never following a link): what the
     /// catalog compares to decide whether to scan a log again.
     fn stamp(&self, session: &Session) -> Option<Version> {
+        // A store of another kind (OpenCode's database) says it itself.
+        if let Some(other) = self.other(&session.locator) {
+            return other.stamp(session);
+        }
         let stamp = Stamp::of_path(&self.path_of(&session.locator)?)?;
         let mut key = Vec::with_capacity(64 + session.locator.name.len());
         for n in [
