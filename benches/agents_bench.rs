@@ -822,11 +822,7 @@ async fn main() {
         "| full-text index built (initialize → it holds every session) | {} | |",
         match search_built {
             _ if !search => "off (`AGENTS_BENCH_SEARCH=off`)".to_string(),
-            Some(at) => format!(
-                "{:.2} s, {} kB",
-                at.as_secs_f64(),
-                searched["bytes"].as_u64().unwrap_or(0) / 1_000
-            ),
+            Some(at) => format!("{:.2} s", at.as_secs_f64()),
             None => format!("not in 300 s: {searched}"),
         }
     );
