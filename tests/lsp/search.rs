@@ -370,17 +370,11 @@ async fn a_full_disk_turns_the_servers_search_off_and_the_rest_answers() {
     let script = "mount -t tmpfs -o size=64k,mode=0700 tmpfs \"$XDG_CACHE_HOME\" || exit 97
         dd if=/dev/zero of=\"$XDG_CACHE_HOME/fill\" bs=4k 2>/dev/null
         exec \"$SERVER\"";
-    // The server's environment and pipes (`server_command`), around `unshare`.
-    let mut command = tokio::process::Command::new("unshare");
+    let mut command = server_command_of("unshare");
     command
         .args(["-Urm", "sh", "-c", script])
         .env("SERVER", env!("CARGO_BIN_EXE_hydra-session-lsp"))
-        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
-        .env("CODEX_HOME", "/nonexistent")
-        .env("XDG_CACHE_HOME", cache.path())
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true);
+        .env("XDG_CACHE_HOME", cache.path());
     let (mut client, mut child) = spawn(command);
     client.start_searching(store.path(), "/home/ana/shop").await;
 

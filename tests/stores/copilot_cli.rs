@@ -22,6 +22,13 @@ fn copilot_home(copilot: &Path) {
     }
 }
 
+/// The session's `workspace.yaml` in the Copilot home under `home`.
+fn workspace_yaml(home: &Path) -> std::path::PathBuf {
+    home.join(".copilot/session-state")
+        .join(ID)
+        .join("workspace.yaml")
+}
+
 fn ids(list: &Value) -> Vec<String> {
     list.as_array()
         .expect("a list")
@@ -119,11 +126,7 @@ fn a_change_to_workspace_yaml_alone_is_seen() {
     copilot_home(&home.path().join(".copilot"));
     let before = stdout_json(&run(home.path(), &[], &["candidates"], b""));
     assert_eq!(before[0]["label"], "Round tax per line, not per cart");
-    let workspace = home
-        .path()
-        .join(".copilot/session-state")
-        .join(ID)
-        .join("workspace.yaml");
+    let workspace = workspace_yaml(home.path());
     std::fs::write(
         &workspace,
         format!("id: {ID}\ncwd: /home/ana/elsewhere\nuser_named: true\nname: Tax per line\n"),
@@ -153,11 +156,7 @@ fn a_title_renamed_in_workspace_yaml_alone_is_searched_by_its_new_name() {
             .collect::<Vec<_>>()
     };
     assert_eq!(search("per cart"), ["Round tax per line, not per cart"]);
-    let workspace = home
-        .path()
-        .join(".copilot/session-state")
-        .join(ID)
-        .join("workspace.yaml");
+    let workspace = workspace_yaml(home.path());
     std::fs::write(
         &workspace,
         format!("id: {ID}\ncwd: /home/ana/shop\nuser_named: true\nname: Quokka ledger\n"),
