@@ -226,7 +226,10 @@ async fn main() {
     let lines: Vec<String> = queries.iter().map(|(_, q)| format!("@{q}")).collect();
     client.open(&uri, &lines.join("\n")).await;
     // Completion answers with what is indexed so far after a grace time
-    // (empty, incomplete, while the first scan runs): ask until it lists.
+    // (while the first scan runs): ask until it lists sessions, then until
+    // status says the whole store is indexed (what the figures below are
+    // measured on; `isIncomplete` cannot tell, a list cut at the limit is
+    // incomplete too).
     let first = loop {
         let got = client
             .call(
@@ -241,6 +244,8 @@ async fn main() {
             break got;
         }
     };
+    let listed = started.elapsed();
+    while client.call("sessionReference/status", json!({})).await["indexing"] == true {}
     let indexed = started.elapsed();
     let indexed_cpu = cpu_time(&pid.to_string(), false);
     let count = client.call("sessionReference/status", json!({})).await["sessions"].clone();
@@ -394,10 +399,16 @@ async fn main() {
         bytes / 1_000_000
     );
     println!(
-        "| first index (initialize → first completion), wall / server CPU | {} / {} | |",
+        "| first index (initialize → status no longer indexing), wall / server CPU | {} / {} | |",
         ms(indexed),
         ms(indexed_cpu)
     );
+    if listed < indexed {
+        println!(
+            "| first completion listing sessions (of what is indexed so far) | {} | |",
+            ms(listed)
+        );
+    }
     // The targets the issues set: at 100,000 sessions (issue 8) tighter
     // latency and looser memory than at the default 10,000.
     let (p95_target, rss_target) = if sessions >= 100_000 {

@@ -109,7 +109,15 @@ impl Live {
             // Another store list: its own index (the old one is closed
             // first, so its writer lock is free).
             *open = None;
-            let (search, notes) = Search::open_for(specs, self.on_disk, super::now_ms())?;
+            let (search, notes) = match Search::open_for(specs, self.on_disk, super::now_ms()) {
+                Ok(opened) => opened,
+                Err(e) => {
+                    // `status` says why (a full disk turns search off)
+                    // rather than "not built yet" for ever.
+                    self.keep(specs, failed(specs, (followed.sessions)().len(), &e));
+                    return Err(e);
+                }
+            };
             notes.into_iter().for_each(&mut *note);
             *open = Some(Opened {
                 specs: specs.to_vec(),
@@ -209,6 +217,15 @@ pub fn not_built(specs: &[StoreSpec], sessions: usize) -> SearchStatus {
         sessions: 0,
         behind: sessions,
         note: Some("not built yet".into()),
+    }
+}
+
+/// The status of an index of `specs` that could not be opened.
+fn failed(specs: &[StoreSpec], sessions: usize, e: &SearchError) -> SearchStatus {
+    SearchStatus {
+        enabled: !matches!(e, SearchError::DiskFull(_)),
+        note: Some(e.to_string()),
+        ..not_built(specs, sessions)
     }
 }
 

@@ -82,7 +82,7 @@ pub async fn build_search_index(snapshot: Snapshot, report: bool) {
     let stores = snapshot.stores();
     let worker = shared.clone();
     let report_token = token.clone();
-    let built = tokio::task::spawn_blocking(move || {
+    let built = in_the_background(move || {
         let reader = view.reader.clone()?;
         let mut last = None;
         let followed = crate::search::Followed {
@@ -118,12 +118,12 @@ pub async fn build_search_index(snapshot: Snapshot, report: bool) {
     })
     .await;
     let message = match built {
-        Ok(Some(Ok(count))) => format!("{count} sessions searchable"),
-        Ok(Some(Err(e))) => {
+        Some(Some(Ok(count))) => format!("{count} sessions searchable"),
+        Some(Some(Err(e))) => {
             tracing::warn!("the search index: {e}");
             e.to_string()
         }
-        Ok(None) | Err(_) => "the search index could not be built".to_string(),
+        Some(None) | None => "the search index could not be built".to_string(),
     };
     if reporting {
         let end = WorkDoneProgressEnd {
@@ -131,6 +131,38 @@ pub async fn build_search_index(snapshot: Snapshot, report: bool) {
         };
         progress(&shared, &token, WorkDoneProgress::End(end)).await;
     }
+}
+
+/// How much lower the background search build's threads are scheduled
+/// (a nice increment).
+const BACKGROUND_NICE: i32 = 10;
+
+/// Runs `work` on a thread of its own scheduled below the rest of the
+/// server (nice +[`BACKGROUND_NICE`]; the threads it starts, tantivy's
+/// writer and mergers, inherit that), so building the search index of a
+/// large store takes the cores only when completion and hover leave them.
+/// Not on the blocking pool: a pooled thread cannot be raised back for the
+/// work it runs later. `None` when the thread could not start or `work`
+/// panicked.
+async fn in_the_background<T: Send + 'static>(
+    work: impl FnOnce() -> T + Send + 'static,
+) -> Option<T> {
+    let (done, result) = tokio::sync::oneshot::channel();
+    let started = std::thread::Builder::new()
+        .name("search-index".into())
+        .spawn(move || {
+            // On Linux a thread's nice value is its own.
+            #[cfg(unix)]
+            if let Err(e) = rustix::process::nice(BACKGROUND_NICE) {
+                tracing::debug!("the search build keeps its priority: {e}");
+            }
+            let _ = done.send(work());
+        });
+    if let Err(e) = started {
+        tracing::warn!("the search build could not start: {e}");
+        return None;
+    }
+    result.await.ok()
 }
 
 async fn progress(shared: &Shared, token: &NumberOrString, value: WorkDoneProgress) {

@@ -45,6 +45,11 @@ pub fn invalid_params(message: impl Into<String>) -> ResponseError {
     error(ErrorCode::InvalidParams, message)
 }
 
+/// Whether `e` is −32602 (the request's own fault: a malformed query).
+pub fn is_invalid_params(e: &ResponseError) -> bool {
+    e.code == ErrorCode::InvalidParams as i32
+}
+
 pub fn invalid_request(message: impl Into<String>) -> ResponseError {
     error(ErrorCode::InvalidRequest, message)
 }

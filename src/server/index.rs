@@ -71,6 +71,14 @@ impl View {
         }
     }
 
+    /// No sessions, as a view of its own.
+    fn empty() -> Self {
+        View {
+            generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
+            ..View::default()
+        }
+    }
+
     /// Number of sessions.
     pub fn len(&self) -> usize {
         self.sessions.len()
@@ -163,14 +171,14 @@ impl Index {
         self.generation.load(Ordering::SeqCst) > 0
     }
 
-    /// Waits until the first index is built.
+    /// Waits until the first index of the current store list is built.
     pub async fn ready(&self) {
         let mut ready = self.ready.subscribe();
         let _ = ready.wait_for(|r| *r).await;
     }
 
-    /// Waits until the first index is built, at most `grace`: whether it
-    /// is.
+    /// Waits until the first index of the current store list is built, at
+    /// most `grace`: whether it is.
     pub async fn ready_within(&self, grace: Duration) -> bool {
         tokio::time::timeout(grace, self.ready()).await.is_ok()
     }
@@ -180,6 +188,14 @@ impl Index {
     pub fn start(self: &Arc<Self>, mut store: Box<dyn SessionStore>, roots: Vec<String>) {
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         self.indexing.store(true, Ordering::SeqCst);
+        // What waits for the sessions (a search, `prepare`, diagnostics)
+        // must see the new list's, not the view of the list it replaces.
+        self.ready.send_replace(false);
+        if generation > 1 {
+            // Completion answers from what is indexed so far: of the new
+            // list, nothing yet, rather than the sessions of the old one.
+            self.publish_partial(View::empty());
+        }
         if let Ok(mut r) = self.roots.write() {
             *r = roots;
         }

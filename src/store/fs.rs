@@ -560,13 +560,7 @@ impl SessionReader for FsReader {
         }
         key.extend_from_slice(&ends_hash(&mut file, meta.len()).ok()?.to_le_bytes());
         // The side files hold facts of the session too (`workspace.yaml`).
-        if let (Some(format), Some(dir)) = (formats::by_name(session.locator.format), path.parent())
-        {
-            let name = discover::file_name(&session.locator.name).as_encoded_bytes();
-            let sides = FormatChoice::Fixed(format).side_files_of(name);
-            let side = Stamp::default().with_sides(dir, sides).side;
-            key.extend_from_slice(&side.to_le_bytes());
-        }
+        key.extend_from_slice(&side_stamp(&path, session).to_le_bytes());
         key.extend_from_slice(&session.locator.name);
         Some(Version(key))
     }
@@ -578,8 +572,9 @@ impl SessionReader for FsReader {
         if let Some(other) = self.other(&session.locator) {
             return other.stamp(session);
         }
-        let stamp = Stamp::of_path(&self.path_of(&session.locator)?)?;
-        let mut key = Vec::with_capacity(64 + session.locator.name.len());
+        let path = self.path_of(&session.locator)?;
+        let stamp = Stamp::of_path(&path)?;
+        let mut key = Vec::with_capacity(72 + session.locator.name.len());
         for n in [
             session.locator.store as u64,
             stamp.size,
@@ -592,6 +587,12 @@ impl SessionReader for FsReader {
         ] {
             key.extend_from_slice(&n.to_le_bytes());
         }
+        // A side file's change alone is a new stamp too (a log without
+        // side files keeps the key it always had).
+        let side = side_stamp(&path, session);
+        if side != 0 {
+            key.extend_from_slice(&side.to_le_bytes());
+        }
         key.extend_from_slice(&session.locator.name);
         Some(Version(key))
     }
@@ -603,6 +604,20 @@ impl SessionReader for FsReader {
         let path = self.path_of(&session.locator)?;
         url::Url::from_file_path(path).ok().map(String::from)
     }
+}
+
+/// The stamps of the side files of `session`'s log at `path` folded into
+/// one (0 when its format has none): they hold facts of the session too
+/// (Copilot CLI's `workspace.yaml`), so a change to one alone is a new
+/// version and a new stamp, as it is to the store's own change detection.
+fn side_stamp(path: &Path, session: &Session) -> u64 {
+    let (Some(format), Some(dir)) = (formats::by_name(session.locator.format), path.parent())
+    else {
+        return 0;
+    };
+    let name = discover::file_name(&session.locator.name).as_encoded_bytes();
+    let sides = FormatChoice::Fixed(format).side_files_of(name);
+    Stamp::default().with_sides(dir, sides).side
 }
 
 #[cfg(unix)]

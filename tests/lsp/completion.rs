@@ -490,6 +490,52 @@ async fn during_the_first_scan_completion_offers_the_stores_indexed_so_far() {
     client.shutdown_and_exit().await;
 }
 
+/// A new store list replaces the old one's sessions at once: while the
+/// gate holds its first scan, completion offers none of the old list's
+/// sessions (nothing is indexed of the new one yet), and a search asked
+/// meanwhile waits for the new list and finds what only it holds.
+#[tokio::test]
+async fn a_new_store_list_is_searched_and_offered_not_the_old_one() {
+    let demo = demo_store();
+    let other = tempfile::tempdir().unwrap();
+    LogBuilder::new("moved-store", 1_000, Some("/home/ana/shop"))
+        .user("the quokka migration checklist")
+        .write(&other.path().join("moved-store.jsonl"));
+    let dir = tempfile::tempdir().unwrap();
+    let gate = index_gate(dir.path());
+    let (mut client, _child, request) = gated_server(&gate, json!(demo.path())).await;
+    open_gate(&gate).await;
+    let first = complete_until(&mut client, &request, |a| a["isIncomplete"] == false).await;
+    assert_eq!(offered_ids(&first).len(), 4, "{first}");
+
+    client
+        .notify(
+            "workspace/didChangeConfiguration",
+            json!({"settings": {"hydraSession": {"store": other.path()}}}),
+        )
+        .await;
+    // The new list's scan waits at the gate before it starts.
+    let during = client
+        .call("textDocument/completion", request.clone())
+        .await;
+    assert_eq!(offered_ids(&during), Vec::<String>::new(), "{during}");
+    assert_eq!(during["isIncomplete"], true, "{during}");
+    let search = client
+        .send_request(
+            "sessionReference/search",
+            json!({"query": "quokka migration"}),
+        )
+        .await;
+    open_gate(&gate).await;
+    let found = client.response(search).await;
+    let hits = found["result"].as_array().expect("hits");
+    assert_eq!(hits.len(), 1, "{found}");
+    assert_eq!(hits[0]["sessionId"], "moved-store", "{found}");
+    let after = complete_until(&mut client, &request, |a| a["isIncomplete"] == false).await;
+    assert_eq!(offered_ids(&after), ["moved-store"], "{after}");
+    client.shutdown_and_exit().await;
+}
+
 /// The sessions offered by a completion answer, sorted.
 fn offered_ids(answer: &Value) -> Vec<String> {
     let mut ids: Vec<String> = answer["items"]

@@ -351,6 +351,73 @@ async fn with_search_off_nothing_is_written_to_the_cache() {
     }
 }
 
+/// A full disk, for real, under the server: its cache is a filled 64 KiB
+/// tmpfs in a mount namespace of the test's own (`unshare -Urm`, as the
+/// CLI's test does). A search is refused with the reason, `status` says
+/// search is off and why, and completion and the symbol picker still
+/// answer from the sessions.
+#[tokio::test]
+async fn a_full_disk_turns_the_servers_search_off_and_the_rest_answers() {
+    let probe = std::process::Command::new("unshare")
+        .args(["-Urm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"])
+        .output();
+    if !probe.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no mount namespace here (`unshare -Urm` + tmpfs)");
+        return;
+    }
+    let cache = tempfile::tempdir().expect("tempdir");
+    let store = demo_store();
+    let script = "mount -t tmpfs -o size=64k,mode=0700 tmpfs \"$XDG_CACHE_HOME\" || exit 97
+        dd if=/dev/zero of=\"$XDG_CACHE_HOME/fill\" bs=4k 2>/dev/null
+        exec \"$SERVER\"";
+    let mut command = server_command_of("unshare");
+    command
+        .args(["-Urm", "sh", "-c", script])
+        .env("SERVER", env!("CARGO_BIN_EXE_hydra-session-lsp"))
+        .env("XDG_CACHE_HOME", cache.path());
+    let (mut client, mut child) = spawn(command);
+    client.start_searching(store.path(), "/home/ana/shop").await;
+
+    let refused = client
+        .request(
+            "sessionReference/search",
+            json!({"query": "regression tests"}),
+        )
+        .await;
+    let message = refused["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("no space left"), "{refused}");
+    let status = client.call("sessionReference/status", json!({})).await;
+    assert_eq!(status["search"]["enabled"], false, "{status}");
+    assert!(
+        status["search"]["note"]
+            .as_str()
+            .is_some_and(|n| n.contains("no space left")),
+        "{status}"
+    );
+    assert_eq!(status["sessions"], 4, "{status}");
+
+    let uri = file_uri("/home/ana/shop/prompt.md");
+    client.open(&uri, "@deploy").await;
+    let listed = client
+        .call(
+            "textDocument/completion",
+            json!({"textDocument": {"uri": uri}, "position": {"line": 0, "character": 7}}),
+        )
+        .await;
+    assert_eq!(
+        listed["items"][0]["data"]["sessionId"], "deploy-2026-11-28",
+        "{listed}"
+    );
+    let symbols = client
+        .call("workspace/symbol", json!({"query": "deploy"}))
+        .await;
+    assert_eq!(symbols[0]["name"], "deploy-2026-11-28", "{symbols}");
+    client.shutdown_and_exit().await;
+    assert!(child.wait().await.expect("exit").success());
+    // The small disk was the namespace's alone.
+    assert_eq!(std::fs::read_dir(cache.path()).expect("cache").count(), 0);
+}
+
 /// The watch → search path: a message appended to a log after the index
 /// was built is found by the next searches, as soon as the store's watch
 /// has seen it (polled with a deadline: file events come when they come).

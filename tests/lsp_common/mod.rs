@@ -285,7 +285,13 @@ pub type ProcessClient = TestClient<tokio::process::ChildStdout, tokio::process:
 /// in) and the tests' cache ([`cache_home`]); add `.env(…)` before
 /// `spawn`.
 pub fn server_command() -> tokio::process::Command {
-    let mut command = tokio::process::Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+    server_command_of(env!("CARGO_BIN_EXE_hydra-session-lsp"))
+}
+
+/// [`server_command`]'s environment and pipes around `program` (a wrapper
+/// that starts the server, such as `unshare`).
+pub fn server_command_of(program: &str) -> tokio::process::Command {
+    let mut command = tokio::process::Command::new(program);
     command
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent")

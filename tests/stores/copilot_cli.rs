@@ -22,6 +22,13 @@ fn copilot_home(copilot: &Path) {
     }
 }
 
+/// The session's `workspace.yaml` in the Copilot home under `home`.
+fn workspace_yaml(home: &Path) -> std::path::PathBuf {
+    home.join(".copilot/session-state")
+        .join(ID)
+        .join("workspace.yaml")
+}
+
 fn ids(list: &Value) -> Vec<String> {
     list.as_array()
         .expect("a list")
@@ -119,11 +126,7 @@ fn a_change_to_workspace_yaml_alone_is_seen() {
     copilot_home(&home.path().join(".copilot"));
     let before = stdout_json(&run(home.path(), &[], &["candidates"], b""));
     assert_eq!(before[0]["label"], "Round tax per line, not per cart");
-    let workspace = home
-        .path()
-        .join(".copilot/session-state")
-        .join(ID)
-        .join("workspace.yaml");
+    let workspace = workspace_yaml(home.path());
     std::fs::write(
         &workspace,
         format!("id: {ID}\ncwd: /home/ana/elsewhere\nuser_named: true\nname: Tax per line\n"),
@@ -134,4 +137,32 @@ fn a_change_to_workspace_yaml_alone_is_seen() {
         json!({"label": after[0]["label"], "cwd": after[0]["cwd"]}),
         json!({"label": "Tax per line", "cwd": "/home/ana/shop"})
     );
+}
+
+/// The search index sees a rename in `workspace.yaml` alone too: its
+/// cheap check of each log folds in the side files' stamps, so the new
+/// title is found and the old one no longer is.
+#[test]
+fn a_title_renamed_in_workspace_yaml_alone_is_searched_by_its_new_name() {
+    let home = tempfile::tempdir().expect("temp dir");
+    copilot_home(&home.path().join(".copilot"));
+    let search = |query: &str| {
+        let found = stdout_json(&run(home.path(), &[], &["search", query], b""));
+        found
+            .as_array()
+            .expect("a list")
+            .iter()
+            .map(|h| h["title"].as_str().unwrap_or_default().to_string())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(search("per cart"), ["Round tax per line, not per cart"]);
+    let workspace = workspace_yaml(home.path());
+    std::fs::write(
+        &workspace,
+        format!("id: {ID}\ncwd: /home/ana/shop\nuser_named: true\nname: Quokka ledger\n"),
+    )
+    .expect("write");
+    assert_eq!(search("quokka"), ["Quokka ledger"]);
+    let old = "Round tax per line, not per cart".to_string();
+    assert!(!search("cart").contains(&old));
 }

@@ -111,9 +111,20 @@ pub async fn run_on(
             .search(&followed, &parsed, options, cancelled, &mut |note| {
                 tracing::warn!("{note}")
             })
-            .map_err(|e| error::request_failed(&crate::reference::ReferenceError::read_failed(e)))
+            .map_err(|e| search_failed(&e))
     })
     .await?
+}
+
+/// A search that could not run (the index broken beyond repair, a full
+/// disk): RequestFailed with the reason as it is, not as the failure to
+/// read one session (`SESSION_REFERENCE_READ_FAILED` is still its code).
+fn search_failed(e: &search::SearchError) -> lsp_server::ResponseError {
+    use crate::reference::{ErrorCode, ReferenceError};
+    error::request_failed(&ReferenceError::new(
+        ErrorCode::ReadFailed,
+        format!("session-reference: {e}"),
+    ))
 }
 
 #[cfg(test)]

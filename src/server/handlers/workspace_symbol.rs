@@ -2,9 +2,9 @@
 //! one symbol per session — name the title, container `agent · workspace ·
 //! date`, location the session's log — so the editors' symbol pickers find
 //! sessions by content. An empty query lists nothing (every editor sends
-//! one first). With search off, the sessions whose id, cwd or title match
-//! (the contract's candidates) are listed instead: the picker still finds
-//! sessions by name.
+//! one first). With search off, or its index unusable now (a full disk),
+//! the sessions whose id, cwd or title match (the contract's candidates)
+//! are listed instead: the picker still finds sessions by name.
 
 use lsp_types::{
     Location, SymbolInformation, SymbolKind, Url, WorkspaceSymbolParams, WorkspaceSymbolResponse,
@@ -35,31 +35,22 @@ pub async fn workspace_symbol(
         let uri = Url::parse(&reader.link_target(&session)?).ok()?;
         Some((session.locator.format, uri))
     };
-    let symbols = if snapshot.search_off().is_some() {
-        let target = Target {
-            session_id: snapshot.settings.target_session_id.as_deref(),
-            cwd: None,
-        };
-        let found = view
-            .candidates(target, &params.query, LIMIT)
-            .map_err(|e| error::request_failed(&e))?;
-        found
-            .items
+    let searched = match snapshot.search_off() {
+        Some(_) => None,
+        None => match super::search::run(snapshot, &params.query, LIMIT, None).await {
+            Ok(hits) => Some(hits),
+            Err(e) if error::is_invalid_params(&e) => return Err(e),
+            // The index cannot be used now (a full disk): the picker
+            // still finds sessions by name, as with search off.
+            Err(e) => {
+                tracing::debug!("workspace/symbol without search: {}", e.message);
+                None
+            }
+        },
+    };
+    let symbols = match searched {
+        Some(hits) => hits
             .iter()
-            .filter_map(|c| {
-                let (agent, uri) = place(&c.session_id)?;
-                Some(symbol(
-                    c.shown_label(),
-                    agent,
-                    c.cwd.as_deref(),
-                    c.created_at,
-                    uri,
-                ))
-            })
-            .collect()
-    } else {
-        let hits = super::search::run(snapshot, &params.query, LIMIT, None).await?;
-        hits.iter()
             .filter_map(|hit| {
                 let (_, uri) = place(&hit.session_id)?;
                 let name = one_line(hit.label());
@@ -71,7 +62,30 @@ pub async fn workspace_symbol(
                     uri,
                 ))
             })
-            .collect()
+            .collect(),
+        None => {
+            let target = Target {
+                session_id: snapshot.settings.target_session_id.as_deref(),
+                cwd: None,
+            };
+            let found = view
+                .candidates(target, &params.query, LIMIT)
+                .map_err(|e| error::request_failed(&e))?;
+            found
+                .items
+                .iter()
+                .filter_map(|c| {
+                    let (agent, uri) = place(&c.session_id)?;
+                    Some(symbol(
+                        c.shown_label(),
+                        agent,
+                        c.cwd.as_deref(),
+                        c.created_at,
+                        uri,
+                    ))
+                })
+                .collect()
+        }
     };
     Ok(Some(WorkspaceSymbolResponse::Flat(symbols)))
 }
