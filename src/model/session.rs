@@ -50,6 +50,12 @@ pub struct Session {
     pub unreadable: Option<String>,
     /// Lines a lenient format skipped.
     pub skipped_lines: u64,
+    /// What the store's change detection saw of the log when it listed
+    /// the session, as [`crate::model::Version::token`] of the reader's
+    /// stamp; 0 when the store keeps none (then the reader is asked). The
+    /// search index compares it, so checking 100,000 sessions takes no
+    /// system call.
+    pub stamp: u64,
 }
 
 impl Session {

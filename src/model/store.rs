@@ -16,6 +16,17 @@ pub type Cancelled<'a> = &'a (dyn Fn() -> bool + Sync);
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Version(pub Vec<u8>);
 
+impl Version {
+    /// The version as one number, never 0 (0 stands for "none known"):
+    /// what the search index keeps of each session's stamp.
+    pub fn token(&self) -> u64 {
+        use std::hash::Hasher;
+        let mut hasher = rustc_hash::FxHasher::default();
+        hasher.write(&self.0);
+        hasher.finish().max(1)
+    }
+}
+
 /// Called (from any thread) when a store has changes waiting for
 /// [`SessionStore::update`].
 pub type Wake = Arc<dyn Fn() + Send + Sync>;

@@ -144,6 +144,7 @@ mod tests {
                 capacity: None,
                 unreadable: None,
                 skipped_lines: 0,
+                stamp: 0,
             })
             .collect();
         for query in ["", "s1", "title", "/b", "zzz"] {

@@ -116,6 +116,8 @@ struct Row {
     version: u64,
     capacity: Option<u64>,
     skipped_lines: u64,
+    /// [`Session::stamp`].
+    stamp: u64,
     id: Span,
     title: Option<Span>,
     /// The header's display title.
@@ -224,6 +226,7 @@ impl TableBuilder {
             version: session.header.version,
             capacity: session.capacity,
             skipped_lines: session.skipped_lines,
+            stamp: session.stamp,
             id,
             title,
             label,
@@ -503,6 +506,7 @@ impl SessionTable {
             capacity: r.capacity,
             unreadable: r.unreadable.map(|s| self.str(s).to_string()),
             skipped_lines: r.skipped_lines,
+            stamp: r.stamp,
         })
     }
 

@@ -61,8 +61,9 @@ pub fn behind(
     let manifest = index.manifest()?;
     let mut live = HashSet::with_capacity(sessions.len());
     let mut stale = 0;
-    for (session, current) in sessions.iter().zip(current_versions(reader, sessions)) {
+    for session in sessions {
         live.insert(session.id());
+        let current = version_hash(reader, session);
         if manifest
             .get(session.id())
             .is_none_or(|i| i.version != current)
@@ -90,8 +91,9 @@ pub fn sync(
     let manifest = index.manifest()?;
     let mut work: Vec<(&Session, u64)> = Vec::new();
     let mut live = HashSet::with_capacity(sessions.len());
-    for (session, current) in sessions.iter().zip(current_versions(reader, sessions)) {
+    for session in sessions {
         live.insert(session.id());
+        let current = version_hash(reader, session);
         if manifest
             .get(session.id())
             .is_none_or(|i| i.version != current)
@@ -277,52 +279,13 @@ fn surface_hashes(messages: &[Message]) -> Vec<u64> {
 /// detection compares: a `stat`, no read, so an unchanged store of 2,000
 /// logs is checked in a few milliseconds); 0 when the store cannot tell
 /// (such a session is read again on every sync).
-/// Sessions whose stamps one thread takes at least: below that, starting
-/// threads costs more than the `stat`s.
-const STAMPS_PER_THREAD: usize = 8192;
-
-/// The [`version_hash`] of each of `sessions`, in order. A large store's
-/// are taken on several threads: one `stat` per log is most of what a
-/// check of 100,000 sessions costs, and the kernel serves them in
-/// parallel.
-fn current_versions(reader: &dyn SessionReader, sessions: &[Session]) -> Vec<u64> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, usize::from)
-        .min(sessions.len() / STAMPS_PER_THREAD)
-        .clamp(1, 4);
-    if threads == 1 {
-        return sessions.iter().map(|s| version_hash(reader, s)).collect();
-    }
-    let chunk = sessions.len().div_ceil(threads);
-    let stamps =
-        |part: &[Session]| -> Vec<u64> { part.iter().map(|s| version_hash(reader, s)).collect() };
-    std::thread::scope(|scope| {
-        let parts: Vec<_> = sessions
-            .chunks(chunk)
-            .map(|part| {
-                let thread = std::thread::Builder::new().spawn_scoped(scope, move || stamps(part));
-                (part, thread)
-            })
-            .collect();
-        parts
-            .into_iter()
-            .flat_map(|(part, thread)| match thread {
-                // A thread that could not finish: its sessions count as
-                // changed (0 is no stamp's hash), so they are read again.
-                Ok(thread) => thread.join().unwrap_or_else(|_| vec![0; part.len()]),
-                // One that could not start: this thread takes its part.
-                Err(_) => stamps(part),
-            })
-            .collect()
-    })
-}
-
+/// The stamp of `session`'s log as one number (0: none, the log is gone):
+/// the one its store saw when it listed it, else the reader's.
 fn version_hash(reader: &dyn SessionReader, session: &Session) -> u64 {
-    reader.stamp(session).map_or(0, |v| {
-        let mut h = rustc_hash::FxHasher::default();
-        h.write(&v.0);
-        h.finish().max(1)
-    })
+    if session.stamp != 0 {
+        return session.stamp;
+    }
+    reader.stamp(session).map_or(0, |v| v.token())
 }
 
 #[cfg(test)]
@@ -373,25 +336,22 @@ mod tests {
             capacity: None,
             unreadable: None,
             skipped_lines: 0,
+            stamp: 0,
         }
     }
 
-    /// Taken on several threads or on one, the stamps are the same, in
-    /// the sessions' order (a missing log's is 0).
+    /// The stamp the store listed a session with is used as it is; the
+    /// reader is asked only for a session listed without one (0), and a
+    /// log it cannot stamp (gone) is 0.
     #[test]
-    fn the_stamps_of_a_large_store_come_in_order_from_every_thread() {
-        for count in [0, 3, STAMPS_PER_THREAD * 2 + 17, STAMPS_PER_THREAD * 5] {
-            let mut sessions: Vec<Session> =
-                (0..count).map(|i| session(&format!("log-{i}"))).collect();
-            if count > 0 {
-                sessions[count / 2] = session("gone");
-            }
-            let one_by_one: Vec<u64> = sessions.iter().map(|s| version_hash(&Named, s)).collect();
-            assert_eq!(current_versions(&Named, &sessions), one_by_one, "{count}");
-            if count > 0 {
-                assert_eq!(one_by_one[count / 2], 0);
-                assert!(one_by_one.iter().filter(|v| **v == 0).count() == 1);
-            }
-        }
+    fn a_listed_stamp_is_taken_and_the_reader_asked_only_without_one() {
+        let mut listed = session("log-1");
+        listed.stamp = 42;
+        assert_eq!(version_hash(&Named, &listed), 42);
+        let unlisted = session("log-1");
+        let read = Version(b"log-1".to_vec()).token();
+        assert_eq!(version_hash(&Named, &unlisted), read);
+        assert_ne!(read, 0);
+        assert_eq!(version_hash(&Named, &session("gone")), 0);
     }
 }

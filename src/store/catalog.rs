@@ -296,6 +296,7 @@ impl Catalog {
                 format: state.format.map_or("", |f| f.name()),
                 name: rel.clone(),
             },
+            stamp: state.stamp.key(self.index, rel).token(),
             title: meta.title.filter(|_| full),
             capacity: meta.capacity.filter(|_| full),
             unreadable: meta.failure,

@@ -573,28 +573,11 @@ impl SessionReader for FsReader {
             return other.stamp(session);
         }
         let path = self.path_of(&session.locator)?;
-        let stamp = Stamp::of_path(&path)?;
-        let mut key = Vec::with_capacity(72 + session.locator.name.len());
-        for n in [
-            session.locator.store as u64,
-            stamp.size,
-            stamp.mtime as u64,
-            u64::from(stamp.mtime_nsec),
-            stamp.ctime as u64,
-            u64::from(stamp.ctime_nsec),
-            stamp.ino,
-            stamp.dev,
-        ] {
-            key.extend_from_slice(&n.to_le_bytes());
-        }
-        // A side file's change alone is a new stamp too (a log without
-        // side files keeps the key it always had).
-        let side = side_stamp(&path, session);
-        if side != 0 {
-            key.extend_from_slice(&side.to_le_bytes());
-        }
-        key.extend_from_slice(&session.locator.name);
-        Some(Version(key))
+        let stamp = Stamp {
+            side: side_stamp(&path, session),
+            ..Stamp::of_path(&path)?
+        };
+        Some(stamp.key(session.locator.store, &session.locator.name))
     }
 
     fn link_target(&self, session: &Session) -> Option<String> {
@@ -741,6 +724,49 @@ mod tests {
         let mut one = FsStore::unscanned(&specs[..1], Scan::Full);
         one.update_in_parts(&mut |_| panic!("a store of one part"));
         assert_eq!(one.len(), 1);
+    }
+
+    /// The stamp the catalog puts in each session is the reader's, to the
+    /// bit (so the search index needs no `stat` to compare, and an index
+    /// built before it is not rebuilt), side files included: a change to
+    /// `workspace.yaml` alone changes both alike.
+    #[test]
+    fn a_listed_session_carries_the_readers_stamp() {
+        let (hydra, copilot) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        log(hydra.path(), "s.jsonl", "s", 1);
+        let id = "4b7c9e21-0d3a-4f5e-8a61-93c2d7e0f118";
+        let from = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/copilot-cli/session-state")
+            .join(id);
+        let folder = copilot.path().join(id);
+        std::fs::create_dir(&folder).unwrap();
+        for name in ["events.jsonl", "workspace.yaml"] {
+            std::fs::copy(from.join(name), folder.join(name)).unwrap();
+        }
+        let specs = [
+            StoreSpec::auto(hydra.path()),
+            StoreSpec::auto(copilot.path()),
+        ];
+        let stamps = || {
+            let store = FsStore::open(&specs, Scan::Full);
+            let reader = store.reader();
+            let sessions = store.sessions();
+            assert_eq!(sessions.len(), 2);
+            sessions
+                .iter()
+                .map(|s| {
+                    let read = reader.stamp(s).map(|v| v.token());
+                    assert_eq!(Some(s.stamp), read, "{}", s.header.id);
+                    (s.header.id.clone(), s.stamp)
+                })
+                .collect::<Vec<_>>()
+        };
+        let before = stamps();
+        assert!(before.iter().all(|(_, stamp)| *stamp != 0));
+        std::fs::write(folder.join("workspace.yaml"), "name: Renamed\n").unwrap();
+        let after = stamps();
+        assert_eq!(before[0], after[0], "the hydra log did not change");
+        assert_ne!(before[1], after[1], "the side file changed");
     }
 
     #[test]

@@ -10,6 +10,8 @@ use std::ffi::OsStr;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::model::Version;
+
 /// How a file was when it was last scanned: any difference rescans it
 /// (or, when only grown, reads what it gained).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -31,6 +33,32 @@ pub(crate) struct Stamp {
 }
 
 impl Stamp {
+    /// The log's stamp as [`crate::model::SessionReader::stamp`] gives it
+    /// for a folder store: the store's place in the list, the `stat`
+    /// fields, the side files' (when it has any: a log without keeps the
+    /// key it always had) and the log's name. The catalog lists each
+    /// session with the same ([`crate::model::Session::stamp`]).
+    pub fn key(&self, store: usize, name: &[u8]) -> Version {
+        let mut key = Vec::with_capacity(72 + name.len());
+        for n in [
+            store as u64,
+            self.size,
+            self.mtime as u64,
+            u64::from(self.mtime_nsec),
+            self.ctime as u64,
+            u64::from(self.ctime_nsec),
+            self.ino,
+            self.dev,
+        ] {
+            key.extend_from_slice(&n.to_le_bytes());
+        }
+        if self.side != 0 {
+            key.extend_from_slice(&self.side.to_le_bytes());
+        }
+        key.extend_from_slice(name);
+        Version(key)
+    }
+
     /// Whether the file is the same one, possibly grown.
     pub fn same_file(&self, other: &Stamp) -> bool {
         (self.ino, self.dev) == (other.ino, other.dev)

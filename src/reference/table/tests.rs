@@ -29,6 +29,7 @@ fn session(
         capacity: None,
         unreadable: None,
         skipped_lines: 0,
+        stamp: 0,
     }
 }
 

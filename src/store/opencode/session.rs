@@ -100,5 +100,7 @@ pub fn listed(
         capacity: None,
         unreadable: None,
         skipped_lines: projected.map_or(0, |p| p.skipped),
+        // The database's own check is per store: the reader is asked.
+        stamp: 0,
     }
 }
