@@ -76,11 +76,18 @@ impl Sessions {
             now_ms: crate::search::now_ms(),
             exists: Some(&exists),
         };
+        // The store is updated between calls, a debounce after its changes:
+        // every log is checked every time, by the reader (a listed stamp
+        // can be a second old; the reader sees an append at once).
+        let unstamped = || {
+            let mut sessions = store.sessions();
+            sessions.iter_mut().for_each(|s| s.stamp = 0);
+            sessions
+        };
         let followed = Followed {
             specs: &self.settings.stores,
-            // The store is updated between calls: checked every time.
             state: None,
-            sessions: &|| store.sessions(),
+            sessions: &unstamped,
             reader: reader.as_ref(),
         };
         self.search
