@@ -629,8 +629,18 @@ async fn server_figures(
 
 /// A word of the language's alphabet that no log holds: past every rank
 /// drawn.
+/// A word of no session for the `n`th append of this run: the corpus is
+/// kept between runs and each run appends to it, so the word is also new
+/// to every earlier run (made of this run's start time), or the search
+/// would find an earlier run's copy at once.
 fn lang_word_unused(lang: &Language, n: usize) -> String {
-    let w = word(VOCABULARY * 4 + n * 7919);
+    static RUN: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let run = *RUN.get_or_init(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as usize % 1_000_000_007)
+    });
+    let w = format!("{}{}", word(VOCABULARY * 4 + n * 7919), word(run));
     assert!(!lang.rank.contains_key(&w));
     w
 }
