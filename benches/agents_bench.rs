@@ -776,6 +776,17 @@ async fn main() {
         Some(_) => Some(completion_percentiles(&mut client, &uri, &queries).await),
         None => None,
     };
+    // Those rounds came right after the build and the append, while the
+    // index's last merges and the re-search of completion's body matches
+    // for the changed store ran beside them. Once that work is done (a
+    // round later), completion with search on in the steady state.
+    let steady_completion = match search_built {
+        Some(_) => {
+            let _ = completion_percentiles(&mut client, &uri, &queries).await;
+            Some(completion_percentiles(&mut client, &uri, &queries).await)
+        }
+        None => None,
+    };
 
     let per_store: Vec<String> = status["stores"]
         .as_array()
@@ -840,9 +851,17 @@ async fn main() {
     if let Some((b50, b95)) = built_completion {
         let _ = writeln!(
             table,
-            "| completion p50 / p95 once the full-text index is built | {} / {} | p95 ≤ 2 ms |",
+            "| completion p50 / p95 once the full-text index is built (just after it, and after the append) | {} / {} | p95 ≤ 2 ms |",
             ms(b50),
             ms(b95)
+        );
+    }
+    if let Some((s50, s95)) = steady_completion {
+        let _ = writeln!(
+            table,
+            "| completion p50 / p95 two rounds later (the index up to date, nothing else running) | {} / {} | p95 ≤ 2 ms |",
+            ms(s50),
+            ms(s95)
         );
     }
     let _ = writeln!(
