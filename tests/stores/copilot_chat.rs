@@ -6,7 +6,7 @@
 //! log rewritten from scratch (a same-size file, a shorter one, a new full
 //! state appended).
 
-use crate::support::{run, stdout_json};
+use crate::support::{prepare, run, snapshots, stdout_json, store_status};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -70,28 +70,13 @@ fn candidates_status_and_prepare_with_zero_configuration() {
         json!({"label": "Round the tax per cart", "cwd": "/home/ana/shop front", "createdAt": 1_796_026_500_000u64})
     );
     let status = stdout_json(&run(home.path(), &[], &["status"], b""));
-    let store = status["stores"]
-        .as_array()
-        .expect("stores")
-        .iter()
-        .find(|s| s["format"] == "copilot-chat")
-        .expect("VS Code's user folder is a default store");
+    let store = store_status(&status, "copilot-chat");
     assert_eq!(store["sessions"], 3);
     assert_eq!(store["errors"], json!([]));
 
     let mention = row["mention"].as_str().expect("a mention");
-    let prepared = stdout_json(&run(
-        home.path(),
-        &[],
-        &["prepare"],
-        format!("Continue {mention}").as_bytes(),
-    ));
-    let text = prepared["additionalContext"]["content"][0]["text"]
-        .as_str()
-        .expect("context text");
-    let start = text.find("<referenced-sessions>\n").expect("open") + 22;
-    let end = text.find("\n</referenced-sessions>").expect("close");
-    let snapshot: Value = serde_json::from_str(&text[start..end]).expect("snapshot JSON");
+    let prepared = prepare(home.path(), mention);
+    let snapshot = snapshots(&prepared);
     assert_eq!(
         snapshot[0]["conversation"],
         json!([

@@ -6,7 +6,7 @@
 //! (`../shared/real-logs/cursor`, skipped with a message when absent).
 
 use crate::real_logs;
-use crate::support::{run, stdout_json};
+use crate::support::{prepare, run, snapshots, stdout_json, store_status};
 
 use std::path::Path;
 
@@ -70,28 +70,13 @@ fn candidates_status_and_prepare_with_zero_configuration() {
         "List every caller of cart::total."
     );
     let status = stdout_json(&run(home.path(), &[], &["status"], b""));
-    let cursor = status["stores"]
-        .as_array()
-        .expect("stores")
-        .iter()
-        .find(|s| s["format"] == "cursor")
-        .expect("the Cursor store is a default store");
+    let cursor = store_status(&status, "cursor");
     assert_eq!(cursor["sessions"], 3);
     assert_eq!(cursor["errors"], json!([]));
 
     let mention = main["mention"].as_str().expect("a mention");
-    let prepared = stdout_json(&run(
-        home.path(),
-        &[],
-        &["prepare"],
-        format!("Continue {mention}").as_bytes(),
-    ));
-    let text = prepared["additionalContext"]["content"][0]["text"]
-        .as_str()
-        .expect("context text");
-    let start = text.find("<referenced-sessions>\n").expect("open") + 22;
-    let end = text.find("\n</referenced-sessions>").expect("close");
-    let snapshot: Value = serde_json::from_str(&text[start..end]).expect("snapshot JSON");
+    let prepared = prepare(home.path(), mention);
+    let snapshot = snapshots(&prepared);
     assert_eq!(
         snapshot[0]["conversation"],
         json!([

@@ -5,7 +5,7 @@
 //! a message when absent).
 
 use crate::real_logs;
-use crate::support::{run, stdout_json};
+use crate::support::{prepare, run, snapshots, stdout_json, store_status};
 
 use std::path::Path;
 
@@ -108,29 +108,13 @@ fn candidates_and_prepare_with_zero_configuration() {
     );
     // The `.json` beside its `.jsonl` is not read, and is no duplicate.
     let status = stdout_json(&run(home.path(), &[], &["status"], b""));
-    let gemini = status["stores"]
-        .as_array()
-        .expect("stores")
-        .iter()
-        .find(|s| s["format"] == "gemini")
-        .expect("the Gemini store is a default store");
+    let gemini = store_status(&status, "gemini");
     assert_eq!(gemini["sessions"], 3);
     assert_eq!(gemini["errors"], json!([]));
 
     let mention = list[1]["mention"].as_str().expect("a mention");
-    let output = run(
-        home.path(),
-        &[],
-        &["prepare"],
-        format!("Continue {mention}").as_bytes(),
-    );
-    let prepared = stdout_json(&output);
-    let text = prepared["additionalContext"]["content"][0]["text"]
-        .as_str()
-        .expect("context text");
-    let start = text.find("<referenced-sessions>\n").expect("open") + 22;
-    let end = text.find("\n</referenced-sessions>").expect("close");
-    let snapshot: Value = serde_json::from_str(&text[start..end]).expect("snapshot JSON");
+    let prepared = prepare(home.path(), mention);
+    let snapshot = snapshots(&prepared);
     assert_eq!(
         snapshot[0]["conversation"],
         json!([

@@ -4,7 +4,7 @@
 //! `~/.local/share/opencode` (HOME pointed at a temp dir), then moved by
 //! `XDG_DATA_HOME`, and named with `--store-format opencode`.
 
-use crate::support::{run, stdout_json};
+use crate::support::{prepare, run, snapshots, stdout_json, store_status};
 use std::path::Path;
 
 use rusqlite::Connection;
@@ -59,28 +59,13 @@ fn candidates_status_and_prepare_with_zero_configuration() {
         json!({"id": ID, "label": "Round tax per line, not per cart", "cwd": "/home/ana/shop", "createdAt": 1_788_249_600_000u64})
     );
     let status = stdout_json(&run(home.path(), &[], &["status"], b""));
-    let opencode = status["stores"]
-        .as_array()
-        .expect("stores")
-        .iter()
-        .find(|s| s["format"] == "opencode")
-        .expect("the OpenCode store is a default store");
+    let opencode = store_status(&status, "opencode");
     assert_eq!(opencode["sessions"], 1);
     assert_eq!(opencode["errors"], json!([]));
 
     let mention = row["mention"].as_str().expect("a mention");
-    let prepared = stdout_json(&run(
-        home.path(),
-        &[],
-        &["prepare"],
-        format!("Continue {mention}").as_bytes(),
-    ));
-    let text = prepared["additionalContext"]["content"][0]["text"]
-        .as_str()
-        .expect("context text");
-    let start = text.find("<referenced-sessions>\n").expect("open") + 22;
-    let end = text.find("\n</referenced-sessions>").expect("close");
-    let snapshot: Value = serde_json::from_str(&text[start..end]).expect("snapshot JSON");
+    let prepared = prepare(home.path(), mention);
+    let snapshot = snapshots(&prepared);
     assert_eq!(
         snapshot[0]["conversation"],
         json!([

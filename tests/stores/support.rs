@@ -61,3 +61,35 @@ pub fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) ->
 pub fn stdout_json(output: &Output) -> Value {
     serde_json::from_slice(&output.stdout).expect("stdout is JSON")
 }
+
+/// The entry of the store of `format` in a `status` answer.
+pub fn store_status<'a>(status: &'a Value, format: &str) -> &'a Value {
+    status["stores"]
+        .as_array()
+        .expect("stores")
+        .iter()
+        .find(|s| s["format"] == format)
+        .unwrap_or_else(|| panic!("no {format} store in {status}"))
+}
+
+/// `prepare` of the prompt "Continue MENTION", run as [`run`] runs it.
+pub fn prepare(home: &Path, mention: &str) -> Value {
+    stdout_json(&run(
+        home,
+        &[],
+        &["prepare"],
+        format!("Continue {mention}").as_bytes(),
+    ))
+}
+
+/// The referenced sessions' snapshots in what `prepare` answered: the
+/// JSON between the `<referenced-sessions>` tags of its context.
+pub fn snapshots(prepared: &Value) -> Value {
+    let text = prepared["additionalContext"]["content"][0]["text"]
+        .as_str()
+        .expect("context text");
+    let open = "<referenced-sessions>\n";
+    let start = text.find(open).expect("open") + open.len();
+    let end = text.find("\n</referenced-sessions>").expect("close");
+    serde_json::from_str(&text[start..end]).expect("snapshot JSON")
+}
