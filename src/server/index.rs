@@ -18,6 +18,7 @@ use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus}
 use crate::reference::candidates::{Candidates, Target};
 use crate::reference::table::{SessionTable, TableBuilder};
 use crate::reference::ReferenceError;
+use crate::store::StoreSpec;
 
 /// Quiet time that ends a burst of change reports.
 const BURST_QUIET: Duration = Duration::from_millis(25);
@@ -117,6 +118,9 @@ pub struct Index {
     view: RwLock<Arc<View>>,
     /// Where the current store list is, for messages.
     roots: RwLock<Vec<String>>,
+    /// The current store list, as resolved when it was started: what a
+    /// request searches, read without looking at the disk again.
+    specs: RwLock<Vec<StoreSpec>>,
     /// The store between updates; taken out while a blocking task works on it.
     store: Mutex<Option<Box<dyn SessionStore>>>,
     /// Bumped by every (re)start: work of an older store is dropped.
@@ -136,6 +140,7 @@ impl Index {
         let index = Index {
             view: RwLock::default(),
             roots: RwLock::default(),
+            specs: RwLock::default(),
             store: Mutex::new(None),
             generation: AtomicU64::new(0),
             version: AtomicU64::new(0),
@@ -150,6 +155,11 @@ impl Index {
     /// The current sessions.
     pub fn view(&self) -> Arc<View> {
         self.view.read().map(|v| v.clone()).unwrap_or_default()
+    }
+
+    /// The store list being indexed (see [`Index::start`]).
+    pub fn specs(&self) -> Vec<StoreSpec> {
+        self.specs.read().map(|s| s.clone()).unwrap_or_default()
     }
 
     /// The roots of the store list, for messages.
@@ -185,7 +195,11 @@ impl Index {
 
     /// Indexes `store` (in a blocking task) and follows its changes from
     /// now on, replacing any store indexed before. `roots` names it.
-    pub fn start(self: &Arc<Self>, mut store: Box<dyn SessionStore>, roots: Vec<String>) {
+    pub fn start(self: &Arc<Self>, mut store: Box<dyn SessionStore>, specs: Vec<StoreSpec>) {
+        let roots = specs.iter().map(|s| s.path.display().to_string()).collect();
+        if let Ok(mut s) = self.specs.write() {
+            *s = specs;
+        }
         let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
         self.indexing.store(true, Ordering::SeqCst);
         // What waits for the sessions (a search, `prepare`, diagnostics)

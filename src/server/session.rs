@@ -99,10 +99,8 @@ impl Session {
     /// Indexes the configured stores, replacing what was indexed before.
     pub(super) fn start_index(&self) {
         let specs = shared::configured_stores(&self.settings(), &self.workspace);
-        let roots = specs.iter().map(|s| s.path.display().to_string()).collect();
-        self.shared
-            .index
-            .start(Box::new(FsStore::unscanned(&specs, Scan::Full)), roots);
+        let store = FsStore::unscanned(&specs, Scan::Full);
+        self.shared.index.start(Box::new(store), specs);
     }
 
     pub(super) fn ensure_index(&self) {

@@ -57,9 +57,11 @@ impl Snapshot {
         self.workspace.target_cwd(document)
     }
 
-    /// The stores the settings name.
+    /// The stores the settings name, as the index resolved them when it
+    /// was started on them (a request looks at no folder for them: body
+    /// matches ask on every keystroke).
     pub fn stores(&self) -> Vec<crate::store::StoreSpec> {
-        shared::configured_stores(&self.settings, &self.workspace)
+        self.shared.index.specs()
     }
 
     /// Where `prepare` spills (see [`shared::spill`]).
