@@ -9,17 +9,15 @@
 pub mod line;
 pub mod message;
 pub mod place;
-pub mod reader;
 pub mod track;
 pub mod unverified;
 
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
-
-use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
+use super::toolkit::track::{read_tracked, TrackScanner};
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 use track::Tracker;
 
 /// The Cursor format.
@@ -40,9 +38,7 @@ impl LogFormat for Cursor {
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
-        Box::new(CursorScanner {
-            tracker: Tracker::new(false),
-        })
+        TrackScanner::<Tracker>::boxed()
     }
 
     fn read(
@@ -51,62 +47,6 @@ impl LogFormat for Cursor {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// Header and title of one transcript, as its lines come.
-#[derive(Debug, Clone)]
-struct CursorScanner {
-    tracker: Tracker,
-}
-
-impl Scanner for CursorScanner {
-    fn file_modified(&mut self, millis: u64) {
-        self.tracker.file_modified = Some(millis);
-    }
-
-    fn file_path(&mut self, path: &Path) {
-        self.tracker.place(path);
-    }
-
-    fn line(&mut self, line: &[u8]) {
-        self.tracker.line(line, &mut |_| {});
-    }
-
-    fn header(&self) -> HeaderState {
-        if let Some(header) = self.tracker.header() {
-            return HeaderState::Session(header.clone());
-        }
-        match self.tracker.why_not() {
-            Some(why) => HeaderState::NotASession(why),
-            None => HeaderState::Pending,
-        }
-    }
-
-    fn header_ref(&self) -> Option<&SessionHeader> {
-        self.tracker.header()
-    }
-
-    fn meta(&self) -> ScanMeta {
-        let failure = self
-            .tracker
-            .why_not()
-            .filter(|_| self.tracker.failure.is_some());
-        let readable = failure.is_none();
-        ScanMeta {
-            title: self.tracker.title().filter(|_| readable),
-            capacity: None,
-            skipped_lines: self.tracker.skipped,
-            failure,
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        self.tracker.is_done()
-    }
-
-    fn clone_box(&self) -> Box<dyn Scanner> {
-        Box::new(self.clone())
+        read_tracked::<Tracker>(log, cancelled, sink)
     }
 }

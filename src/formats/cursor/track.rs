@@ -10,6 +10,7 @@ use super::message;
 use super::place::Place;
 use crate::formats::claude_code::text::first_line;
 use crate::formats::text;
+use crate::formats::toolkit::track::Track;
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// The model's lines since the last user message or end of turn.
@@ -26,14 +27,14 @@ struct Run {
 pub struct Tracker {
     /// Whether messages are built (a full read) or only judged (a scan).
     project: bool,
-    pub file_modified: Option<u64>,
+    file_modified: Option<u64>,
     place: Place,
     /// Complete lines read.
-    pub lines: u64,
-    pub skipped: u64,
+    lines: u64,
+    skipped: u64,
     /// The line that is not valid UTF-8.
-    pub failure: Option<u64>,
-    pub not_session: Option<String>,
+    failure: Option<u64>,
+    not_session: Option<String>,
     has_message: bool,
     /// Whether a user line that is a message was read.
     prompted: bool,
@@ -45,32 +46,34 @@ pub struct Tracker {
     header: Option<SessionHeader>,
 }
 
-impl Tracker {
-    /// A tracker for a full read (`project`) or a scan.
-    pub fn new(project: bool) -> Self {
+impl Track for Tracker {
+    const NO_LINE: &'static str = "not a Cursor transcript: no complete line";
+
+    fn for_scan() -> Self {
+        Tracker::default()
+    }
+
+    fn for_read() -> Self {
         Tracker {
-            project,
+            project: true,
             ..Tracker::default()
         }
     }
 
-    /// Learns the log's place: the file at `path`.
-    pub fn place(&mut self, path: &Path) {
+    fn file_modified(&mut self, millis: u64) {
+        self.file_modified = Some(millis);
+    }
+
+    fn file_path(&mut self, path: &Path) {
         self.place = Place::of(path, Path::new("/"));
     }
 
-    /// Learns the log's name, when it has no place.
-    pub fn name(&mut self, name: &str) {
+    fn file_name(&mut self, name: &str) {
         self.place = Place::named(Path::new(name));
     }
 
-    /// Whether later lines can change nothing.
-    pub fn is_done(&self) -> bool {
-        self.failure.is_some() || self.not_session.is_some()
-    }
-
     /// Takes the next complete line, handing its surface events to `sink`.
-    pub fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
+    fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
         self.lines += 1;
         if self.is_done() {
             return;
@@ -151,8 +154,42 @@ impl Tracker {
         }
     }
 
+    /// The last run ends with the log.
+    fn end(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
+        self.end_run(sink);
+    }
+
+    fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn failure(&self) -> Option<u64> {
+        self.failure
+    }
+
+    fn not_session(&self) -> Option<&str> {
+        self.not_session.as_deref()
+    }
+
+    /// The header, once the log is known to be a session: a person's or
+    /// the model's message was read (or a bad line, whose read says why).
+    fn header(&self) -> Option<&SessionHeader> {
+        self.header.as_ref().filter(|_| self.not_session.is_none())
+    }
+
+    /// The first user message cut to 80.
+    fn title(&self) -> Option<String> {
+        self.first_prompt.clone()
+    }
+}
+
+impl Tracker {
     /// Hands on the model's run as one message, placed at its first line.
-    pub fn end_run(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
+    fn end_run(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
         let run = std::mem::take(&mut self.run);
         if let (true, Some(seq)) = (self.project, run.seq) {
             sink(Entry {
@@ -180,24 +217,5 @@ impl Tracker {
             cwd: self.place.cwd.clone(),
             label: self.label.clone(),
         });
-    }
-
-    /// The header, once the log is known to be a session: a person's or
-    /// the model's message was read (or a bad line, whose read says why).
-    pub fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
-    }
-
-    /// Why the log cannot be read, if it cannot.
-    pub fn why_not(&self) -> Option<String> {
-        if let Some(n) = self.failure {
-            return Some(format!("line {n}: invalid UTF-8"));
-        }
-        self.not_session.clone()
-    }
-
-    /// The first user message cut to 80.
-    pub fn title(&self) -> Option<String> {
-        self.first_prompt.clone()
     }
 }

@@ -2,8 +2,9 @@
 //! only its own rules: lenient JSON values ([`lenient`]), the walk over a
 //! log's complete lines with the errors every read reports alike
 //! ([`driver`]), a whole-JSON document's members as its lines come
-//! ([`document`]), and a log held in memory for tests and fuzz targets
-//! ([`memory_log`]).
+//! ([`document`]), a log held in memory for tests and fuzz targets
+//! ([`memory_log`]), and the scanner and full read of any line format's
+//! tracker ([`track`]).
 
 pub mod document;
 pub mod driver;
@@ -13,3 +14,4 @@ pub mod lenient;
 pub mod memory_log;
 #[cfg(test)]
 pub mod real_logs;
+pub mod track;

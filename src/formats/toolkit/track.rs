@@ -1,0 +1,227 @@
+//! The common part of every line format: a format keeps its own rules in
+//! one [`Track`] (the state of one log as its complete lines come), and
+//! this module turns it into both faces a format has — the store's
+//! incremental [`Scanner`] ([`TrackScanner`]) and the full read
+//! ([`read_tracked`]) — so that neither is written again per format.
+
+use std::fmt;
+use std::path::Path;
+
+use super::driver;
+use crate::formats::lines::Flow;
+use crate::formats::{HeaderState, LogSource, ScanMeta, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
+
+/// The state of one log as its complete lines are read, shared by the
+/// store's scan (which only judges) and the full read (which also hands
+/// each surface event on).
+pub trait Track: Clone + Send + Sync + fmt::Debug + 'static {
+    /// What a read says of a log with no complete line
+    /// (`"not a Cursor transcript: no complete line"`).
+    const NO_LINE: &'static str;
+
+    /// A tracker for the store's scan: events are judged, not built.
+    fn for_scan() -> Self;
+
+    /// A tracker for a full read: every surface event is built and handed on.
+    fn for_read() -> Self;
+
+    /// The log file's modification time (Unix epoch milliseconds), given
+    /// before the first line.
+    fn file_modified(&mut self, millis: u64) {
+        let _ = millis;
+    }
+
+    /// Where the log file is, given before the first line.
+    fn file_path(&mut self, path: &Path) {
+        let _ = path;
+    }
+
+    /// The log's name, for a log that is no file (a test's, a fuzz
+    /// target's), given before the first line instead of its path.
+    fn file_name(&mut self, name: &str) {
+        let _ = name;
+    }
+
+    /// Takes the next complete line (without its line end), handing the
+    /// surface events it completes to `sink` (a scan's sink drops them).
+    fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>));
+
+    /// The log has ended (a full read): hands on what was still held (a
+    /// model's run of lines joined into one message).
+    fn end(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
+        let _ = sink;
+    }
+
+    /// Complete lines taken so far (a read's `capturedThroughSeq`).
+    fn lines(&self) -> u64;
+
+    /// Lines skipped as not understood.
+    fn skipped(&self) -> u64;
+
+    /// The line that is not valid UTF-8, if one was read.
+    fn failure(&self) -> Option<u64>;
+
+    /// Why the log is no session, once that is decided.
+    fn not_session(&self) -> Option<&str>;
+
+    /// The header, once the log is known to be a session.
+    fn header(&self) -> Option<&SessionHeader>;
+
+    fn title(&self) -> Option<String>;
+
+    fn capacity(&self) -> Option<u64> {
+        None
+    }
+
+    /// Whether appended lines continue what was read (see
+    /// [`Scanner::resumable`]).
+    fn resumable(&self) -> bool {
+        true
+    }
+
+    /// See [`Scanner::parent`].
+    fn parent(&self) -> Option<(String, String)> {
+        None
+    }
+
+    /// See [`Scanner::child_title`].
+    fn child_title(&self, key: &str) -> Option<String> {
+        let _ = key;
+        None
+    }
+
+    /// Whether later lines can change nothing.
+    fn is_done(&self) -> bool {
+        self.failure().is_some() || self.not_session().is_some()
+    }
+
+    /// Why the log cannot be read, if it cannot.
+    fn why_not(&self) -> Option<String> {
+        if let Some(n) = self.failure() {
+            return Some(format!("line {n}: invalid UTF-8"));
+        }
+        self.not_session().map(str::to_string)
+    }
+}
+
+/// The store's [`Scanner`] of any [`Track`].
+#[derive(Debug, Clone)]
+pub struct TrackScanner<T: Track>(pub T);
+
+impl<T: Track> TrackScanner<T> {
+    /// A boxed scanner, what [`crate::formats::LogFormat::scanner`] returns.
+    pub fn boxed() -> Box<dyn Scanner> {
+        Box::new(TrackScanner(T::for_scan()))
+    }
+}
+
+impl<T: Track> Scanner for TrackScanner<T> {
+    fn file_modified(&mut self, millis: u64) {
+        self.0.file_modified(millis);
+    }
+
+    fn file_path(&mut self, path: &Path) {
+        self.0.file_path(path);
+    }
+
+    fn resumable(&self) -> bool {
+        self.0.resumable()
+    }
+
+    fn line(&mut self, line: &[u8]) {
+        self.0.line(line, &mut |_| {});
+    }
+
+    fn header(&self) -> HeaderState {
+        if let Some(header) = self.0.header() {
+            return HeaderState::Session(header.clone());
+        }
+        match self.0.why_not() {
+            Some(why) => HeaderState::NotASession(why),
+            None => HeaderState::Pending,
+        }
+    }
+
+    fn header_ref(&self) -> Option<&SessionHeader> {
+        self.0.header()
+    }
+
+    fn meta(&self) -> ScanMeta {
+        // A log with a bad line is listed (its read says why it fails),
+        // but what it holds is unknown.
+        let failure = self.0.why_not().filter(|_| self.0.failure().is_some());
+        let readable = failure.is_none();
+        ScanMeta {
+            title: self.0.title().filter(|_| readable),
+            capacity: self.0.capacity().filter(|_| readable),
+            skipped_lines: self.0.skipped(),
+            failure,
+        }
+    }
+
+    fn is_done(&self) -> bool {
+        self.0.is_done()
+    }
+
+    fn parent(&self) -> Option<(String, String)> {
+        self.0.parent()
+    }
+
+    fn child_title(&self, key: &str) -> Option<String> {
+        self.0.child_title(key)
+    }
+
+    fn clone_box(&self) -> Box<dyn Scanner> {
+        Box::new(self.clone())
+    }
+}
+
+/// Reads a whole log with a [`Track`], handing its surface events to
+/// `sink` in order, in the memory the tracker keeps (never the log's).
+pub fn read_tracked<T: Track>(
+    log: &dyn LogSource,
+    cancelled: Cancelled<'_>,
+    sink: &mut dyn FnMut(Entry<'_>),
+) -> Result<ReadSummary, ReadError> {
+    let mut tracker = T::for_read();
+    if let Some(millis) = log.modified_ms() {
+        tracker.file_modified(millis);
+    }
+    match log.path() {
+        Some(path) => tracker.file_path(path),
+        None => tracker.file_name(log.name()),
+    }
+    let bytes = driver::walk(log, None, cancelled, &mut |raw| {
+        tracker.line(raw, sink);
+        Ok(if tracker.is_done() {
+            Flow::Stop
+        } else {
+            Flow::Continue
+        })
+    })?
+    .bytes;
+    if let Some(n) = tracker.failure() {
+        return Err(driver::log_error(log, Some(n), "invalid UTF-8"));
+    }
+    if let Some(why) = tracker.not_session() {
+        return Err(driver::log_error(log, None, why));
+    }
+    tracker.end(sink);
+    let Some(header) = tracker.header().cloned() else {
+        let why = if tracker.lines() == 0 {
+            T::NO_LINE
+        } else {
+            "not a session: no user or assistant message"
+        };
+        return Err(driver::log_error(log, None, why));
+    };
+    Ok(ReadSummary {
+        header,
+        captured_through_seq: Some(tracker.lines()),
+        title: tracker.title(),
+        capacity: tracker.capacity(),
+        skipped_lines: tracker.skipped(),
+        bytes,
+    })
+}
