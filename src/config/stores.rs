@@ -158,7 +158,72 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
         path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
     })
     .chain(opencode.map(|p| ("opencode", p, opencode_named)))
+    .chain(database_stores())
     .collect()
+}
+
+/// Where Kilo Code, Goose, Crush and Zed keep their databases
+/// (agent-logs-db-3.md "Default stores"), in that order, and whether a
+/// variable said so. An `XDG_*` variable counts only when absolute; the
+/// others when set and not empty.
+fn database_stores() -> Vec<(&'static str, PathBuf, bool)> {
+    let xdg_data = paths::env_path("XDG_DATA_HOME").filter(|p| p.is_absolute());
+    let data_home = || {
+        xdg_data
+            .clone()
+            .or_else(|| paths::home_dir().map(|h| h.join(".local").join("share")))
+    };
+    let xdg_named = xdg_data.is_some();
+    let mut stores = Vec::new();
+    // Kilo: `Global.Path.data` (`xdg-basedir`, macOS and Windows too).
+    if let Some(data) = data_home() {
+        stores.push(("kilo", data.join("kilo"), xdg_named));
+    }
+    // Goose: `GOOSE_PATH_ROOT` when absolute [V `paths.rs`], else the
+    // XDG data folder; on macOS also the `Block` folder [U].
+    match paths::env_path("GOOSE_PATH_ROOT").filter(|p| p.is_absolute()) {
+        Some(root) => stores.push(("goose", root.join("data").join("sessions"), true)),
+        None => {
+            if let Some(data) = data_home() {
+                stores.push(("goose", data.join("goose").join("sessions"), xdg_named));
+            }
+            if cfg!(target_os = "macos") {
+                if let Some(home) = paths::home_dir() {
+                    let block = home.join("Library/Application Support/Block/goose/sessions");
+                    stores.push(("goose", block, false));
+                }
+            }
+        }
+    }
+    // Crush: `CRUSH_GLOBAL_DATA`, else the XDG data folder (macOS too).
+    match paths::resolve_env("CRUSH_GLOBAL_DATA") {
+        Some(global) => stores.push(("crush", global, true)),
+        None => {
+            if let Some(data) = data_home() {
+                stores.push(("crush", data.join("crush"), xdg_named));
+            }
+        }
+    }
+    // Zed: its data folder's `threads` (Flatpak's first on Linux).
+    if cfg!(target_os = "macos") {
+        if let Some(home) = paths::home_dir() {
+            stores.push((
+                "zed",
+                home.join("Library/Application Support/Zed/threads"),
+                false,
+            ));
+        }
+    } else {
+        match paths::env_path("FLATPAK_XDG_DATA_HOME").filter(|p| p.is_absolute()) {
+            Some(flatpak) => stores.push(("zed", flatpak.join("zed").join("threads"), true)),
+            None => {
+                if let Some(data) = data_home() {
+                    stores.push(("zed", data.join("zed").join("threads"), xdg_named));
+                }
+            }
+        }
+    }
+    stores
 }
 
 /// The variable that moves VS Code's configuration folder, where there is

@@ -15,7 +15,19 @@ pub enum FormatChoice {
     /// settings like a format, so `--store-format opencode` and a store
     /// entry's `format` choose it.
     Opencode,
+    /// An agent database store of the generic kind (`store::database`):
+    /// `kilo`, `goose`, `crush`, `zed`, by name.
+    Database(&'static str),
 }
+
+/// The database stores' names, in the contract's order
+/// (agent-logs-db-3.md).
+pub const DATABASE_NAMES: [&str; 4] = [
+    super::kilo::NAME,
+    super::goose::NAME,
+    super::crush::NAME,
+    super::zed::NAME,
+];
 
 impl FormatChoice {
     pub fn name(self) -> &'static str {
@@ -23,6 +35,7 @@ impl FormatChoice {
             FormatChoice::Auto => "auto",
             FormatChoice::Fixed(f) => f.name(),
             FormatChoice::Opencode => super::opencode::NAME,
+            FormatChoice::Database(name) => name,
         }
     }
 
@@ -30,7 +43,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::all().iter().any(|f| f.is_log_name(rel)),
             FormatChoice::Fixed(f) => f.is_log_name(rel),
-            FormatChoice::Opencode => false,
+            FormatChoice::Opencode | FormatChoice::Database(_) => false,
         }
     }
 
@@ -57,7 +70,7 @@ impl FormatChoice {
         let (fixed, any) = match self {
             FormatChoice::Auto => (None, true),
             FormatChoice::Fixed(f) => (Some(f), false),
-            FormatChoice::Opencode => (None, false),
+            FormatChoice::Opencode | FormatChoice::Database(_) => (None, false),
         };
         let all = any.then(|| super::all().iter().copied());
         fixed.into_iter().chain(all.into_iter().flatten())
@@ -67,7 +80,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::detect(first_line),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode => None,
+            FormatChoice::Opencode | FormatChoice::Database(_) => None,
         }
     }
 }
@@ -87,7 +100,10 @@ impl FormatChoice {
         match name {
             "auto" => Some(FormatChoice::Auto),
             super::opencode::NAME => Some(FormatChoice::Opencode),
-            name => super::by_name(name).map(FormatChoice::Fixed),
+            name => match DATABASE_NAMES.iter().find(|n| **n == name) {
+                Some(name) => Some(FormatChoice::Database(name)),
+                None => super::by_name(name).map(FormatChoice::Fixed),
+            },
         }
     }
 
@@ -96,6 +112,7 @@ impl FormatChoice {
     pub fn names() -> Vec<&'static str> {
         let mut names: Vec<&'static str> = super::all().iter().map(|f| f.name()).collect();
         names.push(super::opencode::NAME);
+        names.extend(DATABASE_NAMES);
         names.push("auto");
         names
     }

@@ -11,19 +11,23 @@ pub mod claude_code;
 pub mod codex;
 pub mod copilot_chat;
 pub mod copilot_cli;
+pub mod crush;
 pub mod cursor;
 pub mod gemini_cli;
+pub mod goose;
 pub mod hydra;
+pub mod kilo;
 pub mod lines;
 pub mod opencode;
 pub mod text;
 pub mod toolkit;
+pub mod zed;
 
 use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
 
-pub use choice::FormatChoice;
+pub use choice::{FormatChoice, DATABASE_NAMES};
 
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 
@@ -218,8 +222,15 @@ pub fn by_name(name: &str) -> Option<&'static dyn LogFormat> {
 /// The agent's name for people (see [`LogFormat::display_name`]) of the
 /// format or store kind called `name` (a [`crate::model::Locator`]'s).
 pub fn display_name(name: &str) -> Option<&'static str> {
-    if name == opencode::NAME {
-        return Some(opencode::DISPLAY_NAME);
+    let databases = [
+        (opencode::NAME, opencode::DISPLAY_NAME),
+        (kilo::NAME, kilo::DISPLAY_NAME),
+        (goose::NAME, goose::DISPLAY_NAME),
+        (crush::NAME, crush::DISPLAY_NAME),
+        (zed::NAME, zed::DISPLAY_NAME),
+    ];
+    if let Some((_, display)) = databases.iter().find(|(n, _)| *n == name) {
+        return Some(display);
     }
     by_name(name).map(|f| f.display_name())
 }

@@ -11,8 +11,8 @@
 
 pub mod db;
 mod reader;
-mod session;
-mod sources;
+pub mod session;
+pub mod sources;
 pub mod tree;
 mod watch;
 

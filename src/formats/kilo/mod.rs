@@ -1,0 +1,14 @@
+//! Kilo Code's sessions (agent-logs-db-3.md "Kilo Code"): its `kilo.db` is
+//! OpenCode's schema under another name, projected by OpenCode's rules
+//! (`formats::opencode`) word for word; only the name, the file and the
+//! agent's label differ.
+
+/// The format's name in settings and status.
+pub const NAME: &str = "kilo";
+
+/// The agent's name for people (hover, completion details).
+pub const DISPLAY_NAME: &str = "Kilo Code";
+
+/// The one database Kilo Code keeps [V `db.ts`: one fixed path, no
+/// channel databases, no override].
+pub const DATABASE: &str = "kilo.db";
