@@ -12,5 +12,6 @@ mod codex;
 mod copilot_chat;
 mod copilot_cli;
 mod cursor;
+mod databases;
 mod gemini;
 mod opencode;
