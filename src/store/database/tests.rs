@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use rusqlite::Connection;
 
-use super::open::{DbError, ReadOnlyDb};
+use super::open::ReadOnlyDb;
 use super::*;
 use crate::model::{Event, SessionStore, StoreNote};
 
