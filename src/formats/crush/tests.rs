@@ -118,3 +118,66 @@ fn title_sessions_and_placeholders_are_told_apart() {
         Some("Fetch Analysis".into())
     );
 }
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// A `parts` value from pieces Crush writes, and some it never does.
+    fn parts() -> impl Strategy<Value = String> {
+        let part = prop_oneof![
+            "[a-z ]{0,12}".prop_map(|t| format!(r#"{{"type":"text","data":{{"text":"{t}"}}}}"#)),
+            Just(r#"{"type":"reasoning","data":{"thinking":"t"}}"#.to_string()),
+            Just(r#"{"type":"tool_call","data":{"id":"c","name":"ls"}}"#.to_string()),
+            Just(r#"{"type":"finish","data":{"reason":"stop","time":0}}"#.to_string()),
+            Just(r#"{"type":"text"}"#.to_string()),
+            Just("7".to_string()),
+        ];
+        prop_oneof![
+            4 => prop::collection::vec(part, 0..4).prop_map(|p| format!("[{}]", p.join(","))),
+            1 => ".{0,8}",
+        ]
+    }
+
+    fn messages() -> impl Strategy<Value = Vec<MessageRow>> {
+        let role = prop_oneof![
+            Just("user"),
+            Just("assistant"),
+            Just("tool"),
+            Just("system")
+        ];
+        prop::collection::vec((role, parts(), 0i64..2, any::<bool>()), 0..12).prop_map(|rows| {
+            rows.into_iter()
+                .enumerate()
+                .map(|(i, (role, parts, summary, created))| MessageRow {
+                    id: format!("m{i}"),
+                    role: Some(role.to_string()),
+                    parts: Some(parts),
+                    created_at: created.then_some(1_790_000_000 + i as i64),
+                    is_summary_message: Some(summary),
+                })
+                .collect()
+        })
+    }
+
+    proptest! {
+        /// Any rows project without a panic, every row counted, and a
+        /// read limited to the first rows gives exactly those rows'
+        /// entries (a second pass over a capture reads the same).
+        #[test]
+        fn a_limited_read_is_a_prefix_of_the_whole(messages in messages(), summary in 0usize..14, n in 0u64..14) {
+            let row = SessionRow {
+                id: "s".into(),
+                title: Some("t".into()),
+                summary_message_id: Some(format!("m{summary}")),
+                ..SessionRow::default()
+            };
+            let whole = project(&row, &messages, None, None, 0);
+            prop_assert_eq!(whole.rows, messages.len() as u64);
+            let part = project(&row, &messages, Some(n), None, 0);
+            let expected: Vec<_> = whole.entries.iter().filter(|e| e.seq <= n).cloned().collect();
+            prop_assert_eq!(part.entries, expected);
+            prop_assert!(whole.entries.windows(2).all(|w| w[0].seq < w[1].seq));
+        }
+    }
+}

@@ -95,3 +95,65 @@ fn bad_rows_are_skipped_and_counted() {
     assert_eq!(p.rows, 5);
     assert_eq!(p.entries.len(), 1);
 }
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn content() -> impl Strategy<Value = String> {
+        let item = prop_oneof![
+            "[a-z ]{0,10}".prop_map(|t| format!(r#"{{"type":"text","text":"{t}"}}"#)),
+            Just(
+                r#"{"type":"text","text":"a","annotations":{"audience":["assistant"]}}"#
+                    .to_string()
+            ),
+            Just(r#"{"type":"text","text":"u","annotations":{"audience":["user"]}}"#.to_string()),
+            Just(r#"{"type":"toolRequest","id":"t"}"#.to_string()),
+            Just(r#"{"type":"text","text":5}"#.to_string()),
+        ];
+        prop_oneof![
+            4 => prop::collection::vec(item, 0..3).prop_map(|i| format!("[{}]", i.join(","))),
+            1 => ".{0,6}",
+        ]
+    }
+
+    fn metadata() -> impl Strategy<Value = Option<String>> {
+        prop_oneof![
+            Just(None),
+            Just(Some(
+                r#"{"userVisible":false,"agentVisible":true}"#.to_string()
+            )),
+            Just(Some(r#"{"userVisible":true}"#.to_string())),
+            Just(Some(r#"{"userVisible":0}"#.to_string())),
+            Just(Some("[]".to_string())),
+        ]
+    }
+
+    proptest! {
+        /// Any rows project without a panic: every row counted, entries in
+        /// order, at most one checkpoint, nothing projected before it.
+        #[test]
+        fn any_rows_project(rows in prop::collection::vec((prop_oneof![Just("user"), Just("assistant"), Just("tool")], content(), metadata()), 0..12), n in 0u64..14) {
+            let messages: Vec<MessageRow> = rows
+                .into_iter()
+                .enumerate()
+                .map(|(i, (role, content, metadata))| MessageRow {
+                    id: i as i64,
+                    role: Some(role.to_string()),
+                    content_json: Some(content),
+                    created_timestamp: Some(1_788_249_600 + i as i64),
+                    metadata_json: metadata,
+                })
+                .collect();
+            let row = SessionRow { id: "s".into(), ..SessionRow::default() };
+            for limit in [None, Some(n)] {
+                let p = project(&row, &messages, limit, 0);
+                let read = limit.map_or(messages.len() as u64, |n| n.min(messages.len() as u64));
+                prop_assert_eq!(p.rows, read);
+                prop_assert!(p.entries.windows(2).all(|w| w[0].seq < w[1].seq));
+                let checkpoints = p.entries.iter().filter(|e| matches!(e.event, Event::Checkpoint { .. })).count();
+                prop_assert!(checkpoints <= 1);
+            }
+        }
+    }
+}

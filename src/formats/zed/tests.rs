@@ -82,3 +82,45 @@ fn a_sub_agent_is_named_by_its_summary_and_its_parent() {
     assert_eq!(p.header.label, None);
     assert_eq!(p.title.as_deref(), Some("go"));
 }
+
+mod generated {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn entry() -> impl Strategy<Value = String> {
+        prop_oneof![
+            "[a-z ]{0,10}".prop_map(|t| format!(r#"{{"User":{{"content":[{{"Text":"{t}"}}]}}}}"#)),
+            "[a-z ]{0,10}".prop_map(|t| format!(
+                r#"{{"Agent":{{"content":[{{"Text":"{t}"}},{{"Thinking":{{"text":"x"}}}}]}}}}"#
+            )),
+            Just(r#""Resume""#.to_string()),
+            Just(r#"{"Resume":null}"#.to_string()),
+            Just(r#"{"User":1}"#.to_string()),
+            Just("[]".to_string()),
+        ]
+    }
+
+    proptest! {
+        /// Any bytes as `data`, compressed or not, project without a panic.
+        #[test]
+        fn any_data_projects(data in prop::collection::vec(any::<u8>(), 0..64), zstd in any::<bool>()) {
+            let row = thread(if zstd { "zstd" } else { "json" }, &data);
+            let p = project(&row, None, 0);
+            prop_assert!(p.entries.is_empty() || p.skipped == 0 || p.rows > 0);
+        }
+
+        /// A limited read is the whole read's first entries, compressed
+        /// or not.
+        #[test]
+        fn a_limited_read_is_a_prefix_of_the_whole(entries in prop::collection::vec(entry(), 0..10), n in 0u64..12) {
+            let json = format!(r#"{{"version":"0.3.0","messages":[{}]}}"#, entries.join(","));
+            let compressed = zstd::encode_all(json.as_bytes(), 3).unwrap();
+            let whole = project(&thread("zstd", &compressed), None, 0);
+            prop_assert_eq!(&whole, &project(&thread("json", json.as_bytes()), None, 0));
+            prop_assert_eq!(whole.rows, entries.len() as u64);
+            let part = project(&thread("zstd", &compressed), Some(n), 0);
+            let expected: Vec<_> = whole.entries.iter().filter(|e| e.seq <= n).cloned().collect();
+            prop_assert_eq!(part.entries, expected);
+        }
+    }
+}
