@@ -3,6 +3,7 @@
 //! surface is the live branch. Rules decided where the contract is silent
 //! are in docs/agent-logs.md.
 
+pub mod defaults;
 pub mod line;
 pub mod meta;
 pub mod reader;

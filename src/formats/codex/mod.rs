@@ -3,6 +3,7 @@
 //! lines. Lenient: a line that cannot be understood is skipped and
 //! counted; only invalid UTF-8 fails a read.
 
+pub mod defaults;
 pub mod line;
 pub mod reader;
 pub mod text;

@@ -6,6 +6,7 @@
 //! entry that cannot be applied is skipped and counted; only invalid
 //! UTF-8 fails a read.
 
+pub mod defaults;
 pub mod mutation;
 pub mod place;
 pub mod reader;

@@ -4,6 +4,7 @@
 //! that cannot be understood is skipped and counted; only invalid UTF-8
 //! fails a read.
 
+pub mod defaults;
 pub mod event;
 pub mod track;
 pub mod workspace;

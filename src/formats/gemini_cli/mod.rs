@@ -4,6 +4,7 @@
 //! whole-JSON `session-*.json` documents. Lenient: a record that cannot be
 //! understood is skipped and counted; only invalid UTF-8 fails a read.
 
+pub mod defaults;
 pub mod reader;
 pub mod record;
 pub mod replay;

@@ -1,6 +1,7 @@
 //! The hydra log format (session-log.md): a header line, then events with
 //! strictly increasing `seq`. Strict: any bad line fails the read.
 
+pub mod defaults;
 pub mod line;
 pub mod reader;
 pub mod track;
