@@ -254,9 +254,12 @@ impl<T: Kept> Tracker<T> {
                 }
                 self.summary_of(summary);
             }
-            // Only line 1 gives the id; a later one is read for the rest.
+            // Only line 1 gives the id and the start: a later one is the
+            // CLI resuming the session in the same file (within the minute
+            // its file is named by), read for the rest.
             Record::Metadata(meta) => self.metadata(Metadata {
                 session_id: None,
+                start_time: None,
                 ..meta
             }),
             Record::NotUnderstood => self.skipped += 1,
