@@ -20,15 +20,6 @@ pub enum FormatChoice {
     Database(&'static str),
 }
 
-/// The database stores' names, in the contract's order
-/// (agent-logs-db-3.md).
-pub const DATABASE_NAMES: [&str; 4] = [
-    super::kilo::NAME,
-    super::goose::NAME,
-    super::crush::NAME,
-    super::zed::NAME,
-];
-
 impl FormatChoice {
     pub fn name(self) -> &'static str {
         match self {
@@ -93,30 +84,7 @@ impl PartialEq for FormatChoice {
 
 impl Eq for FormatChoice {}
 
-impl FormatChoice {
-    /// The format called `name`: `auto`, one this build reads, or a store
-    /// kind of [`Self::Opencode`]'s sort.
-    pub fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "auto" => Some(FormatChoice::Auto),
-            super::opencode::NAME => Some(FormatChoice::Opencode),
-            name => match DATABASE_NAMES.iter().find(|n| **n == name) {
-                Some(name) => Some(FormatChoice::Database(name)),
-                None => super::by_name(name).map(FormatChoice::Fixed),
-            },
-        }
-    }
-
-    /// Every name [`Self::by_name`] accepts: the line-log formats of
-    /// `all()` in detection order, then the store kinds, `auto` last.
-    pub fn names() -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = super::all().iter().map(|f| f.name()).collect();
-        names.push(super::opencode::NAME);
-        names.extend(DATABASE_NAMES);
-        names.push("auto");
-        names
-    }
-}
+// `by_name` and `names` are the table's (`table.rs`): every name is a row.
 
 #[cfg(test)]
 mod tests {

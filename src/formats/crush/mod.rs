@@ -12,6 +12,8 @@ use serde_json::Value;
 use crate::formats::text;
 use crate::model::{Entry, Event, Role, SessionHeader, MAX_SAFE_INTEGER};
 
+pub mod defaults;
+
 /// The format's name in settings and status.
 pub const NAME: &str = "crush";
 

@@ -3,6 +3,8 @@
 //! (`formats::opencode`) word for word; only the name, the file and the
 //! agent's label differ.
 
+pub mod defaults;
+
 /// The format's name in settings and status.
 pub const NAME: &str = "kilo";
 

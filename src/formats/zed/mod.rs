@@ -14,6 +14,8 @@ use serde_json::Value;
 use crate::formats::text;
 use crate::model::{Entry, Event, Role, SessionHeader};
 
+pub mod defaults;
+
 /// The format's name in settings and status.
 pub const NAME: &str = "zed";
 
