@@ -4,7 +4,7 @@
 use rusqlite::Transaction;
 
 use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{Columns, DbError, ReadOnlyDb};
+use super::open::{integer, text, Columns, DbError, ReadOnlyDb};
 use crate::formats::crush::{self, is_title_session, MessageRow, SessionRow};
 
 #[derive(Debug)]
@@ -76,25 +76,6 @@ fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
         title: text(row, 2)?,
         created_at: integer(row, 3)?,
         summary_message_id: text(row, 4)?,
-    })
-}
-
-/// A column read as text when it is text, else NULL (a stray type is not
-/// a failed read).
-pub fn text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<String>> {
-    use rusqlite::types::ValueRef;
-    Ok(match row.get_ref(i)? {
-        ValueRef::Text(t) => Some(String::from_utf8_lossy(t).into_owned()),
-        _ => None,
-    })
-}
-
-/// A column read as an integer when it is one, else NULL.
-pub fn integer(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<i64>> {
-    use rusqlite::types::ValueRef;
-    Ok(match row.get_ref(i)? {
-        ValueRef::Integer(n) => Some(n),
-        _ => None,
     })
 }
 

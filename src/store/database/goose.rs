@@ -5,9 +5,8 @@ use rusqlite::types::ValueRef;
 use rusqlite::Transaction;
 use serde_json::Value;
 
-use super::crush::{integer, text};
 use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{Columns, DbError, ReadOnlyDb};
+use super::open::{integer, text, Columns, DbError, ReadOnlyDb};
 use crate::formats::goose::{self, is_hidden, MessageRow, SessionRow};
 
 #[derive(Debug)]

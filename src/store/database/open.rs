@@ -293,6 +293,25 @@ fn private_copy(path: &Path) -> Result<(tempfile::TempDir, PathBuf), DbError> {
     Ok((dir, copied))
 }
 
+/// A column read as text when it is text, else NULL (a stray type is not
+/// a failed read).
+pub fn text(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<String>> {
+    use rusqlite::types::ValueRef;
+    Ok(match row.get_ref(i)? {
+        ValueRef::Text(t) => Some(String::from_utf8_lossy(t).into_owned()),
+        _ => None,
+    })
+}
+
+/// A column read as an integer when it is one, else NULL.
+pub fn integer(row: &rusqlite::Row<'_>, i: usize) -> rusqlite::Result<Option<i64>> {
+    use rusqlite::types::ValueRef;
+    Ok(match row.get_ref(i)? {
+        ValueRef::Integer(n) => Some(n),
+        _ => None,
+    })
+}
+
 /// The columns of one table, as `PRAGMA table_info` lists them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Columns(pub HashSet<String>);

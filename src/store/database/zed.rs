@@ -3,9 +3,8 @@
 
 use rusqlite::types::ValueRef;
 
-use super::crush::text;
 use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{Columns, DbError, ReadOnlyDb};
+use super::open::{text, Columns, DbError, ReadOnlyDb};
 use crate::formats::zed::{self, ThreadRow};
 
 #[derive(Debug)]
