@@ -259,6 +259,12 @@ fn an_auto_store_finds_the_databases_below_it() {
     std::fs::write(root.path().join("other.db"), "x").expect("other");
     std::fs::create_dir_all(root.path().join("g")).expect("mkdir");
     std::fs::write(root.path().join("g/sessions.db"), "not sqlite").expect("not sqlite");
+    // A line log beside them: both kinds in one `auto` store.
+    std::fs::write(
+        root.path().join("log.jsonl"),
+        "{\"type\":\"session\",\"id\":\"hydra-1\",\"createdAt\":1}\n{\"seq\":1,\"type\":\"message\",\"data\":{\"role\":\"user\",\"text\":\"a line log\"}}\n",
+    )
+    .expect("log");
     let store = root.path().to_str().expect("utf-8");
     let list = stdout_json(&run(
         home.path(),
@@ -267,11 +273,34 @@ fn an_auto_store_finds_the_databases_below_it() {
         b"",
     ));
     let found = ids(&list);
-    for id in ["ses_4c2d8e10affeQwErTyUiOpAsDf", CRUSH_ID, "zt-1"] {
+    for id in [
+        "ses_4c2d8e10affeQwErTyUiOpAsDf",
+        CRUSH_ID,
+        "zt-1",
+        "hydra-1",
+    ] {
         assert!(found.contains(&id.to_string()), "{id} in {list}");
     }
     let status = stdout_json(&run(home.path(), &[], &["status", "--store", store], b""));
-    assert_eq!(status["stores"][0]["sessions"], 5);
+    assert_eq!(status["stores"][0]["sessions"], 6);
+    // Each read goes to its own reader: the database's, the log's.
+    let prompt = format!(
+        "Continue {} and {}",
+        mention_of(&list, CRUSH_ID),
+        mention_of(&list, "hydra-1")
+    );
+    let prepared = stdout_json(&run(
+        home.path(),
+        &[],
+        &["prepare", "--store", store],
+        prompt.as_bytes(),
+    ));
+    let snapshot = snapshots(&prepared);
+    assert_eq!(
+        snapshot[0]["conversation"][2]["text"],
+        "Done: the test awaits cleanup()."
+    );
+    assert_eq!(snapshot[1]["sessionId"], "hydra-1");
     assert!(
         status
             .to_string()
