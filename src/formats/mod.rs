@@ -6,6 +6,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod aider;
 mod choice;
 pub mod claude_code;
 pub mod codex;
@@ -220,6 +221,9 @@ pub fn by_name(name: &str) -> Option<&'static dyn LogFormat> {
 pub fn display_name(name: &str) -> Option<&'static str> {
     if name == opencode::NAME {
         return Some(opencode::DISPLAY_NAME);
+    }
+    if name == aider::NAME {
+        return Some(aider::DISPLAY_NAME);
     }
     by_name(name).map(|f| f.display_name())
 }

@@ -86,6 +86,8 @@ pub struct RootWatcher {
     /// The nearest existing ancestor of the root, watched (not
     /// recursively) to see the root, or a folder on the way to it, appear.
     ancestor: Option<PathBuf>,
+    /// Whether the tree below the root is watched, or the root alone.
+    recursive: bool,
 }
 
 impl std::fmt::Debug for RootWatcher {
@@ -97,7 +99,14 @@ impl std::fmt::Debug for RootWatcher {
 }
 
 impl RootWatcher {
-    pub fn start(root: &Path, pending: Arc<Mutex<Pending>>, wake: Wake) -> Option<Self> {
+    /// Watches `root` (the tree below it when `recursive`; a store of one
+    /// file watches only its folder).
+    pub fn start(
+        root: &Path,
+        recursive: bool,
+        pending: Arc<Mutex<Pending>>,
+        wake: Wake,
+    ) -> Option<Self> {
         let handler_root = root.to_path_buf();
         let handler = move |event: notify::Result<Event>| {
             // Wake only when this event left something to apply.
@@ -118,6 +127,7 @@ impl RootWatcher {
                     watcher,
                     root: root.to_path_buf(),
                     ancestor: None,
+                    recursive,
                 };
                 this.arm();
                 Some(this)
@@ -151,7 +161,12 @@ impl RootWatcher {
             self.ancestor = nearest;
         }
         if self.root.is_dir() {
-            if let Err(e) = self.watcher.watch(&self.root, RecursiveMode::Recursive) {
+            let mode = if self.recursive {
+                RecursiveMode::Recursive
+            } else {
+                RecursiveMode::NonRecursive
+            };
+            if let Err(e) = self.watcher.watch(&self.root, mode) {
                 tracing::warn!("cannot watch {}: {e}", self.root.display());
             }
         }
