@@ -38,13 +38,27 @@ pub fn format_choice(name: Option<&str>) -> Result<FormatChoice, ReferenceError>
 }
 
 /// The stores to read: the configured ones (relative paths under `base`),
-/// else the defaults.
+/// else the defaults (found through the current directory).
 pub fn resolve_stores(
     configured: &[StoreEntry],
     base: &Path,
 ) -> Result<Vec<StoreSpec>, ReferenceError> {
+    resolve_stores_in(configured, base, &[paths::current_dir()])
+}
+
+/// [`resolve_stores`] for a face with workspace folders (the language
+/// server): the defaults found through `workspace` (an Aider history lives
+/// in a project, not in the home directory).
+pub fn resolve_stores_in(
+    configured: &[StoreEntry],
+    base: &Path,
+    workspace: &[PathBuf],
+) -> Result<Vec<StoreSpec>, ReferenceError> {
     if configured.is_empty() {
-        return Ok(default_stores());
+        return Ok(default_store_list_in(workspace)
+            .into_iter()
+            .map(|d| d.spec)
+            .collect());
     }
     configured
         .iter()
@@ -76,8 +90,14 @@ pub struct DefaultStore {
     pub named: bool,
 }
 
-/// [`default_stores`], each with whether the person named it.
+/// [`default_stores`], each with whether the person named it: the
+/// workspace is the current directory (the command line, the MCP server).
 pub fn default_store_list() -> Vec<DefaultStore> {
+    default_store_list_in(&[paths::current_dir()])
+}
+
+/// The default store list for the workspace folders `workspace`.
+pub fn default_store_list_in(workspace: &[PathBuf]) -> Vec<DefaultStore> {
     let named = ["HYDRA_SESSION_STORE", "HYDRA_HOME"]
         .iter()
         .any(|v| paths::resolve_env(v).is_some());
@@ -95,7 +115,47 @@ pub fn default_store_list() -> Vec<DefaultStore> {
             }
         }
     }
+    stores.extend(
+        aider_histories(workspace)
+            .into_iter()
+            .map(|path| DefaultStore {
+                spec: StoreSpec {
+                    path,
+                    format: FormatChoice::Aider,
+                },
+                named: false,
+            }),
+    );
     stores
+}
+
+/// Aider's histories for the workspace folders (agent-logs-files-3.md
+/// "Default stores"): for each folder, `.aider.chat.history.md` in it, then
+/// in its git root when that differs, each once and only when it is a file.
+/// Aider writes the file at the git root (else its working directory);
+/// `--chat-history-file` and `AIDER_CHAT_HISTORY_FILE` move it and are not
+/// followed.
+pub fn aider_histories(workspace: &[PathBuf]) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = Vec::new();
+    for folder in workspace {
+        let root = git_root(folder);
+        let places = std::iter::once(folder.as_path()).chain(root.filter(|r| r != folder));
+        for place in places {
+            let file = place.join(crate::formats::aider::FILE_NAME);
+            if file.is_file() && !found.contains(&file) {
+                found.push(file);
+            }
+        }
+    }
+    found
+}
+
+/// The nearest ancestor of `folder`, itself included, that holds an entry
+/// named `.git` (a folder, or the file of a worktree or submodule).
+fn git_root(folder: &Path) -> Option<&Path> {
+    folder
+        .ancestors()
+        .find(|dir| std::fs::symlink_metadata(dir.join(".git")).is_ok())
 }
 
 /// The hydra default store.

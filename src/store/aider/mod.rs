@@ -212,3 +212,6 @@ fn session(place: Place, rel: &Arc<[u8]>, history: &History, run: &Run) -> Sessi
         stamp: history.stamp.key(place.index, rel).token(),
     }
 }
+
+#[cfg(test)]
+mod tests;
