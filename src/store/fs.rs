@@ -53,8 +53,9 @@ pub enum Scan {
 
 /// One store of the list.
 enum Member {
-    /// A folder of line logs, each file read by its format.
-    Files(Catalog),
+    /// A folder of line logs, each file read by its format (boxed: a
+    /// catalog is large beside a store's handle).
+    Files(Box<Catalog>),
     /// A store of another kind (OpenCode's databases): only its traits.
     Store(Box<dyn SessionStore>),
 }
@@ -204,10 +205,10 @@ impl FsStore {
                 FormatChoice::Opencode => {
                     Member::Store(Box::new(OpencodeStore::unscanned(&spec.path, i, titles)))
                 }
-                format if is_single_history(spec) => {
-                    Member::Files(Catalog::single_file(&spec.path, i, format, titles))
-                }
-                format => Member::Files(Catalog::empty(&spec.path, i, format, titles)),
+                format if is_single_history(spec) => Member::Files(Box::new(Catalog::single_file(
+                    &spec.path, i, format, titles,
+                ))),
+                format => Member::Files(Box::new(Catalog::empty(&spec.path, i, format, titles))),
             })
             .collect();
         // A session's file is its catalog's root joined with its name.

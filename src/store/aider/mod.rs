@@ -102,7 +102,7 @@ impl Histories {
 
     /// The runs that are sessions, in name then file order, with their
     /// file.
-    fn sessions_with<'a>(&'a self) -> impl Iterator<Item = (&'a Arc<[u8]>, &'a History, &'a Run)> {
+    fn sessions_with(&self) -> impl Iterator<Item = (&Arc<[u8]>, &History, &Run)> {
         self.files.iter().flat_map(|(rel, history)| {
             history
                 .scan
