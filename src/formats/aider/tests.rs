@@ -324,3 +324,49 @@ proptest! {
         prop_assert_eq!(&after[..before.len()], &before[..]);
     }
 }
+
+/// The file the real `aider` 0.86.2 wrote here (driven against the fake
+/// model: two runs, the second `--restore-chat-history`), when a session
+/// of this project saved it in `agent-samples/aider` beside the checkout.
+// A skipped test says so (the core otherwise never prints).
+#[allow(clippy::print_stderr)]
+#[test]
+fn the_file_the_real_aider_wrote_here() {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let found = ["../agent-samples", "../../agent-samples"]
+        .iter()
+        .map(|up| manifest.join(up).join("aider/project").join(REL))
+        .find(|p| p.is_file());
+    let Some(path) = found else {
+        eprintln!("skipped 1 test: no agent-samples/aider beside the checkout");
+        return;
+    };
+    let bytes = std::fs::read(path).unwrap();
+    let scanned = scan(&bytes);
+    assert_eq!(
+        ids(&scanned),
+        [
+            "aider:.aider.chat.history.md#2026-12-02T00:50:03",
+            "aider:.aider.chat.history.md#2026-12-02T00:50:17",
+        ]
+    );
+    let titles: Vec<Option<&str>> = scanned.runs().iter().map(|r| r.title.as_deref()).collect();
+    assert_eq!(
+        titles,
+        [
+            Some("Explain the checkout tax rounding in notes.txt"),
+            Some("Now check the refund wording too"),
+        ]
+    );
+    for run in scanned.runs() {
+        let (summary, messages) = read(&bytes, &run.id(REL));
+        let roles: Vec<Role> = messages.iter().map(|m| m.1).collect();
+        assert_eq!(
+            roles,
+            [Role::User, Role::Assistant],
+            "tool lines are not projected"
+        );
+        assert_eq!(messages[1].2, "Fake model reply.");
+        assert_eq!(summary.captured_through_seq, Some(run.lines));
+    }
+}

@@ -7,10 +7,10 @@ use std::io::{self, Read, Seek, SeekFrom};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::super::stamp::Stamp;
 use crate::formats::aider::HistoryScan;
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::fsio::{self, Links};
+use crate::store::stamp::Stamp;
 
 /// Index scans skip lines over [`lines::MAX_SCAN_LINE`] (a blank line
 /// stands in for one), as for every other log.
