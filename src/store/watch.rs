@@ -69,7 +69,7 @@ impl Pending {
                 }
             } else if !path.starts_with(root) {
                 // A sibling of the root, seen through the parent's watch.
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
+            } else if path.extension().is_some_and(|e| e == "jsonl") || is_history(&path) {
                 self.paths.insert(path);
             } else if structural {
                 // A directory came, went or moved: what it held is unknown.
@@ -77,6 +77,13 @@ impl Pending {
             }
         }
     }
+}
+
+/// Whether `path` is an Aider chat history (appended to by every run, so a
+/// write to it is read like a grown log's).
+fn is_history(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name == crate::formats::aider::FILE_NAME)
 }
 
 /// A watcher of one root feeding `pending` and calling `wake`.
@@ -170,5 +177,33 @@ impl RootWatcher {
                 tracing::warn!("cannot watch {}: {e}", self.root.display());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::DataChange;
+
+    /// A write to a log or to an Aider history is that one path to read
+    /// again; a write to another file is nothing.
+    #[test]
+    fn a_write_to_a_history_is_a_path_to_refresh() {
+        let root = Path::new("/store");
+        let mut pending = Pending::default();
+        for name in ["a/s.jsonl", "a/.aider.chat.history.md", "a/notes.md"] {
+            let event = Event::new(EventKind::Modify(ModifyKind::Data(DataChange::Content)))
+                .add_path(root.join(name));
+            pending.add(Ok(event), root);
+        }
+        let paths: Vec<&Path> = pending.paths.iter().map(PathBuf::as_path).collect();
+        assert_eq!(
+            paths,
+            [
+                Path::new("/store/a/.aider.chat.history.md"),
+                Path::new("/store/a/s.jsonl")
+            ]
+        );
+        assert!(!pending.rescan);
     }
 }

@@ -38,16 +38,14 @@ pub(super) struct Place {
 impl Histories {
     /// Brings the files to what a walk found (`logs`, sorted by name):
     /// unchanged ones are kept, grown ones read from where they stopped,
-    /// gone ones dropped. Whether anything changed.
-    pub(super) fn apply(&mut self, logs: Vec<LogFile>) -> bool {
+    /// gone ones dropped.
+    pub(super) fn apply(&mut self, logs: Vec<LogFile>) {
         let mut old = std::mem::take(&mut self.files).into_iter().peekable();
-        let mut changed = false;
         for log in logs {
             let mut previous = None;
             while let Some((name, _)) = old.peek() {
                 match (**name).cmp(&log.rel[..]) {
                     std::cmp::Ordering::Less => {
-                        changed = true;
                         old.next();
                     }
                     std::cmp::Ordering::Equal => {
@@ -62,13 +60,9 @@ impl Histories {
                 Some((rel, history)) => (rel, Some(history)),
                 None => (Arc::from(log.rel), None),
             };
-            let before = previous.as_ref().map(|p| p.stamp);
             let history = History::refresh(&path, log.dir, log.stamp, previous);
-            changed |= before != Some(history.stamp);
             self.files.push((rel, history));
         }
-        changed |= old.next().is_some();
-        changed
     }
 
     /// Re-reads the file `rel` at `path` after a change notice; whether
