@@ -8,6 +8,7 @@
 //! full read of one run ([`read`]) and every unverified rule
 //! ([`unverified`]).
 
+pub mod defaults;
 pub mod line;
 pub mod project;
 pub mod read;
