@@ -591,6 +591,12 @@ impl SessionReader for FsReader {
         // The side files hold facts of the session too (`workspace.yaml`).
         key.extend_from_slice(&side_stamp(&path, session).to_le_bytes());
         key.extend_from_slice(&session.locator.name);
+        // An Aider history holds many sessions: the same file's version
+        // must not be another run's (caches key on it).
+        if session.locator.format == formats::aider::NAME {
+            key.push(b'#');
+            key.extend_from_slice(session.id().as_bytes());
+        }
         Some(Version(key))
     }
 

@@ -83,6 +83,15 @@ fn an_auto_store_lists_histories_beside_line_logs_and_reads_them() {
         reader.stamp(&session).map(|v| v.token()),
         Some(session.stamp)
     );
+    // Two runs of one file are two versions (the snapshot cache keys on
+    // it), and an append to the file changes both.
+    let other = store
+        .get("aider:web/.aider.chat.history.md#2025-01-02T10:00:00")
+        .unwrap();
+    let (a, b) = (reader.version(&session), reader.version(&other));
+    assert!(a.is_some() && a != b);
+    append(&web, &run("2025-01-02 12:00:00", "three"));
+    assert_ne!(reader.version(&session), a);
     let status = store.status();
     assert_eq!((status[0].format.as_str(), status[0].sessions), ("auto", 4));
 }
