@@ -103,6 +103,32 @@ async fn histories_are_found_through_the_workspace_folders() {
     );
     assert_eq!(aider[0]["sessions"], 1);
 
+    // A run Aider appends while the server runs shows (the store of one
+    // file watches its folder; a write to the history is read as an
+    // append).
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(root.join(HISTORY))
+        .expect("open");
+    std::io::Write::write_all(
+        &mut file,
+        history("2025-03-01 11:00:00", "appended later").as_bytes(),
+    )
+    .expect("append");
+    drop(file);
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    loop {
+        let list = candidates(&mut client, &doc).await;
+        if ids(&list).len() == 2 {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the appended run never showed: {list}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+
     // Another folder: its history is a store too.
     client
         .notify(
@@ -118,6 +144,7 @@ async fn histories_are_found_through_the_workspace_folders() {
         ids(&list),
         [
             "aider:.aider.chat.history.md#2025-03-01T10:00:00",
+            "aider:.aider.chat.history.md#2025-03-01T11:00:00",
             "aider:.aider.chat.history.md#2025-03-02T10:00:00",
         ],
         "{list}"
