@@ -587,7 +587,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
 async fn bad_input_is_answered_never_a_crash() {
     let setup = Setup::demo();
     let mut client = setup.spawn(&[]);
-    // Garbage before the handshake: ignored or answered, never fatal.
+    // Garbage before the handshake: answered, never fatal.
     client.send_raw(b"not json at all\n\n[1,2]\n{}\n").await;
     client.initialize().await;
     client
@@ -595,18 +595,28 @@ async fn bad_input_is_answered_never_a_crash() {
         .await;
     let id = client.request("no/such/method", json!({})).await;
     assert_eq!(client.answer(id).await["error"]["code"], -32601);
-    // JSON that is not a message (`[1,2]`, `{}`, an id without a method,
-    // `null`) is an invalid request, answered without an id; bytes that are
-    // not JSON have no id to answer and are skipped (as the official SDKs
-    // do: an answer to noise can start an error storm).
-    let invalid = client
+    // A line that is not JSON (or not UTF-8) is −32700 without an id; JSON
+    // that is not a message (`[1,2]`, `{}`, `null`) −32600 without one, an
+    // id without a method −32600 with it; a notification never answered.
+    let codes: Vec<(i64, Value)> = client
         .backlog
         .iter()
-        .filter(|m| m["error"]["code"] == -32600 && m["id"].is_null())
-        .count();
-    assert_eq!(invalid, 4, "{:?}", client.backlog);
-    let id = client.request("resources/read", json!({"uri": 12})).await;
-    assert!(client.answer(id).await["error"]["code"].is_i64());
+        .map(|m| (m["error"]["code"].as_i64().unwrap_or(0), m["id"].clone()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            (-32700, Value::Null),
+            (-32600, Value::Null),
+            (-32600, Value::Null),
+            (-32700, Value::Null),
+            (-32600, json!("x")),
+            (-32600, Value::Null),
+        ],
+        "{:?}",
+        client.backlog
+    );
+    client.backlog.clear();
 
     // A 10 MB argument: a session that is not there, a message without
     // mentions (given back whole).
@@ -642,6 +652,58 @@ async fn bad_input_is_answered_never_a_crash() {
         4
     );
     client.call("ping", json!({})).await;
+    assert!(client.close().await.success());
+}
+
+/// Issue 27 item 1: params that do not fit their method were answered
+/// −32601 "method not found", or (`params` not an object) not at all.
+/// Each is −32602 with its id; a bad argument *value* stays a tool result.
+#[tokio::test]
+async fn params_that_do_not_fit_their_method_are_invalid_params() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let bad = [
+        (
+            "tools/call",
+            json!({"name": "list_sessions", "arguments": [1]}),
+        ),
+        ("tools/call", json!({"arguments": {}})),
+        ("tools/call", json!("list_sessions")),
+        ("resources/read", json!({"uri": 12})),
+        ("resources/read", json!({})),
+        ("resources/read", json!("session:x/y")),
+        ("resources/list", json!("x")),
+        ("tools/list", json!(7)),
+        ("no/such/method", json!("x")),
+    ];
+    for (method, params) in bad {
+        let id = client.request(method, params.clone()).await;
+        let answer = client.answer(id).await;
+        assert_eq!(
+            answer["error"]["code"], -32602,
+            "{method} {params}: {answer}"
+        );
+    }
+    // Every one answered once: nothing else came.
+    assert!(client.backlog.is_empty(), "{:?}", client.backlog);
+    let value = client
+        .call(
+            "tools/call",
+            json!({"name": "list_sessions", "arguments": {"limit": "many"}}),
+        )
+        .await;
+    assert_eq!(value["isError"], true, "{value}");
+    // A request with an id no answer can carry: −32600 without an id.
+    client
+        .send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n")
+        .await;
+    let pinged = client.request("ping", json!({})).await;
+    client.answer(pinged).await;
+    let invalid: Vec<&Value> = client.backlog.iter().collect();
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["error"]["code"], -32600);
+    assert!(invalid[0]["id"].is_null());
     assert!(client.close().await.success());
 }
 
