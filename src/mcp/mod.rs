@@ -7,6 +7,7 @@
 
 mod guard;
 mod handler;
+mod output;
 mod print_config;
 mod resources;
 mod sessions;

@@ -97,15 +97,53 @@ impl Setup {
     }
 }
 
+/// Each tool's `outputSchema`, by name.
+async fn output_schemas(client: &mut McpClient) -> std::collections::HashMap<String, Value> {
+    let tools = client.call("tools/list", json!({})).await;
+    tools["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            let name = t["name"].as_str().expect("name").to_string();
+            (name, t["outputSchema"].clone())
+        })
+        .collect()
+}
+
+fn assert_fits(schemas: &std::collections::HashMap<String, Value>, name: &str, result: &Value) {
+    let errors = schema_errors(&schemas[name], &result["structuredContent"], name);
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
 fn resources(result: &Value) -> Vec<Value> {
     result["resources"].as_array().expect("resources").clone()
 }
 
+/// A tool result: whether it is an error, and its text. A success is an
+/// object (`structuredContent`) of one member, its text block the JSON of
+/// that same object (issue 25 item 1: Gemini CLI rejects a top-level
+/// array); what is given back is that member, a string as it is, anything
+/// else as JSON.
 fn tool(client_result: &Value) -> (bool, String) {
-    (
-        client_result["isError"] == json!(true),
-        tool_text(client_result),
-    )
+    let text = tool_text(client_result);
+    if client_result["isError"] == json!(true) {
+        return (true, text);
+    }
+    let structured = &client_result["structuredContent"];
+    let object = structured.as_object().expect("an object structuredContent");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).ok().as_ref(),
+        Some(structured),
+        "the text is the JSON of structuredContent"
+    );
+    assert_eq!(object.len(), 1, "{structured}");
+    let member = object.values().next().expect("one member");
+    let payload = match member {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    (false, payload)
 }
 
 #[tokio::test]
@@ -278,7 +316,11 @@ async fn a_resource_reads_as_prepares_context_spill_included() {
             json!({"name": "list_sessions", "arguments": {}}),
         )
         .await;
-    let listed: Vec<Value> = serde_json::from_str(&tool_text(&listed)).expect("list JSON");
+    assert!(
+        listed["structuredContent"]["sessions"].is_array(),
+        "{listed}"
+    );
+    let listed: Vec<Value> = serde_json::from_str(&tool(&listed).1).expect("list JSON");
     let mut truncated = 0;
     for r in &list {
         let uri = r["uri"].as_str().expect("uri");
@@ -419,6 +461,15 @@ async fn tools_are_read_only_with_schemas() {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
         assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
     }
+    for (t, member) in tools
+        .iter()
+        .zip(["sessions", "context", "text", "sessions"])
+    {
+        let out = &t["outputSchema"];
+        assert_eq!(out["type"], "object", "{t}");
+        assert_eq!(out["anyOf"][0]["required"], json!([member]), "{t}");
+        assert_eq!(out["anyOf"][1]["required"], json!(["error"]), "{t}");
+    }
     assert_eq!(tools[1]["inputSchema"]["required"], json!(["session"]));
     assert_eq!(tools[2]["inputSchema"]["required"], json!(["text"]));
 }
@@ -433,6 +484,8 @@ async fn search_sessions_finds_by_what_was_said_and_fails_on_a_bad_query() {
         let found = client.call("tools/call", call("regression tests")).await;
         let (error, text) = tool(&found);
         assert!(!error, "{text}");
+        let schemas = output_schemas(&mut client).await;
+        assert_fits(&schemas, "search_sessions", &found);
         let hits: Vec<Value> = serde_json::from_str(&text).expect("JSON");
         assert_eq!(hits[0]["sessionId"], "checkout-tax.test-writer");
         assert_eq!(hits[0]["agent"], "hydra");
@@ -459,6 +512,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
     let mut client = setup.spawn(&[]);
     client.initialize().await;
     let call = |name: &str, arguments: Value| json!({"name": name, "arguments": arguments});
+    let schemas = output_schemas(&mut client).await;
 
     let listed = client
         .call(
@@ -468,6 +522,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
         .await;
     let (error, text) = tool(&listed);
     assert!(!error);
+    assert_fits(&schemas, "list_sessions", &listed);
     let listed: Vec<Value> = serde_json::from_str(&text).expect("JSON");
     let ids: Vec<&str> = listed.iter().filter_map(|l| l["id"].as_str()).collect();
     assert_eq!(ids, ["checkout-tax.test-writer", "checkout-tax"]);
@@ -497,6 +552,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
             )
             .await;
         assert_eq!(tool(&read), (false, expected.clone()), "{session}");
+        assert_fits(&schemas, "read_session", &read);
     }
 
     // prepare: the text form of `prepare`.
@@ -504,6 +560,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
     let prepared = client
         .call("tools/call", call("prepare", json!({"text": message})))
         .await;
+    assert_fits(&schemas, "prepare", &prepared);
     let cli = setup.cli("prepare", &["--format", "text"], &message);
     assert_eq!(
         tool(&prepared),
@@ -574,6 +631,8 @@ async fn each_tool_answers_and_fails_with_a_code() {
         assert!(error, "{name} {arguments}: {result}");
         assert!(text.starts_with(code), "{name} {arguments}: {text}");
         assert_eq!(result["structuredContent"]["error"]["code"], code);
+        let errors = schema_errors(&schemas[name], &result["structuredContent"], name);
+        assert!(errors.is_empty(), "{errors:?}");
     }
     // An unknown tool is a protocol error.
     let id = client
