@@ -203,6 +203,23 @@ fn a_malformed_query_exits_2_with_the_reason_on_stderr() {
     }
 }
 
+/// Issue 27 item 3: the error for a 120 KB query repeated it whole on
+/// stderr. It repeats at most 300 bytes of it, and says it cut the rest.
+#[test]
+fn a_long_malformed_query_is_not_repeated_whole() {
+    let home = Home::new();
+    let punctuation = "!?".repeat(60_000);
+    let long_agent = format!("agent:{}", "x".repeat(120_000));
+    for words in [&[punctuation.as_str()][..], &[long_agent.as_str(), "tax"]] {
+        let output = home.search(words);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("malformed search query"), "{stderr}");
+        assert!(stderr.contains("(cut from 120"), "{stderr}");
+        assert!(stderr.len() < 1000, "{} bytes", stderr.len());
+    }
+}
+
 #[test]
 fn mentions_are_one_line_each_and_parse_back() {
     let home = Home::new();
