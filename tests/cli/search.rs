@@ -203,6 +203,34 @@ fn a_malformed_query_exits_2_with_the_reason_on_stderr() {
     }
 }
 
+/// Issue 27 item 5: `search tax --store DIR` searched `--store DIR` as
+/// words in the default stores and printed `[]`. Flags after the query are
+/// flags, as with every command; an unknown one is a usage error.
+#[test]
+fn flags_after_the_query_are_flags() {
+    let home = Home::new();
+    let store = home.store.to_str().unwrap();
+    let output = home.run(&["search", "tax", "--store", store, "--limit", "1"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let hits: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(hits.as_array().map(Vec::len), Some(1), "{hits}");
+    assert_eq!(hits[0]["sessionId"], "checkout-tax");
+    let output = home.run(&["search", "tax", "--store", store, "rounding"]);
+    let hits: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(hits[0]["sessionId"], "checkout-tax", "{hits}");
+    let output = home.run(&["search", "tax", "--stores", store]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    // A word that begins with `-` goes after `--`.
+    let output = home.run(&["search", "--store", store, "--", "-tax"]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
 /// Issue 27 item 3: the error for a 120 KB query repeated it whole on
 /// stderr. It repeats at most 300 bytes of it, and says it cut the rest.
 #[test]
