@@ -86,13 +86,21 @@ pub fn main() -> Invocation {
             limit,
             index,
             print_config,
-        }) => Invocation::Mcp(crate::config::mcp::McpRequest {
-            settings: settings::requested(&store),
-            spill: settings::spill_requested(&spill),
-            limit: limit.map(|d| d.0),
-            print_config,
-            no_search_index: index.no_search_index,
-        }),
+        }) => {
+            if print_config.is_some() {
+                if let Err(message) = settings::printable_paths(&store, &spill) {
+                    eprintln!("hydra-session-lsp mcp: {message}");
+                    return Invocation::Done(USAGE);
+                }
+            }
+            Invocation::Mcp(crate::config::mcp::McpRequest {
+                settings: settings::requested(&store),
+                spill: settings::spill_requested(&spill),
+                limit: limit.map(|d| d.0),
+                print_config,
+                no_search_index: index.no_search_index,
+            })
+        }
         Some(command) => Invocation::Done(run_command(command)),
     }
 }

@@ -800,6 +800,30 @@ fn print_config_names_absolute_stores_for_every_client() {
             assert!(text.contains("mcp__hydra__read_session"), "{text}");
         }
     }
+    // Issue 27 item 18: a path that is not UTF-8 printed as another path
+    // (`st\u{FFFD}\u{FFFD}`), exit 0. It is refused.
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = std::ffi::OsStr::from_bytes(b"st\xff\xfe");
+        for flag in ["--store", "--spill-dir"] {
+            let out = mcp_common::command(
+                &["mcp", "--print-config", "gemini"],
+                &here,
+                setup.cache.path(),
+            )
+            .arg(flag)
+            .arg(odd)
+            .output()
+            .expect("runs");
+            assert_eq!(out.status.code(), Some(2), "{flag}");
+            assert!(out.stdout.is_empty(), "{flag}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("is not UTF-8") && stderr.contains(flag),
+                "{stderr}"
+            );
+        }
+    }
     let out = mcp_common::command(
         &["mcp", "--print-config", "emacs"],
         &here,
