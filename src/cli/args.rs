@@ -339,7 +339,7 @@ impl Cli {
             }
             Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
-            Some(Command::Status { store, .. }) => (&[Format::Json], Some(store)),
+            Some(Command::Status { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Search { store, .. }) => {
                 (&[Format::Json, Format::Mention, Format::Text], Some(store))
             }

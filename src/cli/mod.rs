@@ -6,6 +6,7 @@ mod hook;
 mod input;
 mod search;
 mod settings;
+mod terminal;
 
 use std::io::{IsTerminal, Write};
 
@@ -248,6 +249,10 @@ fn run(command: Command) -> Result<i32, Failure> {
             ));
             let search = search::status(&settings, &store, &sessions, index.no_search_index);
             status.search = Some(search.into());
+            if terminal::for_a_person(settings.output) {
+                print_text(&terminal::status(&status));
+                return Ok(OK);
+            }
             print_ok(&status)
         }
         Command::Search {

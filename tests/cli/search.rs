@@ -525,3 +525,93 @@ fn a_full_disk_turns_search_off_and_everything_else_works() {
     // namespace's alone.
     assert_eq!(fs::read_dir(&home.cache).unwrap().count(), 0);
 }
+
+/// Issue 25 item 8: on a terminal, `status` and `search` print a summary
+/// for a person (a search's matches in bold); `--format json`, or output
+/// that is not a terminal, is the one JSON document as before. The
+/// terminal is a pseudo-terminal from util-linux's `script`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_gets_a_summary_and_anything_else_json() {
+    let home = Home::new();
+    let store = home.store.to_str().unwrap();
+    let on_a_terminal = |args: &[&str], no_colour: bool| -> String {
+        let mut line = shell_word(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+        for a in args {
+            line.push(' ');
+            line.push_str(&shell_word(a));
+        }
+        let mut command = Command::new("script");
+        command
+            .args(["-qec", &line, "/dev/null"])
+            .env("XDG_CACHE_HOME", &home.cache)
+            .env("TERM", "xterm")
+            .env_remove("HYDRA_SESSION_STORE")
+            .stdin(Stdio::null());
+        if no_colour {
+            command.env("NO_COLOR", "1");
+        } else {
+            command.env_remove("NO_COLOR");
+        }
+        let output = command
+            .output()
+            .expect("util-linux's `script` runs (the test needs a pseudo-terminal)");
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8(output.stdout)
+            .expect("UTF-8")
+            .replace("\r\n", "\n")
+    };
+
+    let found = on_a_terminal(&["search", "--store", store, "rounding"], false);
+    assert!(
+        found.starts_with("Checkout bug  (hydra · /home/ana/shop · "),
+        "{found:?}"
+    );
+    assert!(found.contains("\x1b[1mrounding\x1b[0m"), "{found:?}");
+    assert!(
+        found.contains("@[Checkout bug](hydra-session:"),
+        "{found:?}"
+    );
+    let plain = on_a_terminal(&["search", "--store", store, "rounding"], true);
+    assert!(
+        !plain.contains('\x1b') && plain.contains("tax rounding"),
+        "{plain:?}"
+    );
+    let none = on_a_terminal(&["search", "--store", store, "zanzibar"], false);
+    assert_eq!(none, "No session matches.\n");
+    let json = on_a_terminal(
+        &["search", "--format", "json", "--store", store, "rounding"],
+        false,
+    );
+    let hits: Value = serde_json::from_str(&json).expect("JSON with --format json");
+    assert_eq!(hits[0]["sessionId"], "checkout-tax");
+
+    let status = on_a_terminal(&["status", "--store", store], false);
+    assert!(status.starts_with("2 sessions in 1 store\n"), "{status:?}");
+    assert!(
+        status.contains(&format!("{store}  2 sessions\n")),
+        "{status:?}"
+    );
+    assert!(status.contains("Search: "), "{status:?}");
+    let json = on_a_terminal(&["status", "--format", "json", "--store", store], false);
+    let status: Value = serde_json::from_str(&json).expect("JSON with --format json");
+    assert_eq!(status["sessions"], 2);
+
+    // Not a terminal: JSON, as before; `--format text` asks for the summary
+    // (no colour: the output is not a terminal).
+    let piped = home.run(&["status", "--store", store]);
+    let status: Value = serde_json::from_slice(&piped.stdout).expect("JSON when piped");
+    assert_eq!(status["sessions"], 2);
+    let text = home.run(&["search", "--format", "text", "--store", store, "rounding"]);
+    let text = String::from_utf8(text.stdout).expect("UTF-8");
+    assert!(
+        text.starts_with("Checkout bug  (") && !text.contains('\x1b'),
+        "{text:?}"
+    );
+}
+
+/// `word` for `sh -c`.
+#[cfg(target_os = "linux")]
+fn shell_word(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
+}
