@@ -960,7 +960,11 @@ fn status_prints_the_stores_and_their_notes() {
     assert_eq!(status["sessions"], 4);
     assert_eq!(status["stores"][0]["format"], "auto");
     assert_eq!(status["notes"], json!([]));
-    // Its output format is JSON only.
+    // Its output formats are JSON and, for a person, text (the summary a
+    // terminal gets: tests/cli/search.rs); nothing else.
     let output = run_in(home.path(), &["status", "--format", "text"], b"", &[]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(" in "));
+    let output = run_in(home.path(), &["status", "--format", "mention"], b"", &[]);
     assert_eq!(output.status.code(), Some(2));
 }
