@@ -657,6 +657,11 @@ async fn bad_input_is_answered_never_a_crash() {
     // A line that is not JSON (or not UTF-8) is −32700 without an id; JSON
     // that is not a message (`[1,2]`, `{}`, `null`) −32600 without one, an
     // id without a method −32600 with it; a notification never answered.
+    assert!(
+        client.backlog.iter().all(|m| m.get("id").is_some()),
+        "`\"id\": null`, never no id: {:?}",
+        client.backlog
+    );
     let codes: Vec<(i64, Value)> = client
         .backlog
         .iter()

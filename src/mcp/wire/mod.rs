@@ -58,7 +58,7 @@ where
     fn write(&self, message: TxJsonRpcMessage<RoleServer>) -> Sending {
         let output = self.output.clone();
         Box::pin(async move {
-            let mut line = serde_json::to_vec(&message).map_err(std::io::Error::other)?;
+            let mut line = line_of(&message).map_err(std::io::Error::other)?;
             line.push(b'\n');
             let mut output = output.lock().await;
             output.write_all(&line).await?;
@@ -100,6 +100,20 @@ where
                 None
             }
         }
+    }
+}
+
+/// A message as one line of JSON. An error without an id carries
+/// `"id": null`, as JSON-RPC 2.0 and the revisions this server speaks
+/// want (the SDK leaves the member out, as the 2026-07-28 revision allows).
+fn line_of(message: &TxJsonRpcMessage<RoleServer>) -> serde_json::Result<Vec<u8>> {
+    match message {
+        JsonRpcMessage::Error(e) if e.id.is_none() => serde_json::to_vec(&serde_json::json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": e.error,
+        })),
+        other => serde_json::to_vec(other),
     }
 }
 
@@ -155,5 +169,20 @@ where
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         self.output.lock().await.flush().await
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_error_without_an_id_says_id_null() {
+        let error = ServerJsonRpcMessage::error(ErrorData::parse_error("Parse error", None), None);
+        let line: serde_json::Value = serde_json::from_slice(&line_of(&error).unwrap()).unwrap();
+        assert_eq!(
+            line,
+            serde_json::json!({"jsonrpc": "2.0", "id": null, "error": {"code": -32700, "message": "Parse error"}})
+        );
     }
 }
