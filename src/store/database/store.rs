@@ -288,7 +288,7 @@ impl SessionStore for DatabaseStore {
     }
 
     fn watch(&mut self, wake: Wake) {
-        self.watcher = RootWatcher::start(&self.root, self.pending.clone(), wake);
+        self.watcher = RootWatcher::start(&self.root, true, self.pending.clone(), wake);
     }
 
     fn update(&mut self) -> bool {
