@@ -575,12 +575,11 @@ impl std::fmt::Debug for FsReader {
 }
 
 impl FsReader {
-    /// The reader of `locator`'s store when its session is not a line
-    /// log (a store of another kind, an `auto` store's databases).
+    /// The reader of `locator`'s store when its session is a database's
+    /// (OpenCode's store, a database store, an `auto` store's databases).
     fn other(&self, locator: &Locator) -> Option<&dyn SessionReader> {
-        if formats::by_name(locator.format).is_some() {
-            return None;
-        }
+        // Line logs and Aider's histories are files this reader opens.
+        database::by_name(locator.format)?;
         self.others.get(locator.store)?.as_deref()
     }
 
