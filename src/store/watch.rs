@@ -69,7 +69,12 @@ impl Pending {
                 }
             } else if !path.starts_with(root) {
                 // A sibling of the root, seen through the parent's watch.
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "jsonl" || e == "json")
+            {
+                // A `.json` too: a document rewritten in place (Cline's,
+                // Continue's), or an index its sessions take facts from.
                 self.paths.insert(path);
             } else if structural {
                 // A directory came, went or moved: what it held is unknown.

@@ -2,16 +2,21 @@
 //! only its own rules: lenient JSON values ([`lenient`]), the walk over a
 //! log's complete lines with the errors every read reports alike
 //! ([`driver`]), a whole-JSON document's members as its lines come
-//! ([`document`]), a log held in memory for tests and fuzz targets
+//! ([`document`]), a document's array elements as its bytes come
+//! ([`elements`]) and its scan and read ([`whole`]), index files beside
+//! a log read once per change ([`side_index`]), a log held in memory for tests and fuzz targets
 //! ([`memory_log`]), and the scanner and full read of any line format's
 //! tracker ([`track`]).
 
 pub mod document;
 pub mod driver;
+pub mod elements;
 #[cfg(test)]
 pub mod golden;
 pub mod lenient;
 pub mod memory_log;
 #[cfg(test)]
 pub mod real_logs;
+pub mod side_index;
 pub mod track;
+pub mod whole;

@@ -45,6 +45,8 @@ pub trait Track: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Takes the next complete line (without its line end), handing the
     /// surface events it completes to `sink` (a scan's sink drops them).
+    /// A document's tracker ([`super::whole`]) takes the next chunk of its
+    /// bytes instead.
     fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>));
 
     /// The log has ended (a full read): hands on what was still held (a
@@ -131,6 +133,10 @@ impl<T: Track> Scanner for TrackScanner<T> {
 
     fn line(&mut self, line: &[u8]) {
         self.0.line(line, &mut |_| {});
+    }
+
+    fn document(&mut self, bytes: &mut dyn std::io::Read) -> std::io::Result<()> {
+        super::whole::scan(self, bytes)
     }
 
     fn header(&self) -> HeaderState {
