@@ -36,6 +36,22 @@ impl FormatChoice {
         }
     }
 
+    /// Whether the file at `rel` below the store `root` may hold a session:
+    /// [`Self::is_log_name`], or for a `.json` the same of `rel` under the
+    /// root's own folder name, so that a rule naming the folder a document
+    /// is directly in (Continue's `sessions`, Copilot Chat's
+    /// `chatSessions`) holds when the store is that folder itself.
+    pub fn is_log_name_in(self, root: &Path, rel: &[u8]) -> bool {
+        if self.is_log_name(rel) {
+            return true;
+        }
+        let Some(folder) = root.file_name() else {
+            return false;
+        };
+        rel.ends_with(b".json")
+            && self.is_log_name(&[folder.as_encoded_bytes(), b"/", rel].concat())
+    }
+
     /// The side file names of a log called `log_name` (see
     /// [`LogFormat::side_files`]); in an `auto` store, any format's.
     pub fn side_files_of(self, log_name: &[u8]) -> impl Iterator<Item = &'static str> + '_ {
@@ -65,11 +81,12 @@ impl FormatChoice {
         .filter(|f| f.is_document())
     }
 
-    /// The fingerprint of the side facts of the log at `rel` (`path` on
-    /// disk), folded into its stamp (see [`LogFormat::side_facts`]).
-    pub fn side_facts_of(self, rel: &[u8], path: &Path) -> Option<u64> {
+    /// The fingerprint of the side facts of the log at `path`, folded into
+    /// its stamp (see [`LogFormat::side_facts`]).
+    pub fn side_facts_of(self, path: &Path) -> Option<u64> {
+        let path_name = path.as_os_str().as_encoded_bytes();
         self.formats()
-            .filter(|f| f.is_log_name(rel))
+            .filter(|f| f.is_log_name(path_name))
             .find_map(|f| f.side_facts(path))
     }
 

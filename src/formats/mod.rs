@@ -10,6 +10,7 @@ mod choice;
 pub mod claude_code;
 pub mod cline;
 pub mod codex;
+pub mod continue_dev;
 pub mod copilot_chat;
 pub mod copilot_cli;
 pub mod cursor;

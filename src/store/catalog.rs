@@ -201,7 +201,7 @@ impl Catalog {
         let Some(rel) = discover::relative_log_path(&self.root, path) else {
             return false;
         };
-        if !self.format.is_log_name(&rel) {
+        if !self.format.is_log_name_in(&self.root, &rel) {
             // A side file (Copilot CLI's `workspace.yaml`): its log again.
             let side = discover::file_name(&rel).as_encoded_bytes();
             let logs: Vec<&str> = self.format.logs_of_side_file(side).collect();
@@ -239,7 +239,7 @@ impl Catalog {
             .format
             .side_files_of(discover::file_name(&rel).as_encoded_bytes());
         let dir = path.parent().unwrap_or(path);
-        let facts = self.format.side_facts_of(&rel, path);
+        let facts = self.format.side_facts_of(path);
         let state = Stamp::of_path(path)
             .map(|stamp| stamp.with_sides(dir, sides))
             .map(|stamp| facts.map_or(stamp, |f| stamp.with_facts(f)))

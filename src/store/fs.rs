@@ -601,7 +601,7 @@ fn side_stamp(path: &Path, session: &Session) -> u64 {
     let name = discover::file_name(&session.locator.name).as_encoded_bytes();
     let sides = FormatChoice::Fixed(format).side_files_of(name);
     let stamp = Stamp::default().with_sides(dir, sides);
-    match FormatChoice::Fixed(format).side_facts_of(&session.locator.name, path) {
+    match FormatChoice::Fixed(format).side_facts_of(path) {
         Some(facts) => stamp.with_facts(facts).side,
         None => stamp.side,
     }

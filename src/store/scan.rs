@@ -28,7 +28,9 @@ pub struct Walker {
 
 impl Walker {
     pub fn walk(&self) -> io::Result<Option<Walk>> {
-        let mut walk = discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))?;
+        let mut walk = discover::find_logs(&self.root, &|rel| {
+            self.format.is_log_name_in(&self.root, rel)
+        })?;
         for log in walk.iter_mut().flat_map(|w| w.logs.iter_mut()) {
             let name = discover::file_name(&log.rel).as_encoded_bytes();
             let mut sides = self.format.side_files_of(name).peekable();
@@ -36,7 +38,7 @@ impl Walker {
                 log.stamp = log.stamp.with_sides(&log.dir, sides);
             }
             let path = log.dir.join(discover::file_name(&log.rel));
-            if let Some(facts) = self.format.side_facts_of(&log.rel, &path) {
+            if let Some(facts) = self.format.side_facts_of(&path) {
                 log.stamp = log.stamp.with_facts(facts);
             }
         }
