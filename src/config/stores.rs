@@ -70,7 +70,8 @@ pub struct DefaultStore {
     pub spec: StoreSpec,
     /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
     /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
-    /// `$XDG_STATE_HOME`, `$XDG_CONFIG_HOME`, `$CURSOR_CONFIG_DIR`, `$XDG_DATA_HOME`): a store the
+    /// `$XDG_STATE_HOME`, `$XDG_CONFIG_HOME`, `$CURSOR_CONFIG_DIR`, `$XDG_DATA_HOME`,
+    /// `$CONTINUE_GLOBAL_DIR`): a store the
     /// person chose, whose problems are worth a warning. A store found
     /// only by its usual place is not.
     pub named: bool,
@@ -113,9 +114,9 @@ pub fn default_hydra_store() -> PathBuf {
 }
 
 /// Where Claude Code, Codex (agent-logs.md), Gemini CLI, GitHub Copilot
-/// CLI, Copilot Chat in VS Code, Cursor and OpenCode (agent-logs-more.md)
-/// keep their sessions, in that order, and whether an environment variable
-/// said so.
+/// CLI, Copilot Chat in VS Code, Cursor and OpenCode (agent-logs-more.md),
+/// Continue and the Cline family (agent-logs-files-3.md) keep their
+/// sessions, in that order, and whether an environment variable said so.
 fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
     let codex = paths::codex_home().map(|dir| dir.join("sessions"));
@@ -131,7 +132,7 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let copilot_xdg = paths::env_path("XDG_STATE_HOME")
         .filter(|p| p.is_absolute())
         .map(|dir| dir.join(".copilot").join("session-state"));
-    let [code, insiders] = vscode_user_dirs();
+    let [code, insiders, codium, cursor_user, windsurf] = editor_user_dirs();
     // Cursor keeps `projects/` in `~/.cursor`, which `CURSOR_CONFIG_DIR`
     // is reported to move [S].
     let cursor = paths::resolve_env("CURSOR_CONFIG_DIR")
@@ -143,6 +144,26 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
     let opencode = opencode_home
         .or_else(|| paths::home_dir().map(|home| home.join(".local").join("share")))
         .map(|dir| dir.join("opencode"));
+    // Continue's global folder (agent-logs-files-3.md), its variable only
+    // when absolute [U].
+    let continue_global = paths::env_path("CONTINUE_GLOBAL_DIR").filter(|p| p.is_absolute());
+    let continue_named = continue_global.is_some();
+    let continue_sessions = continue_global
+        .or_else(|| paths::home_dir().map(|home| home.join(".continue")))
+        .map(|dir| dir.join("sessions"));
+    // Cline, Roo Code and Kilo Code (legacy) in each editor's global
+    // storage; the forks' folders are [U].
+    let cline = [
+        code.clone(),
+        insiders.clone(),
+        codium,
+        cursor_user,
+        windsurf,
+    ]
+    .into_iter()
+    .flatten()
+    .flat_map(|user| CLINE_EXTENSIONS.map(|ext| user.join("globalStorage").join(ext)));
+    let cline_named = paths::resolve_env(VSCODE_CONFIG_VARIABLE).is_some();
     [
         ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
         ("codex", codex, "CODEX_HOME"),
@@ -158,8 +179,18 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
         path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
     })
     .chain(opencode.map(|p| ("opencode", p, opencode_named)))
+    .chain(continue_sessions.map(|p| ("continue", p, continue_named)))
+    .chain(cline.map(|p| ("cline", p, cline_named)))
     .collect()
 }
+
+/// The global-storage folders of Cline, Roo Code and Kilo Code's legacy
+/// extension, in that order.
+const CLINE_EXTENSIONS: [&str; 3] = [
+    "saoudrizwan.claude-dev",
+    "rooveterinaryinc.roo-cline",
+    "kilocode.kilo-code",
+];
 
 /// The variable that moves VS Code's configuration folder, where there is
 /// one (Linux: Electron's `appData` is `$XDG_CONFIG_HOME`).
@@ -174,8 +205,10 @@ const VSCODE_CONFIG_VARIABLE: &str = if cfg!(target_os = "macos") {
 /// Chat keeps its sessions (agent-logs-more.md "Default stores"):
 /// `<config>/Code/User` and `<config>/Code - Insiders/User`, `<config>`
 /// being `$XDG_CONFIG_HOME` (when absolute) else `~/.config` on Linux, and
-/// `~/Library/Application Support` on macOS.
-fn vscode_user_dirs() -> [Option<PathBuf>; 2] {
+/// `~/Library/Application Support` on macOS; then those of VSCodium,
+/// Cursor and Windsurf, where the Cline family keeps its tasks too
+/// (agent-logs-files-3.md).
+fn editor_user_dirs() -> [Option<PathBuf>; 5] {
     let config = if cfg!(target_os = "macos") {
         paths::home_dir().map(|h| h.join("Library").join("Application Support"))
     } else {
@@ -183,5 +216,6 @@ fn vscode_user_dirs() -> [Option<PathBuf>; 2] {
             .filter(|p| p.is_absolute())
             .or_else(|| paths::home_dir().map(|h| h.join(".config")))
     };
-    ["Code", "Code - Insiders"].map(|app| config.as_ref().map(|c| c.join(app).join("User")))
+    ["Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"]
+        .map(|app| config.as_ref().map(|c| c.join(app).join("User")))
 }

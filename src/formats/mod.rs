@@ -250,6 +250,10 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
         // Cursor before Claude Code ("auto" rule 6): a role line has no
         // `type`, which no Claude Code line of a known type lacks.
         &cursor::Cursor,
+        // Cline (Roo Code, Kilo Code legacy) and Continue: no line tells
+        // their `.json` documents, their names do (`claimed_by_name`).
+        &cline::Cline,
+        &continue_dev::Continue,
         &claude_code::ClaudeCode,
     ];
     ALL
