@@ -8,7 +8,9 @@ mod real_logs;
 mod support;
 
 mod claude_code;
+mod cline;
 mod codex;
+mod continue_dev;
 mod copilot_chat;
 mod copilot_cli;
 mod cursor;
