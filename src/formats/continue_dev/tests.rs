@@ -163,7 +163,7 @@ fn what_is_no_session_says_why() {
     let text = String::from_utf8(whole.bytes.clone()).unwrap();
     let cut_at = text.find("yo").unwrap();
     let cut = MemoryLog {
-        bytes: text[..cut_at].as_bytes().to_vec(),
+        bytes: text.as_bytes()[..cut_at].to_vec(),
         ..whole.clone()
     };
     let err = Continue
@@ -174,7 +174,7 @@ fn what_is_no_session_says_why() {
     // Cut after it: a session, without what came later.
     let cut_at = text.find("\"title\"").unwrap();
     let cut = MemoryLog {
-        bytes: text[..cut_at].as_bytes().to_vec(),
+        bytes: text.as_bytes()[..cut_at].to_vec(),
         ..whole
     };
     let read = Continue.read(&cut, &|| false, &mut |_| {}).unwrap();

@@ -5,6 +5,7 @@
 //! ([`read_tracked`]) — so that neither is written again per format.
 
 use std::fmt;
+use std::io::{self, Read};
 use std::path::Path;
 
 use super::driver;
@@ -135,8 +136,11 @@ impl<T: Track> Scanner for TrackScanner<T> {
         self.0.line(line, &mut |_| {});
     }
 
-    fn document(&mut self, bytes: &mut dyn std::io::Read) -> std::io::Result<()> {
-        super::whole::scan(self, bytes)
+    fn document(&mut self, bytes: &mut dyn Read) -> io::Result<()> {
+        match feed_document(&mut self.0, bytes, &|| false, &mut |_| {}) {
+            Ok(_) | Err(FeedError::Cancelled) => Ok(()),
+            Err(FeedError::Io(e)) => Err(e),
+        }
     }
 
     fn header(&self) -> HeaderState {
@@ -230,4 +234,45 @@ pub fn read_tracked<T: Track>(
         skipped_lines: tracker.skipped(),
         bytes,
     })
+}
+
+/// Bytes handed to the tracker at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// Feeds a whole document's bytes from `reader` to `tracker` (see
+/// [`super::whole`]) to its end (or until the tracker is done),
+/// then ends it; the bytes read.
+pub fn feed_document<T: Track>(
+    tracker: &mut T,
+    reader: &mut dyn Read,
+    cancelled: Cancelled<'_>,
+    sink: &mut dyn FnMut(Entry<'_>),
+) -> Result<u64, FeedError> {
+    let mut buf = vec![0u8; CHUNK];
+    let mut read = 0u64;
+    loop {
+        if cancelled() {
+            return Err(FeedError::Cancelled);
+        }
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(FeedError::Io(e)),
+        };
+        read += n as u64;
+        tracker.line(&buf[..n], sink);
+        if tracker.is_done() {
+            return Ok(read);
+        }
+    }
+    tracker.end(sink);
+    Ok(read)
+}
+
+/// Why [`feed`] stopped early.
+#[derive(Debug)]
+pub enum FeedError {
+    Io(io::Error),
+    Cancelled,
 }
