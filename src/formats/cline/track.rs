@@ -86,6 +86,15 @@ impl Track for Tracker {
         elements.end(&mut |piece| self.piece(piece, sink));
         self.elements = elements;
         self.check_shape();
+        // The whole document was read: without a message it is no task,
+        // and `status` says why.
+        if self.header.is_none() && !self.is_done() {
+            self.not_session = Some(if self.seen == 0 {
+                Self::NO_LINE.into()
+            } else {
+                NO_MESSAGE.into()
+            });
+        }
     }
 
     fn lines(&self) -> u64 {
@@ -214,4 +223,5 @@ impl Tracker {
     }
 }
 
+const NO_MESSAGE: &str = "not a session: no user or assistant message";
 const NOT_AN_ARRAY: &str = "not a Cline task: ui_messages.json is no JSON array";

@@ -118,14 +118,16 @@ impl Track for Tracker {
         }
         if self.elements.failed || self.id.is_none() || !self.history_closed {
             self.not_session = Some(NOT_A_SESSION.into());
+        } else if self.header.is_none() {
+            // The whole document was read: without a message it is no
+            // session, and `status` says why.
+            self.not_session = Some("not a session: no user or assistant message".into());
         }
     }
 
-    /// History entries read. A document with an id but no entry counts as
-    /// one read, so that its read says it holds no message rather than
-    /// that it is empty ([`Self::NO_LINE`]); it is no session either way.
+    /// History entries read.
     fn lines(&self) -> u64 {
-        self.seen.max(u64::from(self.id.is_some()))
+        self.seen
     }
 
     fn skipped(&self) -> u64 {
