@@ -202,3 +202,23 @@ fn a_change_to_the_index_alone_re_reads_only_the_task_it_concerns() {
         Some("Renamed in the index")
     );
 }
+
+#[test]
+fn a_task_without_a_message_is_named_in_status() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = home.path().join("storage");
+    let task = store.join("tasks/1796000000002");
+    std::fs::create_dir_all(&task).expect("mkdir");
+    std::fs::write(
+        task.join("ui_messages.json"),
+        r#"[{"ts":1,"type":"say","say":"api_req_started","text":"{}"}]"#,
+    )
+    .expect("write");
+    let store = store.to_str().expect("UTF-8 path");
+    let status = stdout_json(&run(home.path(), &[], &["status", "--store", store], b""));
+    assert_eq!(status["stores"][0]["sessions"], 0);
+    assert_eq!(
+        status["notes"],
+        json!([{"kind": "notASession", "message": "tasks/1796000000002/ui_messages.json: skipped, not a session: no user or assistant message"}])
+    );
+}

@@ -223,5 +223,5 @@ impl Tracker {
     }
 }
 
-const NO_MESSAGE: &str = "not a session: no user or assistant message";
+const NO_MESSAGE: &str = "no user or assistant message";
 const NOT_AN_ARRAY: &str = "not a Cline task: ui_messages.json is no JSON array";

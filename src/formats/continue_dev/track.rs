@@ -121,7 +121,7 @@ impl Track for Tracker {
         } else if self.header.is_none() {
             // The whole document was read: without a message it is no
             // session, and `status` says why.
-            self.not_session = Some("not a session: no user or assistant message".into());
+            self.not_session = Some("no user or assistant message".into());
         }
     }
 
