@@ -1,4 +1,4 @@
-//! Every rule of the `cline` format that agent-logs-files-3.md marks [U],
+//! Every rule of the `cline` format that agent-logs-files-3.md marks \[U\],
 //! in one place (docs/agent-logs.md says what was verified on what):
 //!
 //! - the surface is `ui_messages.json`, what the person saw and typed, not

@@ -1,5 +1,5 @@
 //! Every rule of the `continue` format that agent-logs-files-3.md marks
-//! [U], in one place (docs/agent-logs.md says what was verified on what):
+//! \[U\], in one place (docs/agent-logs.md says what was verified on what):
 //! a `workspaceDirectory` is the IDE's workspace URI, and a `file://` one
 //! reads as its percent-decoded path ([`workspace_cwd`]); the default
 //! store's variable `CONTINUE_GLOBAL_DIR` counts only when absolute

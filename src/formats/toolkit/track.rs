@@ -270,7 +270,7 @@ pub fn feed_document<T: Track>(
     Ok(read)
 }
 
-/// Why [`feed`] stopped early.
+/// Why [`feed_document`] stopped early.
 #[derive(Debug)]
 pub enum FeedError {
     Io(io::Error),
