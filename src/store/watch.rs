@@ -162,3 +162,41 @@ impl RootWatcher {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::DataChange;
+
+    fn modified(path: &Path) -> notify::Result<Event> {
+        Ok(
+            Event::new(EventKind::Modify(ModifyKind::Data(DataChange::Content)))
+                .add_path(path.into()),
+        )
+    }
+
+    /// A document rewritten in place (Cline's, Continue's) and an index
+    /// beside it are looked at again by path; other files are not.
+    #[test]
+    fn a_json_written_in_place_is_a_path_to_refresh() {
+        let root = Path::new("/r");
+        let mut pending = Pending::default();
+        pending.add(modified(&root.join("tasks/1/ui_messages.json")), root);
+        pending.add(modified(&root.join("state/taskHistory.json")), root);
+        pending.add(modified(&root.join("a/log.jsonl")), root);
+        pending.add(modified(&root.join("a/notes.txt")), root);
+        assert_eq!(
+            pending
+                .paths
+                .iter()
+                .map(|p| p.to_string_lossy().into_owned())
+                .collect::<Vec<_>>(),
+            [
+                "/r/a/log.jsonl",
+                "/r/state/taskHistory.json",
+                "/r/tasks/1/ui_messages.json"
+            ]
+        );
+        assert!(!pending.rescan);
+    }
+}
