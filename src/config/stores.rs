@@ -1,10 +1,10 @@
 //! The store list (server.md "Configuration", agent-logs.md "Stores and
 //! formats"): one or more roots, each with a format, or the defaults.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use super::paths;
-use crate::formats::FormatChoice;
+use crate::formats::{table, FormatChoice};
 use crate::reference::ReferenceError;
 use crate::store::StoreSpec;
 
@@ -57,9 +57,8 @@ pub fn resolve_stores(
         .collect()
 }
 
-/// The hydra store (`$HYDRA_SESSION_STORE`, else `$HYDRA_HOME/sessions`,
-/// else `~/.hydra/sessions`), plus the stores of the agents people run,
-/// each only when it exists and its format is known to this build.
+/// The default stores: each format's row's places (the hydra store
+/// always, the agents' where they exist), in the table's order.
 pub fn default_stores() -> Vec<StoreSpec> {
     default_store_list().into_iter().map(|d| d.spec).collect()
 }
@@ -68,154 +67,31 @@ pub fn default_stores() -> Vec<StoreSpec> {
 #[derive(Debug, Clone)]
 pub struct DefaultStore {
     pub spec: StoreSpec,
-    /// Whether an environment variable named it (`$HYDRA_SESSION_STORE`,
-    /// `$HYDRA_HOME`, `$CLAUDE_CONFIG_DIR`, `$CODEX_HOME`, `$GEMINI_CLI_HOME`, `$COPILOT_HOME`,
-    /// `$XDG_STATE_HOME`, `$XDG_CONFIG_HOME`, `$CURSOR_CONFIG_DIR`, `$XDG_DATA_HOME`,
-    /// `$CONTINUE_GLOBAL_DIR`): a store the
-    /// person chose, whose problems are worth a warning. A store found
-    /// only by its usual place is not.
+    /// Whether an environment variable named it (see
+    /// [`crate::formats::toolkit::home::DefaultPlace::named`]).
     pub named: bool,
 }
 
 /// [`default_stores`], each with whether the person named it.
 pub fn default_store_list() -> Vec<DefaultStore> {
-    let named = ["HYDRA_SESSION_STORE", "HYDRA_HOME"]
+    table::ROWS
         .iter()
-        .any(|v| paths::resolve_env(v).is_some());
-    let mut stores = vec![DefaultStore {
-        spec: StoreSpec::auto(default_hydra_store()),
-        named,
-    }];
-    for (format, path, named) in agent_stores() {
-        if let Some(format) = FormatChoice::by_name(format) {
-            if path.is_dir() {
-                stores.push(DefaultStore {
-                    spec: StoreSpec { path, format },
-                    named,
-                });
-            }
-        }
-    }
-    stores
-}
-
-/// The hydra default store.
-pub fn default_hydra_store() -> PathBuf {
-    if let Some(store) = paths::resolve_env("HYDRA_SESSION_STORE") {
-        return store;
-    }
-    if let Some(home) = paths::resolve_env("HYDRA_HOME") {
-        return home.join("sessions");
-    }
-    paths::home_dir()
-        .unwrap_or_default()
-        .join(".hydra")
-        .join("sessions")
-}
-
-/// Where Claude Code, Codex (agent-logs.md), Gemini CLI, GitHub Copilot
-/// CLI, Copilot Chat in VS Code, Cursor and OpenCode (agent-logs-more.md),
-/// Continue and the Cline family (agent-logs-files-3.md) keep their
-/// sessions, in that order, and whether an environment variable said so.
-fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
-    let claude = paths::claude_config_dir().map(|dir| dir.join("projects"));
-    let codex = paths::codex_home().map(|dir| dir.join("sessions"));
-    // Gemini CLI's home is the user's, unless `GEMINI_CLI_HOME` moves it.
-    let gemini = paths::resolve_env("GEMINI_CLI_HOME")
-        .or_else(paths::home_dir)
-        .map(|home| home.join(".gemini").join("tmp"));
-    // Copilot CLI's home is `~/.copilot` unless `COPILOT_HOME` moves it;
-    // VS Code's integration also looks under `$XDG_STATE_HOME/.copilot`.
-    let copilot = paths::resolve_env("COPILOT_HOME")
-        .or_else(|| paths::home_dir().map(|home| home.join(".copilot")))
-        .map(|dir| dir.join("session-state"));
-    let copilot_xdg = paths::env_path("XDG_STATE_HOME")
-        .filter(|p| p.is_absolute())
-        .map(|dir| dir.join(".copilot").join("session-state"));
-    let [code, insiders, codium, cursor_user, windsurf] = editor_user_dirs();
-    // Cursor keeps `projects/` in `~/.cursor`, which `CURSOR_CONFIG_DIR`
-    // is reported to move [S].
-    let cursor = paths::resolve_env("CURSOR_CONFIG_DIR")
-        .or_else(|| paths::home_dir().map(|home| home.join(".cursor")))
-        .map(|dir| dir.join("projects"));
-    // OpenCode's data folder (`xdg-basedir`, macOS too).
-    let opencode_home = paths::env_path("XDG_DATA_HOME").filter(|p| p.is_absolute());
-    let opencode_named = opencode_home.is_some();
-    let opencode = opencode_home
-        .or_else(|| paths::home_dir().map(|home| home.join(".local").join("share")))
-        .map(|dir| dir.join("opencode"));
-    // Continue's global folder (agent-logs-files-3.md), its variable only
-    // when absolute [U].
-    let continue_global = paths::env_path("CONTINUE_GLOBAL_DIR").filter(|p| p.is_absolute());
-    let continue_named = continue_global.is_some();
-    let continue_sessions = continue_global
-        .or_else(|| paths::home_dir().map(|home| home.join(".continue")))
-        .map(|dir| dir.join("sessions"));
-    // Cline, Roo Code and Kilo Code (legacy) in each editor's global
-    // storage; the forks' folders are [U].
-    let cline = [
-        code.clone(),
-        insiders.clone(),
-        codium,
-        cursor_user,
-        windsurf,
-    ]
-    .into_iter()
-    .flatten()
-    .flat_map(|user| CLINE_EXTENSIONS.map(|ext| user.join("globalStorage").join(ext)));
-    let cline_named = paths::resolve_env(VSCODE_CONFIG_VARIABLE).is_some();
-    [
-        ("claude-code", claude, "CLAUDE_CONFIG_DIR"),
-        ("codex", codex, "CODEX_HOME"),
-        ("gemini", gemini, "GEMINI_CLI_HOME"),
-        ("copilot-cli", copilot, "COPILOT_HOME"),
-        ("copilot-cli", copilot_xdg, "XDG_STATE_HOME"),
-        ("copilot-chat", code, VSCODE_CONFIG_VARIABLE),
-        ("copilot-chat", insiders, VSCODE_CONFIG_VARIABLE),
-        ("cursor", cursor, "CURSOR_CONFIG_DIR"),
-    ]
-    .into_iter()
-    .filter_map(|(name, path, variable)| {
-        path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
-    })
-    .chain(opencode.map(|p| ("opencode", p, opencode_named)))
-    .chain(continue_sessions.map(|p| ("continue", p, continue_named)))
-    .chain(cline.map(|p| ("cline", p, cline_named)))
-    .collect()
-}
-
-/// The global-storage folders of Cline, Roo Code and Kilo Code's legacy
-/// extension, in that order.
-const CLINE_EXTENSIONS: [&str; 3] = [
-    "saoudrizwan.claude-dev",
-    "rooveterinaryinc.roo-cline",
-    "kilocode.kilo-code",
-];
-
-/// The variable that moves VS Code's configuration folder, where there is
-/// one (Linux: Electron's `appData` is `$XDG_CONFIG_HOME`).
-const VSCODE_CONFIG_VARIABLE: &str = if cfg!(target_os = "macos") {
-    // No variable moves it on macOS: a name no one sets.
-    "HYDRA_SESSION_NO_VARIABLE"
-} else {
-    "XDG_CONFIG_HOME"
-};
-
-/// The user-data folders of VS Code and VS Code Insiders, where Copilot
-/// Chat keeps its sessions (agent-logs-more.md "Default stores"):
-/// `<config>/Code/User` and `<config>/Code - Insiders/User`, `<config>`
-/// being `$XDG_CONFIG_HOME` (when absolute) else `~/.config` on Linux, and
-/// `~/Library/Application Support` on macOS; then those of VSCodium,
-/// Cursor and Windsurf, where the Cline family keeps its tasks too
-/// (agent-logs-files-3.md).
-fn editor_user_dirs() -> [Option<PathBuf>; 5] {
-    let config = if cfg!(target_os = "macos") {
-        paths::home_dir().map(|h| h.join("Library").join("Application Support"))
-    } else {
-        paths::env_path("XDG_CONFIG_HOME")
-            .filter(|p| p.is_absolute())
-            .or_else(|| paths::home_dir().map(|h| h.join(".config")))
-    };
-    ["Code", "Code - Insiders", "VSCodium", "Cursor", "Windsurf"]
-        .map(|app| config.as_ref().map(|c| c.join(app).join("User")))
+        .flat_map(|row| (row.defaults)().into_iter().map(move |place| (row, place)))
+        .filter_map(|(row, place)| {
+            let format = if place.own {
+                FormatChoice::Auto
+            } else if place.path.is_dir() {
+                row.reading
+            } else {
+                return None;
+            };
+            Some(DefaultStore {
+                spec: StoreSpec {
+                    path: place.path,
+                    format,
+                },
+                named: place.named,
+            })
+        })
+        .collect()
 }

@@ -8,6 +8,7 @@
 //! it is read by its bytes ([`crate::formats::toolkit::whole`]), never by
 //! lines. Every rule the contract leaves unverified is in [`unverified`].
 
+pub mod defaults;
 pub mod history;
 pub mod message;
 pub mod place;

@@ -6,6 +6,7 @@
 //! hence the module's name.) Every rule the contract leaves unverified is
 //! in [`unverified`].
 
+pub mod defaults;
 pub mod place;
 pub mod track;
 pub mod unverified;

@@ -10,7 +10,7 @@
 use std::io::Read;
 
 use super::driver;
-use super::track::{feed_document, FeedError, Track};
+use super::track::{feed_document, verdict, FeedError, Track};
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 
 /// Reads a whole document with a [`Track`], handing its surface events to
@@ -36,23 +36,10 @@ pub fn read<T: Track>(
         Err(FeedError::Cancelled) => return Err(ReadError::Cancelled),
         Err(FeedError::Io(e)) => return Err(driver::log_error(log, None, e.to_string())),
     };
-    if let Some(n) = tracker.failure() {
-        return Err(driver::log_error(log, Some(n), "invalid UTF-8"));
-    }
-    if let Some(why) = tracker.not_session() {
-        return Err(driver::log_error(log, None, why));
-    }
-    let Some(header) = tracker.header().cloned() else {
-        let why = if tracker.lines() == 0 {
-            T::NO_LINE
-        } else {
-            "not a session: no user or assistant message"
-        };
-        return Err(driver::log_error(log, None, why));
-    };
+    let header = verdict(log, &tracker)?;
     Ok(ReadSummary {
         header,
-        captured_through_seq: Some(tracker.lines()),
+        captured_through_seq: tracker.captured_through_seq(),
         title: tracker.title(),
         capacity: tracker.capacity(),
         skipped_lines: tracker.skipped(),
