@@ -17,6 +17,10 @@ pub enum FormatChoice {
     /// settings like a format, so `--store-format opencode` and a store
     /// entry's `format` choose it.
     Opencode,
+    /// Aider's chat histories (`.aider.chat.history.md`): one file holds
+    /// many sessions, one per run, so they are listed beside a catalog's
+    /// line logs (`store::aider`), not by a line-log format.
+    Aider,
 }
 
 impl FormatChoice {
@@ -25,14 +29,19 @@ impl FormatChoice {
             FormatChoice::Auto => "auto",
             FormatChoice::Fixed(f) => f.name(),
             FormatChoice::Opencode => super::opencode::NAME,
+            FormatChoice::Aider => super::aider::NAME,
         }
     }
 
     pub fn is_log_name(self, rel: &[u8]) -> bool {
         match self {
-            FormatChoice::Auto => super::all().iter().any(|f| f.is_log_name(rel)),
+            FormatChoice::Auto => {
+                super::all().iter().any(|f| f.is_log_name(rel))
+                    || super::aider::is_history_name(rel)
+            }
             FormatChoice::Fixed(f) => f.is_log_name(rel),
             FormatChoice::Opencode => false,
+            FormatChoice::Aider => super::aider::is_history_name(rel),
         }
     }
 
@@ -50,6 +59,12 @@ impl FormatChoice {
         };
         rel.ends_with(b".json")
             && self.is_log_name(&[folder.as_encoded_bytes(), b"/", rel].concat())
+    }
+
+    /// Whether a store of this choice reads Aider's chat histories
+    /// (agent-logs-files-3.md "Files read": `aider`, and `auto` by name).
+    pub fn reads_aider(self) -> bool {
+        matches!(self, FormatChoice::Auto | FormatChoice::Aider)
     }
 
     /// The side file names of a log called `log_name` (see
@@ -76,7 +91,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes()),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode => None,
+            FormatChoice::Opencode | FormatChoice::Aider => None,
         }
         .filter(|f| f.is_document())
     }
@@ -102,7 +117,7 @@ impl FormatChoice {
         let (fixed, any) = match self {
             FormatChoice::Auto => (None, true),
             FormatChoice::Fixed(f) => (Some(f), false),
-            FormatChoice::Opencode => (None, false),
+            FormatChoice::Opencode | FormatChoice::Aider => (None, false),
         };
         let all = any.then(|| super::all().iter().copied());
         fixed.into_iter().chain(all.into_iter().flatten())
@@ -116,7 +131,7 @@ impl FormatChoice {
             FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes())
                 .or_else(|| super::detect(first_line)),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode => None,
+            FormatChoice::Opencode | FormatChoice::Aider => None,
         }
     }
 }

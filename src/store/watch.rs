@@ -72,6 +72,7 @@ impl Pending {
             } else if path
                 .extension()
                 .is_some_and(|e| e == "jsonl" || e == "json")
+                || is_history(&path)
             {
                 // A `.json` too: a document rewritten in place (Cline's,
                 // Continue's), or an index its sessions take facts from.
@@ -84,6 +85,13 @@ impl Pending {
     }
 }
 
+/// Whether `path` is an Aider chat history (appended to by every run, so a
+/// write to it is read like a grown log's).
+fn is_history(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name == crate::formats::aider::FILE_NAME)
+}
+
 /// A watcher of one root feeding `pending` and calling `wake`.
 pub struct RootWatcher {
     watcher: RecommendedWatcher,
@@ -91,6 +99,8 @@ pub struct RootWatcher {
     /// The nearest existing ancestor of the root, watched (not
     /// recursively) to see the root, or a folder on the way to it, appear.
     ancestor: Option<PathBuf>,
+    /// Whether the tree below the root is watched, or the root alone.
+    recursive: bool,
 }
 
 impl std::fmt::Debug for RootWatcher {
@@ -102,7 +112,14 @@ impl std::fmt::Debug for RootWatcher {
 }
 
 impl RootWatcher {
-    pub fn start(root: &Path, pending: Arc<Mutex<Pending>>, wake: Wake) -> Option<Self> {
+    /// Watches `root` (the tree below it when `recursive`; a store of one
+    /// file watches only its folder).
+    pub fn start(
+        root: &Path,
+        recursive: bool,
+        pending: Arc<Mutex<Pending>>,
+        wake: Wake,
+    ) -> Option<Self> {
         let handler_root = root.to_path_buf();
         let handler = move |event: notify::Result<Event>| {
             // Wake only when this event left something to apply.
@@ -123,6 +140,7 @@ impl RootWatcher {
                     watcher,
                     root: root.to_path_buf(),
                     ancestor: None,
+                    recursive,
                 };
                 this.arm();
                 Some(this)
@@ -156,7 +174,12 @@ impl RootWatcher {
             self.ancestor = nearest;
         }
         if self.root.is_dir() {
-            if let Err(e) = self.watcher.watch(&self.root, RecursiveMode::Recursive) {
+            let mode = if self.recursive {
+                RecursiveMode::Recursive
+            } else {
+                RecursiveMode::NonRecursive
+            };
+            if let Err(e) = self.watcher.watch(&self.root, mode) {
                 tracing::warn!("cannot watch {}: {e}", self.root.display());
             }
         }
@@ -168,33 +191,32 @@ mod tests {
     use super::*;
     use notify::event::DataChange;
 
-    fn modified(path: &Path) -> notify::Result<Event> {
-        Ok(
-            Event::new(EventKind::Modify(ModifyKind::Data(DataChange::Content)))
-                .add_path(path.into()),
-        )
-    }
-
-    /// A document rewritten in place (Cline's, Continue's) and an index
-    /// beside it are looked at again by path; other files are not.
+    /// A write to a log, to an Aider history, to a document rewritten in
+    /// place (Cline's, Continue's) or to an index beside it is that one
+    /// path to read again; a write to another file is nothing.
     #[test]
-    fn a_json_written_in_place_is_a_path_to_refresh() {
-        let root = Path::new("/r");
+    fn a_write_to_a_history_is_a_path_to_refresh() {
+        let root = Path::new("/store");
         let mut pending = Pending::default();
-        pending.add(modified(&root.join("tasks/1/ui_messages.json")), root);
-        pending.add(modified(&root.join("state/taskHistory.json")), root);
-        pending.add(modified(&root.join("a/log.jsonl")), root);
-        pending.add(modified(&root.join("a/notes.txt")), root);
+        for name in [
+            "a/s.jsonl",
+            "a/.aider.chat.history.md",
+            "a/notes.md",
+            "t/tasks/1/ui_messages.json",
+            "t/state/taskHistory.json",
+        ] {
+            let event = Event::new(EventKind::Modify(ModifyKind::Data(DataChange::Content)))
+                .add_path(root.join(name));
+            pending.add(Ok(event), root);
+        }
+        let paths: Vec<&Path> = pending.paths.iter().map(PathBuf::as_path).collect();
         assert_eq!(
-            pending
-                .paths
-                .iter()
-                .map(|p| p.to_string_lossy().into_owned())
-                .collect::<Vec<_>>(),
+            paths,
             [
-                "/r/a/log.jsonl",
-                "/r/state/taskHistory.json",
-                "/r/tasks/1/ui_messages.json"
+                Path::new("/store/a/.aider.chat.history.md"),
+                Path::new("/store/a/s.jsonl"),
+                Path::new("/store/t/state/taskHistory.json"),
+                Path::new("/store/t/tasks/1/ui_messages.json")
             ]
         );
         assert!(!pending.rescan);
