@@ -14,7 +14,7 @@
 //!   display title (the parent's `newTask` message names a mode, not a
 //!   title): nothing to do here, the header's label stays empty;
 //! - the editor forks' folders (VSCodium, Cursor, Windsurf) as default
-//!   stores: `config::stores`.
+//!   stores: `defaults.rs`.
 
 use serde_json::{Map, Value};
 

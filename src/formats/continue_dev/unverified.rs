@@ -3,7 +3,7 @@
 //! a `workspaceDirectory` is the IDE's workspace URI, and a `file://` one
 //! reads as its percent-decoded path ([`workspace_cwd`]); the default
 //! store's variable `CONTINUE_GLOBAL_DIR` counts only when absolute
-//! (`config::stores`).
+//! (`defaults.rs`).
 
 /// The session's cwd from its `workspaceDirectory`: a `file://` URI becomes
 /// its percent-decoded path (`/c:/…`, a Windows drive, loses its leading
