@@ -20,8 +20,16 @@ else as text). It answers:
   name ends in "read_session" and holds no tool result yet, the reply is a
   call of that tool with {"session": SESSION}; otherwise a final message.
 
+- the OpenAI Chat Completions API (Pi, Qwen Code, Kilo, Continue, Cline,
+  Aider, through their OpenAI-compatible base URL): POST /chat/completions,
+  streamed (SSE chunks, then [DONE]) or plain. When the request offers the
+  tool named by FAKE_API_TOOL and its last message is the person's (not a
+  tool result), the reply is one call of that tool with the arguments
+  FAKE_API_TOOL_ARGS (a JSON object); otherwise a final message. So every
+  turn of a tool-using agent makes one tool call, then answers.
+
 SESSION comes from the environment variable FAKE_API_READ_SESSION; without
-it no tool is ever called.
+it no tool is ever called on the Anthropic and Responses APIs.
 
 Stdlib only, one thread per connection; stops on SIGTERM.
 """
@@ -200,6 +208,73 @@ def responses_stream(body):
     return sse(events)
 
 
+def chat_tool_call(body):
+    """The scripted tool call for a Chat Completions request, if any: the
+    tool FAKE_API_TOOL when offered and the last message is not a tool
+    result (the model acts first, then answers what the tool gave)."""
+    name = os.environ.get("FAKE_API_TOOL")
+    if not name:
+        return None
+    offered = {
+        (t.get("function") or {}).get("name")
+        for t in body.get("tools") or []
+        if isinstance(t, dict)
+    }
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    if name not in offered or not messages or messages[-1].get("role") != "user":
+        return None
+    calls = sum(len(m.get("tool_calls") or []) for m in messages)
+    return {
+        "index": 0,
+        "id": f"call_fake_{calls + 1}",
+        "type": "function",
+        "function": {"name": name, "arguments": os.environ.get("FAKE_API_TOOL_ARGS", "{}")},
+    }
+
+
+def chat_usage():
+    return {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14}
+
+
+def chat_completion(body):
+    """A plain (not streamed) Chat Completions reply."""
+    call = chat_tool_call(body)
+    message = {"role": "assistant", "content": None if call else REPLY_TEXT}
+    if call:
+        message["tool_calls"] = [{k: v for k, v in call.items() if k != "index"}]
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 1764500000,
+        "model": body.get("model", "gpt-fake"),
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if call else "stop"}],
+        "usage": chat_usage(),
+    }
+
+
+def chat_stream(body):
+    """A streamed Chat Completions reply: a role chunk, the content (or the
+    tool call: its name first, then its arguments), a finish chunk, a usage
+    chunk, then [DONE]."""
+    call = chat_tool_call(body)
+    head = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1764500000, "model": body.get("model", "gpt-fake")}
+
+    def chunk(delta, finish=None, **extra):
+        return dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": finish}], **extra)
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    if call:
+        function = call["function"]
+        chunks.append(chunk({"tool_calls": [dict(call, function={"name": function["name"], "arguments": ""})]}))
+        chunks.append(chunk({"tool_calls": [{"index": 0, "function": {"arguments": function["arguments"]}}]}))
+        chunks.append(chunk({}, "tool_calls"))
+    else:
+        chunks.append(chunk({"content": REPLY_TEXT}))
+        chunks.append(chunk({}, "stop"))
+    chunks.append(dict(head, choices=[], usage=chat_usage()))
+    return ("".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n").encode()
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     record_file = ""
@@ -244,6 +319,11 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, anthropic_stream(model), "text/event-stream")
             else:
                 self.send(200, anthropic_message(model))
+        elif self.command == "POST" and path.endswith("/chat/completions"):
+            if body.get("stream"):
+                self.send(200, chat_stream(body), "text/event-stream")
+            else:
+                self.send(200, chat_completion(body))
         elif self.command == "POST" and path.endswith("/responses"):
             self.send(200, responses_stream(body), "text/event-stream")
         elif path.endswith("/models"):
