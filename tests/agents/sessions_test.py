@@ -81,15 +81,19 @@ class Run:
             if any(isinstance(m, dict) and m.get("role") == "tool" for m in r["body"].get("messages") or [])
         ]
 
-    def server(self, *args, stdin=None, cwd=None):
-        """The server with zero configuration: the fresh HOME, no --store."""
+    def server(self, *args, stdin=None, cwd=None, extra_env=None):
+        """The server with zero configuration: the fresh HOME, no --store,
+        no XDG_* variable (the agents ran with them at their defaults
+        under that HOME); extra_env adds an agent's override variable."""
+        env = {k: v for k, v in self.sb.env({}).items() if not k.startswith("XDG_")}
+        env.update(extra_env or {})
         p = subprocess.run(
             ["timeout", "--kill-after=5", "60", SERVER] + list(args),
             input=stdin,
             capture_output=True,
             text=True,
             cwd=cwd or self.sb.project,
-            env=self.sb.env({}),
+            env=env,
         )
         return p.returncode, p.stdout, p.stderr
 
@@ -184,6 +188,29 @@ def check_reader(group, r, sessions, store, store_format, cwd=None):
     )
 
 
+def check_override(group, r, env, session_id, store):
+    """An agent run with its folder moved by an environment variable: the
+    server, given the same variable, lists that session and names the
+    store."""
+    (var,) = env
+    status, out, err = r.server("candidates", "--limit", "200", extra_env=env)
+    try:
+        listed = [c["sessionId"] for c in json.loads(out)] if status == 0 else []
+    except (ValueError, KeyError, TypeError):
+        listed = []
+    check(
+        f"{group}: with {var} set, candidates lists the session written there",
+        session_id in listed,
+        f"wanted {session_id}; listed {listed}; status {status}; stderr {tail(err)}",
+    )
+    status, out, err = r.server("status", extra_env=env)
+    try:
+        paths = [s.get("path") for s in json.loads(out).get("stores", [])] if status == 0 else []
+    except (ValueError, AttributeError):
+        paths = []
+    check(f"{group}: with {var} set, status names {os.path.relpath(store, r.sb.root)}", store in paths, f"stores {paths}")
+
+
 def one_file(pattern):
     files = sorted(glob.glob(pattern))
     return files[0] if len(files) == 1 else None
@@ -220,6 +247,16 @@ def test_pi():
         with open(path) as f:
             header = json.loads(f.readline())
         check_reader(group, r, {header.get("id"): [FIRST_PROMPT, RESUMED_PROMPT]}, store, "pi")
+
+        moved = os.path.join(r.sb.root, "pi-agent")
+        os.makedirs(moved)
+        shutil.copy2(os.path.join(agent_dir, "models.json"), moved)
+        env = {"PI_CODING_AGENT_DIR": moved}
+        if ran(group, "pi -p with PI_CODING_AGENT_DIR", r.run(pi + [FIRST_PROMPT], env)):
+            path = one_file(os.path.join(moved, "sessions", "*", "*.jsonl"))
+            with open(path or os.devnull) as f:
+                moved_id = (json.loads(f.readline() or "{}")).get("id")
+            check_override(group, r, env, moved_id, os.path.join(moved, "sessions"))
     finally:
         r.close()
 
@@ -249,6 +286,13 @@ def test_qwen():
         check(f"{group}: the read_file tool's result went back to the model", len(r.tool_results_sent()) >= 1, tail(json.dumps(r.chat_requests())))
         r.save_sample()
         check_reader(group, r, {session_id: [FIRST_PROMPT, RESUMED_PROMPT]}, store, "qwen-code")
+
+        moved = os.path.join(r.sb.root, "qwen-runtime")
+        over = {"QWEN_RUNTIME_DIR": moved}
+        if ran(group, "qwen with QWEN_RUNTIME_DIR", r.run(qwen + [FIRST_PROMPT], dict(env, **over))):
+            path = one_file(os.path.join(moved, "projects", "*", "chats", "*.jsonl"))
+            moved_id = os.path.basename(path)[: -len(".jsonl")] if path else None
+            check_override(group, r, over, moved_id, os.path.join(moved, "projects"))
     finally:
         r.close()
 
@@ -332,6 +376,16 @@ def test_continue():
         with open(files[0]) as f:
             session_id = json.load(f).get("sessionId")
         check_reader(group, r, {session_id: [FIRST_PROMPT, RESUMED_PROMPT]}, store, "continue")
+
+        moved = os.path.join(r.sb.root, "continue-global")
+        over = {"CONTINUE_GLOBAL_DIR": moved}
+        if ran(group, "cn -p with CONTINUE_GLOBAL_DIR", r.run(cn + ["-p", FIRST_PROMPT], dict(env, **over))):
+            files = [p for p in glob.glob(os.path.join(moved, "sessions", "*.json")) if os.path.basename(p) != "sessions.json"]
+            moved_id = None
+            if len(files) == 1:
+                with open(files[0]) as f:
+                    moved_id = json.load(f).get("sessionId")
+            check_override(group, r, over, moved_id, os.path.join(moved, "sessions"))
     finally:
         r.close()
 
