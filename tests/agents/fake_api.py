@@ -22,11 +22,15 @@ else as text). It answers:
 
 - the OpenAI Chat Completions API (Pi, Qwen Code, Kilo, Continue, Cline,
   Aider, through their OpenAI-compatible base URL): POST /chat/completions,
-  streamed (SSE chunks, then [DONE]) or plain. When the request offers the
-  tool named by FAKE_API_TOOL and its last message is the person's (not a
-  tool result), the reply is one call of that tool with the arguments
-  FAKE_API_TOOL_ARGS (a JSON object); otherwise a final message. So every
-  turn of a tool-using agent makes one tool call, then answers.
+  streamed (SSE chunks, then [DONE]) or plain. FAKE_API_TOOLS scripts the
+  tool calls: a JSON list of [tool name, arguments object], one per turn
+  (the n-th entry for a request holding n user messages; none past the
+  list, so an agent that adds user messages of its own, such as Qwen Code's
+  note that a sub-agent finished, is not made to loop). When the request's last message is the person's (not a tool
+  result) and offers its turn's tool, the reply is one call of that tool;
+  otherwise a final message. So every turn of a tool-using agent makes one
+  tool call, then answers; a sub-agent (a request of one user message) makes
+  the first turn's call.
 
 SESSION comes from the environment variable FAKE_API_READ_SESSION; without
 it no tool is ever called on the Anthropic and Responses APIs.
@@ -209,26 +213,27 @@ def responses_stream(body):
 
 
 def chat_tool_call(body):
-    """The scripted tool call for a Chat Completions request, if any: the
-    tool FAKE_API_TOOL when offered and the last message is not a tool
-    result (the model acts first, then answers what the tool gave)."""
-    name = os.environ.get("FAKE_API_TOOL")
-    if not name:
-        return None
-    offered = {
-        (t.get("function") or {}).get("name")
-        for t in body.get("tools") or []
-        if isinstance(t, dict)
-    }
+    """The scripted tool call for a Chat Completions request, if any (see
+    FAKE_API_TOOLS above): the model acts first, then answers what the tool
+    gave."""
+    try:
+        turns = json.loads(os.environ.get("FAKE_API_TOOLS") or "[]")
+    except ValueError:
+        turns = []
     messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
-    if name not in offered or not messages or messages[-1].get("role") != "user":
+    users = sum(1 for m in messages if m.get("role") == "user")
+    if not 0 < users <= len(turns) or messages[-1].get("role") != "user":
+        return None
+    name, arguments = turns[users - 1]
+    offered = {(t.get("function") or {}).get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    if name not in offered:
         return None
     calls = sum(len(m.get("tool_calls") or []) for m in messages)
     return {
         "index": 0,
         "id": f"call_fake_{calls + 1}",
         "type": "function",
-        "function": {"name": name, "arguments": os.environ.get("FAKE_API_TOOL_ARGS", "{}")},
+        "function": {"name": name, "arguments": json.dumps(arguments)},
     }
 
 

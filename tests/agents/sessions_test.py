@@ -17,6 +17,7 @@ INSTALL_OUT is what tests/agents/install.sh printed (NAME=PATH lines);
 AGENT names (pi qwen kilo continue cline aider) pick groups, default all.
 HYDRA_AGENTS_SAMPLES=DIR copies each fresh home (and the project's files an
 agent wrote there) to DIR/<agent>/ for the people writing the readers.
+Groups run as processes of their own, HYDRA_AGENTS_JOBS (default 3) at once.
 
 Prints one "PASS name" / "FAIL name: why" line per check; exits 1 on any
 failure.
@@ -30,6 +31,8 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
+import time
 
 sys.dont_write_bytecode = True
 from harness import FakeApi, Sandbox, Tmux, check, failed_checks, tail, wait_for  # noqa: E402
@@ -47,24 +50,28 @@ FIRST_PROMPT = f"Explain the {FIRST_WORD} checkout tax rounding in notes.txt"
 RESUMED_PROMPT = "Now check the Marrowgate refund wording too"
 REPLY = "Fake model reply."
 NOTES = "The checkout tax rounds each line once.\n"
+# What a turn hands to a sub-agent (the agent's own task tool).
+SUB_TASK = {"description": "Read the notes", "prompt": "Read notes.txt and report the rounding rule"}
 
 
 class Run:
     """One agent's sandbox: the fake API scripted to call one tool, a
     project folder holding notes.txt (what the tool reads)."""
 
-    def __init__(self, agent, tool=None, tool_args=None):
+    def __init__(self, agent, *tools):
+        """tools: (name, arguments from the notes' path) per turn, as the
+        fake API's FAKE_API_TOOLS takes them."""
         self.agent = agent
         self.sb = Sandbox(SERVER, agent)
         self.notes = os.path.join(self.sb.project, "notes.txt")
         with open(self.notes, "w") as f:
             f.write(NOTES)
-        if tool:
-            # The tool's arguments name the notes' absolute path, known only
-            # now the sandbox exists: the API starts again, scripted.
+        if tools:
+            # The arguments name the notes' absolute path, known only now
+            # the sandbox exists: the API starts again, scripted.
             self.sb.api.stop()
-            args = json.dumps(tool_args(self.notes))
-            self.sb.api = FakeApi(self.sb.root, api_env={"FAKE_API_TOOL": tool, "FAKE_API_TOOL_ARGS": args})
+            script = json.dumps([[name, arguments(self.notes)] for name, arguments in tools])
+            self.sb.api = FakeApi(self.sb.root, api_env={"FAKE_API_TOOLS": script})
         self.url = self.sb.api.url + "/v1"
 
     def run(self, argv, extra_env, seconds=120):
@@ -121,6 +128,24 @@ def ran(group, step, p):
         p.returncode == 0,
         f"status {p.returncode}; stdout {tail(p.stdout)}; stderr {tail(p.stderr)}",
     )
+
+
+def listed_sessions(r, cwd=None):
+    """The server's candidates (zero configuration), as a list."""
+    status, out, _ = r.server("candidates", "--limit", "200", cwd=cwd)
+    try:
+        return json.loads(out) if status == 0 else []
+    except ValueError:
+        return []
+
+
+def prepared(r, mention, cwd=None):
+    """The context `prepare` renders for a message citing mention."""
+    status, out, _ = r.server("prepare", "-", stdin=f"Look at {mention} and summarise it.\n", cwd=cwd)
+    try:
+        return "".join(c["text"] for c in json.loads(out)["additionalContext"]["content"])
+    except (ValueError, KeyError, TypeError):
+        return ""
 
 
 def check_reader(group, r, sessions, store, store_format, cwd=None):
@@ -221,7 +246,7 @@ def one_file(pattern):
 
 def test_pi():
     group = "pi"
-    r = Run("pi", "read", lambda notes: {"path": notes})
+    r = Run("pi", *[("read", lambda notes: {"path": notes})] * 2)
     try:
         agent_dir = os.path.join(r.sb.home, ".pi", "agent")
         os.makedirs(agent_dir)
@@ -266,7 +291,13 @@ def test_pi():
 
 def test_qwen():
     group = "qwen"
-    r = Run("qwen", "read_file", lambda notes: {"absolute_path": notes})
+    # The first turn reads notes.txt; the resumed one hands a task to a
+    # sub-agent (the `agent` tool), whose own first turn reads it too.
+    r = Run(
+        "qwen",
+        ("read_file", lambda notes: {"absolute_path": notes}),
+        ("agent", lambda notes: dict(SUB_TASK, subagent_type="general-purpose")),
+    )
     try:
         env = {
             "OPENAI_BASE_URL": r.url,
@@ -282,10 +313,20 @@ def test_qwen():
         if not check(f"{group}: one session file under ~/.qwen/projects", path, sorted(glob.glob(store + "/**", recursive=True))):
             return
         session_id = os.path.basename(path)[: -len(".jsonl")]
-        ran(group, "qwen --resume ID", r.run(qwen + ["--resume", session_id, RESUMED_PROMPT], env))
+        ran(group, "qwen --resume ID (a turn that starts a sub-agent)", r.run(qwen + ["--resume", session_id, RESUMED_PROMPT], env))
         check(f"{group}: the read_file tool's result went back to the model", len(r.tool_results_sent()) >= 1, tail(json.dumps(r.chat_requests())))
         r.save_sample()
         check_reader(group, r, {session_id: [FIRST_PROMPT, RESUMED_PROMPT]}, store, "qwen-code")
+        # Qwen writes the sub-agent's transcript to a file of its own
+        # (projects/<cwd>/subagents/<parent id>/agent-<id>.jsonl) whose
+        # records carry the parent's sessionId and isSidechain: no session.
+        sub = glob.glob(os.path.join(store, "*", "subagents", "*", "*.jsonl"))
+        ids = [c.get("sessionId") for c in listed_sessions(r)]
+        check(
+            f"{group}: the sub-agent's transcript file is no second session",
+            bool(sub) and ids == [session_id],
+            f"sub-agent files {sub}; listed {ids}",
+        )
 
         moved = os.path.join(r.sb.root, "qwen-runtime")
         over = {"QWEN_RUNTIME_DIR": moved}
@@ -315,7 +356,13 @@ def kilo_session_id(stdout):
 
 def test_kilo():
     group = "kilo"
-    r = Run("kilo", "read", lambda notes: {"filePath": notes})
+    # The first turn reads notes.txt; the resumed one hands a task to a
+    # sub-agent (the `task` tool): a child session, its own row.
+    r = Run(
+        "kilo",
+        ("read", lambda notes: {"filePath": notes}),
+        ("task", lambda notes: dict(SUB_TASK, subagent_type="general")),
+    )
     try:
         config = {
             "autoupdate": False,
@@ -339,11 +386,20 @@ def test_kilo():
         session_id = kilo_session_id(first.stdout)
         if not check(f"{group}: kilo run --format json names its session", session_id, tail(first.stdout)):
             return
-        ran(group, "kilo run -s ID (resume)", r.run(kilo + ["-s", session_id, RESUMED_PROMPT], env))
+        ran(group, "kilo run -s ID (resume: a turn that starts a sub-agent)", r.run(kilo + ["-s", session_id, RESUMED_PROMPT], env))
         check(f"{group}: the read tool's result went back to the model", len(r.tool_results_sent()) >= 1, tail(json.dumps(r.chat_requests())))
         r.save_sample()
         store = os.path.join(r.sb.home, ".local", "share", "kilo")
         check_reader(group, r, {session_id: [FIRST_PROMPT, RESUMED_PROMPT]}, store, "kilo")
+        listed = listed_sessions(r)
+        children = [c for c in listed if c.get("sessionId") != session_id]
+        check(
+            f"{group}: candidates lists the task sub-agent's own session too",
+            len(children) == 1,
+            f"parent {session_id}; listed {[c.get('sessionId') for c in listed]}",
+        )
+        child = prepared(r, children[0]["mention"]) if len(children) == 1 else ""
+        check(f"{group}: prepare of the sub-agent's session holds the task it was given", SUB_TASK["prompt"] in child, tail(child))
     finally:
         r.close()
 
@@ -353,7 +409,7 @@ def test_kilo():
 
 def test_continue():
     group = "continue"
-    r = Run("continue", "Read", lambda notes: {"filepath": notes})
+    r = Run("continue", *[("Read", lambda notes: {"filepath": notes})] * 2)
     try:
         config = os.path.join(r.sb.root, "continue-config.yaml")
         with open(config, "w") as f:
@@ -425,7 +481,7 @@ def stop_cline_daemons(home):
 
 def test_cline():
     group = "cline"
-    r = Run("cline", "read_files", lambda notes: {"files": [{"path": notes}]})
+    r = Run("cline", *[("read_files", lambda notes: {"files": [{"path": notes}]})] * 2)
     tui = None
     try:
         # The in-process backend: a headless run starts no hub daemon.
@@ -531,19 +587,64 @@ TESTS = {
 }
 
 
+def run_groups_in_parallel(groups, jobs):
+    """Runs each group as its own process of this script, up to jobs at
+    once (an agent's run is mostly waiting: startup, the network it does
+    not reach, its shutdown), and prints their lines in group order.
+    Returns whether every group passed."""
+    pending = list(groups)
+    running = []
+    done = {}
+    # Each group's lines go to a file of its own (a pipe left unread while
+    # an earlier group runs could fill and stall it).
+    outputs = tempfile.mkdtemp(prefix="hydra-agents-groups.")
+    while pending or running:
+        while pending and len(running) < jobs:
+            name = pending.pop(0)
+            out = open(os.path.join(outputs, name), "w+")
+            proc = subprocess.Popen(
+                [sys.executable, os.path.abspath(__file__), SERVER, sys.argv[2], name],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=dict(os.environ, HYDRA_AGENTS_JOBS="1"),
+            )
+            running.append((name, proc, out))
+        name, proc, out = running.pop(0)
+        proc.wait()
+        out.seek(0)
+        done[name] = (proc.returncode, out.read())
+        out.close()
+    shutil.rmtree(outputs, ignore_errors=True)
+    ok = True
+    for name in groups:
+        status, out = done[name]
+        lines = [line for line in out.splitlines() if not line.startswith("SKIP ")]
+        print("\n".join(lines), flush=True)
+        if status != 0 and not any(line.startswith("FAIL ") for line in lines):
+            print(f"FAIL {name}: its process exited with status {status}", flush=True)
+        ok = ok and status == 0
+    return ok
+
+
 def main():
     unknown = [g for g in GROUPS if g not in TESTS]
     if unknown:
         print(f"FAIL sessions_test: unknown agents {unknown} (known: {' '.join(TESTS)})", flush=True)
         sys.exit(2)
-    for name, test in TESTS.items():
+    for name in TESTS:
         if GROUPS and name not in GROUPS:
             print(f"SKIP {name} (not asked for)", flush=True)
-            continue
+    groups = [name for name in TESTS if not GROUPS or name in GROUPS]
+    jobs = int(os.environ.get("HYDRA_AGENTS_JOBS") or "3")
+    if jobs > 1 and len(groups) > 1:
+        sys.exit(0 if run_groups_in_parallel(groups, jobs) else 1)
+    for name in groups:
+        start = time.monotonic()
         try:
-            test()
+            TESTS[name]()
         except Exception as e:  # one broken group is one failure; the rest still run
             check(f"{name}: ran to the end", False, f"{type(e).__name__}: {e}")
+        print(f"{name}: the group took {time.monotonic() - start:.0f} s", flush=True)
     sys.exit(1 if failed_checks else 0)
 
 
