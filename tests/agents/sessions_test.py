@@ -502,8 +502,13 @@ def test_cline():
         tui = Tmux(r.sb, "cline", [cline, "--id", session_id], r.sb.env(env))
         ready = tui.shows("Ask anything", seconds=60)
         if check(f"{group}: cline --id ID (resume) opens the session", ready, tail(tui.screen())):
-            tui.type(RESUMED_PROMPT)
-            tui.shows(RESUMED_PROMPT[:30], seconds=10)
+            # The input box can show before it takes keys (a loaded
+            # machine): type again until the prompt is on the screen.
+            for _ in range(3):
+                tui.type(RESUMED_PROMPT)
+                if tui.shows(RESUMED_PROMPT[:30], seconds=10):
+                    break
+                tui.keys("C-u")
             tui.keys("Enter")
             # The reply below the resumed prompt (the TUI may not redraw
             # the earlier turns).
