@@ -53,6 +53,10 @@ if [ $# -gt 0 ]; then
   [ ${#hooks[@]} -gt 0 ] || hooks_run=0
   [ ${#hooks[@]} -ne 1 ] || hooks_only=${hooks[0]}
   [ ${#readers[@]} -gt 0 ] || readers=(none)
+elif [ -n "${HYDRA_AGENTS_ONLY:-}" ]; then
+  # As before the other agents came: HYDRA_AGENTS_ONLY alone picks among
+  # Claude Code's and Codex's groups only.
+  readers=(none)
 fi
 store="$repo/examples/sessions"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hydra-agents.XXXXXX")
