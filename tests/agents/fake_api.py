@@ -93,9 +93,17 @@ def anthropic_stream(model):
 
 
 def texts(value):
-    """Every string inside a JSON value."""
+    """Every string inside a JSON value, and inside the JSON text a string
+    holds (a tool's structured result reaches the model as the JSON text of
+    an object, so the context is in it escaped)."""
     if isinstance(value, str):
         yield value
+        if value.lstrip()[:1] in ("{", "["):
+            try:
+                inner = json.loads(value)
+            except ValueError:
+                return
+            yield from texts(inner)
     elif isinstance(value, dict):
         for v in value.values():
             yield from texts(v)
