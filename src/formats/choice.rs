@@ -63,6 +63,25 @@ impl FormatChoice {
         fixed.into_iter().chain(all.into_iter().flatten())
     }
 
+    /// The format of the log at `path` (its path or its name in the
+    /// store, `/`-separated) whose first complete line is `first_line`.
+    /// In an `auto` store a `.json` is a whole document, decided by the
+    /// formats whose name rule claims it and its document
+    /// (agent-logs-more.md "auto"), not by its first line alone: a
+    /// pretty-printed document's first line is `{`, any document's start.
+    pub fn pick_at(self, path: &[u8], first_line: &[u8]) -> Option<&'static dyn LogFormat> {
+        if self != FormatChoice::Auto || !path.ends_with(b".json") {
+            return self.pick(first_line);
+        }
+        let mut claiming = super::all().iter().copied().filter(|f| f.is_log_name(path));
+        let first = claiming.next()?;
+        if first.recognizes(first_line) {
+            return Some(first);
+        }
+        // Its format's scanner says why a document is none.
+        claiming.find(|f| f.recognizes(first_line)).or(Some(first))
+    }
+
     pub fn pick(self, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
         match self {
             FormatChoice::Auto => super::detect(first_line),
@@ -93,5 +112,32 @@ mod tests {
         }
         assert!(FormatChoice::by_name("nope").is_none());
         assert!(FormatChoice::names().contains(&"opencode"));
+    }
+
+    #[test]
+    fn an_auto_store_decides_a_json_by_the_format_that_claims_it() {
+        let picked = |path: &str, line: &str| {
+            FormatChoice::Auto
+                .pick_at(path.as_bytes(), line.as_bytes())
+                .map(|f| f.name())
+        };
+        // A pretty-printed document starts with `{` alone.
+        assert_eq!(picked("w/chatSessions/a.json", "{"), Some("copilot-chat"));
+        assert_eq!(picked("p/chats/session-1.json", "{"), Some("gemini"));
+        assert_eq!(picked("p/chats/logs.json", "{"), None);
+        // A `.jsonl` by its first line, as before.
+        assert_eq!(
+            picked(
+                "w/chatSessions/a.jsonl",
+                r#"{"kind":0,"v":{"requests":[]}}"#
+            ),
+            Some("copilot-chat")
+        );
+        // A named format is that format, whatever the name.
+        let fixed = FormatChoice::by_name("gemini").unwrap();
+        let f = fixed
+            .pick_at(b"w/chatSessions/a.json", b"{")
+            .map(|f| f.name());
+        assert_eq!(f, Some("gemini"));
     }
 }

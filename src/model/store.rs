@@ -161,6 +161,12 @@ pub enum StoreNote {
         rel: String,
         why: String,
     },
+    /// Every file of the store was skipped: it lists no session although
+    /// it holds logs (each has its [`StoreNote::NotASession`] too).
+    AllSkipped {
+        store: String,
+        files: usize,
+    },
     Duplicate {
         rel: String,
         id: String,
@@ -182,6 +188,17 @@ impl fmt::Display for StoreNote {
             }
             StoreNote::NotASession { rel, why } => {
                 write!(f, "{rel}: skipped, not a session: {why}")
+            }
+            StoreNote::AllSkipped { store, files } => {
+                let each = if *files == 1 {
+                    "its one file was"
+                } else {
+                    "all its files were"
+                };
+                write!(
+                    f,
+                    "the session store {store} lists no session: {each} skipped ({files})"
+                )
             }
             StoreNote::Duplicate { rel, id, winner } => {
                 write!(f, "{rel}: duplicate session id {id:?}, {winner} wins")

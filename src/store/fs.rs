@@ -414,7 +414,7 @@ impl SessionStore for FsStore {
             .members
             .iter()
             .flat_map(|m| match m {
-                Member::Files(c) => c.notes(),
+                Member::Files(c) => c.all_skipped().into_iter().chain(c.notes()).collect(),
                 Member::Store(store) => store.notes(),
             })
             .collect();

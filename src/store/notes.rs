@@ -10,6 +10,18 @@ use crate::formats::HeaderState;
 use crate::model::StoreNote;
 
 impl Catalog {
+    /// The note of a store that holds files but lists no session: each
+    /// file was skipped (and has its own note). A store list's status puts
+    /// it before the files' notes, which it may cut.
+    pub fn all_skipped(&self) -> Option<StoreNote> {
+        let files = self.files.len();
+        let no_session = self.files.iter().all(|(_, s)| s.session_id().is_none());
+        (files > 0 && no_session).then(|| StoreNote::AllSkipped {
+            store: self.root.display().to_string(),
+            files,
+        })
+    }
+
     /// What to report about the store: missing, skipped files, duplicates.
     pub fn notes(&self) -> Vec<StoreNote> {
         let mut notes = Vec::new();
@@ -31,6 +43,7 @@ impl Catalog {
                 error: error.clone(),
             });
         }
+
         // The winner of each id that has losers.
         let mut winners: HashMap<String, &[u8]> = HashMap::new();
         for (rel, state) in &self.files {

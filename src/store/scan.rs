@@ -231,7 +231,8 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
                 Some(s) => s,
                 None => {
                     first_line = fingerprint(line);
-                    let Some(picked) = choice.pick(line) else {
+                    let Some(picked) = choice.pick_at(path.as_os_str().as_encoded_bytes(), line)
+                    else {
                         return Ok(Flow::Stop);
                     };
                     format = Some(picked);

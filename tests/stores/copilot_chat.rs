@@ -135,6 +135,58 @@ fn a_store_named_with_the_copilot_chat_format() {
     assert_eq!(sorted_ids(&list), [LOG_ID, DOCUMENT_ID, EMPTY_WINDOW_ID]);
 }
 
+#[test]
+fn an_auto_store_decides_a_json_by_its_document() {
+    // A pretty-printed document's first line is `{`, the start of any
+    // document (Gemini's too): in a `chatSessions` folder it is Copilot
+    // Chat's, judged by its document.
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = tempfile::tempdir().expect("temp dir");
+    copy_user(store.path());
+    let store = store.path().to_str().expect("UTF-8 path");
+    let list = stdout_json(&run(
+        home.path(),
+        &[],
+        &["candidates", "--store", store],
+        b"",
+    ));
+    assert_eq!(sorted_ids(&list), [LOG_ID, DOCUMENT_ID, EMPTY_WINDOW_ID]);
+}
+
+#[test]
+fn a_store_whose_every_file_is_skipped_says_so() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = tempfile::tempdir().expect("temp dir");
+    let sessions = store.path().join("workspaceStorage/w1/chatSessions");
+    std::fs::create_dir_all(&sessions).expect("mkdir");
+    std::fs::write(sessions.join("a.json"), "{\n  \"version\": 3\n}").expect("write");
+    std::fs::write(sessions.join("b.jsonl"), "not json\n").expect("write");
+    let root = store.path().to_str().expect("UTF-8 path");
+    let status = stdout_json(&run(home.path(), &[], &["status", "--store", root], b""));
+    let notes = status["notes"].as_array().expect("notes");
+    assert_eq!(notes[0]["kind"], "allSkipped", "{notes:?}");
+    let message = notes[0]["message"].as_str().expect("a message");
+    assert!(
+        message.contains(root) && message.contains("(2)"),
+        "{message}"
+    );
+    assert_eq!(
+        notes.iter().filter(|n| n["kind"] == "notASession").count(),
+        2,
+        "{notes:?}"
+    );
+    // A store with a session among skipped files has no such note.
+    copy_user(store.path());
+    let status = stdout_json(&run(home.path(), &[], &["status", "--store", root], b""));
+    let kinds: Vec<&Value> = status["notes"]
+        .as_array()
+        .expect("notes")
+        .iter()
+        .map(|n| &n["kind"])
+        .collect();
+    assert!(!kinds.contains(&&json!("allSkipped")), "{kinds:?}");
+}
+
 /// One full-state line titled `title` (its length is the title's plus a
 /// constant), then `more` lines.
 fn log(title: &str, more: &[&str]) -> String {
