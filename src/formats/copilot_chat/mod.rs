@@ -17,9 +17,8 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::{read_tracked, TrackScanner};
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use place::{EMPTY_WINDOW_DIR, SESSIONS_DIR};
 use track::Tracker;
 
@@ -35,10 +34,6 @@ const NOT_READ: [&[u8]; 2] = [b"transferredChatSessions/", b"no-workspace/chatSe
 impl LogFormat for CopilotChat {
     fn name(&self) -> &'static str {
         "copilot-chat"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Copilot Chat"
     }
 
     /// Every `.jsonl`, and a `.json` directly in a `chatSessions` or
@@ -64,16 +59,5 @@ impl LogFormat for CopilotChat {
         track::is_log_start(line) || track::is_document_start(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        read_tracked::<Tracker>(log, cancelled, sink)
-    }
+    tracked_by!(Tracker);
 }

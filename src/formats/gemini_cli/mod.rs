@@ -13,9 +13,8 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::{read_tracked, TrackScanner};
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use record::Message;
 use track::Tracker;
 
@@ -26,10 +25,6 @@ pub struct GeminiCli;
 impl LogFormat for GeminiCli {
     fn name(&self) -> &'static str {
         "gemini"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
     }
 
     /// Every `.jsonl`, and the older `session-*.json` documents (never
@@ -45,17 +40,5 @@ impl LogFormat for GeminiCli {
         record::is_metadata_line(line) || record::is_document_start(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        // The index keeps one flag per message, not the messages.
-        TrackScanner::<Tracker<bool>>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        read_tracked::<Tracker<Message>>(log, cancelled, sink)
-    }
+    tracked_by!(scan: Tracker<bool>, read: Tracker<Message>);
 }

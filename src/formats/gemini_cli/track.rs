@@ -14,7 +14,7 @@ use super::record::{self, Kind, List, Message, Metadata, Record};
 use super::replay::{Item, Replay};
 use crate::formats::text;
 use crate::formats::toolkit::document::Members;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// The longest `.project_root` read: a path, not a document.
@@ -121,14 +121,11 @@ pub struct Tracker<T> {
     form: Form,
     pub place: Place,
     pub file_modified: Option<u64>,
-    /// Complete lines read.
-    pub lines: u64,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     /// Entries of the document's `messages` (the whole-JSON form).
     pub entries: u64,
-    pub skipped: u64,
-    /// The line that is not valid UTF-8.
-    pub failure: Option<u64>,
-    pub not_session: Option<String>,
     session_id: Option<String>,
     start_time: Option<u64>,
     earliest: Option<u64>,
@@ -167,11 +164,8 @@ impl<T: Kept> Tracker<T> {
             form: Form::Unknown,
             place: Place::default(),
             file_modified: None,
-            lines: 0,
+            tally: Tally::default(),
             entries: 0,
-            skipped: 0,
-            failure: None,
-            not_session: None,
             session_id: None,
             start_time: None,
             earliest: None,
@@ -192,13 +186,13 @@ impl<T: Kept> Tracker<T> {
 
     /// Takes the next complete line.
     fn take(&mut self, raw: &[u8]) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
         if matches!(self.form, Form::Unknown) {
             if let Some(why) = self.place.shadowed.take() {
-                self.not_session = Some(why);
+                self.tally.not_session = Some(why);
                 return;
             }
             let document = self.place.is_json.unwrap_or_else(|| {
@@ -211,7 +205,7 @@ impl<T: Kept> Tracker<T> {
             };
         }
         if std::str::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
+            self.tally.failure = Some(self.tally.lines);
             return;
         }
         match &mut self.form {
@@ -219,7 +213,8 @@ impl<T: Kept> Tracker<T> {
                 let mut got = Vec::new();
                 members.line(raw, &mut |m| got.push(m));
                 if members.failed {
-                    self.not_session = Some("not a Gemini CLI session: not a JSON object".into());
+                    self.tally.not_session =
+                        Some("not a Gemini CLI session: not a JSON object".into());
                 }
                 for member in got {
                     self.member(member);
@@ -231,11 +226,11 @@ impl<T: Kept> Tracker<T> {
     }
 
     fn jsonl_line(&mut self, raw: &[u8]) {
-        if self.lines == 1 {
+        if self.tally.lines == 1 {
             match record::parse_line(raw) {
                 Record::Metadata(meta) => self.metadata(meta),
                 _ => {
-                    self.not_session =
+                    self.tally.not_session =
                         Some("not a Gemini CLI session: line 1 is no metadata record".into())
                 }
             }
@@ -262,7 +257,7 @@ impl<T: Kept> Tracker<T> {
                 start_time: None,
                 ..meta
             }),
-            Record::NotUnderstood => self.skipped += 1,
+            Record::NotUnderstood => self.tally.skipped += 1,
         }
     }
 
@@ -307,7 +302,7 @@ impl<T: Kept> Tracker<T> {
     }
 
     fn list(&mut self, list: List) {
-        self.skipped += list.skipped;
+        self.tally.skipped += list.skipped;
         for m in list.messages {
             self.put(m);
         }
@@ -360,6 +355,10 @@ impl<T: Kept> Tracker<T> {
 impl<T: Kept> Track for Tracker<T> {
     const NO_LINE: &'static str = "not a Gemini CLI session: no complete line";
 
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     fn for_scan() -> Self {
         Tracker::new(T::keep)
     }
@@ -387,29 +386,14 @@ impl<T: Kept> Track for Tracker<T> {
         T::project(replay.into_items().collect(), sink);
     }
 
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
     /// The header, once the log is known to be a session.
     fn header(&self) -> Option<&SessionHeader> {
         self.header
             .as_ref()
             // A bad line makes it one still: its read then says why.
             .filter(|_| {
-                self.not_session.is_none() && (self.replay.has_message() || self.failure.is_some())
+                self.tally.not_session.is_none()
+                    && (self.replay.has_message() || self.tally.failure.is_some())
             })
     }
 
@@ -438,7 +422,7 @@ impl<T: Kept> Track for Tracker<T> {
         Some(if self.is_document() {
             self.entries
         } else {
-            self.lines
+            self.tally.lines
         })
     }
 }
