@@ -15,23 +15,12 @@ use super::reader::project;
 use super::surface;
 use super::thin;
 use crate::formats::text;
-use crate::formats::toolkit::document::Members;
+use crate::formats::toolkit::document::{Form, Taken};
 use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, SessionHeader};
 
 /// The largest timestamp read exactly: 2^53 − 1 milliseconds.
 const MAX_MILLIS: u64 = (1 << 53) - 1;
-
-/// Which of VS Code's two forms a log is in.
-#[derive(Debug, Clone)]
-enum Form {
-    /// Not decided: no line seen yet.
-    Unknown,
-    /// The mutation log (`.jsonl`).
-    Log,
-    /// One whole document (`.json`), read member by member.
-    Document(Members),
-}
 
 /// One session's replayed state and what its reading counted.
 #[derive(Debug, Clone)]
@@ -104,36 +93,20 @@ impl Tracker {
         if self.is_done() {
             return;
         }
-        if matches!(self.form, Form::Unknown) {
-            if let Some(why) = self.place.shadowed.take() {
-                self.tally.not_session = Some(why);
-                return;
-            }
-            let document = self
-                .place
-                .is_json
-                .unwrap_or_else(|| !is_log_start(raw) && is_document_start(raw));
-            self.form = if document {
-                self.state = Some(Value::Object(Map::new()));
-                Form::Document(Members::default())
-            } else {
-                Form::Log
-            };
-        }
-        if std::str::from_utf8(raw).is_err() {
-            self.tally.failure = Some(self.tally.lines);
-            return;
-        }
-        match &mut self.form {
-            Form::Document(members) => {
-                let mut got = Vec::new();
-                members.line(raw, &mut |m| got.push(m));
-                if members.failed {
-                    self.tally.not_session =
-                        Some("not a Copilot Chat session: not a JSON object".into());
-                }
+        let taken = self.form.take(
+            raw,
+            &mut self.place.forms,
+            &mut self.tally,
+            "Copilot Chat",
+            |raw| !is_log_start(raw) && is_document_start(raw),
+        );
+        match taken {
+            Taken::Nothing => return,
+            Taken::Line(raw) => self.log_line(raw),
+            Taken::Members(got) => {
                 let prompts = self.first_prompt.is_none();
-                if let Some(Value::Object(state)) = &mut self.state {
+                let state = self.state.get_or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(state) = state {
                     for (key, mut value) in got.into_iter().flatten() {
                         if self.thin {
                             thin::thin_member(&key, &mut value, prompts);
@@ -145,7 +118,6 @@ impl Tracker {
                     }
                 }
             }
-            _ => self.log_line(raw),
         }
         self.note_first_prompt();
         self.refresh_header();

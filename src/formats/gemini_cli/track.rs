@@ -13,21 +13,12 @@ use serde_json::{Map, Value};
 use super::record::{self, Kind, List, Message, Metadata, Record};
 use super::replay::{Item, Replay};
 use crate::formats::text;
-use crate::formats::toolkit::document::Members;
+use crate::formats::toolkit::document::{Form, Taken, TwoForms};
 use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// The longest `.project_root` read: a path, not a document.
 const PROJECT_ROOT_MAX: u64 = 64 * 1024;
-
-/// Which of Gemini's two forms a log is in.
-#[derive(Debug, Clone)]
-enum Form {
-    /// Not decided: no line seen yet.
-    Unknown,
-    Lines,
-    Document(Members),
-}
 
 /// Where the log sits, as far as the session's facts depend on it.
 #[derive(Debug, Clone, Default)]
@@ -36,10 +27,8 @@ pub struct Place {
     pub parent: Option<String>,
     /// The project's root, from `.project_root`.
     pub cwd: Option<String>,
-    /// `Some(true)` for a `.json`, `Some(false)` for any other name.
-    pub is_json: Option<bool>,
-    /// Why the log is not read although it is a session's.
-    pub shadowed: Option<String>,
+    /// Which form its name says it is in, and whether it is shadowed.
+    pub forms: TwoForms,
 }
 
 impl Place {
@@ -55,14 +44,10 @@ impl Place {
         } else {
             (None, None)
         };
-        let shadowed = (is_json && path.with_extension("jsonl").is_file()).then(|| {
-            "not read: the .jsonl of the same name beside it holds this session".to_string()
-        });
         Place {
             parent,
             cwd: project.and_then(project_root),
-            is_json: Some(is_json),
-            shadowed,
+            forms: TwoForms::of(path),
         }
     }
 }
@@ -190,37 +175,21 @@ impl<T: Kept> Tracker<T> {
         if self.is_done() {
             return;
         }
-        if matches!(self.form, Form::Unknown) {
-            if let Some(why) = self.place.shadowed.take() {
-                self.tally.not_session = Some(why);
-                return;
-            }
-            let document = self.place.is_json.unwrap_or_else(|| {
-                record::is_document_start(raw) && !record::is_metadata_line(raw)
-            });
-            self.form = if document {
-                Form::Document(Members::default())
-            } else {
-                Form::Lines
-            };
-        }
-        if std::str::from_utf8(raw).is_err() {
-            self.tally.failure = Some(self.tally.lines);
-            return;
-        }
-        match &mut self.form {
-            Form::Document(members) => {
-                let mut got = Vec::new();
-                members.line(raw, &mut |m| got.push(m));
-                if members.failed {
-                    self.tally.not_session =
-                        Some("not a Gemini CLI session: not a JSON object".into());
-                }
+        let taken = self.form.take(
+            raw,
+            &mut self.place.forms,
+            &mut self.tally,
+            "Gemini CLI",
+            |raw| record::is_document_start(raw) && !record::is_metadata_line(raw),
+        );
+        match taken {
+            Taken::Nothing => return,
+            Taken::Line(raw) => self.jsonl_line(raw),
+            Taken::Members(got) => {
                 for member in got {
                     self.member(member);
                 }
             }
-            _ => self.jsonl_line(raw),
         }
         self.refresh_header();
     }
