@@ -87,6 +87,12 @@ pub trait SessionStore: Send + Sync {
 
     /// Things worth telling the user (skipped files, duplicates, …).
     fn notes(&self) -> Vec<StoreNote>;
+
+    /// What `status` lists: [`Self::notes`], and what only a status says
+    /// (a store whose every file was skipped, [`StoreNote::AllSkipped`]).
+    fn status_notes(&self) -> Vec<StoreNote> {
+        self.notes()
+    }
 }
 
 /// Reads the logs of the sessions a [`SessionStore`] lists.
