@@ -168,10 +168,13 @@ pub enum StoreNote {
         why: String,
     },
     /// Every file of the store was skipped: it lists no session although
-    /// it holds logs (each has its [`StoreNote::NotASession`] too).
+    /// it holds files, `unread` of them of a name no format of the store
+    /// reads, `noted` read and found no session (each with its
+    /// [`StoreNote::NotASession`]).
     AllSkipped {
         store: String,
-        files: usize,
+        unread: usize,
+        noted: usize,
     },
     Duplicate {
         rel: String,
@@ -195,16 +198,20 @@ impl fmt::Display for StoreNote {
             StoreNote::NotASession { rel, why } => {
                 write!(f, "{rel}: skipped, not a session: {why}")
             }
-            StoreNote::AllSkipped { store, files } => {
-                let each = if *files == 1 {
-                    "its one file was"
-                } else {
-                    "all its files were"
-                };
+            StoreNote::AllSkipped {
+                store,
+                unread,
+                noted,
+            } => {
                 write!(
                     f,
-                    "the session store {store} lists no session: {each} skipped ({files})"
-                )
+                    "the session store {store} lists no session: every file in it was skipped, \
+                     {unread} by its name (no format of the store reads it)"
+                )?;
+                match noted {
+                    0 => Ok(()),
+                    n => write!(f, ", {n} as not a session"),
+                }
             }
             StoreNote::Duplicate { rel, id, winner } => {
                 write!(f, "{rel}: duplicate session id {id:?}, {winner} wins")

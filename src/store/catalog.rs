@@ -45,6 +45,8 @@ pub struct Catalog {
     pub(super) unreadable: Option<String>,
     /// Folders below the root that could not be read (`rel: error`).
     pub(super) folder_errors: Vec<String>,
+    /// Files of the last walk that no format of the store reads.
+    pub(super) unread_files: usize,
     /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
@@ -81,6 +83,7 @@ impl Catalog {
             missing: false,
             unreadable: None,
             folder_errors: Vec::new(),
+            unread_files: 0,
             titles,
         }
     }
@@ -133,6 +136,7 @@ impl Catalog {
         self.missing = found.is_none();
         let found = found.unwrap_or_default();
         self.folder_errors = found.errors;
+        self.unread_files = found.unread;
         let mut entries = std::mem::take(&mut self.files).into_entries();
         // Both lists are sorted by name: pair them in one pass. Unchanged
         // entries stay where they are (a store of 100,000 logs is not

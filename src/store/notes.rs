@@ -10,15 +10,16 @@ use crate::formats::HeaderState;
 use crate::model::StoreNote;
 
 impl Catalog {
-    /// The note of a store that holds files but lists no session: each
-    /// file was skipped (and has its own note). A store list's status puts
-    /// it before the files' notes, which it may cut.
+    /// The note of a store that holds files but lists no session although
+    /// some were passed over by their name alone, which no other note
+    /// tells (a log read and found no session has its own). A store list's
+    /// status puts it before the files' notes, which it may cut.
     pub fn all_skipped(&self) -> Option<StoreNote> {
-        let files = self.files.len();
         let no_session = self.files.iter().all(|(_, s)| s.session_id().is_none());
-        (files > 0 && no_session).then(|| StoreNote::AllSkipped {
+        (self.unread_files > 0 && no_session).then(|| StoreNote::AllSkipped {
             store: self.root.display().to_string(),
-            files,
+            unread: self.unread_files,
+            noted: self.files.len(),
         })
     }
 

@@ -935,9 +935,6 @@ fn status_prints_the_stores_and_their_notes() {
             "notes": [
                 {"kind": "missingStore",
                  "message": format!("the session store {hydra} does not exist; it is empty")},
-                // Issue 24 item 3: a store whose files are all skipped says so.
-                {"kind": "allSkipped",
-                 "message": format!("the session store {codex} lists no session: its one file was skipped (1)")},
                 {"kind": "notASession",
                  "message": "junk.jsonl: skipped, not a session: line 1 is not a Codex session_meta with an id"},
             ],
