@@ -12,7 +12,8 @@ use std::sync::OnceLock;
 use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
-    claude_code, codex, copilot_chat, copilot_cli, cursor, gemini_cli, hydra, opencode, LogFormat,
+    aider, claude_code, codex, copilot_chat, copilot_cli, cursor, gemini_cli, hydra, opencode,
+    LogFormat,
 };
 
 /// How `auto` tells a format's files.
@@ -111,6 +112,15 @@ pub static ROWS: &[Row] = &[
         display_name: opencode::DISPLAY_NAME,
         reading: FormatChoice::Opencode,
         defaults: opencode::defaults::default_stores,
+        auto: Auto::ByName,
+    },
+    Row {
+        name: aider::NAME,
+        display_name: aider::DISPLAY_NAME,
+        reading: FormatChoice::Aider,
+        // Found through the workspace (`aider::defaults::workspace_histories`).
+        defaults: aider::defaults::default_stores,
+        // `.aider.chat.history.md`, by name (agent-logs-files-3.md).
         auto: Auto::ByName,
     },
 ];

@@ -15,9 +15,8 @@ impl Catalog {
     /// tells (a log read and found no session has its own). A store list's
     /// status puts it before the files' notes, which it may cut.
     pub fn all_skipped(&self) -> Option<StoreNote> {
-        let no_session = self.files.iter().all(|(_, s)| s.session_id().is_none());
-        (self.unread_files > 0 && no_session).then(|| StoreNote::AllSkipped {
-            store: self.root.display().to_string(),
+        (self.unread_files > 0 && self.is_empty()).then(|| StoreNote::AllSkipped {
+            store: self.display_path().display().to_string(),
             unread: self.unread_files,
             noted: self.files.len(),
         })
@@ -26,7 +25,7 @@ impl Catalog {
     /// What to report about the store: missing, skipped files, duplicates.
     pub fn notes(&self) -> Vec<StoreNote> {
         let mut notes = Vec::new();
-        let store = self.root.display().to_string();
+        let store = self.display_path().display().to_string();
         if self.missing {
             notes.push(StoreNote::Missing {
                 store: store.clone(),
@@ -91,6 +90,7 @@ impl Catalog {
                 }
             }
         }
+        notes.extend(self.aider_notes());
         notes
     }
 }
