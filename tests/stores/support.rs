@@ -21,6 +21,7 @@ const STORE_VARIABLES: &[&str] = &[
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
     "CURSOR_CONFIG_DIR",
+    "CONTINUE_GLOBAL_DIR",
 ];
 
 /// Runs the binary in a fresh folder with `home` as HOME (its cache under

@@ -54,6 +54,13 @@ impl LogFormat for CopilotChat {
                 }))
     }
 
+    /// A `.json` in a `chatSessions` (or `emptyWindowChatSessions`)
+    /// folder is Copilot Chat's by its name: a pretty-printed document's
+    /// first line, `{`, tells no format (agent-logs-more.md "auto").
+    fn claims_name(&self, path: &[u8]) -> bool {
+        path.ends_with(b".json") && self.is_log_name(path)
+    }
+
     /// A full-state entry, or the start of a whole document.
     fn recognizes(&self, line: &[u8]) -> bool {
         track::is_log_start(line) || track::is_document_start(line)

@@ -34,6 +34,13 @@ impl LogFormat for GeminiCli {
         rel.ends_with(b".jsonl") || (base.starts_with(b"session-") && base.ends_with(b".json"))
     }
 
+    /// A `session-*.json` is Gemini's by its name: a pretty-printed
+    /// document's first line, `{`, tells no format (agent-logs-more.md
+    /// "auto": a `.json` by the name rule and its document).
+    fn claims_name(&self, path: &[u8]) -> bool {
+        path.ends_with(b".json") && self.is_log_name(path)
+    }
+
     /// A metadata record, or the start of a whole-JSON document: its `{`
     /// alone (pretty-printed), or all of it on one line.
     fn recognizes(&self, line: &[u8]) -> bool {
