@@ -16,6 +16,7 @@ pub mod gemini_cli;
 pub mod hydra;
 pub mod lines;
 pub mod opencode;
+pub mod pi;
 pub mod text;
 pub mod toolkit;
 
@@ -194,6 +195,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
     // string `sessionId` that alone makes a Claude Code line.
     static ALL: &[&dyn LogFormat] = &[
         &hydra::Hydra,
+        // Pi right after (agent-logs-files-3.md rule 1b): its header is
+        // `"type":"session"` without hydra's `createdAt`.
+        &pi::Pi,
         &codex::Codex,
         // Copilot CLI next (agent-logs-more.md "auto" rule 3): its first
         // line is a `session.start` event.
