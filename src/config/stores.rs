@@ -158,7 +158,32 @@ fn agent_stores() -> Vec<(&'static str, PathBuf, bool)> {
         path.map(|p| (name, p, paths::resolve_env(variable).is_some()))
     })
     .chain(opencode.map(|p| ("opencode", p, opencode_named)))
+    .chain(files_3_stores())
     .collect()
+}
+
+/// Where Pi and Qwen Code keep their sessions (agent-logs-files-3.md
+/// "Default stores"), in that order, and whether a variable said so: Pi's
+/// `$PI_CODING_AGENT_DIR/sessions` (`~`, `~/…` under the home, else as
+/// written), else `~/.pi/agent/sessions`; Qwen's `$QWEN_RUNTIME_DIR/projects`
+/// when the variable is an absolute path, `~` or `~/…` (a relative one is
+/// ignored [U]: Qwen resolves it against its own working directory), else
+/// `~/.qwen/projects`.
+fn files_3_stores() -> Vec<(&'static str, PathBuf, bool)> {
+    let pi_named = paths::resolve_env("PI_CODING_AGENT_DIR");
+    let qwen_named = paths::env_path("QWEN_RUNTIME_DIR")
+        .filter(|p| p.is_absolute() || p.starts_with("~"))
+        .map(|p| paths::resolve(&p, Path::new("/")));
+    let home = paths::home_dir();
+    let pi = (pi_named.clone(), home.as_ref().map(|h| h.join(".pi").join("agent")));
+    let qwen = (qwen_named.clone(), home.as_ref().map(|h| h.join(".qwen")));
+    [("pi", pi, "sessions"), ("qwen-code", qwen, "projects")]
+        .into_iter()
+        .filter_map(|(name, (named, default), sub)| {
+            let is_named = named.is_some();
+            named.or(default).map(|dir| (name, dir.join(sub), is_named))
+        })
+        .collect()
 }
 
 /// The variable that moves VS Code's configuration folder, where there is

@@ -14,3 +14,4 @@ mod copilot_cli;
 mod cursor;
 mod gemini;
 mod opencode;
+mod pi;

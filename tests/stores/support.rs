@@ -21,6 +21,8 @@ const STORE_VARIABLES: &[&str] = &[
     "XDG_CONFIG_HOME",
     "XDG_DATA_HOME",
     "CURSOR_CONFIG_DIR",
+    "PI_CODING_AGENT_DIR",
+    "QWEN_RUNTIME_DIR",
 ];
 
 /// Runs the binary in a fresh folder with `home` as HOME (its cache under
