@@ -17,6 +17,7 @@ pub mod hydra;
 pub mod lines;
 pub mod opencode;
 pub mod pi;
+pub mod qwen_code;
 pub mod text;
 pub mod toolkit;
 
@@ -209,6 +210,9 @@ pub fn all() -> &'static [&'static dyn LogFormat] {
         // Cursor before Claude Code ("auto" rule 6): a role line has no
         // `type`, which no Claude Code line of a known type lacks.
         &cursor::Cursor,
+        // Qwen Code before Claude Code (agent-logs-files-3.md rule 6a):
+        // its records carry Claude Code's fields, but a genai `message`.
+        &qwen_code::QwenCode,
         &claude_code::ClaudeCode,
     ];
     ALL
