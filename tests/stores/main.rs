@@ -15,3 +15,4 @@ mod cursor;
 mod gemini;
 mod opencode;
 mod pi;
+mod qwen_code;
