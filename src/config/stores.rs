@@ -175,7 +175,10 @@ fn files_3_stores() -> Vec<(&'static str, PathBuf, bool)> {
         .filter(|p| p.is_absolute() || p.starts_with("~"))
         .map(|p| paths::resolve(&p, Path::new("/")));
     let home = paths::home_dir();
-    let pi = (pi_named.clone(), home.as_ref().map(|h| h.join(".pi").join("agent")));
+    let pi = (
+        pi_named.clone(),
+        home.as_ref().map(|h| h.join(".pi").join("agent")),
+    );
     let qwen = (qwen_named.clone(), home.as_ref().map(|h| h.join(".qwen")));
     [("pi", pi, "sessions"), ("qwen-code", qwen, "projects")]
         .into_iter()

@@ -25,7 +25,10 @@ fn pi_sessions(sessions: &Path) {
     for project in std::fs::read_dir(fixtures()).expect("fixtures").flatten() {
         let to = sessions.join(project.file_name());
         std::fs::create_dir_all(&to).expect("mkdir");
-        for file in std::fs::read_dir(project.path()).expect("project").flatten() {
+        for file in std::fs::read_dir(project.path())
+            .expect("project")
+            .flatten()
+        {
             if file.path().extension().is_some_and(|e| e == "jsonl") {
                 std::fs::copy(file.path(), to.join(file.file_name())).expect("copy");
             }
@@ -164,6 +167,11 @@ fn the_shared_files_as_a_pi_store() {
     assert_eq!(v1["label"], "/mode");
     assert_eq!(v1["cwd"], "/Users/badlogic/workspaces/pi-mono");
     // Read as `auto` too: a Pi header is no hydra header.
-    let auto = stdout_json(&run(home.path(), &[], &["candidates", "--store", store], b""));
+    let auto = stdout_json(&run(
+        home.path(),
+        &[],
+        &["candidates", "--store", store],
+        b"",
+    ));
     assert_eq!(ids(&auto), ids(&list));
 }

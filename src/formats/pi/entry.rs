@@ -235,7 +235,12 @@ fn message(message: Shape<RawMessage<'_>>) -> Kind<'_> {
     let Shape::Map(message) = message else {
         return Kind::Silent;
     };
-    let Some(role) = message.role.into_str().as_deref().and_then(unverified::projected_role) else {
+    let Some(role) = message
+        .role
+        .into_str()
+        .as_deref()
+        .and_then(unverified::projected_role)
+    else {
         return Kind::Silent;
     };
     let texts: Vec<Cow<'_, str>> = match message.content.0 {
@@ -285,7 +290,18 @@ mod tests {
         assert!(is_pi_header(pi));
         // v1: no version; an empty cwd is none.
         let v1 = br#"{"type":"session","id":"b","timestamp":"x","cwd":""}"#;
-        assert!(matches!(first(v1), First::Session { header: Header { tree: false, cwd: None, created_at: None, .. }, pi_shaped: true }));
+        assert!(matches!(
+            first(v1),
+            First::Session {
+                header: Header {
+                    tree: false,
+                    cwd: None,
+                    created_at: None,
+                    ..
+                },
+                pi_shaped: true
+            }
+        ));
         // A hydra header has `createdAt` (any value): never Pi-shaped.
         for hydra in [
             &br#"{"type":"session","id":"c","timestamp":"t","createdAt":1}"#[..],
@@ -293,7 +309,13 @@ mod tests {
             br#"{"type":"session","id":"c"}"#,
             br#"{"type":"session","id":"c","timestamp":5}"#,
         ] {
-            assert!(matches!(first(hydra), First::Session { pi_shaped: false, .. }));
+            assert!(matches!(
+                first(hydra),
+                First::Session {
+                    pi_shaped: false,
+                    ..
+                }
+            ));
             assert!(!is_pi_header(hydra));
         }
         for other in [
@@ -318,7 +340,9 @@ mod tests {
         assert_eq!(e.parent_id, None);
         assert!(e.timestamp.is_some());
         let assistant = br#"{"type":"message","message":{"role":"assistant","content":[{"type":"thinking","thinking":"t"},{"type":"text","text":"done"},{"type":"toolCall","name":"bash"}]}}"#;
-        assert!(matches!(parse(assistant), Line::Entry(Entry { kind: Kind::Message(Role::Assistant, t), .. }) if t == "done"));
+        assert!(
+            matches!(parse(assistant), Line::Entry(Entry { kind: Kind::Message(Role::Assistant, t), .. }) if t == "done")
+        );
         for silent in [
             &br#"{"type":"message","message":{"role":"assistant","content":"plain"}}"#[..],
             br#"{"type":"message","message":{"role":"toolResult","content":[{"type":"text","text":"out"}]}}"#,
@@ -335,10 +359,19 @@ mod tests {
                 String::from_utf8_lossy(silent)
             );
         }
-        assert!(matches!(parse(br#"{"type":"session_info","name":" Fix it "}"#), Line::Entry(Entry { kind: Kind::Name(n), .. }) if n == "Fix it"));
+        assert!(
+            matches!(parse(br#"{"type":"session_info","name":" Fix it "}"#), Line::Entry(Entry { kind: Kind::Name(n), .. }) if n == "Fix it")
+        );
         assert!(matches!(
             parse(br#"{"type":"compaction","summary":"s","firstKeptEntryIndex":3}"#),
-            Line::Entry(Entry { kind: Kind::Compaction { first_kept_index: Some(3), first_kept_id: None, .. }, .. })
+            Line::Entry(Entry {
+                kind: Kind::Compaction {
+                    first_kept_index: Some(3),
+                    first_kept_id: None,
+                    ..
+                },
+                ..
+            })
         ));
         assert_eq!(parse(b"  "), Line::Blank);
         assert_eq!(parse(b"[1]"), Line::NotAnEntry);

@@ -52,7 +52,11 @@ fn surface(log: &MemoryLog) -> Vec<(&'static str, String)> {
         .messages
         .into_iter()
         .map(|m| {
-            let who = if m.checkpoint { "checkpoint" } else { m.role.as_str() };
+            let who = if m.checkpoint {
+                "checkpoint"
+            } else {
+                m.role.as_str()
+            };
             (who, m.text)
         })
         .collect()
@@ -80,7 +84,10 @@ fn branches_off_the_live_path_and_a_compaction_with_its_kept_tail() {
     assert_eq!(
         surface(&log),
         owned(&[
-            ("checkpoint", "The cart total drifted; lines are now rounded first."),
+            (
+                "checkpoint",
+                "The cart total drifted; lines are now rounded first."
+            ),
             ("user", "Round per line\nand keep the cents"),
             ("assistant", "Rounding each line first."),
             ("assistant", "Done: `cart::total` rounds per line."),
@@ -127,11 +134,15 @@ fn a_v1_compaction_names_its_first_kept_entry_by_index() {
 fn a_header_only_file_is_no_session() {
     let log = at(&own(HEADER_ONLY));
     let err = Pi.read(&log, &|| false, &mut |_| {}).unwrap_err();
-    assert!(err.to_string().contains("no user or assistant message"), "{err}");
+    assert!(
+        err.to_string().contains("no user or assistant message"),
+        "{err}"
+    );
     assert_eq!(scan(&log).header(), HeaderState::Pending);
 }
 
-const H3: &str = r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#;
+const H3: &str =
+    r#"{"type":"session","version":3,"id":"s","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"}"#;
 
 #[test]
 fn compaction_corner_cases() {
@@ -192,17 +203,31 @@ fn the_leaf_is_the_last_entry_with_an_id_and_times_fall_back() {
         r#"{"type":"message","message":{"role":"user","content":"hi"}}"#,
     ]);
     assert_eq!(
-        Pi.read(&undated, &|| false, &mut |_| {}).unwrap().header.created_at,
+        Pi.read(&undated, &|| false, &mut |_| {})
+            .unwrap()
+            .header
+            .created_at,
         7
     );
 }
 
 #[test]
 fn files_that_are_not_sessions_and_bad_bytes() {
-    for first in ["", "[1]", r#"{"type":"session","id":5}"#, r#"{"type":"message"}"#] {
-        let log = lines(&[first, r#"{"type":"message","message":{"role":"user","content":"hi"}}"#]);
+    for first in [
+        "",
+        "[1]",
+        r#"{"type":"session","id":5}"#,
+        r#"{"type":"message"}"#,
+    ] {
+        let log = lines(&[
+            first,
+            r#"{"type":"message","message":{"role":"user","content":"hi"}}"#,
+        ]);
         assert!(Pi.read(&log, &|| false, &mut |_| {}).is_err(), "{first}");
-        assert!(matches!(scan(&log).header(), HeaderState::NotASession(_)), "{first}");
+        assert!(
+            matches!(scan(&log).header(), HeaderState::NotASession(_)),
+            "{first}"
+        );
     }
     // A named `pi` store reads a `session` header with a string id even
     // when `auto` would give it to hydra.
@@ -229,7 +254,10 @@ fn auto_tells_hydra_and_pi_apart() {
         Some("hydra")
     );
     assert_eq!(detect(r#"{"type":"session","id":"h"}"#), Some("hydra"));
-    assert_eq!(detect(r#"{"type":"session","id":1,"timestamp":"t"}"#), Some("hydra"));
+    assert_eq!(
+        detect(r#"{"type":"session","id":1,"timestamp":"t"}"#),
+        Some("hydra")
+    );
 }
 
 #[test]
@@ -261,15 +289,24 @@ fn pool() -> Vec<String> {
     let ids = ["a", "b", "c", "d"];
     let mut pool = Vec::new();
     for (i, id) in ids.iter().enumerate() {
-        let parent = if i == 0 { "null".to_string() } else { format!("\"{}\"", ids[i - 1]) };
+        let parent = if i == 0 {
+            "null".to_string()
+        } else {
+            format!("\"{}\"", ids[i - 1])
+        };
         pool.push(format!(r#"{{"type":"message","id":"{id}","parentId":{parent},"timestamp":"2026-01-0{}T00:00:00Z","message":{{"role":"user","content":"u {id}"}}}}"#, i + 1));
         pool.push(format!(r#"{{"type":"message","id":"{id}x","parentId":"{id}","message":{{"role":"assistant","content":[{{"type":"text","text":"a {id}"}}]}}}}"#));
     }
     pool.push(r#"{"type":"compaction","id":"k","parentId":"cx","summary":"sum","firstKeptEntryId":"b","firstKeptEntryIndex":2}"#.into());
-    pool.push(r#"{"type":"message","id":"e","parentId":"k","message":{"role":"user","content":"after"}}"#.into());
+    pool.push(
+        r#"{"type":"message","id":"e","parentId":"k","message":{"role":"user","content":"after"}}"#
+            .into(),
+    );
     pool.push(r#"{"type":"session_info","id":"n","parentId":"a","name":"Named"}"#.into());
     pool.push(r#"{"type":"message","id":"t","parentId":"ax","message":{"role":"toolResult","content":[]}}"#.into());
-    pool.push(r#"{"type":"message","parentId":"a","message":{"role":"user","content":"no id"}}"#.into());
+    pool.push(
+        r#"{"type":"message","parentId":"a","message":{"role":"user","content":"no id"}}"#.into(),
+    );
     pool.push("not json".into());
     pool.push(String::new());
     pool.push("7".into());
@@ -339,7 +376,9 @@ fn bless() {
         p.push(".expected.json");
         write(PathBuf::from(p), at(&own(name)));
     }
-    let dir = real_logs("pi").unwrap().join("--Users-badlogic-workspaces-pi-mono--");
+    let dir = real_logs("pi")
+        .unwrap()
+        .join("--Users-badlogic-workspaces-pi-mono--");
     let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pi-golden");
     std::fs::create_dir_all(&golden).unwrap();
     for e in std::fs::read_dir(&dir).unwrap().flatten() {

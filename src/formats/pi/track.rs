@@ -4,8 +4,8 @@
 
 use super::entry::{self, First, Kind, Line};
 use super::tree::{Kept, Tree};
-use crate::formats::toolkit::track::Track;
 use crate::formats::text;
+use crate::formats::toolkit::track::Track;
 use crate::model::{Entry, Role, SessionHeader};
 
 /// One session file's state.

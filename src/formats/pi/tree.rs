@@ -275,7 +275,13 @@ mod tests {
         );
         // v1: the index counts parsed lines, the header as 0.
         let mut v1 = Tree::default();
-        for (line, kept) in [(2, None), (3, None), (4, None), (5, Some(Kept::Index(2))), (6, None)] {
+        for (line, kept) in [
+            (2, None),
+            (3, None),
+            (4, None),
+            (5, Some(Kept::Index(2))),
+            (6, None),
+        ] {
             v1.record(line, line - 1, None, None, kept.is_none(), kept);
         }
         assert_eq!(

@@ -42,7 +42,13 @@ mod tests {
     fn only_the_person_and_the_model_are_projected() {
         assert_eq!(projected_role("user"), Some(Role::User));
         assert_eq!(projected_role("assistant"), Some(Role::Assistant));
-        for silent in ["bashExecution", "toolResult", "custom", "hookMessage", "branchSummary"] {
+        for silent in [
+            "bashExecution",
+            "toolResult",
+            "custom",
+            "hookMessage",
+            "branchSummary",
+        ] {
             assert_eq!(projected_role(silent), None);
         }
     }

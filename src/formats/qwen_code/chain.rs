@@ -181,11 +181,21 @@ mod tests {
         assert_eq!(lines(&plan), [1, 2, 4, 6]);
         assert_eq!(
             plan[1],
-            Planned::Part { line: 2, node: 2, role: Role::Assistant, last: false }
+            Planned::Part {
+                line: 2,
+                node: 2,
+                role: Role::Assistant,
+                last: false
+            }
         );
         assert_eq!(
             plan[2],
-            Planned::Part { line: 4, node: 2, role: Role::Assistant, last: true }
+            Planned::Part {
+                line: 4,
+                node: 2,
+                role: Role::Assistant,
+                last: true
+            }
         );
     }
 
@@ -202,8 +212,18 @@ mod tests {
             c.plan(),
             [
                 Planned::Compression { line: 2 },
-                Planned::Part { line: 3, node: 3, role: Role::User, last: true },
-                Planned::Part { line: 5, node: 5, role: Role::Assistant, last: true },
+                Planned::Part {
+                    line: 3,
+                    node: 3,
+                    role: Role::User,
+                    last: true
+                },
+                Planned::Part {
+                    line: 5,
+                    node: 5,
+                    role: Role::Assistant,
+                    last: true
+                },
             ]
         );
         // A cycle ends the walk.

@@ -54,7 +54,10 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for List<T> {
                 }
                 Ok(List(Some(items)))
             }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<List<T>, A::Error> {
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<List<T>, A::Error> {
                 while map
                     .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
                     .is_some()
@@ -307,6 +310,9 @@ mod tests {
         let Line::Record(r) = parse(br#"{"uuid":"x","type":"assistant","contextWindowSize":131072,"isSidechain":true,"systemPayload":{"customTitle":" T "}}"#) else {
             panic!("record")
         };
-        assert_eq!((r.context_window, r.is_sidechain, r.custom_title.as_deref()), (Some(131_072), true, Some("T")));
+        assert_eq!(
+            (r.context_window, r.is_sidechain, r.custom_title.as_deref()),
+            (Some(131_072), true, Some("T"))
+        );
     }
 }

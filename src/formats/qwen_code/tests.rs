@@ -54,7 +54,11 @@ fn surface(log: &MemoryLog) -> Vec<(&'static str, String)> {
         .messages
         .into_iter()
         .map(|m| {
-            let who = if m.checkpoint { "checkpoint" } else { m.role.as_str() };
+            let who = if m.checkpoint {
+                "checkpoint"
+            } else {
+                m.role.as_str()
+            };
             (who, m.text)
         })
         .collect()
@@ -67,7 +71,9 @@ fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
 /// A record line of session `s`.
 fn rec(uuid: &str, parent: Option<&str>, kind: &str, extra: &str) -> String {
     let parent = parent.map_or("null".to_string(), |p| format!("\"{p}\""));
-    format!(r#"{{"uuid":"{uuid}","parentUuid":{parent},"sessionId":"s","timestamp":"2026-05-01T10:00:00Z","type":"{kind}","cwd":"/w"{extra}}}"#)
+    format!(
+        r#"{{"uuid":"{uuid}","parentUuid":{parent},"sessionId":"s","timestamp":"2026-05-01T10:00:00Z","type":"{kind}","cwd":"/w"{extra}}}"#
+    )
 }
 
 fn text(role: &str, t: &str) -> String {
@@ -127,12 +133,32 @@ fn records_of_one_uuid_are_one_message_at_its_first_line() {
     // reply that follows it on the chain.
     let log = lines(&[
         &rec("u1", None, "user", &text("user", "Why?")),
-        &rec("a1", Some("u1"), "assistant", r#","message":{"role":"model","parts":[{"text":"think","thought":true}]}"#),
+        &rec(
+            "a1",
+            Some("u1"),
+            "assistant",
+            r#","message":{"role":"model","parts":[{"text":"think","thought":true}]}"#,
+        ),
         &rec("a1", Some("u1"), "assistant", &text("model", "Because ")),
-        &rec("t1", Some("a1"), "tool_result", r#","message":{"role":"user","parts":[{"functionResponse":{}}]}"#),
-        &rec("a1", Some("zz"), "assistant", &text("model", "of rounding.")),
+        &rec(
+            "t1",
+            Some("a1"),
+            "tool_result",
+            r#","message":{"role":"user","parts":[{"functionResponse":{}}]}"#,
+        ),
+        &rec(
+            "a1",
+            Some("zz"),
+            "assistant",
+            &text("model", "of rounding."),
+        ),
         &rec("u2", Some("t1"), "user", &text("user", "And?")),
-        &rec("x", Some("u2"), "assistant", &format!(r#","isSidechain":true{}"#, text("model", "side"))),
+        &rec(
+            "x",
+            Some("u2"),
+            "assistant",
+            &format!(r#","isSidechain":true{}"#, text("model", "side")),
+        ),
     ]);
     assert_eq!(
         surface(&log),
@@ -154,8 +180,18 @@ fn records_of_one_uuid_are_one_message_at_its_first_line() {
 fn a_compression_without_a_summary_and_titles() {
     let log = lines(&[
         &rec("u1", None, "user", &text("user", "first prompt")),
-        &rec("k", Some("u1"), "system", r#","subtype":"chat_compression","systemPayload":{"compressedHistory":[]}"#),
-        &rec("t", Some("k"), "system", r#","subtype":"custom_title","systemPayload":{"customTitle":"  ","titleSource":"auto"}"#),
+        &rec(
+            "k",
+            Some("u1"),
+            "system",
+            r#","subtype":"chat_compression","systemPayload":{"compressedHistory":[]}"#,
+        ),
+        &rec(
+            "t",
+            Some("k"),
+            "system",
+            r#","subtype":"custom_title","systemPayload":{"customTitle":"  ","titleSource":"auto"}"#,
+        ),
         &rec("a", Some("t"), "assistant", &text("model", "after")),
     ]);
     assert_eq!(
@@ -171,7 +207,12 @@ fn a_compression_without_a_summary_and_titles() {
     // An auto title counts as a manual one.
     let auto = lines(&[
         &rec("u1", None, "user", &text("user", "first prompt")),
-        &rec("t", Some("u1"), "system", r#","subtype":"custom_title","systemPayload":{"customTitle":"Auto named","titleSource":"auto"}"#),
+        &rec(
+            "t",
+            Some("u1"),
+            "system",
+            r#","subtype":"custom_title","systemPayload":{"customTitle":"Auto named","titleSource":"auto"}"#,
+        ),
     ]);
     let summary = QwenCode.read(&auto, &|| false, &mut |_| {}).unwrap();
     assert_eq!(summary.title.as_deref(), Some("Auto named"));
@@ -182,14 +223,20 @@ fn what_is_no_session() {
     // A file of system records only: no message.
     let log = at(&own(NONE));
     let err = QwenCode.read(&log, &|| false, &mut |_| {}).unwrap_err();
-    assert!(err.to_string().contains("no user or assistant message"), "{err}");
+    assert!(
+        err.to_string().contains("no user or assistant message"),
+        "{err}"
+    );
     assert_eq!(scan(&log).header(), HeaderState::Pending);
     // A Claude Code line is not Qwen's, in a qwen-code store too.
     let claude = lines(&[
         r#"{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"hi"}}"#,
     ]);
     assert!(QwenCode.read(&claude, &|| false, &mut |_| {}).is_err());
-    assert!(matches!(scan(&claude).header(), HeaderState::NotASession(_)));
+    assert!(matches!(
+        scan(&claude).header(),
+        HeaderState::NotASession(_)
+    ));
     assert_eq!(
         crate::formats::detect(claude.bytes.strip_suffix(b"\n").unwrap()).map(|f| f.name()),
         Some("claude-code")
@@ -215,12 +262,42 @@ fn pool() -> Vec<String> {
         rec("a1", Some("u1"), "assistant", &text("model", "two")),
         rec("t1", Some("a1"), "tool_result", ""),
         rec("u2", Some("t1"), "user", &text("user", "three")),
-        rec("r", Some("a1"), "system", r#","subtype":"rewind","systemPayload":{"truncatedCount":1}"#),
-        rec("k", Some("u2"), "system", r#","subtype":"chat_compression","systemPayload":{"compressedHistory":[{"role":"user","parts":[{"text":"sum"}]},{"role":"model","parts":[{"text":"kept"}]}]}"#),
-        rec("a2", Some("k"), "assistant", &format!(r#","contextWindowSize":1000{}"#, text("model", "four"))),
-        rec("ct", Some("a2"), "system", r#","subtype":"custom_title","systemPayload":{"customTitle":"T"}"#),
-        rec("s", None, "user", &format!(r#","isSidechain":true{}"#, text("user", "side"))),
-        rec("n", Some("u2"), "user", &format!(r#","subtype":"cron"{}"#, text("user", "cron"))),
+        rec(
+            "r",
+            Some("a1"),
+            "system",
+            r#","subtype":"rewind","systemPayload":{"truncatedCount":1}"#,
+        ),
+        rec(
+            "k",
+            Some("u2"),
+            "system",
+            r#","subtype":"chat_compression","systemPayload":{"compressedHistory":[{"role":"user","parts":[{"text":"sum"}]},{"role":"model","parts":[{"text":"kept"}]}]}"#,
+        ),
+        rec(
+            "a2",
+            Some("k"),
+            "assistant",
+            &format!(r#","contextWindowSize":1000{}"#, text("model", "four")),
+        ),
+        rec(
+            "ct",
+            Some("a2"),
+            "system",
+            r#","subtype":"custom_title","systemPayload":{"customTitle":"T"}"#,
+        ),
+        rec(
+            "s",
+            None,
+            "user",
+            &format!(r#","isSidechain":true{}"#, text("user", "side")),
+        ),
+        rec(
+            "n",
+            Some("u2"),
+            "user",
+            &format!(r#","subtype":"cron"{}"#, text("user", "cron")),
+        ),
         "not json".into(),
         String::new(),
         r#"{"uuid":"x"}"#.into(),

@@ -133,7 +133,13 @@ impl Track for Tracker {
             }
         }
         if let Some(chain) = &mut self.chain {
-            chain.record(self.lines, &r.uuid, r.parent_uuid.as_deref(), role, is_compression(&r));
+            chain.record(
+                self.lines,
+                &r.uuid,
+                r.parent_uuid.as_deref(),
+                role,
+                is_compression(&r),
+            );
         }
         // Line 1 dates the session; without a time there, the earliest
         // record's, which any line may still lower.

@@ -27,7 +27,9 @@ pub const COMPRESSION_ACK: &str = "Got it. Thanks for the additional context!";
 /// not empty is the checkpoint's text, the ones after it follow, in
 /// order. Returns the checkpoint text (when any) and the index the tail
 /// starts at.
-pub fn compression_summary(history: &[(super::record::ContentRole, String)]) -> (Option<&str>, usize) {
+pub fn compression_summary(
+    history: &[(super::record::ContentRole, String)],
+) -> (Option<&str>, usize) {
     match history.iter().position(|(_, t)| !t.trim().is_empty()) {
         Some(at) => (history.get(at).map(|(_, t)| t.as_str()), at + 1),
         None => (None, history.len()),
