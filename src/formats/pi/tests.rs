@@ -363,26 +363,3 @@ proptest::proptest! {
         proptest::prop_assert_eq!(pieces.meta(), whole.meta());
     }
 }
-
-#[test]
-#[ignore = "writes the golden files"]
-fn bless() {
-    let write = |path: PathBuf, log: MemoryLog| {
-        let v = read_as_json(&Pi, &log);
-        std::fs::write(path, serde_json::to_string_pretty(&v).unwrap() + "\n").unwrap();
-    };
-    for name in [V3, V1, HEADER_ONLY] {
-        let mut p = own(name).into_os_string();
-        p.push(".expected.json");
-        write(PathBuf::from(p), at(&own(name)));
-    }
-    let dir = real_logs("pi")
-        .unwrap()
-        .join("--Users-badlogic-workspaces-pi-mono--");
-    let golden = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/pi-golden");
-    std::fs::create_dir_all(&golden).unwrap();
-    for e in std::fs::read_dir(&dir).unwrap().flatten() {
-        let name = e.file_name().into_string().unwrap();
-        write(golden.join(format!("{name}.expected.json")), at(&e.path()));
-    }
-}

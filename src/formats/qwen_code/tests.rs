@@ -348,14 +348,3 @@ proptest::proptest! {
         proptest::prop_assert_eq!(pieces.meta(), whole.meta());
     }
 }
-
-#[test]
-#[ignore = "writes the golden files"]
-fn bless() {
-    for id in [MAIN, SUB, NONE] {
-        let v = read_as_json(&QwenCode, &at(&own(id)));
-        let mut p = own(id).into_os_string();
-        p.push(".expected.json");
-        std::fs::write(p, serde_json::to_string_pretty(&v).unwrap() + "\n").unwrap();
-    }
-}
