@@ -74,6 +74,8 @@ pub fn read_log(
     let mut next = plan.iter().copied().peekable();
     let mut held: VecDeque<Held> = VecDeque::new();
     let mut held_bytes = 0usize;
+    // The first line of the last message handed on.
+    let mut emitted = 0u64;
     let mut line_no = 0u64;
     driver::walk(log, Some(bytes), cancelled, &mut |raw| {
         line_no += 1;
@@ -91,12 +93,22 @@ pub fn read_log(
         };
         match planned {
             Planned::Compression { line } => {
-                flush(&mut held, &mut held_bytes, true, sink);
+                flush(&mut held, &mut held_bytes, &mut emitted, true, sink);
                 compression(line, r.compressed.as_deref().unwrap_or_default(), sink);
             }
             Planned::Part {
-                node, role, last, ..
+                line,
+                node,
+                role,
+                last,
             } => {
+                // A message handed on early (over the cap): its later
+                // records are messages of their own, at their own lines.
+                let (node, last) = if node <= emitted {
+                    (line, true)
+                } else {
+                    (node, last)
+                };
                 let part = r.text.unwrap_or_default();
                 held_bytes += part.len();
                 match held.iter_mut().rev().find(|h| h.node == node) {
@@ -113,12 +125,12 @@ pub fn read_log(
                         h.complete = true;
                     }
                 }
-                flush(&mut held, &mut held_bytes, false, sink);
+                flush(&mut held, &mut held_bytes, &mut emitted, false, sink);
             }
         }
         Ok(Flow::Continue)
     })?;
-    flush(&mut held, &mut held_bytes, true, sink);
+    flush(&mut held, &mut held_bytes, &mut emitted, true, sink);
 
     Ok(ReadSummary {
         header,
@@ -135,6 +147,7 @@ pub fn read_log(
 fn flush(
     held: &mut VecDeque<Held>,
     held_bytes: &mut usize,
+    emitted: &mut u64,
     all: bool,
     sink: &mut dyn FnMut(Entry<'_>),
 ) {
@@ -144,6 +157,7 @@ fn flush(
         }
         let Some(h) = held.pop_front() else { break };
         *held_bytes = held_bytes.saturating_sub(h.text.len());
+        *emitted = h.node;
         message(h.node.saturating_mul(SPACING), h.role, h.text, sink);
     }
 }

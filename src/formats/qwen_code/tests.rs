@@ -348,3 +348,24 @@ proptest::proptest! {
         proptest::prop_assert_eq!(pieces.meta(), whole.meta());
     }
 }
+
+#[test]
+fn a_message_held_over_the_cap_is_handed_on_and_its_rest_follows() {
+    let big = "x".repeat(5 << 20);
+    let log = lines(&[
+        &rec("u1", None, "user", &text("user", "start")),
+        &rec("a1", Some("u1"), "assistant", &text("model", &big)),
+        &rec("u2", Some("a1"), "user", &text("user", "go on")),
+        &rec("a1", Some("u1"), "assistant", &text("model", "tail")),
+        &rec("t", Some("u2"), "tool_result", ""),
+    ]);
+    let mut seen = Vec::new();
+    QwenCode
+        .read(&log, &|| false, &mut |e| {
+            if let crate::model::Event::Message { text, .. } = e.event {
+                seen.push((e.seq / reader::SPACING, text.len()));
+            }
+        })
+        .unwrap();
+    assert_eq!(seen, [(1, 5), (2, 5 << 20), (3, 5), (4, 4)]);
+}
