@@ -59,6 +59,7 @@ fn candidates_status_and_prepare_with_zero_configuration() {
     let status = stdout_json(&run(home.path(), &[], &["status"], b""));
     let qwen = store_status(&status, "qwen-code");
     assert_eq!(qwen["sessions"], 2);
+    assert_eq!(qwen["skippedLines"], 1, "{qwen}");
 
     let mention = main["mention"].as_str().expect("a mention");
     let snapshot = snapshots(&prepare(home.path(), mention));

@@ -249,6 +249,8 @@ fn files_that_are_not_sessions_and_bad_bytes() {
 fn auto_tells_hydra_and_pi_apart() {
     let detect = |line: &str| crate::formats::detect(line.as_bytes()).map(|f| f.name());
     assert_eq!(detect(H3), Some("pi"));
+    assert_eq!(crate::formats::display_name("pi"), Some("Pi"));
+    assert_eq!(crate::formats::display_name("qwen-code"), Some("Qwen Code"));
     assert_eq!(
         detect(r#"{"type":"session","id":"h","timestamp":"t","createdAt":1}"#),
         Some("hydra")

@@ -5,9 +5,13 @@
 //! Memory: Pi finds the live branch through an id → entry map of the
 //! whole file, and the branch is known only once the last entry is read
 //! (the leaf is the file's last entry), so a read keeps one [`Node`] per
-//! entry — its line, its id and parent as 64-bit hashes, two flags: about
-//! 25 bytes whatever the entry's size — plus one [`Kept`] per compaction.
-//! No text is kept: the path's lines are parsed again in a second pass.
+//! entry — its line and index among parsed lines, its id and parent as
+//! 64-bit hashes, whether it is a message or a compaction: 32 bytes
+//! whatever the entry's size — plus one [`Kept`] per compaction, and the
+//! walk's sorted index and visited marks (5 bytes per entry) while it
+//! runs. Hashes, not the ids: a Pi id is 8 hex digits or a UUID, and two
+//! ids with the same 64-bit hash are as unlikely as in the Claude Code
+//! reader. No text is kept: the path's lines are parsed again later.
 
 use std::hash::BuildHasher;
 
