@@ -205,7 +205,7 @@ impl Format {
 }
 
 /// The store formats a `--store-format` (or the deprecated store value of
-/// `--format`) may name: every format this build reads, and `auto`.
+/// `--format`) may name: every row of the format table, and `auto`.
 fn store_formats() -> Vec<&'static str> {
     crate::formats::FormatChoice::names()
 }
@@ -214,8 +214,8 @@ fn store_formats() -> Vec<&'static str> {
 #[derive(Debug, Args)]
 pub struct StoreArgs {
     /// Session store; repeat for a list (default: $HYDRA_SESSION_STORE, else
-    /// $HYDRA_HOME/sessions, else ~/.hydra/sessions, plus the Claude Code and
-    /// Codex stores that exist).
+    /// $HYDRA_HOME/sessions, else ~/.hydra/sessions, plus the stores of every
+    /// agent this build reads that exist).
     #[arg(long)]
     pub store: Vec<PathBuf>,
     /// The log format of the --store before it (one of the formats this

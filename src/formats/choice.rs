@@ -80,26 +80,7 @@ impl PartialEq for FormatChoice {
 
 impl Eq for FormatChoice {}
 
-impl FormatChoice {
-    /// The format called `name`: `auto`, one this build reads, or a store
-    /// kind of [`Self::Opencode`]'s sort.
-    pub fn by_name(name: &str) -> Option<Self> {
-        match name {
-            "auto" => Some(FormatChoice::Auto),
-            super::opencode::NAME => Some(FormatChoice::Opencode),
-            name => super::by_name(name).map(FormatChoice::Fixed),
-        }
-    }
-
-    /// Every name [`Self::by_name`] accepts: the line-log formats of
-    /// `all()` in detection order, then the store kinds, `auto` last.
-    pub fn names() -> Vec<&'static str> {
-        let mut names: Vec<&'static str> = super::all().iter().map(|f| f.name()).collect();
-        names.push(super::opencode::NAME);
-        names.push("auto");
-        names
-    }
-}
+// `by_name` and `names` are the table's (`table.rs`): every name is a row.
 
 #[cfg(test)]
 mod tests {

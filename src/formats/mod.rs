@@ -1,5 +1,6 @@
-//! Log formats: one module per format behind [`LogFormat`], so adding a
-//! format is adding a module. A format recognises its files from their
+//! Log formats: one module per format behind [`LogFormat`], and one row
+//! per format in [`table`], so adding a format is adding a module and a
+//! row. A format recognises its files from their
 //! first line, scans their metadata incrementally, and streams their
 //! events into the format-neutral model.
 
@@ -18,6 +19,7 @@ pub mod lines;
 pub mod opencode;
 pub mod pi;
 pub mod qwen_code;
+pub mod table;
 pub mod text;
 pub mod toolkit;
 
@@ -187,49 +189,24 @@ pub struct ScanMeta {
     pub failure: Option<String>,
 }
 
-/// The formats this build knows, in detection order.
+/// The line formats this build knows, in detection order (the rows of
+/// [`table`] by their `auto` rank).
 pub fn all() -> &'static [&'static dyn LogFormat] {
-    // Hydra first: its header is the strictest test. Codex next: its
-    // rollouts start with a `session_meta` line. Claude Code last: a line
-    // is recognised by much looser signs.
-    // Gemini CLI before Claude Code: every Gemini metadata line has the
-    // string `sessionId` that alone makes a Claude Code line.
-    static ALL: &[&dyn LogFormat] = &[
-        &hydra::Hydra,
-        // Pi right after (agent-logs-files-3.md rule 1b): its header is
-        // `"type":"session"` without hydra's `createdAt`.
-        &pi::Pi,
-        &codex::Codex,
-        // Copilot CLI next (agent-logs-more.md "auto" rule 3): its first
-        // line is a `session.start` event.
-        &copilot_cli::CopilotCli,
-        &gemini_cli::GeminiCli,
-        // Copilot Chat next (rule 5): its log starts with a full state,
-        // `{"kind":0,"v":{…}}`, which no Claude Code line is.
-        &copilot_chat::CopilotChat,
-        // Cursor before Claude Code ("auto" rule 6): a role line has no
-        // `type`, which no Claude Code line of a known type lacks.
-        &cursor::Cursor,
-        // Qwen Code before Claude Code (agent-logs-files-3.md rule 6a):
-        // its records carry Claude Code's fields, but a genai `message`.
-        &qwen_code::QwenCode,
-        &claude_code::ClaudeCode,
-    ];
-    ALL
+    table::line_formats()
 }
 
-/// The format called `name`.
+/// The line format called `name`.
 pub fn by_name(name: &str) -> Option<&'static dyn LogFormat> {
-    all().iter().copied().find(|f| f.name() == name)
+    match table::row(name)?.reading {
+        FormatChoice::Fixed(f) => Some(f),
+        _ => None,
+    }
 }
 
 /// The agent's name for people (see [`LogFormat::display_name`]) of the
 /// format or store kind called `name` (a [`crate::model::Locator`]'s).
 pub fn display_name(name: &str) -> Option<&'static str> {
-    if name == opencode::NAME {
-        return Some(opencode::DISPLAY_NAME);
-    }
-    by_name(name).map(|f| f.display_name())
+    table::row(name).map(|r| r.display_name)
 }
 
 /// The format whose files start with `line`, if any.

@@ -7,8 +7,8 @@ use std::borrow::Cow;
 
 use super::line::{self, Block, Content, Kind, Line};
 use super::text;
-use crate::formats::{HeaderState, ScanMeta};
-use crate::model::SessionHeader;
+use crate::formats::toolkit::track::Track;
+use crate::model::{Entry, SessionHeader};
 
 /// The `agentId` prefix of the auto-compaction worker's transcript.
 const COMPACTION_AGENT_PREFIX: &str = "acompact-";
@@ -23,8 +23,9 @@ pub struct Meta {
     /// Complete lines seen.
     pub lines: u64,
     pub skipped: u64,
-    /// Invalid UTF-8 (the only failure a lenient transcript has).
-    pub failure: Option<String>,
+    /// The line that is invalid UTF-8 (the only failure a lenient
+    /// transcript has).
+    pub failure: Option<u64>,
     session_id: Option<String>,
     /// The `agentId` of a sub-agent transcript.
     agent_id: Option<String>,
@@ -43,6 +44,8 @@ pub struct Meta {
     pending_tasks: Vec<(String, String)>,
     /// Sub-agent `agentId` → display title, from the Task results.
     child_titles: Vec<(String, String)>,
+    /// The session, kept up to date as lines come (see [`Self::settle`]).
+    header: Option<SessionHeader>,
 }
 
 /// Whether a line is a user's message, and its text (agent-logs.md
@@ -98,14 +101,6 @@ fn join<'c, 'a: 'c>(mut texts: impl Iterator<Item = &'c Cow<'a, str>>) -> Option
 }
 
 impl Meta {
-    /// A fresh state whose `createdAt` falls back to `file_modified`.
-    pub fn dated_by(file_modified: Option<u64>) -> Self {
-        Self {
-            file_modified,
-            ..Self::default()
-        }
-    }
-
     /// Whether a line's texts are still needed (for the title's prompt):
     /// parsing without them skips their unescaping.
     pub fn wants_texts(&self) -> bool {
@@ -118,8 +113,14 @@ impl Meta {
             return None;
         }
         self.lines += 1;
+        let parsed = self.parse(raw);
+        self.settle();
+        parsed
+    }
+
+    fn parse<'l>(&mut self, raw: &'l [u8]) -> Option<Line<'l>> {
         let Ok(text) = simdutf8::basic::from_utf8(raw) else {
-            self.failure = Some(format!("line {}: invalid UTF-8", self.lines));
+            self.failure = Some(self.lines);
             return None;
         };
         if text.trim_start().is_empty() {
@@ -275,73 +276,122 @@ impl Meta {
     /// message is seen (or a line fails the read). A transcript without a
     /// message (a prompt a hook blocked leaves only bookkeeping lines) is
     /// pending: the index lists it as skipped, and it becomes a session
-    /// when a message is appended.
-    pub fn header(&self) -> HeaderState {
-        if let Some(why) = &self.not_a_session {
-            return HeaderState::NotASession(why.clone());
+    /// when a message is appended. Kept, not made on demand: the catalog
+    /// borrows every log's header on every change of a store.
+    fn settle(&mut self) {
+        let created_at = self.created_at.or(self.file_modified).unwrap_or(0);
+        if let Some(header) = &mut self.header {
+            header.created_at = created_at;
+            if header.cwd.is_none() {
+                header.cwd.clone_from(&self.cwd);
+            }
+            return;
         }
         // An unreadable transcript stays listed: its read says why.
-        match self
-            .id()
-            .filter(|_| self.has_message || self.failure.is_some())
-        {
-            Some(id) => HeaderState::Session(SessionHeader {
-                version: 0,
-                id,
-                created_at: self.created_at.or(self.file_modified).unwrap_or(0),
-                cwd: self.cwd.clone(),
-                label: None,
-            }),
-            None => match &self.failure {
-                Some(f) => HeaderState::NotASession(f.clone()),
-                None => HeaderState::Pending,
-            },
+        if self.not_a_session.is_some() || !(self.has_message || self.failure.is_some()) {
+            return;
         }
+        let Some(id) = self.id() else { return };
+        self.header = Some(SessionHeader {
+            version: 0,
+            id,
+            created_at,
+            cwd: self.cwd.clone(),
+            label: None,
+        });
     }
 
     /// Why a transcript that is not (yet) a session is not one.
-    pub fn pending_reason(&self) -> &'static str {
+    fn pending_reason(&self) -> &'static str {
         if self.session_id.is_none() {
             "no line has a sessionId"
         } else {
             "no user or assistant message"
         }
     }
+}
+
+impl Track for Meta {
+    const NO_LINE: &'static str = "no line has a sessionId";
+
+    fn for_scan() -> Self {
+        Meta::default()
+    }
+
+    fn for_read() -> Self {
+        Meta::default()
+    }
+
+    fn file_modified(&mut self, millis: u64) {
+        self.file_modified = Some(millis);
+    }
+
+    /// The index's scan; a full read walks the tree itself
+    /// (`reader::read_log`).
+    fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
+        if !self.is_done() {
+            self.raw_line(raw);
+        }
+    }
+
+    fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn failure(&self) -> Option<u64> {
+        self.failure
+    }
+
+    fn not_session(&self) -> Option<&str> {
+        self.not_a_session.as_deref()
+    }
+
+    fn header(&self) -> Option<&SessionHeader> {
+        self.header
+            .as_ref()
+            .filter(|_| self.not_a_session.is_none())
+    }
 
     /// The title: the last custom title, else the last AI title, else the
     /// first prompt cut to 80.
-    pub fn title(&self) -> Option<String> {
+    fn title(&self) -> Option<String> {
         self.custom_title
             .clone()
             .or_else(|| self.ai_title.clone())
             .or_else(|| self.first_prompt.clone())
     }
 
-    pub fn scan_meta(&self) -> ScanMeta {
-        ScanMeta {
-            title: self.failure.is_none().then(|| self.title()).flatten(),
-            capacity: None,
-            skipped_lines: self.skipped,
-            failure: self.failure.clone(),
-        }
-    }
-
     /// `(sessionId, agentId)` of a sub-agent transcript.
-    pub fn parent(&self) -> Option<(String, String)> {
+    fn parent(&self) -> Option<(String, String)> {
         self.session_id.clone().zip(self.agent_id.clone())
     }
 
     /// The display title of the sub-agent `agent_id`, from the Task call
     /// whose result named it.
-    pub fn child_title(&self, agent_id: &str) -> Option<String> {
+    fn child_title(&self, agent_id: &str) -> Option<String> {
         self.child_titles
             .iter()
             .find(|(a, _)| a == agent_id)
             .map(|(_, title)| title.clone())
     }
 
-    /// Whether later lines can change nothing.
-    pub fn is_done(&self) -> bool {
-        self.failure.is_some() || self.not_a_session.is_some()
+    fn read_fault(&self) -> Option<(Option<u64>, String)> {
+        if let Some(n) = self.failure {
+            return Some((Some(n), "invalid UTF-8".into()));
+        }
+        let why = self.not_a_session.as_deref()?;
+        Some((None, format!("not a session: {why}")))
+    }
+
+    fn no_header(&self) -> (Option<u64>, String) {
+        (None, self.pending_reason().into())
+    }
+
+    fn captured_through_seq(&self) -> Option<u64> {
+        (self.lines > 0).then_some(self.lines)
     }
 }

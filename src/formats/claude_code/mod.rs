@@ -3,6 +3,7 @@
 //! surface is the live branch. Rules decided where the contract is silent
 //! are in docs/agent-logs.md.
 
+pub mod defaults;
 pub mod line;
 pub mod meta;
 pub mod reader;
@@ -11,7 +12,8 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
+use super::toolkit::track::TrackScanner;
+use super::{LogFormat, LogSource, Scanner};
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 use meta::Meta;
 
@@ -42,7 +44,7 @@ impl LogFormat for ClaudeCode {
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
-        Box::new(ClaudeScanner::default())
+        TrackScanner::<Meta>::boxed()
     }
 
     fn read(
@@ -52,47 +54,5 @@ impl LogFormat for ClaudeCode {
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
         reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// Header, title and sub-agent titles of one transcript, line by line.
-#[derive(Debug, Clone, Default)]
-struct ClaudeScanner {
-    meta: Meta,
-}
-
-impl Scanner for ClaudeScanner {
-    fn file_modified(&mut self, millis: u64) {
-        self.meta.file_modified = Some(millis);
-    }
-
-    fn line(&mut self, raw: &[u8]) {
-        if !self.meta.is_done() {
-            self.meta.raw_line(raw);
-        }
-    }
-
-    fn header(&self) -> HeaderState {
-        self.meta.header()
-    }
-
-    fn meta(&self) -> ScanMeta {
-        self.meta.scan_meta()
-    }
-
-    fn is_done(&self) -> bool {
-        self.meta.is_done()
-    }
-
-    fn parent(&self) -> Option<(String, String)> {
-        self.meta.parent()
-    }
-
-    fn child_title(&self, key: &str) -> Option<String> {
-        self.meta.child_title(key)
-    }
-
-    fn clone_box(&self) -> Box<dyn Scanner> {
-        Box::new(self.clone())
     }
 }

@@ -22,7 +22,8 @@ use super::line::{self, Kind, Line};
 use super::meta::{self, Meta};
 use crate::formats::lines::Flow;
 use crate::formats::toolkit::driver;
-use crate::formats::{HeaderState, LogSource};
+use crate::formats::toolkit::track::{verdict, walk_tracked, Track};
+use crate::formats::LogSource;
 use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
 
 /// Past this many bytes of text held back for split messages, the oldest
@@ -263,26 +264,16 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
-
     // Pass 1: metadata and tree.
-    let mut meta = Meta::dated_by(log.modified_ms());
+    let mut meta = Meta::for_read();
     let mut tree = Tree::default();
-    let consumed = driver::walk(log, None, cancelled, &mut |raw| {
+    let consumed = walk_tracked(log, &mut meta, None, cancelled, &mut |meta, raw| {
         if let Some(parsed) = meta.raw_line(raw) {
             tree.record(meta.lines, &parsed);
         }
-        match &meta.failure {
-            Some(_) => Err((meta.lines, "invalid UTF-8".to_string())),
-            None => Ok(Flow::Continue),
-        }
     })?
     .bytes;
-    let header = match meta.header() {
-        HeaderState::Session(h) => h,
-        HeaderState::NotASession(why) => return Err(fail(None, format!("not a session: {why}"))),
-        HeaderState::Pending => return Err(fail(None, meta.pending_reason().into())),
-    };
+    let header = verdict(log, &meta)?;
     let Plan { lines: plan, parts } = tree.plan(meta.is_sub_agent());
 
     // Pass 2: the planned lines, over the same bytes.
@@ -318,7 +309,7 @@ pub fn read_log(
 
     Ok(ReadSummary {
         header,
-        captured_through_seq: (meta.lines > 0).then_some(meta.lines),
+        captured_through_seq: meta.captured_through_seq(),
         title: meta.title(),
         capacity: None,
         skipped_lines: meta.skipped,

@@ -13,57 +13,26 @@ use super::line::{self, Item, Line};
 use super::track::Tracker;
 use crate::formats::lines::Flow;
 use crate::formats::toolkit::driver;
+use crate::formats::toolkit::track::read_with;
 use crate::formats::LogSource;
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 
 /// Reads a whole rollout, handing its surface events to `sink` in order.
+/// The second pass stops at the size the first saw, so both see the same
+/// lines and decide events-only alike.
 pub fn read_log(
     log: &dyn LogSource,
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
     let (has_message, size) = has_response_message(log, cancelled)?;
-    let mut tracker = Tracker::for_read(!has_message);
-    let consumed = driver::walk(log, Some(size), cancelled, &mut |raw| {
-        tracker.line(raw, sink);
-        Ok(if tracker.is_done() {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        })
-    })?
-    .bytes;
-
-    if let Some(n) = tracker.failure {
-        return Err(fail(Some(n), "invalid UTF-8".into()));
-    }
-    let header = match tracker.header {
-        Some(Ok(_)) if !tracker.is_session() => {
-            return Err(fail(
-                None,
-                "not a session: no user or assistant message".into(),
-            ))
-        }
-        Some(Ok(header)) => header,
-        Some(Err(why)) => return Err(fail(None, format!("not a Codex session: {why}"))),
-        None => {
-            return Err(fail(
-                None,
-                "not a Codex session: no complete session_meta line".into(),
-            ))
-        }
-    };
-    Ok(ReadSummary {
-        header,
-        captured_through_seq: Some(tracker.lines),
-        title: tracker.titles.title(),
-        capacity: tracker.capacity,
-        skipped_lines: tracker.skipped,
-        // Up to the last complete line: a read limited to it sees the same
-        // lines in both passes, so it decides events-only the same way.
-        bytes: consumed,
-    })
+    read_with(
+        log,
+        Tracker::reading(!has_message),
+        Some(size),
+        cancelled,
+        sink,
+    )
 }
 
 /// Whether any complete line is a `response_item` message (any role), and

@@ -6,6 +6,7 @@ use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::{HeaderState, ScanMeta};
 use crate::model::{Event, Role, SessionHeader};
 use crate::reference::projection::Projector;
 

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use super::line::{self, BlockKind, Item, Line, LineError, Meta};
 use super::text;
+use crate::formats::toolkit::track::Track;
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// Seqs are spaced so that the messages of a `compacted` line's
@@ -44,7 +45,7 @@ pub struct Tracker {
 impl Tracker {
     /// A tracker for a full read; `events_only`: the rollout has no
     /// `response_item` message at all.
-    pub fn for_read(events_only: bool) -> Self {
+    pub fn reading(events_only: bool) -> Self {
         Self {
             full: true,
             surface: Surface {
@@ -61,14 +62,27 @@ impl Tracker {
     pub fn is_session(&self) -> bool {
         self.has_message || self.failure.is_some()
     }
+}
 
-    /// Whether later lines can change nothing.
-    pub fn is_done(&self) -> bool {
-        self.failure.is_some() || matches!(self.header, Some(Err(_)))
+impl Track for Tracker {
+    const NO_LINE: &'static str = "not a Codex session: no complete session_meta line";
+
+    fn for_scan() -> Self {
+        Tracker::default()
+    }
+
+    /// A tracker for a rollout with `response_item` messages (the reader
+    /// makes one with [`Tracker::reading`] once its first pass knows).
+    fn for_read() -> Self {
+        Tracker::reading(false)
+    }
+
+    fn file_modified(&mut self, millis: u64) {
+        self.file_modified = Some(millis);
     }
 
     /// Takes the next complete line, handing its surface events to `sink`.
-    pub fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
+    fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
         self.lines += 1;
         if self.is_done() || raw.is_empty() {
             return;
@@ -130,6 +144,59 @@ impl Tracker {
             }
             sink(entry);
         });
+    }
+
+    fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn failure(&self) -> Option<u64> {
+        self.failure
+    }
+
+    fn not_session(&self) -> Option<&str> {
+        match &self.header {
+            Some(Err(why)) => Some(why),
+            _ => None,
+        }
+    }
+
+    /// A rollout is a session once a user or assistant message is seen:
+    /// before that (a prompt a hook blocked) it is pending, listed as
+    /// skipped, and becomes a session when one is appended.
+    fn header(&self) -> Option<&SessionHeader> {
+        match &self.header {
+            Some(Ok(header)) if self.is_session() => Some(header),
+            _ => None,
+        }
+    }
+
+    fn title(&self) -> Option<String> {
+        self.titles.title()
+    }
+
+    fn capacity(&self) -> Option<u64> {
+        self.capacity
+    }
+
+    fn read_fault(&self) -> Option<(Option<u64>, String)> {
+        if let Some(n) = self.failure {
+            return Some((Some(n), "invalid UTF-8".into()));
+        }
+        let why = self.not_session()?;
+        Some((None, format!("not a Codex session: {why}")))
+    }
+
+    fn no_header(&self) -> (Option<u64>, String) {
+        let why = match self.header {
+            Some(_) => "not a session: no user or assistant message",
+            None => Self::NO_LINE,
+        };
+        (None, why.into())
     }
 }
 

@@ -6,6 +6,7 @@
 //! entry that cannot be applied is skipped and counted; only invalid
 //! UTF-8 fails a read.
 
+pub mod defaults;
 pub mod mutation;
 pub mod place;
 pub mod reader;
@@ -16,11 +17,10 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
-
-use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
-use place::{Place, EMPTY_WINDOW_DIR, SESSIONS_DIR};
+use super::toolkit::track::{read_tracked, TrackScanner};
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use place::{EMPTY_WINDOW_DIR, SESSIONS_DIR};
 use track::Tracker;
 
 /// The Copilot Chat format.
@@ -65,7 +65,7 @@ impl LogFormat for CopilotChat {
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
-        Box::new(CopilotChatScanner::default())
+        TrackScanner::<Tracker>::boxed()
     }
 
     fn read(
@@ -74,78 +74,6 @@ impl LogFormat for CopilotChat {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// Header, title and capacity of one log. It holds the replayed state's
-/// shape (a later entry may set any path of it) without the texts it
-/// never reads.
-#[derive(Debug, Clone)]
-struct CopilotChatScanner {
-    tracker: Tracker,
-}
-
-impl Default for CopilotChatScanner {
-    fn default() -> Self {
-        let mut tracker = Tracker::default();
-        tracker.thin = true;
-        Self { tracker }
-    }
-}
-
-impl Scanner for CopilotChatScanner {
-    fn file_modified(&mut self, millis: u64) {
-        self.tracker.file_modified = Some(millis);
-    }
-
-    fn file_path(&mut self, path: &Path) {
-        self.tracker.place = Place::of(path);
-    }
-
-    /// A document is rewritten whole: what follows the bytes read is no
-    /// continuation of it.
-    fn resumable(&self) -> bool {
-        !self.tracker.is_document()
-    }
-
-    fn line(&mut self, line: &[u8]) {
-        self.tracker.line(line);
-    }
-
-    fn header(&self) -> HeaderState {
-        if let Some(header) = self.tracker.header() {
-            return HeaderState::Session(header.clone());
-        }
-        match &self.tracker.not_session {
-            Some(why) => HeaderState::NotASession(why.clone()),
-            None => HeaderState::Pending,
-        }
-    }
-
-    fn header_ref(&self) -> Option<&SessionHeader> {
-        self.tracker.header()
-    }
-
-    fn meta(&self) -> ScanMeta {
-        let failure = self
-            .tracker
-            .why_not()
-            .filter(|_| self.tracker.failure.is_some());
-        let readable = failure.is_none();
-        ScanMeta {
-            title: self.tracker.title().filter(|_| readable),
-            capacity: self.tracker.capacity().filter(|_| readable),
-            skipped_lines: self.tracker.skipped,
-            failure,
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        self.tracker.is_done()
-    }
-
-    fn clone_box(&self) -> Box<dyn Scanner> {
-        Box::new(self.clone())
+        read_tracked::<Tracker>(log, cancelled, sink)
     }
 }

@@ -5,16 +5,19 @@
 //! capacity from it.
 
 use std::borrow::Cow;
+use std::path::Path;
 
 use serde_json::{Map, Value};
 
 use super::mutation;
 use super::place::Place;
+use super::reader::project;
 use super::surface;
 use super::thin;
 use crate::formats::text;
 use crate::formats::toolkit::document::Members;
-use crate::model::SessionHeader;
+use crate::formats::toolkit::track::Track;
+use crate::model::{Entry, SessionHeader};
 
 /// The largest timestamp read exactly: 2^53 − 1 milliseconds.
 const MAX_MILLIS: u64 = (1 << 53) - 1;
@@ -96,18 +99,13 @@ fn first_state(line: &[u8]) -> Option<Value> {
 }
 
 impl Tracker {
-    /// Whether later lines can change nothing.
-    pub fn is_done(&self) -> bool {
-        self.failure.is_some() || self.not_session.is_some()
-    }
-
     /// Whether the log is the whole-document form.
     pub fn is_document(&self) -> bool {
         matches!(self.form, Form::Document(_))
     }
 
     /// Takes the next complete line.
-    pub fn line(&mut self, raw: &[u8]) {
+    fn take(&mut self, raw: &[u8]) {
         self.lines += 1;
         if self.is_done() {
             return;
@@ -247,22 +245,74 @@ impl Tracker {
         }
     }
 
-    /// The header, once the log is known to be a session.
-    pub fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
+    /// Entries of the document's `requests` (its `capturedThroughSeq`).
+    pub fn requests(&self) -> u64 {
+        self.state
+            .as_ref()
+            .map_or(0, |s| surface::requests(s).len() as u64)
+    }
+}
+
+impl Track for Tracker {
+    const NO_LINE: &'static str = "not a Copilot Chat session: no complete line";
+
+    /// The index's tracker keeps the state's shape and only the texts
+    /// the header and title need (see [`thin`]).
+    fn for_scan() -> Self {
+        Tracker {
+            thin: true,
+            ..Tracker::default()
+        }
     }
 
-    /// Whether the log can no longer be a session.
-    pub fn why_not(&self) -> Option<String> {
-        if let Some(n) = self.failure {
-            return Some(format!("line {n}: invalid UTF-8"));
+    fn for_read() -> Self {
+        Tracker::default()
+    }
+
+    fn file_modified(&mut self, millis: u64) {
+        self.file_modified = Some(millis);
+    }
+
+    fn file_path(&mut self, path: &Path) {
+        self.place = Place::of(path);
+    }
+
+    /// The state is replayed whole; its projection waits for the end.
+    fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
+        self.take(raw);
+    }
+
+    /// The final state's requests.
+    fn end(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
+        if let Some(state) = &self.state {
+            project(state, sink);
         }
-        self.not_session.clone()
+    }
+
+    fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn failure(&self) -> Option<u64> {
+        self.failure
+    }
+
+    fn not_session(&self) -> Option<&str> {
+        self.not_session.as_deref()
+    }
+
+    /// The header, once the log is known to be a session.
+    fn header(&self) -> Option<&SessionHeader> {
+        self.header.as_ref().filter(|_| self.not_session.is_none())
     }
 
     /// The name VS Code shows (`customTitle`), else the first request's
     /// text cut to 80.
-    pub fn title(&self) -> Option<String> {
+    fn title(&self) -> Option<String> {
         self.state
             .as_ref()
             .and_then(|s| s.get("customTitle"))
@@ -271,19 +321,31 @@ impl Tracker {
             .or_else(|| self.first_prompt.clone())
     }
 
-    pub fn capacity(&self) -> Option<u64> {
+    fn capacity(&self) -> Option<u64> {
         self.state.as_ref().and_then(surface::capacity)
     }
 
-    /// Entries of the document's `requests` (its `capturedThroughSeq`).
-    pub fn requests(&self) -> u64 {
-        self.state
-            .as_ref()
-            .map_or(0, |s| surface::requests(s).len() as u64)
+    /// A document is rewritten whole: what follows the bytes read is no
+    /// continuation of it.
+    fn resumable(&self) -> bool {
+        !self.is_document()
     }
 
-    /// The final state, for the projection.
-    pub fn into_state(self) -> Option<Value> {
-        self.state
+    fn no_header(&self) -> (Option<u64>, String) {
+        let why = if self.lines == 0 {
+            Self::NO_LINE
+        } else {
+            "not a Copilot Chat session: no array `requests`"
+        };
+        (None, why.into())
+    }
+
+    /// A document's requests; a log's lines.
+    fn captured_through_seq(&self) -> Option<u64> {
+        Some(if self.is_document() {
+            self.requests()
+        } else {
+            self.lines
+        })
     }
 }

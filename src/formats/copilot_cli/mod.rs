@@ -4,18 +4,17 @@
 //! that cannot be understood is skipped and counted; only invalid UTF-8
 //! fails a read.
 
+pub mod defaults;
 pub mod event;
-pub mod reader;
 pub mod track;
 pub mod workspace;
 
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
-
-use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
+use super::toolkit::track::{read_tracked, TrackScanner};
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 use track::Tracker;
 
 /// The GitHub Copilot CLI format.
@@ -40,7 +39,7 @@ impl LogFormat for CopilotCli {
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
-        Box::new(CopilotScanner::default())
+        TrackScanner::<Tracker>::boxed()
     }
 
     fn read(
@@ -49,62 +48,6 @@ impl LogFormat for CopilotCli {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// Header, title and capacity of one log, as its lines come.
-#[derive(Debug, Clone, Default)]
-struct CopilotScanner {
-    tracker: Tracker,
-}
-
-impl Scanner for CopilotScanner {
-    fn file_modified(&mut self, millis: u64) {
-        self.tracker.file_modified = Some(millis);
-    }
-
-    fn file_path(&mut self, path: &Path) {
-        self.tracker.place(path);
-    }
-
-    fn line(&mut self, line: &[u8]) {
-        self.tracker.line(line, &mut |_| {});
-    }
-
-    fn header(&self) -> HeaderState {
-        if let Some(header) = self.tracker.header() {
-            return HeaderState::Session(header.clone());
-        }
-        match &self.tracker.not_session {
-            Some(why) => HeaderState::NotASession(why.clone()),
-            None => HeaderState::Pending,
-        }
-    }
-
-    fn header_ref(&self) -> Option<&SessionHeader> {
-        self.tracker.header()
-    }
-
-    fn meta(&self) -> ScanMeta {
-        let failure = self
-            .tracker
-            .why_not()
-            .filter(|_| self.tracker.failure.is_some());
-        let readable = failure.is_none();
-        ScanMeta {
-            title: self.tracker.title().filter(|_| readable),
-            capacity: self.tracker.capacity.filter(|_| readable),
-            skipped_lines: self.tracker.skipped,
-            failure,
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        self.tracker.is_done()
-    }
-
-    fn clone_box(&self) -> Box<dyn Scanner> {
-        Box::new(self.clone())
+        read_tracked::<Tracker>(log, cancelled, sink)
     }
 }

@@ -8,6 +8,7 @@ use std::path::Path;
 use super::event::{self, Line};
 use super::workspace::Workspace;
 use crate::formats::text;
+use crate::formats::toolkit::track::Track;
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// A compaction's checkpoint text when it recorded no summary.
@@ -54,14 +55,29 @@ impl Tracker {
             }
         }
     }
+}
 
-    /// Whether later lines can change nothing.
-    pub fn is_done(&self) -> bool {
-        self.failure.is_some() || self.not_session.is_some()
+impl Track for Tracker {
+    const NO_LINE: &'static str = "not a Copilot CLI session: no complete line";
+
+    fn for_scan() -> Self {
+        Tracker::default()
+    }
+
+    fn for_read() -> Self {
+        Tracker::default()
+    }
+
+    fn file_modified(&mut self, millis: u64) {
+        self.file_modified = Some(millis);
+    }
+
+    fn file_path(&mut self, path: &Path) {
+        self.place(path);
     }
 
     /// Takes the next complete line, handing its surface event to `sink`.
-    pub fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
+    fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
         self.lines += 1;
         if self.is_done() {
             return;
@@ -140,6 +156,50 @@ impl Tracker {
         sink(Entry { seq, event });
     }
 
+    /// The header, once the log is known to be a session: a person's or
+    /// the model's message was read (or a bad line, whose read says why).
+    fn header(&self) -> Option<&SessionHeader> {
+        self.header
+            .as_ref()
+            .filter(|_| self.not_session.is_none() && (self.has_message || self.failure.is_some()))
+    }
+
+    fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn failure(&self) -> Option<u64> {
+        self.failure
+    }
+
+    fn not_session(&self) -> Option<&str> {
+        self.not_session.as_deref()
+    }
+
+    fn capacity(&self) -> Option<u64> {
+        self.capacity
+    }
+
+    /// `workspace.yaml`'s `name` (as written when the person gave it, else
+    /// cut to 80), else the first user message cut to 80.
+    fn title(&self) -> Option<String> {
+        let named = self.workspace.as_ref().and_then(|w| {
+            let name = w.name.as_deref()?;
+            if w.user_named {
+                text::given_title(name)
+            } else {
+                text::cut_title(name)
+            }
+        });
+        named.or_else(|| self.first_prompt.clone())
+    }
+}
+
+impl Tracker {
     /// A `tokenLimit` read: the session's capacity from here on.
     fn limit(&mut self, token_limit: Option<u64>, sink: &mut dyn FnMut(Entry<'_>), seq: u64) {
         if let Some(limit) = token_limit {
@@ -177,35 +237,5 @@ impl Tracker {
             cwd,
             label: None,
         });
-    }
-
-    /// The header, once the log is known to be a session: a person's or
-    /// the model's message was read (or a bad line, whose read says why).
-    pub fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.not_session.is_none() && (self.has_message || self.failure.is_some()))
-    }
-
-    /// Why the log cannot be read, if it cannot.
-    pub fn why_not(&self) -> Option<String> {
-        if let Some(n) = self.failure {
-            return Some(format!("line {n}: invalid UTF-8"));
-        }
-        self.not_session.clone()
-    }
-
-    /// `workspace.yaml`'s `name` (as written when the person gave it, else
-    /// cut to 80), else the first user message cut to 80.
-    pub fn title(&self) -> Option<String> {
-        let named = self.workspace.as_ref().and_then(|w| {
-            let name = w.name.as_deref()?;
-            if w.user_named {
-                text::given_title(name)
-            } else {
-                text::cut_title(name)
-            }
-        });
-        named.or_else(|| self.first_prompt.clone())
     }
 }

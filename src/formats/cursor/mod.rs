@@ -6,6 +6,7 @@
 //! that cannot be understood is skipped and counted; only invalid UTF-8
 //! fails a read.
 
+pub mod defaults;
 pub mod line;
 pub mod message;
 pub mod place;

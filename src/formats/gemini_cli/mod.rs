@@ -4,6 +4,7 @@
 //! whole-JSON `session-*.json` documents. Lenient: a record that cannot be
 //! understood is skipped and counted; only invalid UTF-8 fails a read.
 
+pub mod defaults;
 pub mod reader;
 pub mod record;
 pub mod replay;
@@ -12,11 +13,11 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use std::path::Path;
-
-use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
-use track::{Place, Tracker};
+use super::toolkit::track::{read_tracked, TrackScanner};
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use record::Message;
+use track::Tracker;
 
 /// The Gemini CLI format.
 #[derive(Debug, Clone, Copy)]
@@ -45,7 +46,8 @@ impl LogFormat for GeminiCli {
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
-        Box::new(GeminiScanner::default())
+        // The index keeps one flag per message, not the messages.
+        TrackScanner::<Tracker<bool>>::boxed()
     }
 
     fn read(
@@ -54,85 +56,6 @@ impl LogFormat for GeminiCli {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// Header, title and sub-agent titles of one log; it keeps one flag per
-/// message, not the messages.
-#[derive(Debug, Clone)]
-struct GeminiScanner {
-    tracker: Tracker<bool>,
-}
-
-impl Default for GeminiScanner {
-    fn default() -> Self {
-        Self {
-            tracker: Tracker::new(|m| track::surface_role(&m).is_some()),
-        }
-    }
-}
-
-impl Scanner for GeminiScanner {
-    fn file_modified(&mut self, millis: u64) {
-        self.tracker.file_modified = Some(millis);
-    }
-
-    fn file_path(&mut self, path: &Path) {
-        self.tracker.place = Place::of(path);
-    }
-
-    /// A document is rewritten whole: what follows the bytes read is no
-    /// continuation of it.
-    fn resumable(&self) -> bool {
-        !self.tracker.is_document()
-    }
-
-    fn line(&mut self, line: &[u8]) {
-        self.tracker.line(line);
-    }
-
-    fn header(&self) -> HeaderState {
-        if let Some(header) = self.tracker.header() {
-            return HeaderState::Session(header.clone());
-        }
-        match &self.tracker.not_session {
-            Some(why) => HeaderState::NotASession(why.clone()),
-            None => HeaderState::Pending,
-        }
-    }
-
-    fn header_ref(&self) -> Option<&SessionHeader> {
-        self.tracker.header()
-    }
-
-    fn meta(&self) -> ScanMeta {
-        let failure = self
-            .tracker
-            .why_not()
-            .filter(|_| self.tracker.failure.is_some());
-        let readable = failure.is_none();
-        ScanMeta {
-            title: self.tracker.title().filter(|_| readable),
-            capacity: None,
-            skipped_lines: self.tracker.skipped,
-            failure,
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        self.tracker.is_done()
-    }
-
-    fn parent(&self) -> Option<(String, String)> {
-        self.tracker.parent()
-    }
-
-    fn child_title(&self, key: &str) -> Option<String> {
-        self.tracker.children.get(key).cloned()
-    }
-
-    fn clone_box(&self) -> Box<dyn Scanner> {
-        Box::new(self.clone())
+        read_tracked::<Tracker<Message>>(log, cancelled, sink)
     }
 }

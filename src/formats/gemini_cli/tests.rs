@@ -8,7 +8,8 @@ use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::model::Role;
+use crate::formats::HeaderState;
+use crate::model::{Role, SessionHeader};
 use crate::reference::projection::Projector;
 
 /// A projected surface: `(role, checkpoint, text)` in order.
@@ -101,6 +102,29 @@ fn a_message_written_again_keeps_its_place() {
     assert_eq!(summary.header.created_at, 1_787_220_000_000);
     assert_eq!(summary.header.id, "s1");
     assert_eq!(summary.header.cwd, None);
+}
+
+#[test]
+fn a_session_resumed_in_the_same_file_keeps_its_first_start() {
+    // Resumed within the minute its file is named by, Gemini CLI appends a
+    // second metadata line with the resume's `startTime` (and its summary).
+    let resumed = r#"{"sessionId":"s1","projectHash":"h","startTime":"2026-08-20T10:00:40.000Z","kind":"main","summary":"Tax rounding"}"#;
+    let log = jsonl(&[
+        META,
+        &user("u1", "first"),
+        &gemini("g1", "answer one"),
+        resumed,
+        &user("u2", "second"),
+    ]);
+    let (surface, summary) = read(&log);
+    assert_eq!(texts(&surface), ["first", "answer one", "second"]);
+    assert_eq!(summary.header.created_at, 1_787_220_000_000);
+    assert_eq!(summary.header.id, "s1");
+    // The later line is read for the rest: its summary names the session.
+    assert_eq!(summary.title.as_deref(), Some("Tax rounding"));
+    let scanned = header(scan(&log).as_ref());
+    assert_eq!(scanned.created_at, 1_787_220_000_000);
+    assert_eq!(scanned, summary.header);
 }
 
 #[test]

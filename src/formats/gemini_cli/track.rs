@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
+use std::fmt;
 use std::io::Read;
 use std::path::Path;
 
@@ -13,7 +14,8 @@ use super::record::{self, Kind, List, Message, Metadata, Record};
 use super::replay::{Item, Replay};
 use crate::formats::text;
 use crate::formats::toolkit::document::Members;
-use crate::model::{Role, SessionHeader};
+use crate::formats::toolkit::track::Track;
+use crate::model::{Entry, Role, SessionHeader};
 
 /// The longest `.project_root` read: a path, not a document.
 const PROJECT_ROOT_MAX: u64 = 64 * 1024;
@@ -141,7 +143,25 @@ pub struct Tracker<T> {
     keep: fn(Message) -> T,
 }
 
-impl<T: Item> Tracker<T> {
+/// What a tracker keeps of each message: one flag for the index's scan,
+/// the message itself for a full read, which projects the final list.
+pub trait Kept: Item + Clone + Send + Sync + fmt::Debug + 'static {
+    fn keep(m: Message) -> Self;
+
+    /// Hands on the surface of the final list.
+    fn project(items: Vec<Self>, sink: &mut dyn FnMut(Entry<'_>)) {
+        let _ = (items, sink);
+    }
+}
+
+/// The index keeps whether each message counts.
+impl Kept for bool {
+    fn keep(m: Message) -> bool {
+        surface_role(&m).is_some()
+    }
+}
+
+impl<T: Kept> Tracker<T> {
     pub fn new(keep: fn(Message) -> T) -> Self {
         Self {
             form: Form::Unknown,
@@ -165,18 +185,13 @@ impl<T: Item> Tracker<T> {
         }
     }
 
-    /// Whether later lines can change nothing.
-    pub fn is_done(&self) -> bool {
-        self.failure.is_some() || self.not_session.is_some()
-    }
-
     /// Whether the log is the whole-JSON form.
     pub fn is_document(&self) -> bool {
         matches!(self.form, Form::Document(_))
     }
 
     /// Takes the next complete line.
-    pub fn line(&mut self, raw: &[u8]) {
+    fn take(&mut self, raw: &[u8]) {
         self.lines += 1;
         if self.is_done() {
             return;
@@ -239,9 +254,12 @@ impl<T: Item> Tracker<T> {
                 }
                 self.summary_of(summary);
             }
-            // Only line 1 gives the id; a later one is read for the rest.
+            // Only line 1 gives the id and the start: a later one is the
+            // CLI resuming the session in the same file (within the minute
+            // its file is named by), read for the rest.
             Record::Metadata(meta) => self.metadata(Metadata {
                 session_id: None,
+                start_time: None,
                 ..meta
             }),
             Record::NotUnderstood => self.skipped += 1,
@@ -337,9 +355,56 @@ impl<T: Item> Tracker<T> {
             }
         }
     }
+}
+
+impl<T: Kept> Track for Tracker<T> {
+    const NO_LINE: &'static str = "not a Gemini CLI session: no complete line";
+
+    fn for_scan() -> Self {
+        Tracker::new(T::keep)
+    }
+
+    fn for_read() -> Self {
+        Tracker::new(T::keep)
+    }
+
+    fn file_modified(&mut self, millis: u64) {
+        self.file_modified = Some(millis);
+    }
+
+    fn file_path(&mut self, path: &Path) {
+        self.place = Place::of(path);
+    }
+
+    /// The list is replayed whole; its projection waits for the end.
+    fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
+        self.take(raw);
+    }
+
+    /// The final list, given up to its projection.
+    fn end(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
+        let replay = std::mem::take(&mut self.replay);
+        T::project(replay.into_items().collect(), sink);
+    }
+
+    fn lines(&self) -> u64 {
+        self.lines
+    }
+
+    fn skipped(&self) -> u64 {
+        self.skipped
+    }
+
+    fn failure(&self) -> Option<u64> {
+        self.failure
+    }
+
+    fn not_session(&self) -> Option<&str> {
+        self.not_session.as_deref()
+    }
 
     /// The header, once the log is known to be a session.
-    pub fn header(&self) -> Option<&SessionHeader> {
+    fn header(&self) -> Option<&SessionHeader> {
         self.header
             .as_ref()
             // A bad line makes it one still: its read then says why.
@@ -348,21 +413,32 @@ impl<T: Item> Tracker<T> {
             })
     }
 
-    /// Whether the log can no longer be a session.
-    pub fn why_not(&self) -> Option<String> {
-        if let Some(n) = self.failure {
-            return Some(format!("line {n}: invalid UTF-8"));
-        }
-        self.not_session.clone()
+    /// The summary, else the first user message cut to 80.
+    fn title(&self) -> Option<String> {
+        self.summary.clone().or_else(|| self.first_prompt.clone())
     }
 
     /// `(parent id, own id)` of a sub-agent's log.
-    pub fn parent(&self) -> Option<(String, String)> {
+    fn parent(&self) -> Option<(String, String)> {
         Some((self.place.parent.clone()?, self.session_id.clone()?))
     }
 
-    /// The summary, else the first user message cut to 80.
-    pub fn title(&self) -> Option<String> {
-        self.summary.clone().or_else(|| self.first_prompt.clone())
+    fn child_title(&self, key: &str) -> Option<String> {
+        self.children.get(key).cloned()
+    }
+
+    /// A document is rewritten whole: what follows the bytes read is no
+    /// continuation of it.
+    fn resumable(&self) -> bool {
+        !self.is_document()
+    }
+
+    /// A document's entries of `messages`; a log's lines.
+    fn captured_through_seq(&self) -> Option<u64> {
+        Some(if self.is_document() {
+            self.entries
+        } else {
+            self.lines
+        })
     }
 }

@@ -1,16 +1,18 @@
 //! The hydra log format (session-log.md): a header line, then events with
 //! strictly increasing `seq`. Strict: any bad line fails the read.
 
+pub mod defaults;
 pub mod line;
 pub mod reader;
+pub mod track;
 
 #[cfg(test)]
 mod tests;
 
-use super::{HeaderState, LogFormat, LogSource, ScanMeta, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
-use line::LineError;
-use reader::EventCursor;
+use super::toolkit::track::{read_tracked, TrackScanner};
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use track::Tracker;
 
 /// The hydra format.
 #[derive(Debug, Clone, Copy)]
@@ -41,7 +43,7 @@ impl LogFormat for Hydra {
     }
 
     fn scanner(&self) -> Box<dyn Scanner> {
-        Box::new(HydraScanner::default())
+        TrackScanner::<Tracker>::boxed()
     }
 
     fn read(
@@ -50,78 +52,6 @@ impl LogFormat for Hydra {
         cancelled: Cancelled<'_>,
         sink: &mut dyn FnMut(Entry<'_>),
     ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
-}
-
-/// Header, title and validity of a hydra log, line by line.
-#[derive(Debug, Clone, Default)]
-struct HydraScanner {
-    header: Option<Result<line::Header, LineError>>,
-    cursor: EventCursor,
-    failure: Option<String>,
-}
-
-impl Scanner for HydraScanner {
-    fn line(&mut self, raw: &[u8]) {
-        if self.is_done() {
-            return;
-        }
-        match &self.header {
-            None => {
-                let parsed = line::parse_header_with_capacity(raw);
-                if let Ok((_, capacity)) = &parsed {
-                    self.cursor = EventCursor::after_header_with(*capacity);
-                }
-                self.header = Some(parsed.map(|(header, _)| header));
-            }
-            Some(_) => {
-                if let Err((n, e)) = self.cursor.accept(raw) {
-                    self.failure = Some(format!("line {n}: {e}"));
-                }
-            }
-        }
-    }
-
-    fn header(&self) -> HeaderState {
-        match &self.header {
-            None => HeaderState::Pending,
-            Some(Ok(h)) => HeaderState::Session(h.clone()),
-            Some(Err(e)) => {
-                HeaderState::NotASession(format!("line 1 is not a session header ({e})"))
-            }
-        }
-    }
-
-    fn header_ref(&self) -> Option<&SessionHeader> {
-        match &self.header {
-            Some(Ok(h)) => Some(h),
-            _ => None,
-        }
-    }
-
-    fn meta(&self) -> ScanMeta {
-        ScanMeta {
-            title: self
-                .failure
-                .is_none()
-                .then(|| self.cursor.title.clone())
-                .flatten(),
-            capacity: self
-                .failure
-                .is_none()
-                .then_some(self.cursor.capacity)
-                .flatten(),
-            skipped_lines: 0,
-            failure: self.failure.clone(),
-        }
-    }
-
-    fn is_done(&self) -> bool {
-        self.failure.is_some() || matches!(self.header, Some(Err(_)))
-    }
-
-    fn clone_box(&self) -> Box<dyn Scanner> {
-        Box::new(self.clone())
+        read_tracked::<Tracker>(log, cancelled, sink)
     }
 }

@@ -1,12 +1,10 @@
-//! Reading one hydra log as it is at one moment (session-log.md "Lines").
+//! The events of a hydra log (session-log.md "Lines"): each line
+//! validated in order, and its format-neutral meaning.
 
 use std::borrow::Cow;
 
-use super::line::{self, EventBody, Header, LineError, SourceKind};
-use crate::formats::lines::Flow;
-use crate::formats::toolkit::driver;
-use crate::formats::LogSource;
-use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
+use super::line::{self, EventBody, LineError, SourceKind};
+use crate::model::{Entry, Event, Role};
 
 /// Validation state carried from line to line; resumable, so an index can
 /// parse only what was appended since its last read.
@@ -67,43 +65,6 @@ impl EventCursor {
         }
         Ok(Some(event))
     }
-}
-
-/// Reads a whole log as it is now, handing each event to `sink`.
-pub fn read_log(
-    log: &dyn LogSource,
-    cancelled: Cancelled<'_>,
-    sink: &mut dyn FnMut(Entry<'_>),
-) -> Result<ReadSummary, ReadError> {
-    let fail = |line: Option<u64>, reason: String| driver::log_error(log, line, reason);
-    let mut header: Option<Header> = None;
-    let mut cursor = EventCursor::after_header();
-    let bytes = driver::walk(log, None, cancelled, &mut |raw| {
-        match &header {
-            None => {
-                let (h, capacity) = line::parse_header_with_capacity(raw)
-                    .map_err(|e| (1, format!("not a session header ({e})")))?;
-                header = Some(h);
-                cursor = EventCursor::after_header_with(capacity);
-            }
-            Some(_) => {
-                if let Some(event) = cursor.accept(raw).map_err(|(n, e)| (n, e.to_string()))? {
-                    sink(to_entry(event));
-                }
-            }
-        }
-        Ok(Flow::Continue)
-    })?
-    .bytes;
-    let header = header.ok_or_else(|| fail(Some(1), "no complete session header".into()))?;
-    Ok(ReadSummary {
-        header,
-        captured_through_seq: cursor.last_seq,
-        title: cursor.title,
-        capacity: cursor.capacity,
-        skipped_lines: 0,
-        bytes,
-    })
 }
 
 /// The format-neutral meaning of a hydra event.

@@ -2,6 +2,7 @@
 //! database (`opencode.db`, `opencode-*.db`) or files of its older
 //! `storage/` tree, projected the same way.
 
+pub mod defaults;
 pub mod project;
 pub mod title;
 

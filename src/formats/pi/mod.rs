@@ -7,6 +7,7 @@
 //! Lenient: a line that cannot be understood is skipped and counted; only
 //! invalid UTF-8 fails a read.
 
+pub mod defaults;
 pub mod entry;
 pub mod reader;
 pub mod track;

@@ -8,6 +8,7 @@
 //! understood is skipped and counted; only invalid UTF-8 fails a read.
 
 pub mod chain;
+pub mod defaults;
 pub mod reader;
 pub mod record;
 pub mod track;

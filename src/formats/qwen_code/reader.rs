@@ -17,7 +17,7 @@ use crate::formats::copilot_cli::track::NO_SUMMARY;
 use crate::formats::lines::Flow;
 use crate::formats::text;
 use crate::formats::toolkit::driver;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{verdict, walk_tracked, Track};
 use crate::formats::LogSource;
 use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
 
@@ -43,32 +43,11 @@ pub fn read_log(
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
     let mut tracker = Tracker::for_read();
-    if let Some(millis) = log.modified_ms() {
-        tracker.file_modified(millis);
-    }
-    let bytes = driver::walk(log, None, cancelled, &mut |raw| {
-        tracker.line(raw, &mut |_| {});
-        Ok(if tracker.is_done() {
-            Flow::Stop
-        } else {
-            Flow::Continue
-        })
+    let bytes = walk_tracked(log, &mut tracker, None, cancelled, &mut |t, raw| {
+        t.line(raw, &mut |_| {})
     })?
     .bytes;
-    if let Some(n) = tracker.failure() {
-        return Err(driver::log_error(log, Some(n), "invalid UTF-8"));
-    }
-    if let Some(why) = tracker.not_session() {
-        return Err(driver::log_error(log, None, why));
-    }
-    let Some(header) = tracker.header().cloned() else {
-        let why = if tracker.lines() == 0 {
-            Tracker::NO_LINE
-        } else {
-            "not a session: no user or assistant message"
-        };
-        return Err(driver::log_error(log, None, why));
-    };
+    let header = verdict(log, &tracker)?;
     let plan = tracker.take_chain().map(|c| c.plan()).unwrap_or_default();
 
     let mut next = plan.iter().copied().peekable();

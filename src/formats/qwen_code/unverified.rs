@@ -36,6 +36,13 @@ pub fn compression_summary(
     }
 }
 
+/// Whether a `QWEN_RUNTIME_DIR` value counts: an absolute path, `~` or
+/// `~/…` (Qwen expands a `~` prefix). A relative value does not [U]: Qwen
+/// resolves it against its own working directory, which is not known here.
+pub fn runtime_dir_counts(value: &std::path::Path) -> bool {
+    value.is_absolute() || value.starts_with("~")
+}
+
 #[cfg(test)]
 mod tests {
     use super::super::record::ContentRole;
@@ -51,5 +58,16 @@ mod tests {
         assert_eq!(compression_summary(&history), (Some("sum"), 2));
         assert_eq!(compression_summary(&history[..1]), (None, 1));
         assert!(SYSTEM_GENERATED_USER.contains(&"cron"));
+    }
+
+    #[test]
+    fn a_runtime_dir_counts_when_absolute_or_under_the_home() {
+        use std::path::Path;
+        for counts in ["/q", "~", "~/q"] {
+            assert!(runtime_dir_counts(Path::new(counts)), "{counts}");
+        }
+        for ignored in ["q", "./q", "~q", ""] {
+            assert!(!runtime_dir_counts(Path::new(ignored)), "{ignored}");
+        }
     }
 }

@@ -3,13 +3,15 @@
 //! log's complete lines with the errors every read reports alike
 //! ([`driver`]), a whole-JSON document's members as its lines come
 //! ([`document`]), a log held in memory for tests and fuzz targets
-//! ([`memory_log`]), and the scanner and full read of any line format's
-//! tracker ([`track`]).
+//! ([`memory_log`]), the scanner and full read of any line format's
+//! tracker ([`track`]), and the environment's paths each format's default
+//! stores are found by ([`home`]).
 
 pub mod document;
 pub mod driver;
 #[cfg(test)]
 pub mod golden;
+pub mod home;
 pub mod lenient;
 pub mod memory_log;
 #[cfg(test)]

@@ -96,18 +96,51 @@ pub trait Track: Clone + Send + Sync + fmt::Debug + 'static {
         self.failure().is_some() || self.not_session().is_some()
     }
 
-    /// Why the log cannot be read, if it cannot.
+    /// Why the log cannot be read, if it cannot (a scan's words).
     fn why_not(&self) -> Option<String> {
         if let Some(n) = self.failure() {
             return Some(format!("line {n}: invalid UTF-8"));
         }
         self.not_session().map(str::to_string)
     }
+
+    /// Why a full read fails, once a line decided it cannot succeed: the
+    /// line at fault, when one is, and the reason (a read's words, which
+    /// may name the format where a scan's do not).
+    fn read_fault(&self) -> Option<(Option<u64>, String)> {
+        if let Some(n) = self.failure() {
+            return Some((Some(n), "invalid UTF-8".into()));
+        }
+        self.not_session().map(|why| (None, why.to_string()))
+    }
+
+    /// Why a read that ended without a fault found no session.
+    fn no_header(&self) -> (Option<u64>, String) {
+        let why = if self.lines() == 0 {
+            Self::NO_LINE
+        } else {
+            "not a session: no user or assistant message"
+        };
+        (None, why.into())
+    }
+
+    /// The read's `capturedThroughSeq`: its complete lines, unless the
+    /// format numbers its events otherwise (a document's entries, a
+    /// strict log's own `seq`).
+    fn captured_through_seq(&self) -> Option<u64> {
+        Some(self.lines())
+    }
 }
 
 /// The store's [`Scanner`] of any [`Track`].
 #[derive(Debug, Clone)]
 pub struct TrackScanner<T: Track>(pub T);
+
+impl<T: Track> Default for TrackScanner<T> {
+    fn default() -> Self {
+        TrackScanner(T::for_scan())
+    }
+}
 
 impl<T: Track> TrackScanner<T> {
     /// A boxed scanner, what [`crate::formats::LogFormat::scanner`] returns.
@@ -184,7 +217,47 @@ pub fn read_tracked<T: Track>(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let mut tracker = T::for_read();
+    read_with(log, T::for_read(), None, cancelled, sink)
+}
+
+/// [`read_tracked`] with a tracker the format made (one a first pass
+/// decided something of) and the size to stop at (what that pass saw).
+pub fn read_with<T: Track>(
+    log: &dyn LogSource,
+    mut tracker: T,
+    limit: Option<u64>,
+    cancelled: Cancelled<'_>,
+    sink: &mut dyn FnMut(Entry<'_>),
+) -> Result<ReadSummary, ReadError> {
+    let bytes = walk_tracked(log, &mut tracker, limit, cancelled, &mut |t, raw| {
+        t.line(raw, sink)
+    })?
+    .bytes;
+    let header = verdict(log, &tracker)?;
+    let summary = ReadSummary {
+        header,
+        captured_through_seq: tracker.captured_through_seq(),
+        title: tracker.title(),
+        capacity: tracker.capacity(),
+        skipped_lines: tracker.skipped(),
+        bytes,
+    };
+    // Last: a replayed format hands on its final state here, and may
+    // give it up doing so.
+    tracker.end(sink);
+    Ok(summary)
+}
+
+/// The read preamble every format shares: gives `tracker` the log's
+/// facts (its time, its place or name), then hands it each complete line
+/// through `take` until it is done.
+pub fn walk_tracked<T: Track>(
+    log: &dyn LogSource,
+    tracker: &mut T,
+    limit: Option<u64>,
+    cancelled: Cancelled<'_>,
+    take: &mut dyn FnMut(&mut T, &[u8]),
+) -> Result<driver::Walked, ReadError> {
     if let Some(millis) = log.modified_ms() {
         tracker.file_modified(millis);
     }
@@ -192,36 +265,27 @@ pub fn read_tracked<T: Track>(
         Some(path) => tracker.file_path(path),
         None => tracker.file_name(log.name()),
     }
-    let bytes = driver::walk(log, None, cancelled, &mut |raw| {
-        tracker.line(raw, sink);
+    driver::walk(log, limit, cancelled, &mut |raw| {
+        take(tracker, raw);
         Ok(if tracker.is_done() {
             Flow::Stop
         } else {
             Flow::Continue
         })
-    })?
-    .bytes;
-    if let Some(n) = tracker.failure() {
-        return Err(driver::log_error(log, Some(n), "invalid UTF-8"));
-    }
-    if let Some(why) = tracker.not_session() {
-        return Err(driver::log_error(log, None, why));
-    }
-    tracker.end(sink);
-    let Some(header) = tracker.header().cloned() else {
-        let why = if tracker.lines() == 0 {
-            T::NO_LINE
-        } else {
-            "not a session: no user or assistant message"
-        };
-        return Err(driver::log_error(log, None, why));
-    };
-    Ok(ReadSummary {
-        header,
-        captured_through_seq: Some(tracker.lines()),
-        title: tracker.title(),
-        capacity: tracker.capacity(),
-        skipped_lines: tracker.skipped(),
-        bytes,
     })
+}
+
+/// What a walked tracker says of its log: the session's header, or the
+/// error the read reports.
+pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHeader, ReadError> {
+    if let Some((line, why)) = tracker.read_fault() {
+        return Err(driver::log_error(log, line, why));
+    }
+    match tracker.header() {
+        Some(header) => Ok(header.clone()),
+        None => {
+            let (line, why) = tracker.no_header();
+            Err(driver::log_error(log, line, why))
+        }
+    }
 }
