@@ -200,7 +200,7 @@ pub fn parse(line: &[u8]) -> Line<'_> {
         return Line::NotAnEntry;
     };
     let kind = match kind.as_ref() {
-        "message" => message(raw.message),
+        kind if unverified::projected_entry(kind) => message(raw.message),
         "compaction" => Kind::Compaction {
             summary: raw.summary.into_str(),
             first_kept_id: raw.first_kept_id.into_str(),
@@ -213,8 +213,7 @@ pub fn parse(line: &[u8]) -> Line<'_> {
             Some(name) => Kind::Name(name),
             None => Kind::Silent,
         },
-        // [U] `custom_message`, `branch_summary` and every other type add
-        // nothing (see `unverified`).
+        // Every other type takes part in the tree and adds nothing.
         _ => Kind::Silent,
     };
     Line::Entry(Entry {

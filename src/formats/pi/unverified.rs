@@ -1,13 +1,16 @@
 //! Every Pi rule that agent-logs-files-3.md marks unverified ([U]), in one
 //! place (docs/agent-logs.md "Pi" says what was verified and on what).
 //! When a real session contradicts one, this file is what changes.
-//!
-//! [U] Also: `custom_message` entries (injected by extensions) and
-//! `branch_summary` entries (Pi sends one to the model as a user turn
-//! summarising an abandoned branch) are never projected, nor any entry
-//! type other than `message` — `entry::parse` reads them as silent.
 
 use crate::model::Role;
+
+/// Whether entries of this type may be projected: `message` only. Not
+/// `custom_message` (injected by extensions) nor `branch_summary` (Pi
+/// sends one to the model as a user turn summarising an abandoned branch),
+/// nor any other type [U].
+pub fn projected_entry(kind: &str) -> bool {
+    kind == "message"
+}
 
 /// The surface role of a `message` entry's `AgentMessage.role`: `user`
 /// and `assistant` [V]; `toolResult`, `custom` (v2 `hookMessage`),
@@ -50,6 +53,14 @@ mod tests {
             "branchSummary",
         ] {
             assert_eq!(projected_role(silent), None);
+        }
+    }
+
+    #[test]
+    fn only_message_entries_are_projected() {
+        assert!(projected_entry("message"));
+        for silent in ["custom_message", "branch_summary", "compaction", "label"] {
+            assert!(!projected_entry(silent));
         }
     }
 
