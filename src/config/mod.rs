@@ -13,4 +13,7 @@ pub mod settings;
 pub mod spill;
 pub mod stores;
 
-pub use stores::{default_store_list, default_stores, resolve_stores, DefaultStore, StoreEntry};
+pub use stores::{
+    default_store_list, default_store_list_in, default_stores, resolve_stores, resolve_stores_in,
+    DefaultStore, StoreEntry,
+};

@@ -1,10 +1,10 @@
 //! The store list (server.md "Configuration", agent-logs.md "Stores and
 //! formats"): one or more roots, each with a format, or the defaults.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::paths;
-use crate::formats::{table, FormatChoice};
+use crate::formats::{aider, table, FormatChoice};
 use crate::reference::ReferenceError;
 use crate::store::StoreSpec;
 
@@ -38,13 +38,27 @@ pub fn format_choice(name: Option<&str>) -> Result<FormatChoice, ReferenceError>
 }
 
 /// The stores to read: the configured ones (relative paths under `base`),
-/// else the defaults.
+/// else the defaults (found through the current directory).
 pub fn resolve_stores(
     configured: &[StoreEntry],
     base: &Path,
 ) -> Result<Vec<StoreSpec>, ReferenceError> {
+    resolve_stores_in(configured, base, &[paths::current_dir()])
+}
+
+/// [`resolve_stores`] for a face with workspace folders (the language
+/// server): the defaults found through `workspace` (an Aider history lives
+/// in a project, not in the home directory).
+pub fn resolve_stores_in(
+    configured: &[StoreEntry],
+    base: &Path,
+    workspace: &[PathBuf],
+) -> Result<Vec<StoreSpec>, ReferenceError> {
     if configured.is_empty() {
-        return Ok(default_stores());
+        return Ok(default_store_list_in(workspace)
+            .into_iter()
+            .map(|d| d.spec)
+            .collect());
     }
     configured
         .iter()
@@ -72,15 +86,34 @@ pub struct DefaultStore {
     pub named: bool,
 }
 
-/// [`default_stores`], each with whether the person named it.
+/// [`default_stores`], each with whether the person named it: the
+/// workspace is the current directory (the command line, the MCP server).
 pub fn default_store_list() -> Vec<DefaultStore> {
+    default_store_list_in(&[paths::current_dir()])
+}
+
+/// The default store list for the workspace folders `workspace`: each
+/// row's places in the table's order, Aider's found through the workspace
+/// (`formats::aider::defaults`).
+pub fn default_store_list_in(workspace: &[PathBuf]) -> Vec<DefaultStore> {
     table::ROWS
         .iter()
-        .flat_map(|row| (row.defaults)().into_iter().map(move |place| (row, place)))
+        .flat_map(|row| {
+            let places = match row.reading {
+                FormatChoice::Aider => aider::defaults::workspace_histories(workspace),
+                _ => (row.defaults)(),
+            };
+            places.into_iter().map(move |place| (row, place))
+        })
         .filter_map(|(row, place)| {
+            // An Aider default store is one file; every other a folder.
+            let exists = match row.reading {
+                FormatChoice::Aider => place.path.is_file(),
+                _ => place.path.is_dir(),
+            };
             let format = if place.own {
                 FormatChoice::Auto
-            } else if place.path.is_dir() {
+            } else if exists {
                 row.reading
             } else {
                 return None;

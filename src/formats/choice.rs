@@ -15,6 +15,10 @@ pub enum FormatChoice {
     /// settings like a format, so `--store-format opencode` and a store
     /// entry's `format` choose it.
     Opencode,
+    /// Aider's chat histories (`.aider.chat.history.md`): one file holds
+    /// many sessions, one per run, so they are listed beside a catalog's
+    /// line logs (`store::aider`), not by a line-log format.
+    Aider,
 }
 
 impl FormatChoice {
@@ -23,15 +27,26 @@ impl FormatChoice {
             FormatChoice::Auto => "auto",
             FormatChoice::Fixed(f) => f.name(),
             FormatChoice::Opencode => super::opencode::NAME,
+            FormatChoice::Aider => super::aider::NAME,
         }
     }
 
     pub fn is_log_name(self, rel: &[u8]) -> bool {
         match self {
-            FormatChoice::Auto => super::all().iter().any(|f| f.is_log_name(rel)),
+            FormatChoice::Auto => {
+                super::all().iter().any(|f| f.is_log_name(rel))
+                    || super::aider::is_history_name(rel)
+            }
             FormatChoice::Fixed(f) => f.is_log_name(rel),
             FormatChoice::Opencode => false,
+            FormatChoice::Aider => super::aider::is_history_name(rel),
         }
+    }
+
+    /// Whether a store of this choice reads Aider's chat histories
+    /// (agent-logs-files-3.md "Files read": `aider`, and `auto` by name).
+    pub fn reads_aider(self) -> bool {
+        matches!(self, FormatChoice::Auto | FormatChoice::Aider)
     }
 
     /// The side file names of a log called `log_name` (see
@@ -57,7 +72,7 @@ impl FormatChoice {
         let (fixed, any) = match self {
             FormatChoice::Auto => (None, true),
             FormatChoice::Fixed(f) => (Some(f), false),
-            FormatChoice::Opencode => (None, false),
+            FormatChoice::Opencode | FormatChoice::Aider => (None, false),
         };
         let all = any.then(|| super::all().iter().copied());
         fixed.into_iter().chain(all.into_iter().flatten())
@@ -67,7 +82,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::detect(first_line),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode => None,
+            FormatChoice::Opencode | FormatChoice::Aider => None,
         }
     }
 }

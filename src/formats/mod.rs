@@ -7,6 +7,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod aider;
 mod choice;
 pub mod claude_code;
 pub mod codex;

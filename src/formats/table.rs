@@ -12,7 +12,7 @@ use std::sync::OnceLock;
 use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
-    claude_code, codex, copilot_chat, copilot_cli, cursor, gemini_cli, hydra, opencode, pi,
+    aider, claude_code, codex, copilot_chat, copilot_cli, cursor, gemini_cli, hydra, opencode, pi,
     qwen_code, LogFormat,
 };
 
@@ -131,6 +131,15 @@ pub static ROWS: &[Row] = &[
         // (6a), before Claude Code's: Claude Code's fields, but a genai
         // `message`.
         auto: Auto::FirstLine(61),
+    },
+    Row {
+        name: aider::NAME,
+        display_name: aider::DISPLAY_NAME,
+        reading: FormatChoice::Aider,
+        // Found through the workspace (`aider::defaults::workspace_histories`).
+        defaults: aider::defaults::default_stores,
+        // `.aider.chat.history.md`, by name (agent-logs-files-3.md).
+        auto: Auto::ByName,
     },
 ];
 

@@ -13,6 +13,7 @@ use super::capabilities::capabilities;
 use super::handlers::diagnostics;
 use super::logging;
 use super::session::{ClientFlags, Session};
+use super::shared;
 use super::workspace::Workspace;
 use crate::proto::position::Encoding;
 
@@ -194,11 +195,21 @@ impl Session {
     }
 
     pub fn on_did_change_workspace_folders(&mut self, params: DidChangeWorkspaceFoldersParams) {
+        let before = shared::configured_stores(&self.settings(), &self.workspace);
         for folder in &params.event.removed {
             self.workspace.remove(&folder.uri);
         }
         for folder in &params.event.added {
             self.workspace.add(&folder.uri);
+        }
+        // The default stores follow the folders (Aider's histories are in
+        // them): another list is indexed again, as another `store` is.
+        let after = shared::configured_stores(&self.settings(), &self.workspace);
+        if after != before && self.shared.index.is_started() {
+            self.start_index();
+            if self.index_events.is_none() && !self.settings().no_search_index {
+                self.build_search_index();
+            }
         }
     }
 

@@ -58,12 +58,15 @@ impl Shared {
 }
 
 /// The stores the settings name (relative paths under the first
-/// workspace folder).
+/// workspace folder), else the defaults, found through the workspace
+/// folders (Aider's histories).
 pub fn configured_stores(settings: &Settings, workspace: &Workspace) -> Vec<StoreSpec> {
     let base = workspace.first_folder().unwrap_or_else(paths::current_dir);
+    let folders = workspace.folders();
     // Settings were validated when applied: a failure here is a bug, and
     // the defaults are the safe answer.
-    config::resolve_stores(&settings.store, &base).unwrap_or_else(|_| config::default_stores())
+    config::resolve_stores_in(&settings.store, &base, &folders)
+        .unwrap_or_else(|_| config::default_stores())
 }
 
 /// The spill store `sessionReference/prepare` writes to; `None` when

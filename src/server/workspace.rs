@@ -42,6 +42,15 @@ impl Workspace {
         }
     }
 
+    /// Every folder, else the root, else none (LSP `workspaceFolders`,
+    /// else `rootUri`): where the default Aider histories are looked for.
+    pub fn folders(&self) -> Vec<PathBuf> {
+        if self.folders.is_empty() {
+            return self.root.iter().map(PathBuf::from).collect();
+        }
+        self.folders.iter().map(PathBuf::from).collect()
+    }
+
     /// The first folder, else the root: where a relative store lives.
     pub fn first_folder(&self) -> Option<PathBuf> {
         self.folders

@@ -14,6 +14,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
 
+use super::aider::{Histories, Place};
 use super::by_name::ByName;
 use super::discover::{self, Walk};
 use super::election;
@@ -21,7 +22,7 @@ use super::file_state::{FileState, Found};
 use super::record::{Payload, Record};
 use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
-use crate::formats::{FormatChoice, HeaderState};
+use crate::formats::{aider, FormatChoice, HeaderState};
 use crate::model::{Locator, Session, SessionSink};
 
 /// All sessions of one store root.
@@ -48,6 +49,12 @@ pub struct Catalog {
     /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
+    /// Aider's chat histories below the root (a store of format `aider`
+    /// or `auto`): many sessions per file, so kept beside `files`.
+    aider: Option<Histories>,
+    /// A store of one file (an Aider history found through a workspace
+    /// folder): its name in the root, the only file looked at.
+    single: Option<std::ffi::OsString>,
 }
 
 impl Catalog {
@@ -82,6 +89,40 @@ impl Catalog {
             unreadable: None,
             folder_errors: Vec::new(),
             titles,
+            aider: format.reads_aider().then(Histories::default),
+            single: None,
+        }
+    }
+
+    /// A catalog of the one file at `path` (its store root is the file's
+    /// folder), not scanned yet: an Aider history found through a
+    /// workspace folder (agent-logs-files-3.md "Default stores").
+    pub fn single_file(path: &Path, index: usize, format: FormatChoice, titles: bool) -> Self {
+        let root = path.parent().unwrap_or(path);
+        Catalog {
+            single: path.file_name().map(ToOwned::to_owned),
+            ..Self::empty(root, index, format, titles)
+        }
+    }
+
+    /// The store as its notes and status name it: the root, or the one
+    /// file of a store of one file.
+    pub fn display_path(&self) -> PathBuf {
+        match &self.single {
+            Some(name) => self.root.join(name),
+            None => self.root.clone(),
+        }
+    }
+
+    /// Whether this is a store of one file.
+    pub fn is_single_file(&self) -> bool {
+        self.single.is_some()
+    }
+
+    fn place(&self) -> Place {
+        Place {
+            index: self.index,
+            titles: self.titles,
         }
     }
 
@@ -105,6 +146,7 @@ impl Catalog {
         Walker {
             root: self.root.clone(),
             format: self.format,
+            single: self.single.clone(),
         }
     }
 
@@ -131,8 +173,17 @@ impl Catalog {
             }
         };
         self.missing = found.is_none();
-        let found = found.unwrap_or_default();
+        let mut found = found.unwrap_or_default();
         self.folder_errors = found.errors;
+        // Aider's histories hold many sessions each: kept apart.
+        if let Some(histories) = &mut self.aider {
+            let (theirs, logs) = found
+                .logs
+                .into_iter()
+                .partition(|log| aider::is_history_name(&log.rel));
+            found.logs = logs;
+            histories.apply(theirs);
+        }
         let mut entries = std::mem::take(&mut self.files).into_entries();
         // Both lists are sorted by name: pair them in one pass. Unchanged
         // entries stay where they are (a store of 100,000 logs is not
@@ -201,6 +252,18 @@ impl Catalog {
         let Some(rel) = discover::relative_log_path(&self.root, path) else {
             return false;
         };
+        if let Some(histories) = &mut self.aider {
+            if aider::is_history_name(&rel) {
+                let only = self.single.as_ref().map(|n| n.as_encoded_bytes());
+                if only.is_some_and(|only| only != &rel[..]) {
+                    return false;
+                }
+                return histories.refresh(&rel, path);
+            }
+        }
+        if self.single.is_some() {
+            return false;
+        }
         if !self.format.is_log_name(&rel) {
             // A side file (Copilot CLI's `workspace.yaml`): its log again.
             let side = discover::file_name(&rel).as_encoded_bytes();
@@ -255,17 +318,19 @@ impl Catalog {
 
     /// Number of sessions (distinct ids).
     pub fn len(&self) -> usize {
-        self.count
+        self.count + self.aider.as_ref().map_or(0, Histories::len)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.count == 0
+        self.count == 0 && self.aider.as_ref().is_none_or(Histories::is_empty)
     }
 
     /// The session with this id.
     pub fn get(&self, id: &str) -> Option<Session> {
-        let rel = self.id_map().get(id)?;
-        self.session_at(rel, self.files.get(rel)?)
+        if let Some(rel) = self.id_map().get(id) {
+            return self.session_at(rel, self.files.get(rel)?);
+        }
+        self.aider.as_ref()?.get(self.place(), id)
     }
 
     /// id → name of the winning log, built on first use after a change.
@@ -330,6 +395,9 @@ impl Catalog {
                 }
             }
         }
+        if let Some(histories) = &self.aider {
+            histories.for_each_session(self.place(), f);
+        }
     }
 
     /// Hands `sink` the sessions it wants, in relative-path order; a
@@ -352,15 +420,33 @@ impl Catalog {
                 }
             }
         }
+        if let Some(histories) = &self.aider {
+            histories.for_each_session(self.place(), &mut |session| {
+                if sink.wants(session.key()) {
+                    sink.take(session);
+                }
+            });
+        }
     }
 
     /// The ids of the sessions with their logs' names, in relative-path
     /// order (borrowed when the format's scanner lends them).
     pub fn ids(&self) -> impl Iterator<Item = (Cow<'_, str>, &[u8])> + '_ {
+        let histories = self.aider.iter().flat_map(|h| h.ids());
         self.files
             .iter()
             .filter(|(_, s)| s.winner)
             .filter_map(|(rel, state)| Some((state.session_id()?, &rel[..])))
+            .chain(histories.map(|(id, rel)| (Cow::Owned(id), rel)))
+    }
+
+    /// What the Aider histories report: files and runs that are no
+    /// session.
+    pub(super) fn aider_notes(&self) -> Vec<crate::model::StoreNote> {
+        self.aider
+            .as_ref()
+            .map(Histories::notes)
+            .unwrap_or_default()
     }
 
     /// Whether every log is scanned to its end (titles, capacity).

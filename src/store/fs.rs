@@ -53,8 +53,9 @@ pub enum Scan {
 
 /// One store of the list.
 enum Member {
-    /// A folder of line logs, each file read by its format.
-    Files(Catalog),
+    /// A folder of line logs, each file read by its format (boxed: a
+    /// catalog is large beside a store's handle).
+    Files(Box<Catalog>),
     /// A store of another kind (OpenCode's databases): only its traits.
     Store(Box<dyn SessionStore>),
 }
@@ -204,7 +205,19 @@ impl FsStore {
                 FormatChoice::Opencode => {
                     Member::Store(Box::new(OpencodeStore::unscanned(&spec.path, i, titles)))
                 }
-                format => Member::Files(Catalog::empty(&spec.path, i, format, titles)),
+                format if is_single_history(spec) => Member::Files(Box::new(Catalog::single_file(
+                    &spec.path, i, format, titles,
+                ))),
+                format => Member::Files(Box::new(Catalog::empty(&spec.path, i, format, titles))),
+            })
+            .collect();
+        // A session's file is its catalog's root joined with its name.
+        let roots = members
+            .iter()
+            .zip(specs)
+            .map(|(m, spec)| match m {
+                Member::Files(catalog) => catalog.root().to_path_buf(),
+                Member::Store(_) => spec.path.clone(),
             })
             .collect();
         let others = members
@@ -226,10 +239,7 @@ impl FsStore {
         let watchers = members.iter().map(|_| None).collect();
         FsStore {
             members,
-            reader: Arc::new(FsReader {
-                roots: specs.iter().map(|s| s.path.clone()).collect(),
-                others,
-            }),
+            reader: Arc::new(FsReader { roots, others }),
             pending,
             watchers,
         }
@@ -374,7 +384,14 @@ impl SessionStore for FsStore {
                     continue;
                 }
             };
-            let watcher = RootWatcher::start(catalog.root(), self.pending[i].clone(), wake.clone());
+            // A store of one file watches its folder, not the tree below.
+            let recursive = !catalog.is_single_file();
+            let watcher = RootWatcher::start(
+                catalog.root(),
+                recursive,
+                self.pending[i].clone(),
+                wake.clone(),
+            );
             if let Some(slot) = self.watchers.get_mut(i) {
                 *slot = watcher;
             }
@@ -442,10 +459,18 @@ impl SessionStore for FsStore {
     }
 }
 
+/// Whether `spec` names one Aider history file rather than a folder (a
+/// default store found through a workspace folder).
+fn is_single_history(spec: &StoreSpec) -> bool {
+    spec.format == FormatChoice::Aider
+        && spec.path.file_name() == Some(std::ffi::OsStr::new(formats::aider::FILE_NAME))
+        && !spec.path.is_dir()
+}
+
 /// What a folder of line logs holds, for `status`.
 fn catalog_status(c: &Catalog) -> StoreStatus {
     StoreStatus {
-        path: c.root().display().to_string(),
+        path: c.display_path().display().to_string(),
         format: c.format().name().to_string(),
         sessions: c.len(),
         skipped_lines: c.skipped_lines(),
@@ -511,12 +536,16 @@ impl SessionReader for FsReader {
             })
         };
         let path = self.path_of(&session.locator).ok_or_else(gone)?;
-        let format = formats::by_name(session.locator.format).ok_or_else(gone)?;
         let log = FileLog {
             path: &path,
             name: &name,
             limit,
         };
+        // One of the runs of an Aider history, found by its id.
+        if session.locator.format == formats::aider::NAME {
+            return formats::aider::read_run(&log, &name, session.id(), limit, cancelled, sink);
+        }
+        let format = formats::by_name(session.locator.format).ok_or_else(gone)?;
         let summary = format.read(&log, cancelled, sink)?;
         if summary.header.id != session.header.id {
             // The file was replaced by another session since it was indexed.
@@ -562,6 +591,12 @@ impl SessionReader for FsReader {
         // The side files hold facts of the session too (`workspace.yaml`).
         key.extend_from_slice(&side_stamp(&path, session).to_le_bytes());
         key.extend_from_slice(&session.locator.name);
+        // An Aider history holds many sessions: the same file's version
+        // must not be another run's (caches key on it).
+        if session.locator.format == formats::aider::NAME {
+            key.push(b'#');
+            key.extend_from_slice(session.id().as_bytes());
+        }
         Some(Version(key))
     }
 

@@ -6,6 +6,7 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+pub mod aider;
 #[cfg(test)]
 mod batched_scan_tests;
 mod by_name;

@@ -13,7 +13,7 @@ impl Catalog {
     /// What to report about the store: missing, skipped files, duplicates.
     pub fn notes(&self) -> Vec<StoreNote> {
         let mut notes = Vec::new();
-        let store = self.root.display().to_string();
+        let store = self.display_path().display().to_string();
         if self.missing {
             notes.push(StoreNote::Missing {
                 store: store.clone(),
@@ -77,6 +77,7 @@ impl Catalog {
                 }
             }
         }
+        notes.extend(self.aider_notes());
         notes
     }
 }

@@ -24,10 +24,16 @@ const SCAN_LINES: LongLines = LongLines::Skip(lines::MAX_SCAN_LINE);
 pub struct Walker {
     pub(super) root: PathBuf,
     pub(super) format: FormatChoice,
+    /// A store of one file (an Aider history found through a workspace):
+    /// its name in the root, the only file looked at.
+    pub(super) single: Option<std::ffi::OsString>,
 }
 
 impl Walker {
     pub fn walk(&self) -> io::Result<Option<Walk>> {
+        if let Some(name) = &self.single {
+            return Ok(single_file(&self.root, name));
+        }
         let mut walk = discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))?;
         for log in walk.iter_mut().flat_map(|w| w.logs.iter_mut()) {
             let name = discover::file_name(&log.rel).as_encoded_bytes();
@@ -38,6 +44,27 @@ impl Walker {
         }
         Ok(walk)
     }
+}
+
+/// The walk of a store of one file: that file when it is a regular file,
+/// nothing when it is not; `None` (a missing store) when its folder is gone.
+fn single_file(root: &Path, name: &std::ffi::OsStr) -> Option<Walk> {
+    if !root.is_dir() {
+        return None;
+    }
+    let dir: Arc<Path> = Arc::from(root);
+    let logs = Stamp::of_path(&root.join(name))
+        .map(|stamp| LogFile {
+            rel: name.as_encoded_bytes().to_vec(),
+            dir,
+            stamp,
+        })
+        .into_iter()
+        .collect();
+    Some(Walk {
+        logs,
+        errors: Vec::new(),
+    })
 }
 
 /// One log to scan: new, or changed since its `previous` state.

@@ -69,7 +69,7 @@ impl Pending {
                 }
             } else if !path.starts_with(root) {
                 // A sibling of the root, seen through the parent's watch.
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
+            } else if path.extension().is_some_and(|e| e == "jsonl") || is_history(&path) {
                 self.paths.insert(path);
             } else if structural {
                 // A directory came, went or moved: what it held is unknown.
@@ -79,6 +79,13 @@ impl Pending {
     }
 }
 
+/// Whether `path` is an Aider chat history (appended to by every run, so a
+/// write to it is read like a grown log's).
+fn is_history(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|name| name == crate::formats::aider::FILE_NAME)
+}
+
 /// A watcher of one root feeding `pending` and calling `wake`.
 pub struct RootWatcher {
     watcher: RecommendedWatcher,
@@ -86,6 +93,8 @@ pub struct RootWatcher {
     /// The nearest existing ancestor of the root, watched (not
     /// recursively) to see the root, or a folder on the way to it, appear.
     ancestor: Option<PathBuf>,
+    /// Whether the tree below the root is watched, or the root alone.
+    recursive: bool,
 }
 
 impl std::fmt::Debug for RootWatcher {
@@ -97,7 +106,14 @@ impl std::fmt::Debug for RootWatcher {
 }
 
 impl RootWatcher {
-    pub fn start(root: &Path, pending: Arc<Mutex<Pending>>, wake: Wake) -> Option<Self> {
+    /// Watches `root` (the tree below it when `recursive`; a store of one
+    /// file watches only its folder).
+    pub fn start(
+        root: &Path,
+        recursive: bool,
+        pending: Arc<Mutex<Pending>>,
+        wake: Wake,
+    ) -> Option<Self> {
         let handler_root = root.to_path_buf();
         let handler = move |event: notify::Result<Event>| {
             // Wake only when this event left something to apply.
@@ -118,6 +134,7 @@ impl RootWatcher {
                     watcher,
                     root: root.to_path_buf(),
                     ancestor: None,
+                    recursive,
                 };
                 this.arm();
                 Some(this)
@@ -151,9 +168,42 @@ impl RootWatcher {
             self.ancestor = nearest;
         }
         if self.root.is_dir() {
-            if let Err(e) = self.watcher.watch(&self.root, RecursiveMode::Recursive) {
+            let mode = if self.recursive {
+                RecursiveMode::Recursive
+            } else {
+                RecursiveMode::NonRecursive
+            };
+            if let Err(e) = self.watcher.watch(&self.root, mode) {
                 tracing::warn!("cannot watch {}: {e}", self.root.display());
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use notify::event::DataChange;
+
+    /// A write to a log or to an Aider history is that one path to read
+    /// again; a write to another file is nothing.
+    #[test]
+    fn a_write_to_a_history_is_a_path_to_refresh() {
+        let root = Path::new("/store");
+        let mut pending = Pending::default();
+        for name in ["a/s.jsonl", "a/.aider.chat.history.md", "a/notes.md"] {
+            let event = Event::new(EventKind::Modify(ModifyKind::Data(DataChange::Content)))
+                .add_path(root.join(name));
+            pending.add(Ok(event), root);
+        }
+        let paths: Vec<&Path> = pending.paths.iter().map(PathBuf::as_path).collect();
+        assert_eq!(
+            paths,
+            [
+                Path::new("/store/a/.aider.chat.history.md"),
+                Path::new("/store/a/s.jsonl")
+            ]
+        );
+        assert!(!pending.rescan);
     }
 }

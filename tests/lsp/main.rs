@@ -6,6 +6,7 @@
 #[path = "../lsp_common/mod.rs"]
 mod lsp_common;
 
+mod aider;
 mod completion;
 mod custom;
 mod diagnostics;

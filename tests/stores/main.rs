@@ -7,6 +7,7 @@
 mod real_logs;
 mod support;
 
+mod aider;
 mod claude_code;
 mod codex;
 mod copilot_chat;

@@ -29,10 +29,22 @@ const STORE_VARIABLES: &[&str] = &[
 /// it) and no store named by the environment but `extra`; it must succeed.
 pub fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
     let cwd = tempfile::tempdir().expect("temp dir");
+    run_in(cwd.path(), home, extra, args, stdin)
+}
+
+/// [`run`] in the working directory `cwd` (a store found through it: an
+/// Aider history).
+pub fn run_in(
+    cwd: &Path,
+    home: &Path,
+    extra: &[(&str, &Path)],
+    args: &[&str],
+    stdin: &[u8],
+) -> Output {
     let mut command = Command::new(env!("CARGO_BIN_EXE_hydra-session-lsp"));
     command
         .args(args)
-        .current_dir(cwd.path())
+        .current_dir(cwd)
         .env("XDG_CACHE_HOME", home.join("cache"))
         .env("HOME", home);
     for variable in STORE_VARIABLES {

@@ -7,13 +7,22 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use crate::formats::{LogFormat, LogSource};
-use crate::model::Event;
+use crate::model::{Entry, Event, ReadError, ReadSummary};
 
 /// A full read of `log` by `format`, as JSON: the summary (or the error)
 /// and each event with its seq.
 pub fn read_as_json(format: &dyn LogFormat, log: &dyn LogSource) -> Value {
+    events_as_json(|sink| format.read(log, &|| false, sink))
+}
+
+/// What `read` gives (handed the sink of its events), as JSON: for a
+/// store kind whose reads are not a [`LogFormat`]'s (one run of an Aider
+/// history).
+pub fn events_as_json(
+    read: impl FnOnce(&mut dyn FnMut(Entry<'_>)) -> Result<ReadSummary, ReadError>,
+) -> Value {
     let mut events = Vec::new();
-    let summary = format.read(log, &|| false, &mut |e| {
+    let summary = read(&mut |e| {
         let event = match e.event {
             Event::Message { role, text } => json!({"message": role.as_str(), "text": text}),
             Event::Checkpoint { through_seq, text } => {
