@@ -134,8 +134,11 @@ pub enum Command {
         cwd: Option<String>,
         #[command(flatten)]
         index: SearchIndexArgs,
-        /// The query.
-        #[arg(required = true, num_args = 1.., allow_hyphen_values = true)]
+        /// The query. Flags may come after it, as with every command; a
+        /// word that begins with `-` goes after `--`.
+        // No `allow_hyphen_values`: with it, `search tax --store DIR` took
+        // `--store DIR` as two more words and searched the default stores.
+        #[arg(required = true, num_args = 1..)]
         query: Vec<String>,
     },
 }
@@ -336,7 +339,7 @@ impl Cli {
             }
             Some(Command::Prepare { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Check { store, .. }) => (&[Format::Text, Format::Json], Some(store)),
-            Some(Command::Status { store, .. }) => (&[Format::Json], Some(store)),
+            Some(Command::Status { store, .. }) => (&[Format::Json, Format::Text], Some(store)),
             Some(Command::Search { store, .. }) => {
                 (&[Format::Json, Format::Mention, Format::Text], Some(store))
             }

@@ -6,6 +6,7 @@ mod hook;
 mod input;
 mod search;
 mod settings;
+mod terminal;
 
 use std::io::{IsTerminal, Write};
 
@@ -86,13 +87,21 @@ pub fn main() -> Invocation {
             limit,
             index,
             print_config,
-        }) => Invocation::Mcp(crate::config::mcp::McpRequest {
-            settings: settings::requested(&store),
-            spill: settings::spill_requested(&spill),
-            limit: limit.map(|d| d.0),
-            print_config,
-            no_search_index: index.no_search_index,
-        }),
+        }) => {
+            if print_config.is_some() {
+                if let Err(message) = settings::printable_paths(&store, &spill) {
+                    eprintln!("hydra-session-lsp mcp: {message}");
+                    return Invocation::Done(USAGE);
+                }
+            }
+            Invocation::Mcp(crate::config::mcp::McpRequest {
+                settings: settings::requested(&store),
+                spill: settings::spill_requested(&spill),
+                limit: limit.map(|d| d.0),
+                print_config,
+                no_search_index: index.no_search_index,
+            })
+        }
         Some(command) => Invocation::Done(run_command(command)),
     }
 }
@@ -240,6 +249,10 @@ fn run(command: Command) -> Result<i32, Failure> {
             ));
             let search = search::status(&settings, &store, &sessions, index.no_search_index);
             status.search = Some(search.into());
+            if terminal::for_a_person(settings.output) {
+                print_text(&terminal::status(&status));
+                return Ok(OK);
+            }
             print_ok(&status)
         }
         Command::Search {

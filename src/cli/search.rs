@@ -7,12 +7,11 @@ use std::path::Path;
 
 use super::args::Format;
 use super::settings::Settings;
-use super::{print_ok, print_text, Failure, OK};
+use super::{print_ok, print_text, terminal, Failure, OK};
 use crate::model::{SearchStatus, Session, SessionStore};
 use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
-use crate::reference::time;
-use crate::search::{self, location, Search, SearchError, SearchOptions, SessionHit};
+use crate::search::{self, location, Search, SearchError, SearchOptions};
 use crate::store::{FsStore, Scan};
 
 /// Sessions listed when `--limit` is not given.
@@ -49,8 +48,8 @@ pub fn run(
             print_text(&lines);
             Ok(OK)
         }
-        Some(Format::Text) => {
-            print_text(&hits.iter().map(text_form).collect::<String>());
+        output if terminal::for_a_person(output) => {
+            print_text(&terminal::hits(&hits, terminal::colour()));
             Ok(OK)
         }
         _ => print_ok(&crate::proto::ext::search_hits(hits)),
@@ -116,28 +115,6 @@ fn index_status(dir: &Path, store: &FsStore, sessions: &[Session]) -> SearchStat
             ..SearchStatus::off("")
         },
     }
-}
-
-/// A hit for a person: the title, where it is from, the mention, and the
-/// snippets, each on one line.
-fn text_form(hit: &SessionHit) -> String {
-    let mut out = format!(
-        "{}  ({} · {} · {})\n  {}\n",
-        one_line(hit.label()),
-        hit.agent,
-        one_line(hit.cwd.as_deref().unwrap_or("-")),
-        time::date(hit.created_at),
-        hit.one_line_mention(),
-    );
-    for snippet in &hit.snippets {
-        out.push_str(&format!(
-            "  {} {}: {}\n",
-            snippet.turn,
-            snippet.role,
-            one_line(&snippet.text)
-        ));
-    }
-    out
 }
 
 /// A failure of the index itself: a read failure for the caller.

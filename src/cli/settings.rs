@@ -66,6 +66,28 @@ pub fn requested(args: &StoreArgs) -> Requested {
     }
 }
 
+/// Refuses a store or spill path that is not UTF-8 where it is printed
+/// for another program (`mcp --print-config`): a configuration holds text,
+/// and the path read back as text (`st\u{FFFD}\u{FFFD}`) would name another
+/// folder.
+pub fn printable_paths(store: &StoreArgs, spill: &SpillArgs) -> Result<(), String> {
+    let named = store
+        .store
+        .iter()
+        .map(|p| ("--store", p))
+        .chain(spill.spill_dir.iter().map(|p| ("--spill-dir", p)));
+    for (flag, path) in named {
+        if path.to_str().is_none() {
+            return Err(format!(
+                "the {flag} path {:?} is not UTF-8, and a configuration printed for it \
+                 would name another path; rename the folder or link to it from a UTF-8 path",
+                path.as_os_str()
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The spill flags in the face-neutral form.
 pub fn spill_requested(args: &SpillArgs) -> SpillRequest {
     SpillRequest {

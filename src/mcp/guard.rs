@@ -1,5 +1,5 @@
-//! A guard in front of the SDK's stdio transport, for what the real
-//! clients send before `initialize`.
+//! What the stdio transport ([`super::wire`]) does with a message the
+//! real clients send before `initialize`.
 //!
 //! Claude Code 2.1.332 first sends `server/discover` (the 2026-07-28
 //! lifecycle) and falls back to `initialize` on −32601. The SDK would
@@ -8,37 +8,21 @@
 //! short of the `initialize` it understands. So the guard answers it
 //! with −32601, always. Before `initialize` it also answers any other
 //! request with −32601 and drops notifications and responses, which the
-//! SDK would take as a failed handshake and stop. Every message still
-//! goes through the SDK's one parser; the guard only looks at them.
+//! SDK would take as a failed handshake and stop.
 
-use rmcp::model::{ClientRequest, ErrorCode, ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
-use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
-use rmcp::transport::Transport;
-
-pub struct Guard<T> {
-    inner: T,
-    initialized: bool,
-}
-
-impl<T> Guard<T> {
-    pub fn new(inner: T) -> Self {
-        Self {
-            inner,
-            initialized: false,
-        }
-    }
-}
+use rmcp::model::{ClientRequest, JsonRpcMessage};
+use rmcp::service::{RoleServer, RxJsonRpcMessage};
 
 /// What the guard does with one incoming message.
 #[derive(Debug, PartialEq, Eq)]
-enum Verdict {
+pub enum Verdict {
     Pass,
     /// Answer −32601 for this method.
     NotFound,
     Drop,
 }
 
-fn verdict(message: &RxJsonRpcMessage<RoleServer>, initialized: bool) -> Verdict {
+pub fn verdict(message: &RxJsonRpcMessage<RoleServer>, initialized: bool) -> Verdict {
     match message {
         JsonRpcMessage::Request(request) => match &request.request {
             ClientRequest::DiscoverRequest(_) => Verdict::NotFound,
@@ -48,51 +32,6 @@ fn verdict(message: &RxJsonRpcMessage<RoleServer>, initialized: bool) -> Verdict
         },
         _ if initialized => Verdict::Pass,
         _ => Verdict::Drop,
-    }
-}
-
-impl<T: Transport<RoleServer>> Transport<RoleServer> for Guard<T> {
-    type Error = T::Error;
-
-    fn send(
-        &mut self,
-        item: TxJsonRpcMessage<RoleServer>,
-    ) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send + 'static {
-        self.inner.send(item)
-    }
-
-    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleServer>> {
-        loop {
-            let message = self.inner.receive().await?;
-            match verdict(&message, self.initialized) {
-                Verdict::Pass => {
-                    if let JsonRpcMessage::Request(r) = &message {
-                        if matches!(r.request, ClientRequest::InitializeRequest(_)) {
-                            self.initialized = true;
-                        }
-                    }
-                    return Some(message);
-                }
-                Verdict::Drop => {}
-                Verdict::NotFound => {
-                    if let JsonRpcMessage::Request(r) = message {
-                        let error = ErrorData::new(
-                            ErrorCode::METHOD_NOT_FOUND,
-                            format!("method not found: {}", r.request.method()),
-                            None,
-                        );
-                        let answer = ServerJsonRpcMessage::error(error, Some(r.id));
-                        // A client that is gone ends the session at the
-                        // next read.
-                        let _ = self.inner.send(answer).await;
-                    }
-                }
-            }
-        }
-    }
-
-    fn close(&mut self) -> impl std::future::Future<Output = Result<(), Self::Error>> + Send {
-        self.inner.close()
     }
 }
 

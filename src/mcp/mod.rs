@@ -1,11 +1,13 @@
 //! `hydra-session-lsp mcp`: a stdio MCP server over the same core, stores
 //! and flags as the CLI. Sessions are resources (`session:<slug>/<key>`,
 //! read as `prepare`'s context), and tools list, read and prepare them.
-//! The SDK (`rmcp`) is this face's one JSON-RPC stack; stdout carries only
-//! the protocol, every other word goes to stderr.
+//! The SDK (`rmcp`) is this face's JSON-RPC service, behind our own stdio
+//! transport ([`wire`]); stdout carries only the protocol, every other
+//! word goes to stderr.
 
 mod guard;
 mod handler;
+mod output;
 mod print_config;
 mod resources;
 mod sessions;
@@ -13,11 +15,11 @@ mod text;
 mod tools;
 mod uri;
 mod watch;
+mod wire;
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use rmcp::transport::async_rw::AsyncRwTransport;
 use rmcp::ServiceExt;
 
 use crate::config::mcp::{McpRequest, DEFAULT_RESOURCE_LIMIT};
@@ -30,8 +32,8 @@ use handler::Handler;
 use sessions::Sessions;
 
 /// A tool argument may hold a whole document (64 MiB), escaped in JSON
-/// to up to twice that: a longer line is dropped unanswered by the
-/// transport, so the limit is set above what any answerable request holds.
+/// to up to twice that: a longer line is skipped (and answered −32600), so
+/// the limit is set above what any answerable request holds.
 const MAX_LINE: usize = 2 * crate::config::document::MAX_DOCUMENT_BYTES as usize + (1 << 20);
 
 /// Runs `mcp` to its end: the exit status.
@@ -136,10 +138,7 @@ async fn serve(resolved: Resolved) -> i32 {
         .ok()
         .map(|d| d.to_string_lossy().into_owned());
     let handler = Handler::new(sessions.clone(), limit, cwd);
-    let (stdin, stdout) = rmcp::transport::stdio();
-    let transport = guard::Guard::new(
-        AsyncRwTransport::new_server(stdin, stdout).with_max_line_length(MAX_LINE),
-    );
+    let transport = wire::Stdio::new(tokio::io::stdin(), tokio::io::stdout(), MAX_LINE);
     let running = match handler.serve(transport).await {
         Ok(running) => running,
         // The client left before the handshake: nothing to serve.

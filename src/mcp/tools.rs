@@ -1,8 +1,9 @@
 //! The tools: `list_sessions`, `read_session`, `prepare` and
 //! `search_sessions`. A model
 //! reaches sessions through them where the client attaches no resources
-//! (`claude -p`, Codex). Failures are tool results with `isError`, their
-//! text the `SESSION_REFERENCE_*` code and message.
+//! (`claude -p`, Codex). Each answers an object ([`super::output`]);
+//! failures are tool results with `isError`, their text the
+//! `SESSION_REFERENCE_*` code and message.
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
+use super::output;
 use super::sessions::Sessions;
 use super::text::short;
 use super::uri::{self, Named};
@@ -48,6 +50,7 @@ pub fn definitions() -> Vec<Tool> {
                 }
             }), &[]),
         )
+        .with_raw_output_schema(output::listed_sessions())
         .annotate(read_only.clone()),
         Tool::new(
             READ_SESSION,
@@ -60,6 +63,7 @@ pub fn definitions() -> Vec<Tool> {
                 }
             }), &["session"]),
         )
+        .with_raw_output_schema(output::context())
         .annotate(read_only.clone()),
         Tool::new(
             PREPARE,
@@ -72,6 +76,7 @@ pub fn definitions() -> Vec<Tool> {
                 }
             }), &["text"]),
         )
+        .with_raw_output_schema(output::prepared())
         .annotate(read_only.clone()),
         Tool::new(
             SEARCH_SESSIONS,
@@ -91,6 +96,7 @@ pub fn definitions() -> Vec<Tool> {
                 }
             }), &["query"]),
         )
+        .with_raw_output_schema(output::found_sessions())
         .annotate(read_only),
     ]
 }
@@ -156,21 +162,21 @@ pub fn call(
     cancelled: Cancelled<'_>,
 ) -> Option<CallToolResult> {
     let result = match name {
-        LIST_SESSIONS => args(arguments).and_then(|a: ListArgs| list(sessions, cwd, a)),
-        READ_SESSION => {
-            args(arguments).and_then(|a: ReadArgs| read(sessions, &a.session, cancelled))
-        }
+        LIST_SESSIONS => args(arguments)
+            .and_then(|a: ListArgs| list(sessions, cwd, a))
+            .map(|v| output::answer(output::SESSIONS, v)),
+        READ_SESSION => args(arguments)
+            .and_then(|a: ReadArgs| read(sessions, &a.session, cancelled))
+            .map(|text| output::answer(output::CONTEXT, Value::String(text))),
         PREPARE => args(arguments)
-            .and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text, cancelled)),
-        SEARCH_SESSIONS => {
-            args(arguments).and_then(|a: SearchArgs| search(sessions, cwd, a, cancelled))
-        }
+            .and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text, cancelled))
+            .map(|text| output::answer(output::TEXT, Value::String(text))),
+        SEARCH_SESSIONS => args(arguments)
+            .and_then(|a: SearchArgs| search(sessions, cwd, a, cancelled))
+            .map(|v| output::answer(output::SESSIONS, v)),
         _ => return None,
     };
-    Some(match result {
-        Ok(text) => CallToolResult::success(vec![ContentBlock::text(text)]),
-        Err(e) => error_result(&e),
-    })
+    Some(result.unwrap_or_else(|e| error_result(&e)))
 }
 
 fn args<T: DeserializeOwned>(arguments: Option<JsonObject>) -> Result<T, ReferenceError> {
@@ -182,7 +188,7 @@ fn args<T: DeserializeOwned>(arguments: Option<JsonObject>) -> Result<T, Referen
     })
 }
 
-fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<String, ReferenceError> {
+fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<Value, ReferenceError> {
     let limit = check_limit(a.limit.unwrap_or(DEFAULT_CANDIDATE_LIMIT))? as u64;
     let listed = sessions.list(cwd, &a.query, limit)?;
     let out: Vec<SessionOutput> = listed
@@ -200,7 +206,7 @@ fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<String, R
             }
         })
         .collect();
-    serde_json::to_string_pretty(&out)
+    serde_json::to_value(&out)
         .map_err(|e| ReferenceError::read_failed(format!("cannot write the list: {e}")))
 }
 
@@ -209,10 +215,10 @@ fn search(
     cwd: Option<&str>,
     a: SearchArgs,
     cancelled: Cancelled<'_>,
-) -> Result<String, ReferenceError> {
+) -> Result<Value, ReferenceError> {
     let limit = check_limit(a.limit.unwrap_or(DEFAULT_SEARCH_LIMIT))?;
     let hits = sessions.search(cwd, &a.query, limit, cancelled)?;
-    serde_json::to_string_pretty(&crate::proto::ext::search_hits(hits))
+    serde_json::to_value(crate::proto::ext::search_hits(hits))
         .map_err(|e| ReferenceError::read_failed(format!("cannot write the results: {e}")))
 }
 
@@ -271,13 +277,16 @@ mod tests {
     use super::*;
 
     #[test]
-    fn every_tool_is_read_only_with_an_object_schema() {
+    fn every_tool_is_read_only_with_object_schemas_in_and_out() {
         let tools = definitions();
         assert_eq!(tools.len(), 4);
         for tool in tools {
             let hint = tool.annotations.as_ref().and_then(|a| a.read_only_hint);
             assert_eq!(hint, Some(true), "{}", tool.name);
             assert_eq!(tool.input_schema["type"], "object");
+            let out = tool.output_schema.as_ref().expect("an output schema");
+            assert_eq!(out["type"], "object", "{}", tool.name);
+            assert!(out["properties"]["error"].is_object(), "{}", tool.name);
         }
     }
 }

@@ -7,6 +7,7 @@
 pub mod budget;
 pub mod candidates;
 pub mod diagnostics;
+pub mod echo;
 pub mod error;
 pub mod file_mention;
 pub mod full_snapshot;

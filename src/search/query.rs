@@ -18,6 +18,7 @@ use tantivy::Term;
 
 use super::schema::{cwd_term, Fields};
 use super::tokenizer::word_groups;
+use crate::reference::echo;
 use crate::reference::time::parse_date;
 
 /// A query that cannot be run, in words for a person.
@@ -92,7 +93,8 @@ pub fn parse(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryError> {
             let terms: Vec<String> = word_groups(phrase).into_iter().flatten().collect();
             if terms.is_empty() {
                 return Err(QueryError(format!(
-                    "the phrase \"{phrase}\" has no words to search for"
+                    "the phrase {} has no words to search for",
+                    echo::quoted(phrase)
                 )));
             }
             query.required.push(terms);
@@ -137,7 +139,8 @@ pub fn parse(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryError> {
         && query.before.is_none()
     {
         return Err(QueryError(format!(
-            "the query {text:?} has no words to search for"
+            "the query {} has no words to search for",
+            echo::quoted(text)
         )));
     }
     Ok(query)
@@ -165,7 +168,8 @@ fn set_filter(
         "agent" => {
             if !agents.contains(&value) {
                 return Err(QueryError(format!(
-                    "unknown agent:{value} (known: {})",
+                    "unknown agent:{} (known: {})",
+                    echo::short(value),
                     agents.join(", ")
                 )));
             }
@@ -181,7 +185,8 @@ fn set_filter(
         _ => {
             let Some(ms) = parse_date(value) else {
                 return Err(QueryError(format!(
-                    "{name}:{value} is not a date (YYYY, YYYY-MM or YYYY-MM-DD)"
+                    "{name}:{} is not a date (YYYY, YYYY-MM or YYYY-MM-DD)",
+                    echo::short(value)
                 )));
             };
             let slot = if name == "after" {

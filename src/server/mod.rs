@@ -38,7 +38,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use self::client::Client;
-use self::edge::{spawn_reader, Writer, INPUT_MESSAGES, OUTPUT_MESSAGES};
+use self::edge::{spawn_reader, IdBook, Writer, INPUT_MESSAGES, OUTPUT_MESSAGES};
 use self::index::Index;
 use self::session::Session;
 use self::shared::Shared;
@@ -87,14 +87,15 @@ pub fn serve_with(
     };
     let (outbox, to_write) = crossbeam_channel::bounded(OUTPUT_MESSAGES);
     let (inbox, to_handle) = crossbeam_channel::bounded(INPUT_MESSAGES);
-    let writer = match Writer::spawn(output, to_write) {
+    let ids = std::sync::Arc::new(IdBook::default());
+    let writer = match Writer::spawn(output, to_write, ids.clone()) {
         Ok(writer) => writer,
         Err(e) => {
             tracing::error!("cannot start the writer thread: {e}");
             return 1;
         }
     };
-    if let Err(e) = spawn_reader(input, inbox, outbox.clone()) {
+    if let Err(e) = spawn_reader(input, inbox, outbox.clone(), ids) {
         tracing::error!("cannot start the reader thread: {e}");
         return 1;
     }

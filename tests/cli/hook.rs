@@ -291,6 +291,19 @@ fn input_that_is_not_a_hook_object_fails_without_blocking() {
     }
 }
 
+/// Issue 27 item 3: a 1 MB `hook_event_name` came back whole on stderr.
+#[test]
+fn a_long_hook_event_name_is_not_repeated_whole() {
+    let mut object: Value = serde_json::from_slice(&input(SESSION, "hello")).expect("json");
+    object["hook_event_name"] = json!("E".repeat(1 << 20));
+    let output = hook(&serde_json::to_vec(&object).expect("json"));
+    assert_eq!(output.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("not \"EEE"), "{stderr}");
+    assert!(stderr.contains("(cut from 1048576 bytes)"), "{stderr}");
+    assert!(stderr.len() < 1000, "{} bytes", stderr.len());
+}
+
 #[test]
 fn fields_it_does_not_know_are_ignored() {
     let mut object: Value = serde_json::from_slice(&input(SESSION, "hello")).expect("json");
@@ -947,7 +960,11 @@ fn status_prints_the_stores_and_their_notes() {
     assert_eq!(status["sessions"], 4);
     assert_eq!(status["stores"][0]["format"], "auto");
     assert_eq!(status["notes"], json!([]));
-    // Its output format is JSON only.
+    // Its output formats are JSON and, for a person, text (the summary a
+    // terminal gets: tests/cli/search.rs); nothing else.
     let output = run_in(home.path(), &["status", "--format", "text"], b"", &[]);
+    assert_eq!(output.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&output.stdout).contains(" in "));
+    let output = run_in(home.path(), &["status", "--format", "mention"], b"", &[]);
     assert_eq!(output.status.code(), Some(2));
 }

@@ -203,6 +203,51 @@ fn a_malformed_query_exits_2_with_the_reason_on_stderr() {
     }
 }
 
+/// Issue 27 item 5: `search tax --store DIR` searched `--store DIR` as
+/// words in the default stores and printed `[]`. Flags after the query are
+/// flags, as with every command; an unknown one is a usage error.
+#[test]
+fn flags_after_the_query_are_flags() {
+    let home = Home::new();
+    let store = home.store.to_str().unwrap();
+    let output = home.run(&["search", "tax", "--store", store, "--limit", "1"]);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let hits: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(hits.as_array().map(Vec::len), Some(1), "{hits}");
+    assert_eq!(hits[0]["sessionId"], "checkout-tax");
+    let output = home.run(&["search", "tax", "--store", store, "rounding"]);
+    let hits: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(hits[0]["sessionId"], "checkout-tax", "{hits}");
+    let output = home.run(&["search", "tax", "--stores", store]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(output.stdout.is_empty());
+    // A word that begins with `-` goes after `--`.
+    let output = home.run(&["search", "--store", store, "--", "-tax"]);
+    assert_eq!(output.status.code(), Some(0));
+}
+
+/// Issue 27 item 3: the error for a 120 KB query repeated it whole on
+/// stderr. It repeats at most 300 bytes of it, and says it cut the rest.
+#[test]
+fn a_long_malformed_query_is_not_repeated_whole() {
+    let home = Home::new();
+    let punctuation = "!?".repeat(60_000);
+    let long_agent = format!("agent:{}", "x".repeat(120_000));
+    for words in [&[punctuation.as_str()][..], &[long_agent.as_str(), "tax"]] {
+        let output = home.search(words);
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains("malformed search query"), "{stderr}");
+        assert!(stderr.contains("(cut from 120"), "{stderr}");
+        assert!(stderr.len() < 1000, "{} bytes", stderr.len());
+    }
+}
+
 #[test]
 fn mentions_are_one_line_each_and_parse_back() {
     let home = Home::new();
@@ -479,4 +524,94 @@ fn a_full_disk_turns_search_off_and_everything_else_works() {
     // Nothing of the small disk was left behind: the mount was the
     // namespace's alone.
     assert_eq!(fs::read_dir(&home.cache).unwrap().count(), 0);
+}
+
+/// Issue 25 item 8: on a terminal, `status` and `search` print a summary
+/// for a person (a search's matches in bold); `--format json`, or output
+/// that is not a terminal, is the one JSON document as before. The
+/// terminal is a pseudo-terminal from util-linux's `script`.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_terminal_gets_a_summary_and_anything_else_json() {
+    let home = Home::new();
+    let store = home.store.to_str().unwrap();
+    let on_a_terminal = |args: &[&str], no_colour: bool| -> String {
+        let mut line = shell_word(env!("CARGO_BIN_EXE_hydra-session-lsp"));
+        for a in args {
+            line.push(' ');
+            line.push_str(&shell_word(a));
+        }
+        let mut command = Command::new("script");
+        command
+            .args(["-qec", &line, "/dev/null"])
+            .env("XDG_CACHE_HOME", &home.cache)
+            .env("TERM", "xterm")
+            .env_remove("HYDRA_SESSION_STORE")
+            .stdin(Stdio::null());
+        if no_colour {
+            command.env("NO_COLOR", "1");
+        } else {
+            command.env_remove("NO_COLOR");
+        }
+        let output = command
+            .output()
+            .expect("util-linux's `script` runs (the test needs a pseudo-terminal)");
+        assert_eq!(output.status.code(), Some(0), "{output:?}");
+        String::from_utf8(output.stdout)
+            .expect("UTF-8")
+            .replace("\r\n", "\n")
+    };
+
+    let found = on_a_terminal(&["search", "--store", store, "rounding"], false);
+    assert!(
+        found.starts_with("Checkout bug  (hydra · /home/ana/shop · "),
+        "{found:?}"
+    );
+    assert!(found.contains("\x1b[1mrounding\x1b[0m"), "{found:?}");
+    assert!(
+        found.contains("@[Checkout bug](hydra-session:"),
+        "{found:?}"
+    );
+    let plain = on_a_terminal(&["search", "--store", store, "rounding"], true);
+    assert!(
+        !plain.contains('\x1b') && plain.contains("tax rounding"),
+        "{plain:?}"
+    );
+    let none = on_a_terminal(&["search", "--store", store, "zanzibar"], false);
+    assert_eq!(none, "No session matches.\n");
+    let json = on_a_terminal(
+        &["search", "--format", "json", "--store", store, "rounding"],
+        false,
+    );
+    let hits: Value = serde_json::from_str(&json).expect("JSON with --format json");
+    assert_eq!(hits[0]["sessionId"], "checkout-tax");
+
+    let status = on_a_terminal(&["status", "--store", store], false);
+    assert!(status.starts_with("2 sessions in 1 store\n"), "{status:?}");
+    assert!(
+        status.contains(&format!("{store}  2 sessions\n")),
+        "{status:?}"
+    );
+    assert!(status.contains("Search: "), "{status:?}");
+    let json = on_a_terminal(&["status", "--format", "json", "--store", store], false);
+    let status: Value = serde_json::from_str(&json).expect("JSON with --format json");
+    assert_eq!(status["sessions"], 2);
+
+    // Not a terminal: JSON, as before; `--format text` asks for the summary
+    // (no colour: the output is not a terminal).
+    let piped = home.run(&["status", "--store", store]);
+    let status: Value = serde_json::from_slice(&piped.stdout).expect("JSON when piped");
+    assert_eq!(status["sessions"], 2);
+    let text = home.run(&["search", "--format", "text", "--store", store, "rounding"]);
+    let text = String::from_utf8(text.stdout).expect("UTF-8");
+    assert!(
+        text.starts_with("Checkout bug  (") && !text.contains('\x1b'),
+        "{text:?}"
+    );
+}
+
+/// `word` for `sh -c`.
+#[cfg(target_os = "linux")]
+fn shell_word(word: &str) -> String {
+    format!("'{}'", word.replace('\'', r"'\''"))
 }

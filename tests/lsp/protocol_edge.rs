@@ -181,3 +181,98 @@ async fn lone_surrogates_in_document_text_are_applied_as_replacement_characters(
     client.shutdown_and_exit().await;
     assert_eq!(exit_status(&mut child).await, Some(0));
 }
+
+/// Issue 27 item 2: a request whose id lsp-server's `RequestId` cannot
+/// hold (a number outside `i32`, a fraction, `null`, `true`, an object, an
+/// array) got no answer at all. Every number or string id is echoed as
+/// its JSON text, verbatim; an id no answer can carry gets −32600 with id
+/// `null`.
+#[tokio::test]
+async fn every_request_id_is_answered_verbatim_or_refused() {
+    use tokio::io::{AsyncBufReadExt, AsyncReadExt};
+
+    let store = demo_store();
+    let (mut client, _child) = spawn(store.path());
+    client.start(store.path(), "/home/ana/shop").await;
+    let uri = file_uri("/home/ana/shop/p.md");
+    let candidates = format!(
+        r#""method":"sessionReference/candidates","params":{{"textDocument":{{"uri":"{uri}"}}}}"#
+    );
+    let unknown = r#""method":"$/hydra/unknown","params":{}"#;
+    let valid = [
+        "2147483648",
+        "-2147483649",
+        "1.5",
+        "1e3",
+        "-0",
+        "123456789012345678901234567890",
+        r#""caf\u00e9""#,
+        "7",
+        r#""plain""#,
+    ];
+    let invalid = ["null", "true", "{\"a\":1}", "[1]"];
+    for (n, id) in valid.iter().chain(&invalid).enumerate() {
+        let method = if n % 2 == 0 { &candidates } else { unknown };
+        send_text(
+            &mut client,
+            &format!(r#"{{"jsonrpc":"2.0","id":{id},{method}}}"#),
+        )
+        .await;
+    }
+    // The answers, read as text: a JSON value would lose what is verbatim.
+    let (mut reader, _writer) = client.into_parts();
+    let mut echoed = Vec::new();
+    let mut refused = 0;
+    let deadline = tokio::time::Instant::now() + PATIENCE;
+    while echoed.len() < valid.len() || refused < invalid.len() {
+        let body = tokio::time::timeout_at(deadline, async {
+            let mut length = 0;
+            loop {
+                let mut line = String::new();
+                assert!(
+                    reader.read_line(&mut line).await.expect("read") > 0,
+                    "ended"
+                );
+                let line = line.trim_end();
+                if line.is_empty() {
+                    break;
+                }
+                if let Some(v) = line.strip_prefix("Content-Length:") {
+                    length = v.trim().parse().expect("length");
+                }
+            }
+            let mut body = vec![0; length];
+            reader.read_exact(&mut body).await.expect("body");
+            String::from_utf8(body).expect("UTF-8")
+        })
+        .await
+        .expect("every request is answered");
+        #[derive(serde::Deserialize)]
+        struct Answer {
+            #[serde(default)]
+            id: Option<Box<serde_json::value::RawValue>>,
+            #[serde(default)]
+            method: Option<String>,
+            #[serde(default)]
+            error: Option<Value>,
+        }
+        let answer: Answer = serde_json::from_str(&body).expect("JSON");
+        if answer.method.is_some() {
+            continue;
+        }
+        // (`Option` reads `"id": null` as `None`.)
+        match answer.id {
+            Some(id) => echoed.push(id.get().to_string()),
+            None => {
+                assert!(body.contains(r#""id":null"#), "{body}");
+                assert_eq!(answer.error.expect("an error")["code"], -32600, "{body}");
+                refused += 1;
+            }
+        }
+    }
+    echoed.sort();
+    let mut expected: Vec<String> = valid.iter().map(|s| s.to_string()).collect();
+    expected.sort();
+    assert_eq!(echoed, expected);
+    assert_eq!(refused, invalid.len());
+}

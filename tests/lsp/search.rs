@@ -64,6 +64,15 @@ async fn sessions_are_found_by_content_as_symbols_and_by_the_search_request() {
     assert!(bad["error"]["message"]
         .as_str()
         .is_some_and(|m| m.contains("malformed search query")));
+    // Issue 27 item 3: 1 MB of punctuation made a 1 MB error message.
+    let punctuation = ".,;".repeat(350_000);
+    let bad = client
+        .request("sessionReference/search", json!({"query": punctuation}))
+        .await;
+    let message = bad["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("has no words"), "{message}");
+    assert!(message.contains("(cut from 1050000 bytes)"), "{message}");
+    assert!(message.len() < 1000, "{} bytes", message.len());
 
     let symbols = client
         .call("workspace/symbol", json!({"query": "regression tests"}))

@@ -97,15 +97,53 @@ impl Setup {
     }
 }
 
+/// Each tool's `outputSchema`, by name.
+async fn output_schemas(client: &mut McpClient) -> std::collections::HashMap<String, Value> {
+    let tools = client.call("tools/list", json!({})).await;
+    tools["tools"]
+        .as_array()
+        .expect("tools")
+        .iter()
+        .map(|t| {
+            let name = t["name"].as_str().expect("name").to_string();
+            (name, t["outputSchema"].clone())
+        })
+        .collect()
+}
+
+fn assert_fits(schemas: &std::collections::HashMap<String, Value>, name: &str, result: &Value) {
+    let errors = schema_errors(&schemas[name], &result["structuredContent"], name);
+    assert!(errors.is_empty(), "{errors:?}");
+}
+
 fn resources(result: &Value) -> Vec<Value> {
     result["resources"].as_array().expect("resources").clone()
 }
 
+/// A tool result: whether it is an error, and its text. A success is an
+/// object (`structuredContent`) of one member, its text block the JSON of
+/// that same object (issue 25 item 1: Gemini CLI rejects a top-level
+/// array); what is given back is that member, a string as it is, anything
+/// else as JSON.
 fn tool(client_result: &Value) -> (bool, String) {
-    (
-        client_result["isError"] == json!(true),
-        tool_text(client_result),
-    )
+    let text = tool_text(client_result);
+    if client_result["isError"] == json!(true) {
+        return (true, text);
+    }
+    let structured = &client_result["structuredContent"];
+    let object = structured.as_object().expect("an object structuredContent");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).ok().as_ref(),
+        Some(structured),
+        "the text is the JSON of structuredContent"
+    );
+    assert_eq!(object.len(), 1, "{structured}");
+    let member = object.values().next().expect("one member");
+    let payload = match member {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    (false, payload)
 }
 
 #[tokio::test]
@@ -278,7 +316,11 @@ async fn a_resource_reads_as_prepares_context_spill_included() {
             json!({"name": "list_sessions", "arguments": {}}),
         )
         .await;
-    let listed: Vec<Value> = serde_json::from_str(&tool_text(&listed)).expect("list JSON");
+    assert!(
+        listed["structuredContent"]["sessions"].is_array(),
+        "{listed}"
+    );
+    let listed: Vec<Value> = serde_json::from_str(&tool(&listed).1).expect("list JSON");
     let mut truncated = 0;
     for r in &list {
         let uri = r["uri"].as_str().expect("uri");
@@ -419,6 +461,15 @@ async fn tools_are_read_only_with_schemas() {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
         assert!(t["description"].as_str().is_some_and(|d| !d.is_empty()));
     }
+    for (t, member) in tools
+        .iter()
+        .zip(["sessions", "context", "text", "sessions"])
+    {
+        let out = &t["outputSchema"];
+        assert_eq!(out["type"], "object", "{t}");
+        assert_eq!(out["anyOf"][0]["required"], json!([member]), "{t}");
+        assert_eq!(out["anyOf"][1]["required"], json!(["error"]), "{t}");
+    }
     assert_eq!(tools[1]["inputSchema"]["required"], json!(["session"]));
     assert_eq!(tools[2]["inputSchema"]["required"], json!(["text"]));
 }
@@ -433,6 +484,8 @@ async fn search_sessions_finds_by_what_was_said_and_fails_on_a_bad_query() {
         let found = client.call("tools/call", call("regression tests")).await;
         let (error, text) = tool(&found);
         assert!(!error, "{text}");
+        let schemas = output_schemas(&mut client).await;
+        assert_fits(&schemas, "search_sessions", &found);
         let hits: Vec<Value> = serde_json::from_str(&text).expect("JSON");
         assert_eq!(hits[0]["sessionId"], "checkout-tax.test-writer");
         assert_eq!(hits[0]["agent"], "hydra");
@@ -459,6 +512,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
     let mut client = setup.spawn(&[]);
     client.initialize().await;
     let call = |name: &str, arguments: Value| json!({"name": name, "arguments": arguments});
+    let schemas = output_schemas(&mut client).await;
 
     let listed = client
         .call(
@@ -468,6 +522,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
         .await;
     let (error, text) = tool(&listed);
     assert!(!error);
+    assert_fits(&schemas, "list_sessions", &listed);
     let listed: Vec<Value> = serde_json::from_str(&text).expect("JSON");
     let ids: Vec<&str> = listed.iter().filter_map(|l| l["id"].as_str()).collect();
     assert_eq!(ids, ["checkout-tax.test-writer", "checkout-tax"]);
@@ -497,6 +552,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
             )
             .await;
         assert_eq!(tool(&read), (false, expected.clone()), "{session}");
+        assert_fits(&schemas, "read_session", &read);
     }
 
     // prepare: the text form of `prepare`.
@@ -504,6 +560,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
     let prepared = client
         .call("tools/call", call("prepare", json!({"text": message})))
         .await;
+    assert_fits(&schemas, "prepare", &prepared);
     let cli = setup.cli("prepare", &["--format", "text"], &message);
     assert_eq!(
         tool(&prepared),
@@ -574,6 +631,8 @@ async fn each_tool_answers_and_fails_with_a_code() {
         assert!(error, "{name} {arguments}: {result}");
         assert!(text.starts_with(code), "{name} {arguments}: {text}");
         assert_eq!(result["structuredContent"]["error"]["code"], code);
+        let errors = schema_errors(&schemas[name], &result["structuredContent"], name);
+        assert!(errors.is_empty(), "{errors:?}");
     }
     // An unknown tool is a protocol error.
     let id = client
@@ -587,7 +646,7 @@ async fn each_tool_answers_and_fails_with_a_code() {
 async fn bad_input_is_answered_never_a_crash() {
     let setup = Setup::demo();
     let mut client = setup.spawn(&[]);
-    // Garbage before the handshake: ignored or answered, never fatal.
+    // Garbage before the handshake: answered, never fatal.
     client.send_raw(b"not json at all\n\n[1,2]\n{}\n").await;
     client.initialize().await;
     client
@@ -595,18 +654,33 @@ async fn bad_input_is_answered_never_a_crash() {
         .await;
     let id = client.request("no/such/method", json!({})).await;
     assert_eq!(client.answer(id).await["error"]["code"], -32601);
-    // JSON that is not a message (`[1,2]`, `{}`, an id without a method,
-    // `null`) is an invalid request, answered without an id; bytes that are
-    // not JSON have no id to answer and are skipped (as the official SDKs
-    // do: an answer to noise can start an error storm).
-    let invalid = client
+    // A line that is not JSON (or not UTF-8) is −32700 without an id; JSON
+    // that is not a message (`[1,2]`, `{}`, `null`) −32600 without one, an
+    // id without a method −32600 with it; a notification never answered.
+    assert!(
+        client.backlog.iter().all(|m| m.get("id").is_some()),
+        "`\"id\": null`, never no id: {:?}",
+        client.backlog
+    );
+    let codes: Vec<(i64, Value)> = client
         .backlog
         .iter()
-        .filter(|m| m["error"]["code"] == -32600 && m["id"].is_null())
-        .count();
-    assert_eq!(invalid, 4, "{:?}", client.backlog);
-    let id = client.request("resources/read", json!({"uri": 12})).await;
-    assert!(client.answer(id).await["error"]["code"].is_i64());
+        .map(|m| (m["error"]["code"].as_i64().unwrap_or(0), m["id"].clone()))
+        .collect();
+    assert_eq!(
+        codes,
+        vec![
+            (-32700, Value::Null),
+            (-32600, Value::Null),
+            (-32600, Value::Null),
+            (-32700, Value::Null),
+            (-32600, json!("x")),
+            (-32600, Value::Null),
+        ],
+        "{:?}",
+        client.backlog
+    );
+    client.backlog.clear();
 
     // A 10 MB argument: a session that is not there, a message without
     // mentions (given back whole).
@@ -645,6 +719,58 @@ async fn bad_input_is_answered_never_a_crash() {
     assert!(client.close().await.success());
 }
 
+/// Issue 27 item 1: params that do not fit their method were answered
+/// −32601 "method not found", or (`params` not an object) not at all.
+/// Each is −32602 with its id; a bad argument *value* stays a tool result.
+#[tokio::test]
+async fn params_that_do_not_fit_their_method_are_invalid_params() {
+    let setup = Setup::demo();
+    let mut client = setup.spawn(&[]);
+    client.initialize().await;
+    let bad = [
+        (
+            "tools/call",
+            json!({"name": "list_sessions", "arguments": [1]}),
+        ),
+        ("tools/call", json!({"arguments": {}})),
+        ("tools/call", json!("list_sessions")),
+        ("resources/read", json!({"uri": 12})),
+        ("resources/read", json!({})),
+        ("resources/read", json!("session:x/y")),
+        ("resources/list", json!("x")),
+        ("tools/list", json!(7)),
+        ("no/such/method", json!("x")),
+    ];
+    for (method, params) in bad {
+        let id = client.request(method, params.clone()).await;
+        let answer = client.answer(id).await;
+        assert_eq!(
+            answer["error"]["code"], -32602,
+            "{method} {params}: {answer}"
+        );
+    }
+    // Every one answered once: nothing else came.
+    assert!(client.backlog.is_empty(), "{:?}", client.backlog);
+    let value = client
+        .call(
+            "tools/call",
+            json!({"name": "list_sessions", "arguments": {"limit": "many"}}),
+        )
+        .await;
+    assert_eq!(value["isError"], true, "{value}");
+    // A request with an id no answer can carry: −32600 without an id.
+    client
+        .send_raw(b"{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"ping\"}\n")
+        .await;
+    let pinged = client.request("ping", json!({})).await;
+    client.answer(pinged).await;
+    let invalid: Vec<&Value> = client.backlog.iter().collect();
+    assert_eq!(invalid.len(), 1, "{invalid:?}");
+    assert_eq!(invalid[0]["error"]["code"], -32600);
+    assert!(invalid[0]["id"].is_null());
+    assert!(client.close().await.success());
+}
+
 #[tokio::test]
 async fn the_server_ends_at_the_end_of_its_input_before_a_handshake() {
     let setup = Setup::demo();
@@ -677,6 +803,30 @@ fn print_config_names_absolute_stores_for_every_client() {
         if client == "claude-code" {
             assert!(text.contains("claude mcp add"), "{text}");
             assert!(text.contains("mcp__hydra__read_session"), "{text}");
+        }
+    }
+    // Issue 27 item 18: a path that is not UTF-8 printed as another path
+    // (`st\u{FFFD}\u{FFFD}`), exit 0. It is refused.
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let odd = std::ffi::OsStr::from_bytes(b"st\xff\xfe");
+        for flag in ["--store", "--spill-dir"] {
+            let out = mcp_common::command(
+                &["mcp", "--print-config", "gemini"],
+                &here,
+                setup.cache.path(),
+            )
+            .arg(flag)
+            .arg(odd)
+            .output()
+            .expect("runs");
+            assert_eq!(out.status.code(), Some(2), "{flag}");
+            assert!(out.stdout.is_empty(), "{flag}");
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                stderr.contains("is not UTF-8") && stderr.contains(flag),
+                "{stderr}"
+            );
         }
     }
     let out = mcp_common::command(

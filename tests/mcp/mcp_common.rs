@@ -196,3 +196,54 @@ pub fn tool_text(result: &Value) -> String {
     assert_eq!(content.len(), 1, "{result}");
     content[0]["text"].as_str().expect("text").to_string()
 }
+
+/// Whether `value` follows `schema`, for the part of JSON Schema the
+/// tools' schemas use (`type`, `properties`, `required`, `items`,
+/// `additionalProperties: false`, `anyOf`): the reasons it does not.
+pub fn schema_errors(schema: &Value, value: &Value, at: &str) -> Vec<String> {
+    let mut errors = Vec::new();
+    if let Some(kind) = schema["type"].as_str() {
+        let fits = match kind {
+            "object" => value.is_object(),
+            "array" => value.is_array(),
+            "string" => value.is_string(),
+            "integer" => value.is_i64() || value.is_u64(),
+            "number" => value.is_number(),
+            "boolean" => value.is_boolean(),
+            other => panic!("a type this check does not know: {other}"),
+        };
+        if !fits {
+            return vec![format!("{at}: not {kind}: {value}")];
+        }
+    }
+    if let Some(required) = schema["required"].as_array() {
+        for name in required.iter().filter_map(Value::as_str) {
+            if value.get(name).is_none() {
+                errors.push(format!("{at}: no {name}"));
+            }
+        }
+    }
+    if let (Some(properties), Some(object)) = (schema["properties"].as_object(), value.as_object())
+    {
+        for (name, member) in object {
+            match properties.get(name) {
+                Some(sub) => errors.extend(schema_errors(sub, member, &format!("{at}.{name}"))),
+                None if schema["additionalProperties"] == json!(false) => {
+                    errors.push(format!("{at}: {name} is not allowed"))
+                }
+                None => {}
+            }
+        }
+    }
+    if let (Some(items), Some(array)) = (schema.get("items"), value.as_array()) {
+        for (i, item) in array.iter().enumerate() {
+            errors.extend(schema_errors(items, item, &format!("{at}[{i}]")));
+        }
+    }
+    if let Some(any) = schema["anyOf"].as_array() {
+        if !any.iter().any(|s| schema_errors(s, value, at).is_empty()) {
+            errors.push(format!("{at}: fits none of anyOf"));
+        }
+    }
+    errors
+}

@@ -165,7 +165,8 @@ fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
     if let Some(event) = string("hook_event_name")? {
         if event != EVENT {
             return Err(format!(
-                "this hook answers {EVENT}, not {event:?} (see --print-config)"
+                "this hook answers {EVENT}, not {} (see --print-config)",
+                crate::reference::echo::quoted(&event)
             ));
         }
     }

@@ -6,16 +6,20 @@
 //!   [`lsp_server::Message`] for the main loop; a bad frame is answered
 //!   (−32700 or −32600) and reading resynchronises on the next header.
 //! - [`writer`]: writes the messages the server sends, in order.
+//! - [`ids`]: request ids lsp-server's `RequestId` cannot hold exactly,
+//!   given to the main loop as stand-ins and written back as sent.
 //!
 //! Both channels are bounded: a client that does not read fills the
 //! output channel, the main loop then waits to send, stops taking input,
 //! and the reader stops reading. Nothing grows.
 
 pub mod frame;
+mod ids;
 mod reader;
 mod surrogates;
 mod writer;
 
+pub use ids::IdBook;
 pub use reader::spawn_reader;
 pub use writer::Writer;
 

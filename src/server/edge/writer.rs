@@ -2,12 +2,17 @@
 //! framed once. Its channel is bounded (see the module above).
 
 use std::io::{BufWriter, Write};
+use std::sync::Arc;
 use std::time::Duration;
 
 use crossbeam_channel::{Receiver, Sender};
-use serde_json::json;
+use lsp_server::{Message, Response, ResponseError};
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{json, Value};
 
 use super::frame::frame;
+use super::ids::IdBook;
 use super::Outgoing;
 
 /// The running writer: stop it with [`Writer::finish`].
@@ -21,13 +26,14 @@ impl Writer {
     pub fn spawn(
         output: impl Write + Send + 'static,
         outbox: Receiver<Outgoing>,
+        ids: Arc<IdBook>,
     ) -> std::io::Result<Writer> {
         let (stop, stopped) = crossbeam_channel::bounded(1);
         let (finished, done) = crossbeam_channel::bounded(1);
         std::thread::Builder::new()
             .name("lsp-writer".to_string())
             .spawn(move || {
-                write_messages(output, &outbox, &stopped);
+                write_messages(output, &outbox, &stopped, &ids);
                 let _ = finished.send(());
             })?;
         Ok(Writer { stop, done })
@@ -41,18 +47,23 @@ impl Writer {
     }
 }
 
-fn write_messages(output: impl Write, outbox: &Receiver<Outgoing>, stop: &Receiver<()>) {
+fn write_messages(
+    output: impl Write,
+    outbox: &Receiver<Outgoing>,
+    stop: &Receiver<()>,
+    ids: &IdBook,
+) {
     let mut output = BufWriter::with_capacity(1 << 16, output);
     let mut broken = false;
     loop {
         crossbeam_channel::select! {
             recv(outbox) -> next => match next {
-                Ok(message) => write_one(&mut output, message, &mut broken),
+                Ok(message) => write_one(&mut output, message, &mut broken, ids),
                 Err(_) => return,
             },
             recv(stop) -> _ => {
                 while let Ok(message) = outbox.try_recv() {
-                    write_one(&mut output, message, &mut broken);
+                    write_one(&mut output, message, &mut broken, ids);
                 }
                 return;
             }
@@ -62,11 +73,15 @@ fn write_messages(output: impl Write, outbox: &Receiver<Outgoing>, stop: &Receiv
 
 /// Writes one message; once the client is gone, messages are dropped (so
 /// nobody waits for room that will never come).
-fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool) {
+fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool, ids: &IdBook) {
     if *broken {
         return;
     }
     let written = match message {
+        Outgoing::Message(Message::Response(response)) => match ids.answered(&response.id) {
+            Some(raw) => write_with_id(output, &raw, &response),
+            None => Message::Response(response).write(output),
+        },
         Outgoing::Message(message) => message.write(output),
         Outgoing::ErrorWithoutId(error) => {
             let body = json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string();
@@ -79,4 +94,35 @@ fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool) {
         tracing::debug!("cannot write to the client: {e}");
         *broken = true;
     }
+}
+
+/// A response carrying the request's id as the client wrote it.
+#[derive(Serialize)]
+struct WithRawId<'a> {
+    jsonrpc: &'static str,
+    id: &'a RawValue,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    result: Option<&'a Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<&'a ResponseError>,
+}
+
+fn write_with_id(
+    output: &mut impl Write,
+    id: &RawValue,
+    response: &Response,
+) -> std::io::Result<()> {
+    let (result, error) = match &response.response_result {
+        Ok(result) => (Some(result), None),
+        Err(error) => (None, Some(error)),
+    };
+    let body = serde_json::to_vec(&WithRawId {
+        jsonrpc: "2.0",
+        id,
+        result,
+        error,
+    })
+    .map_err(std::io::Error::other)?;
+    output.write_all(&frame(&body))?;
+    output.flush()
 }
