@@ -2,7 +2,7 @@
 # The project's test command: every Rust test (unit, conformance, CLI, LSP,
 # property), a check that the fuzz targets compile, a 60-second soak of the
 # server, then the editor integrations and the real agents (Claude Code,
-# Codex) against the built server.
+# Codex, Pi, Qwen Code, Kilo, Continue, Cline, Aider) against the built server.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Never end without saying why.

@@ -329,7 +329,7 @@ fn layers_depend_only_downwards() {
         ("fsio", &[][..]),
         // The agents' formats read mentions and rendered contexts in
         // prompts by the contract's own grammar (agent-logs.md).
-        ("formats", &["model", "reference"][..]),
+        ("formats", &["model", "fsio", "reference"][..]),
         ("reference", &["model"][..]),
         ("store", &["model", "fsio", "formats"][..]),
         (

@@ -1,6 +1,8 @@
 //! Which format a store's logs are in: one fixed format, each file's own
 //! (told by its first line), or a store whose sessions are not line logs.
 
+use std::path::Path;
+
 use super::LogFormat;
 
 /// Which format a store's logs are in.
@@ -43,6 +45,22 @@ impl FormatChoice {
         }
     }
 
+    /// Whether the file at `rel` below the store `root` may hold a session:
+    /// [`Self::is_log_name`], or for a `.json` the same of `rel` under the
+    /// root's own folder name, so that a rule naming the folder a document
+    /// is directly in (Continue's `sessions`, Copilot Chat's
+    /// `chatSessions`) holds when the store is that folder itself.
+    pub fn is_log_name_in(self, root: &Path, rel: &[u8]) -> bool {
+        if self.is_log_name(rel) {
+            return true;
+        }
+        let Some(folder) = root.file_name() else {
+            return false;
+        };
+        rel.ends_with(b".json")
+            && self.is_log_name(&[folder.as_encoded_bytes(), b"/", rel].concat())
+    }
+
     /// Whether a store of this choice reads Aider's chat histories
     /// (agent-logs-files-3.md "Files read": `aider`, and `auto` by name).
     pub fn reads_aider(self) -> bool {
@@ -66,6 +84,33 @@ impl FormatChoice {
             .map(|(log, _)| *log)
     }
 
+    /// The document format of the log at `path`, when its store hands the
+    /// whole file to the scanner ([`LogFormat::is_document`]): the store's
+    /// fixed format, or under `auto` the one the name decides.
+    pub fn document_format(self, path: &Path) -> Option<&'static dyn LogFormat> {
+        match self {
+            FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes()),
+            FormatChoice::Fixed(f) => Some(f),
+            FormatChoice::Opencode | FormatChoice::Aider => None,
+        }
+        .filter(|f| f.is_document())
+    }
+
+    /// The fingerprint of the side facts of the log at `path`, folded into
+    /// its stamp (see [`LogFormat::side_facts`]).
+    pub fn side_facts_of(self, path: &Path) -> Option<u64> {
+        let path_name = path.as_os_str().as_encoded_bytes();
+        self.formats()
+            .filter(|f| f.is_log_name(path_name))
+            .find_map(|f| f.side_facts(path))
+    }
+
+    /// The folders whose logs the file at `rel`, no log, holds side facts
+    /// of (see [`LogFormat::side_scope`]).
+    pub fn side_scopes(self, rel: &[u8]) -> impl Iterator<Item = Vec<u8>> + '_ {
+        self.formats().filter_map(move |f| f.side_scope(rel))
+    }
+
     /// The formats a log of this store may be in.
     fn formats(self) -> impl Iterator<Item = &'static dyn LogFormat> {
         // OpenCode's store has no line logs, so no side files either.
@@ -78,9 +123,13 @@ impl FormatChoice {
         fixed.into_iter().chain(all.into_iter().flatten())
     }
 
-    pub fn pick(self, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
+    /// The format of the log at `path` whose first complete line is
+    /// `first_line`: under `auto`, the one its name decides (a `.json` a
+    /// format names), else the one its first line does.
+    pub fn pick(self, path: &Path, first_line: &[u8]) -> Option<&'static dyn LogFormat> {
         match self {
-            FormatChoice::Auto => super::detect(first_line),
+            FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes())
+                .or_else(|| super::detect(first_line)),
             FormatChoice::Fixed(f) => Some(f),
             FormatChoice::Opencode | FormatChoice::Aider => None,
         }

@@ -10,7 +10,9 @@
 pub mod aider;
 mod choice;
 pub mod claude_code;
+pub mod cline;
 pub mod codex;
+pub mod continue_dev;
 pub mod copilot_chat;
 pub mod copilot_cli;
 pub mod cursor;
@@ -56,6 +58,42 @@ pub trait LogFormat: Send + Sync + fmt::Debug {
     /// stamps into the log's, so a change to one alone re-reads the session.
     fn side_files(&self) -> &'static [(&'static str, &'static str)] {
         &[]
+    }
+
+    /// Facts of the session of the log at `path` (one of this format's)
+    /// kept in files a fixed `(log name, side name)` pair cannot name (an
+    /// index shared by every task of a Cline store, Continue's list beside
+    /// its sessions), as one fingerprint: the store folds it into the
+    /// log's stamp like the side files', so a change to those facts alone
+    /// re-reads the session, and a change elsewhere in a shared index
+    /// re-reads nothing. `None` when there are none.
+    fn side_facts(&self, path: &Path) -> Option<u64> {
+        let _ = path;
+        None
+    }
+
+    /// When the file at `rel` (relative to the store, `/`-separated) is no
+    /// log but holds [`Self::side_facts`] of this format's logs: the
+    /// folder (a `/`-terminated prefix of their names, empty for the
+    /// store's root) whose logs a change to it may concern.
+    fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
+        let _ = rel;
+        None
+    }
+
+    /// Whether, under `auto`, a file at `path` is of this format by its
+    /// name alone, whatever its first line (agent-logs-files-3.md: a
+    /// `.json` is decided by the format that names it).
+    fn claims_name(&self, path: &[u8]) -> bool {
+        let _ = path;
+        false
+    }
+
+    /// Whether this format's logs are whole documents the store hands its
+    /// scanner at once ([`Scanner::document`]) instead of line by line (a
+    /// compact JSON document has no line end at all).
+    fn is_document(&self) -> bool {
+        false
     }
 
     /// Whether a log whose first complete line is `line` (without its line
@@ -137,6 +175,13 @@ pub trait Scanner: Send + Sync + fmt::Debug {
     /// already removed).
     fn line(&mut self, line: &[u8]);
 
+    /// Takes a whole document's bytes, for a format that
+    /// [`LogFormat::is_document`]; nothing else is fed.
+    fn document(&mut self, bytes: &mut dyn Read) -> io::Result<()> {
+        let _ = bytes;
+        Ok(())
+    }
+
     /// What the log is, as far as the lines seen tell.
     fn header(&self) -> HeaderState;
 
@@ -208,6 +253,12 @@ pub fn by_name(name: &str) -> Option<&'static dyn LogFormat> {
 /// format or store kind called `name` (a [`crate::model::Locator`]'s).
 pub fn display_name(name: &str) -> Option<&'static str> {
     table::row(name).map(|r| r.display_name)
+}
+
+/// The format a file's name decides under `auto`, whatever its first line
+/// (see [`LogFormat::claims_name`]).
+pub fn claimed_by_name(path: &[u8]) -> Option<&'static dyn LogFormat> {
+    all().iter().copied().find(|f| f.claims_name(path))
 }
 
 /// The format whose files start with `line`, if any.

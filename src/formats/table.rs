@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
-    aider, claude_code, codex, copilot_chat, copilot_cli, cursor, gemini_cli, hydra, opencode, pi,
-    qwen_code, LogFormat,
+    aider, claude_code, cline, codex, continue_dev, copilot_chat, copilot_cli, cursor, gemini_cli,
+    hydra, opencode, pi, qwen_code, LogFormat,
 };
 
 /// How `auto` tells a format's files.
@@ -27,6 +27,10 @@ pub enum Auto {
     /// By the file's name (OpenCode's `opencode.db`): a store kind read
     /// by a store of its own.
     ByName,
+    /// By a `.json` document's name ([`LogFormat::claims_name`]: Cline's
+    /// `tasks/<id>/ui_messages.json`, Continue's `sessions/<id>.json`),
+    /// which no first line tells: a line format after every ranked one.
+    DocumentName,
 }
 
 /// One format's row.
@@ -141,6 +145,24 @@ pub static ROWS: &[Row] = &[
         // `.aider.chat.history.md`, by name (agent-logs-files-3.md).
         auto: Auto::ByName,
     },
+    Row {
+        name: "continue",
+        display_name: "Continue",
+        reading: FormatChoice::Fixed(&continue_dev::Continue),
+        defaults: continue_dev::defaults::default_stores,
+        // `sessions/*.json`, unless Gemini CLI's or Copilot Chat's name
+        // rule claims it first.
+        auto: Auto::DocumentName,
+    },
+    Row {
+        name: "cline",
+        // Roo Code and Kilo Code (legacy) read as this format too.
+        display_name: "Cline",
+        reading: FormatChoice::Fixed(&cline::Cline),
+        defaults: cline::defaults::default_stores,
+        // `tasks/<id>/ui_messages.json`.
+        auto: Auto::DocumentName,
+    },
 ];
 
 /// The row called `name`.
@@ -156,6 +178,7 @@ pub fn line_formats() -> &'static [&'static dyn LogFormat] {
             .iter()
             .filter_map(|r| match (r.reading, r.auto) {
                 (FormatChoice::Fixed(f), Auto::FirstLine(rank)) => Some((rank, f)),
+                (FormatChoice::Fixed(f), Auto::DocumentName) => Some((u16::MAX, f)),
                 _ => None,
             })
             .collect();
@@ -215,14 +238,16 @@ mod tests {
                 "copilot-chat",
                 "cursor",
                 "qwen-code",
-                "claude-code"
+                "claude-code",
+                "continue",
+                "cline"
             ]
         );
         let ranks: Vec<_> = ROWS
             .iter()
             .filter_map(|r| match r.auto {
                 Auto::FirstLine(rank) => Some(rank),
-                Auto::ByName => None,
+                Auto::ByName | Auto::DocumentName => None,
             })
             .collect();
         let mut unique = ranks.clone();

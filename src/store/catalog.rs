@@ -264,7 +264,7 @@ impl Catalog {
         if self.single.is_some() {
             return false;
         }
-        if !self.format.is_log_name(&rel) {
+        if !self.format.is_log_name_in(&self.root, &rel) {
             // A side file (Copilot CLI's `workspace.yaml`): its log again.
             let side = discover::file_name(&rel).as_encoded_bytes();
             let logs: Vec<&str> = self.format.logs_of_side_file(side).collect();
@@ -273,6 +273,21 @@ impl Catalog {
                 changed |= path
                     .parent()
                     .is_some_and(|dir| self.refresh_path(&dir.join(log)));
+            }
+            // An index many logs take facts from (Cline's, Continue's
+            // list): each log below its folder is stamped again, and only
+            // those whose facts changed are read again.
+            let scopes: Vec<Vec<u8>> = self.format.side_scopes(&rel).collect();
+            for scope in scopes {
+                let under: Vec<PathBuf> = self
+                    .files
+                    .iter()
+                    .filter(|(name, _)| name.starts_with(&scope))
+                    .map(|(name, _)| self.root.join(discover::name_path(name)))
+                    .collect();
+                for log in under {
+                    changed |= self.refresh_path(&log);
+                }
             }
             return changed;
         }
@@ -287,8 +302,10 @@ impl Catalog {
             .format
             .side_files_of(discover::file_name(&rel).as_encoded_bytes());
         let dir = path.parent().unwrap_or(path);
+        let facts = self.format.side_facts_of(path);
         let state = Stamp::of_path(path)
             .map(|stamp| stamp.with_sides(dir, sides))
+            .map(|stamp| facts.map_or(stamp, |f| stamp.with_facts(f)))
             .map(|stamp| refresh_state(path, stamp, previous, self.format, self.titles));
         let after = state.as_ref().map(|s| s.stamp);
         let shadowed = shadowed_name(&rel);

@@ -339,6 +339,18 @@ fn visit(
     }
 }
 
+/// The path, relative to its store, of a log named `name` there.
+#[cfg(unix)]
+pub fn name_path(name: &[u8]) -> PathBuf {
+    use std::os::unix::ffi::OsStrExt;
+    PathBuf::from(std::ffi::OsStr::from_bytes(name))
+}
+
+#[cfg(not(unix))]
+pub fn name_path(name: &[u8]) -> PathBuf {
+    PathBuf::from(String::from_utf8_lossy(name).into_owned())
+}
+
 /// The relative path of `path` below `root`, as `find_logs` would name it.
 pub fn relative_log_path(root: &Path, path: &Path) -> Option<Vec<u8>> {
     let rel = path.strip_prefix(root).ok()?;

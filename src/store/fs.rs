@@ -512,7 +512,7 @@ impl FsReader {
 
     fn path_of(&self, locator: &Locator) -> Option<PathBuf> {
         let root = self.roots.get(locator.store)?;
-        Some(root.join(name_path(&locator.name)))
+        Some(root.join(discover::name_path(&locator.name)))
     }
 }
 
@@ -635,18 +635,11 @@ fn side_stamp(path: &Path, session: &Session) -> u64 {
     };
     let name = discover::file_name(&session.locator.name).as_encoded_bytes();
     let sides = FormatChoice::Fixed(format).side_files_of(name);
-    Stamp::default().with_sides(dir, sides).side
-}
-
-#[cfg(unix)]
-fn name_path(name: &[u8]) -> PathBuf {
-    use std::os::unix::ffi::OsStrExt;
-    PathBuf::from(std::ffi::OsStr::from_bytes(name))
-}
-
-#[cfg(not(unix))]
-fn name_path(name: &[u8]) -> PathBuf {
-    PathBuf::from(String::from_utf8_lossy(name).into_owned())
+    let stamp = Stamp::default().with_sides(dir, sides);
+    match FormatChoice::Fixed(format).side_facts_of(path) {
+        Some(facts) => stamp.with_facts(facts).side,
+        None => stamp.side,
+    }
 }
 
 /// Bytes of each end of a log that [`FsReader::version`] hashes.

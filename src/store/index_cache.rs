@@ -30,7 +30,7 @@ use crate::fsio::{self, Links};
 /// VS Code's Copilot Chat logs, once no sessions, are; 9: so are Cursor
 /// transcripts, and a side file's stamp is part of a log's), so an old
 /// cache never serves old titles.
-const MAGIC: &[u8; 8] = b"HSLIDX\x00\x09";
+const MAGIC: &[u8; 8] = b"HSLIDX\x00\x0a";
 
 /// The build whose readers made a cache: the version and a hash of the
 /// format readers' sources (`build.rs`). A cache of any other build is

@@ -34,12 +34,18 @@ impl Walker {
         if let Some(name) = &self.single {
             return Ok(single_file(&self.root, name));
         }
-        let mut walk = discover::find_logs(&self.root, &|rel| self.format.is_log_name(rel))?;
+        let mut walk = discover::find_logs(&self.root, &|rel| {
+            self.format.is_log_name_in(&self.root, rel)
+        })?;
         for log in walk.iter_mut().flat_map(|w| w.logs.iter_mut()) {
             let name = discover::file_name(&log.rel).as_encoded_bytes();
             let mut sides = self.format.side_files_of(name).peekable();
             if sides.peek().is_some() {
                 log.stamp = log.stamp.with_sides(&log.dir, sides);
+            }
+            let path = log.dir.join(discover::file_name(&log.rel));
+            if let Some(facts) = self.format.side_facts_of(&path) {
+                log.stamp = log.stamp.with_facts(facts);
             }
         }
         Ok(walk)
@@ -246,6 +252,26 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
     let modified_millis = u64::try_from(stamp.mtime)
         .ok()
         .map(|secs| secs.saturating_mul(1000) + u64::from(stamp.mtime_nsec / 1_000_000));
+    if let Some(document) = choice.document_format(path) {
+        // A whole document, handed to its scanner at once: a compact one
+        // has no line end at all.
+        let mut scanner = document.scanner();
+        if let Some(millis) = modified_millis {
+            scanner.file_modified(millis);
+        }
+        scanner.file_path(path);
+        if let Err(e) = scanner.document(&mut std::io::Read::take(&mut file, size)) {
+            state.found = Found::Not(Box::new(HeaderState::NotASession(format!(
+                "cannot read: {e}"
+            ))));
+            state.full = false;
+            return state;
+        }
+        state.found = settle(scanner);
+        state.format = Some(document);
+        state.consumed = size;
+        return state;
+    }
     let never = || false;
     let mut scanner: Option<Box<dyn Scanner>> = None;
     let mut format = None;
@@ -258,7 +284,7 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
                 Some(s) => s,
                 None => {
                     first_line = fingerprint(line);
-                    let Some(picked) = choice.pick(line) else {
+                    let Some(picked) = choice.pick(path, line) else {
                         return Ok(Flow::Stop);
                     };
                     format = Some(picked);

@@ -92,6 +92,18 @@ impl Stamp {
         }
     }
 
+    /// This stamp with a fingerprint of the log's side facts folded in
+    /// (see [`crate::formats::LogFormat::side_facts`]).
+    pub fn with_facts(self, facts: u64) -> Stamp {
+        use std::hash::{Hash, Hasher};
+        let mut hasher = rustc_hash::FxHasher::default();
+        (self.side, facts).hash(&mut hasher);
+        Stamp {
+            side: hasher.finish() | 1,
+            ..self
+        }
+    }
+
     /// The stamp of the regular file at `path`; `None` when it is gone or
     /// is not a regular file (a symbolic link is not followed).
     pub fn of_path(path: &Path) -> Option<Stamp> {

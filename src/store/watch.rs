@@ -69,7 +69,13 @@ impl Pending {
                 }
             } else if !path.starts_with(root) {
                 // A sibling of the root, seen through the parent's watch.
-            } else if path.extension().is_some_and(|e| e == "jsonl") || is_history(&path) {
+            } else if path
+                .extension()
+                .is_some_and(|e| e == "jsonl" || e == "json")
+                || is_history(&path)
+            {
+                // A `.json` too: a document rewritten in place (Cline's,
+                // Continue's), or an index its sessions take facts from.
                 self.paths.insert(path);
             } else if structural {
                 // A directory came, went or moved: what it held is unknown.
@@ -185,13 +191,20 @@ mod tests {
     use super::*;
     use notify::event::DataChange;
 
-    /// A write to a log or to an Aider history is that one path to read
-    /// again; a write to another file is nothing.
+    /// A write to a log, to an Aider history, to a document rewritten in
+    /// place (Cline's, Continue's) or to an index beside it is that one
+    /// path to read again; a write to another file is nothing.
     #[test]
     fn a_write_to_a_history_is_a_path_to_refresh() {
         let root = Path::new("/store");
         let mut pending = Pending::default();
-        for name in ["a/s.jsonl", "a/.aider.chat.history.md", "a/notes.md"] {
+        for name in [
+            "a/s.jsonl",
+            "a/.aider.chat.history.md",
+            "a/notes.md",
+            "t/tasks/1/ui_messages.json",
+            "t/state/taskHistory.json",
+        ] {
             let event = Event::new(EventKind::Modify(ModifyKind::Data(DataChange::Content)))
                 .add_path(root.join(name));
             pending.add(Ok(event), root);
@@ -201,7 +214,9 @@ mod tests {
             paths,
             [
                 Path::new("/store/a/.aider.chat.history.md"),
-                Path::new("/store/a/s.jsonl")
+                Path::new("/store/a/s.jsonl"),
+                Path::new("/store/t/state/taskHistory.json"),
+                Path::new("/store/t/tasks/1/ui_messages.json")
             ]
         );
         assert!(!pending.rescan);

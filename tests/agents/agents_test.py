@@ -19,14 +19,21 @@ import json
 import os
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
 
 sys.dont_write_bytecode = True
-from fake_api import texts  # noqa: E402  (every string inside a JSON value)
+from harness import (  # noqa: E402
+    Sandbox as _Sandbox,
+    Tmux,
+    check,
+    failed_checks,
+    holds,
+    tail,
+    wait_for,
+)
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 CLAUDE, CODEX, SERVER, STORE = (os.path.abspath(a) for a in sys.argv[1:5])
@@ -36,119 +43,11 @@ SESSION_TITLE = "Checkout tax rounding"
 GOOD_PROMPT = f"Look at @[{SESSION_TITLE}](hydra-session:ImNoZWNrb3V0LXRheCI) and summarise it."
 BAD_PROMPT = "Look at @[Nowhere](hydra-session:Im5vd2hlcmUtMTIzIg) and summarise it."
 BAD_ID = "nowhere-123"
-RUN_SECONDS = 90
-
-failures = 0
 
 
-def check(name, ok, why=""):
-    global failures
-    if ok:
-        print(f"PASS {name}", flush=True)
-    else:
-        failures += 1
-        print(f"FAIL {name}: {why}", flush=True)
-    return ok
-
-
-def wait_for(predicate, seconds, interval=0.2):
-    """Polls until predicate() is truthy or the deadline passes."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(interval)
-
-
-def holds(value, needle):
-    return any(needle in s for s in texts(value))
-
-
-def tail(text, n=1500):
-    text = text if isinstance(text, str) else text.decode("utf-8", "replace")
-    return text[-n:].replace("\n", "\\n")
-
-
-class FakeApi:
-    """tests/agents/fake_api.py on an ephemeral port, with its record file."""
-
-    def __init__(self, work, read_session=None):
-        self.record = os.path.join(work, "requests.jsonl")
-        port_file = os.path.join(work, "api.port")
-        open(self.record, "w").close()
-        env = dict(os.environ)
-        if read_session:
-            env["FAKE_API_READ_SESSION"] = read_session
-        self.proc = subprocess.Popen(
-            [sys.executable, os.path.join(HERE, "fake_api.py"), self.record, port_file], env=env
-        )
-        if not wait_for(lambda: os.path.exists(port_file), 10):
-            raise RuntimeError("the fake API did not start")
-        self.port = int(open(port_file).read())
-        self.url = f"http://127.0.0.1:{self.port}"
-
-    def requests(self, path_end=None):
-        out = []
-        with open(self.record) as f:
-            for line in f:
-                entry = json.loads(line)
-                if path_end is None or entry["path"].split("?")[0].endswith(path_end):
-                    out.append(entry)
-        return out
-
-    def stop(self):
-        self.proc.terminate()
-        try:
-            self.proc.wait(5)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-
-
-class Sandbox:
-    """A private HOME, a project directory, a PATH with the server first,
-    and a fake API: one per check group, removed afterwards."""
-
-    def __init__(self, name, read_session=None):
-        self.root = tempfile.mkdtemp(prefix=f"hydra-agents-{name}.")
-        self.home = os.path.join(self.root, "home")
-        self.project = os.path.join(self.root, "project")
-        self.bin = os.path.join(self.root, "bin")
-        self.tmp = os.path.join(self.root, "tmp")
-        for d in (self.home, self.project, self.bin, self.tmp):
-            os.makedirs(d)
-        # The printed configs name the bare command, as a person's PATH has it.
-        os.symlink(SERVER, os.path.join(self.bin, "hydra-session-lsp"))
-        self.api = FakeApi(self.root, read_session)
-
-    def env(self, extra):
-        keep = ("PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "LOGNAME", "SHELL")
-        env = {k: v for k, v in os.environ.items() if k in keep}
-        env["PATH"] = self.bin + os.pathsep + env.get("PATH", "/usr/bin:/bin")
-        env["HOME"] = self.home
-        env["XDG_CONFIG_HOME"] = os.path.join(self.home, ".config")
-        env["XDG_CACHE_HOME"] = os.path.join(self.home, ".cache")
-        env["XDG_DATA_HOME"] = os.path.join(self.home, ".local", "share")
-        env["XDG_STATE_HOME"] = os.path.join(self.home, ".local", "state")
-        # Codex saves cut hook output under the temporary directory.
-        env["TMPDIR"] = self.tmp
-        env.update(extra)
-        return env
-
-    def run(self, argv, env, seconds=RUN_SECONDS, stdin=None):
-        return subprocess.run(
-            ["timeout", "--kill-after=5", str(seconds)] + argv,
-            cwd=self.project,
-            env=env,
-            input=stdin,
-            stdin=None if stdin is not None else subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-        )
-
-    def close(self):
-        self.api.stop()
-        shutil.rmtree(self.root, ignore_errors=True)
+def Sandbox(name, read_session=None):
+    """A sandbox whose PATH runs the server under test."""
+    return _Sandbox(SERVER, name, read_session)
 
 
 # The server's own runs (print-config, prepare, candidates) spill, if ever,
@@ -309,72 +208,6 @@ def test_claude_hook():
         sb.close()
 
 
-class Tmux:
-    """An agent's TUI in a private tmux server, 160x45, read by capture-pane."""
-
-    def __init__(self, sandbox, name, argv, env):
-        # The server's socket lives in the sandbox, and goes with it.
-        self.sock = os.path.join(sandbox.root, f"{name}.tmux")
-        self.pid_file = os.path.join(sandbox.root, f"{name}.pid")
-        script = os.path.join(sandbox.root, f"{name}.sh")
-        with open(script, "w") as f:
-            f.write("cd " + sh_quote(sandbox.project) + "\n")
-            for k, v in env.items():
-                f.write(f"export {k}={sh_quote(v)}\n")
-            f.write(f"echo $$ > {sh_quote(self.pid_file)}\n")
-            f.write(f"exec timeout --kill-after=5 {RUN_SECONDS * 2} " + " ".join(map(sh_quote, argv)) + "\n")
-        self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "agent", "-x", "160", "-y", "45", "bash " + sh_quote(script))
-
-    def tmux(self, *args):
-        return subprocess.run(["tmux", "-S", self.sock] + list(args), capture_output=True, text=True)
-
-    def screen(self):
-        return self.tmux("capture-pane", "-p", "-t", "agent").stdout
-
-    def lines(self):
-        return self.screen().splitlines()
-
-    def keys(self, *keys):
-        self.tmux("send-keys", "-t", "agent", *keys)
-
-    def type(self, text):
-        self.tmux("send-keys", "-t", "agent", "-l", text)
-
-    def paste(self, text):
-        """Pastes text as a terminal paste (bracketed), then waits for its
-        start on the screen: Codex takes keys typed in a burst for a paste
-        and a following Enter for a newline, so a prompt is pasted whole."""
-        self.tmux("set-buffer", "-b", "prompt", text)
-        self.tmux("paste-buffer", "-p", "-d", "-b", "prompt", "-t", "agent")
-        return self.shows(text[:40], seconds=10)
-
-    def shows(self, *texts, seconds=30):
-        """Waits until every text is on the screen at once."""
-        return wait_for(lambda: all(t in self.screen() for t in texts), seconds)
-
-    def shows_message(self, prefix, lines, seconds=30):
-        """A hook's message as both TUIs show one: the first line after
-        the prefix, the others below it (each cut to what surely fits)."""
-        return self.shows(prefix + lines[0][:60], *(line[:60] for line in lines[1:]), seconds=seconds)
-
-    def close(self):
-        """Ends the agent and waits for it (the `timeout` that runs it): an
-        agent still writing its state would race the sandbox's removal."""
-        self.tmux("kill-server")
-        try:
-            pid = int(open(self.pid_file).read())
-        except (OSError, ValueError):
-            return
-        # `timeout` passes the hangup (and a TERM) on to the agent.
-        for sig in (signal.SIGTERM, signal.SIGKILL):
-            if wait_for(lambda: not alive(pid), 10):
-                return
-            try:
-                os.kill(pid, sig)
-            except OSError:
-                return
-
-
 def mcp_add_command(agent, agent_bin, group, store=STORE):
     """The `<agent> mcp add …` line `mcp --print-config` prints, run with
     the installed agent; when there is none, the README's own command (and
@@ -386,19 +219,6 @@ def mcp_add_command(agent, agent_bin, group, store=STORE):
         return [agent_bin] + shlex.split(lines[0])[1:]
     scope = ["--scope", "user"] if agent == "claude" else []
     return [agent_bin, "mcp", "add", *scope, "hydra", "--", "hydra-session-lsp", "mcp", "--store", store]
-
-
-def alive(pid):
-    """Whether pid runs (a zombie counts as gone)."""
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return False
-
-
-def sh_quote(s):
-    return "'" + s.replace("'", "'\\''") + "'"
 
 
 def claude_menu_lists(tui, word, title, seconds):
@@ -783,7 +603,7 @@ def main():
         except Exception as e:  # one broken group is one failure; the rest still run
             check(f"{test.__name__}: ran to the end", False, f"{type(e).__name__}: {e}")
     shutil.rmtree(SERVER_CACHE, ignore_errors=True)
-    sys.exit(1 if failures else 0)
+    sys.exit(1 if failed_checks else 0)
 
 
 if __name__ == "__main__":

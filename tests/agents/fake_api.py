@@ -20,8 +20,20 @@ else as text). It answers:
   name ends in "read_session" and holds no tool result yet, the reply is a
   call of that tool with {"session": SESSION}; otherwise a final message.
 
+- the OpenAI Chat Completions API (Pi, Qwen Code, Kilo, Continue, Cline,
+  Aider, through their OpenAI-compatible base URL): POST /chat/completions,
+  streamed (SSE chunks, then [DONE]) or plain. FAKE_API_TOOLS scripts the
+  tool calls: a JSON list of [tool name, arguments object], one per turn
+  (the n-th entry for a request holding n user messages; none past the
+  list, so an agent that adds user messages of its own, such as Qwen Code's
+  note that a sub-agent finished, is not made to loop). When the request's last message is the person's (not a tool
+  result) and offers its turn's tool, the reply is one call of that tool;
+  otherwise a final message. So every turn of a tool-using agent makes one
+  tool call, then answers; a sub-agent (a request of one user message) makes
+  the first turn's call.
+
 SESSION comes from the environment variable FAKE_API_READ_SESSION; without
-it no tool is ever called.
+it no tool is ever called on the Anthropic and Responses APIs.
 
 Stdlib only, one thread per connection; stops on SIGTERM.
 """
@@ -81,9 +93,17 @@ def anthropic_stream(model):
 
 
 def texts(value):
-    """Every string inside a JSON value."""
+    """Every string inside a JSON value, and inside the JSON text a string
+    holds (a tool's structured result reaches the model as the JSON text of
+    an object, so the context is in it escaped)."""
     if isinstance(value, str):
         yield value
+        if value.lstrip()[:1] in ("{", "["):
+            try:
+                inner = json.loads(value)
+            except ValueError:
+                return
+            yield from texts(inner)
     elif isinstance(value, dict):
         for v in value.values():
             yield from texts(v)
@@ -200,6 +220,74 @@ def responses_stream(body):
     return sse(events)
 
 
+def chat_tool_call(body):
+    """The scripted tool call for a Chat Completions request, if any (see
+    FAKE_API_TOOLS above): the model acts first, then answers what the tool
+    gave."""
+    try:
+        turns = json.loads(os.environ.get("FAKE_API_TOOLS") or "[]")
+    except ValueError:
+        turns = []
+    messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+    users = sum(1 for m in messages if m.get("role") == "user")
+    if not 0 < users <= len(turns) or messages[-1].get("role") != "user":
+        return None
+    name, arguments = turns[users - 1]
+    offered = {(t.get("function") or {}).get("name") for t in body.get("tools") or [] if isinstance(t, dict)}
+    if name not in offered:
+        return None
+    calls = sum(len(m.get("tool_calls") or []) for m in messages)
+    return {
+        "index": 0,
+        "id": f"call_fake_{calls + 1}",
+        "type": "function",
+        "function": {"name": name, "arguments": json.dumps(arguments)},
+    }
+
+
+def chat_usage():
+    return {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14}
+
+
+def chat_completion(body):
+    """A plain (not streamed) Chat Completions reply."""
+    call = chat_tool_call(body)
+    message = {"role": "assistant", "content": None if call else REPLY_TEXT}
+    if call:
+        message["tool_calls"] = [{k: v for k, v in call.items() if k != "index"}]
+    return {
+        "id": "chatcmpl-fake",
+        "object": "chat.completion",
+        "created": 1764500000,
+        "model": body.get("model", "gpt-fake"),
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if call else "stop"}],
+        "usage": chat_usage(),
+    }
+
+
+def chat_stream(body):
+    """A streamed Chat Completions reply: a role chunk, the content (or the
+    tool call: its name first, then its arguments), a finish chunk, a usage
+    chunk, then [DONE]."""
+    call = chat_tool_call(body)
+    head = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 1764500000, "model": body.get("model", "gpt-fake")}
+
+    def chunk(delta, finish=None, **extra):
+        return dict(head, choices=[{"index": 0, "delta": delta, "finish_reason": finish}], **extra)
+
+    chunks = [chunk({"role": "assistant", "content": ""})]
+    if call:
+        function = call["function"]
+        chunks.append(chunk({"tool_calls": [dict(call, function={"name": function["name"], "arguments": ""})]}))
+        chunks.append(chunk({"tool_calls": [{"index": 0, "function": {"arguments": function["arguments"]}}]}))
+        chunks.append(chunk({}, "tool_calls"))
+    else:
+        chunks.append(chunk({"content": REPLY_TEXT}))
+        chunks.append(chunk({}, "stop"))
+    chunks.append(dict(head, choices=[], usage=chat_usage()))
+    return ("".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n").encode()
+
+
 class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     record_file = ""
@@ -244,6 +332,11 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, anthropic_stream(model), "text/event-stream")
             else:
                 self.send(200, anthropic_message(model))
+        elif self.command == "POST" and path.endswith("/chat/completions"):
+            if body.get("stream"):
+                self.send(200, chat_stream(body), "text/event-stream")
+            else:
+                self.send(200, chat_completion(body))
         elif self.command == "POST" and path.endswith("/responses"):
             self.send(200, responses_stream(body), "text/event-stream")
         elif path.endswith("/models"):

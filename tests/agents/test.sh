@@ -8,21 +8,56 @@
 #   3. interactive `claude` in tmux with the MCP server: ` @`, part of a
 #      title, ↓, Enter, Enter, and the session's context in the request;
 #   4. `codex exec` with the MCP server: a scripted read_session call whose
-#      result reaches the next request.
+#      result reaches the next request;
+#   5. Pi, Qwen Code, Kilo, Continue, Cline and Aider (sessions_test.py):
+#      each writes a real session in a fresh HOME (a prompt, a tool call, a
+#      resumed turn), which `candidates`, `prepare`, `status` and `search`
+#      find with zero configuration.
 #
-#   bash tests/agents/test.sh target/debug/hydra-session-lsp
+#   bash tests/agents/test.sh target/debug/hydra-session-lsp [AGENT...]
+#
+# AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
+# cline, aider (5); default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
 set -euo pipefail
 
 if [ $# -lt 1 ]; then
-  echo "usage: bash tests/agents/test.sh PATH/TO/hydra-session-lsp" >&2
+  echo "usage: bash tests/agents/test.sh PATH/TO/hydra-session-lsp [AGENT...]" >&2
   exit 2
 fi
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 server=$(readlink -f "$1")
+shift
+# Which groups run: agents_test.py (Claude Code, Codex) and sessions_test.py
+# (the others), each with the names asked for.
+hooks=()
+readers=()
+for agent in "$@"; do
+  case "$agent" in
+    claude | codex) hooks+=("$agent") ;;
+    pi | qwen | kilo | continue | cline | aider) readers+=("$agent") ;;
+    *)
+      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider)" >&2
+      exit 2
+      ;;
+  esac
+done
+# No names: every group. Names: only theirs (agents_test.py picks Claude
+# Code's or Codex's groups by HYDRA_AGENTS_ONLY when one of the two is named).
+hooks_run=1
+hooks_only=""
+if [ $# -gt 0 ]; then
+  [ ${#hooks[@]} -gt 0 ] || hooks_run=0
+  [ ${#hooks[@]} -ne 1 ] || hooks_only=${hooks[0]}
+  [ ${#readers[@]} -gt 0 ] || readers=(none)
+elif [ -n "${HYDRA_AGENTS_ONLY:-}" ]; then
+  # As before the other agents came: HYDRA_AGENTS_ONLY alone picks among
+  # Claude Code's and Codex's groups only.
+  readers=(none)
+fi
 store="$repo/examples/sessions"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hydra-agents.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -49,7 +84,8 @@ for tool in node npm tmux python3; do
 done
 
 rc=0
-timeout --kill-after=10 300 bash "$here/install.sh" >"$work/install.out" 2>"$work/install.err" || rc=$?
+# npm and PyPI at once; a fresh machine's first install takes about 2 min.
+timeout --kill-after=10 420 bash "$here/install.sh" "$@" >"$work/install.out" 2>"$work/install.err" || rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "FAIL agents: install.sh exited with status $rc"
   tail -n 20 "$work/install.err"
@@ -58,22 +94,37 @@ if [ "$rc" -ne 0 ]; then
 fi
 claude=$(sed -n 's/^claude=//p' "$work/install.out")
 codex=$(sed -n 's/^codex=//p' "$work/install.out")
+grep '^install: .* took ' "$work/install.err" || true
 echo "using $("$claude" --version) and $("$codex" --version 2>/dev/null), $server"
 
-rc=0
-timeout --kill-after=10 420 python3 "$here/agents_test.py" "$claude" "$codex" "$server" "$store" \
-  >"$work/test.out" 2>"$work/test.err" || rc=$?
-cat "$work/test.out"
-passed=$(grep -c '^PASS ' "$work/test.out" || true)
-failed=$(grep -c '^FAIL ' "$work/test.out" || true)
-skipped=$(grep -c '^SKIP ' "$work/test.out" || true)
-[ "$skipped" -eq 0 ] || echo "$skipped groups skipped (HYDRA_AGENTS_ONLY)"
-if [ "$rc" -ne 0 ] && [ "$failed" -eq 0 ]; then
-  echo "FAIL agents: agents_test.py exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out)")"
-  failed=1
+# Runs one test script under a time limit; its PASS/FAIL lines are counted.
+run_script() {
+  local script=$1 seconds=$2 rc=0
+  shift 2
+  timeout --kill-after=10 "$seconds" python3 "$here/$script" "$@" >"$work/test.out" 2>"$work/test.err" || rc=$?
+  cat "$work/test.out"
+  local p f s
+  p=$(grep -c '^PASS ' "$work/test.out" || true)
+  f=$(grep -c '^FAIL ' "$work/test.out" || true)
+  s=$(grep -c '^SKIP ' "$work/test.out" || true)
+  [ "$s" -eq 0 ] || echo "$s groups of $script skipped"
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    echo "FAIL agents: $script exited with status $rc$([ "$rc" -eq 124 ] && echo " (timed out)")"
+    f=1
+  fi
+  if [ "$rc" -ne 0 ] && [ -s "$work/test.err" ]; then
+    echo "--- $script: stderr (tail) ---"
+    tail -c 3000 "$work/test.err"
+  fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+}
+
+if [ "$hooks_run" -eq 1 ]; then
+  HYDRA_AGENTS_ONLY=${HYDRA_AGENTS_ONLY:-$hooks_only} \
+    run_script agents_test.py 420 "$claude" "$codex" "$server" "$store"
 fi
-if [ "$rc" -ne 0 ] && [ -s "$work/test.err" ]; then
-  echo "--- agents_test.py: stderr (tail) ---"
-  tail -c 3000 "$work/test.err"
+if [ "${readers[*]-}" != "none" ]; then
+  run_script sessions_test.py 420 "$server" "$work/install.out" ${readers[@]+"${readers[@]}"}
 fi
 finish

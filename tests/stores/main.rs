@@ -9,7 +9,9 @@ mod support;
 
 mod aider;
 mod claude_code;
+mod cline;
 mod codex;
+mod continue_dev;
 mod copilot_chat;
 mod copilot_cli;
 mod cursor;

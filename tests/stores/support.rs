@@ -23,6 +23,7 @@ const STORE_VARIABLES: &[&str] = &[
     "CURSOR_CONFIG_DIR",
     "PI_CODING_AGENT_DIR",
     "QWEN_RUNTIME_DIR",
+    "CONTINUE_GLOBAL_DIR",
 ];
 
 /// Runs the binary in a fresh folder with `home` as HOME (its cache under

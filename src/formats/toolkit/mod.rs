@@ -2,13 +2,16 @@
 //! only its own rules: lenient JSON values ([`lenient`]), the walk over a
 //! log's complete lines with the errors every read reports alike
 //! ([`driver`]), a whole-JSON document's members as its lines come
-//! ([`document`]), a log held in memory for tests and fuzz targets
-//! ([`memory_log`]), the scanner and full read of any line format's
-//! tracker ([`track`]), and the environment's paths each format's default
-//! stores are found by ([`home`]).
+//! ([`document`]), a document's array elements as its bytes come
+//! ([`elements`]) and its read ([`whole`]), index files beside many logs
+//! parsed once per change ([`side_index`]), a log held in memory for tests
+//! and fuzz targets ([`memory_log`]), the scanner and full read of any
+//! line format's tracker ([`track`]), and the environment's paths each
+//! format's default stores are found by ([`home`]).
 
 pub mod document;
 pub mod driver;
+pub mod elements;
 #[cfg(test)]
 pub mod golden;
 pub mod home;
@@ -16,4 +19,6 @@ pub mod lenient;
 pub mod memory_log;
 #[cfg(test)]
 pub mod real_logs;
+pub mod side_index;
 pub mod track;
+pub mod whole;

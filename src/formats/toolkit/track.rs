@@ -5,6 +5,7 @@
 //! ([`read_tracked`]) — so that neither is written again per format.
 
 use std::fmt;
+use std::io::{self, Read};
 use std::path::Path;
 
 use super::driver;
@@ -45,6 +46,8 @@ pub trait Track: Clone + Send + Sync + fmt::Debug + 'static {
 
     /// Takes the next complete line (without its line end), handing the
     /// surface events it completes to `sink` (a scan's sink drops them).
+    /// A document's tracker ([`super::whole`]) takes the next chunk of its
+    /// bytes instead.
     fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>));
 
     /// The log has ended (a full read): hands on what was still held (a
@@ -164,6 +167,13 @@ impl<T: Track> Scanner for TrackScanner<T> {
 
     fn line(&mut self, line: &[u8]) {
         self.0.line(line, &mut |_| {});
+    }
+
+    fn document(&mut self, bytes: &mut dyn Read) -> io::Result<()> {
+        match feed_document(&mut self.0, bytes, &|| false, &mut |_| {}) {
+            Ok(_) | Err(FeedError::Cancelled) => Ok(()),
+            Err(FeedError::Io(e)) => Err(e),
+        }
     }
 
     fn header(&self) -> HeaderState {
@@ -288,4 +298,45 @@ pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHead
             Err(driver::log_error(log, line, why))
         }
     }
+}
+
+/// Bytes handed to the tracker at a time.
+const CHUNK: usize = 64 * 1024;
+
+/// Feeds a whole document's bytes from `reader` to `tracker` (see
+/// [`super::whole`]) to its end (or until the tracker is done),
+/// then ends it; the bytes read.
+pub fn feed_document<T: Track>(
+    tracker: &mut T,
+    reader: &mut dyn Read,
+    cancelled: Cancelled<'_>,
+    sink: &mut dyn FnMut(Entry<'_>),
+) -> Result<u64, FeedError> {
+    let mut buf = vec![0u8; CHUNK];
+    let mut read = 0u64;
+    loop {
+        if cancelled() {
+            return Err(FeedError::Cancelled);
+        }
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(FeedError::Io(e)),
+        };
+        read += n as u64;
+        tracker.line(&buf[..n], sink);
+        if tracker.is_done() {
+            return Ok(read);
+        }
+    }
+    tracker.end(sink);
+    Ok(read)
+}
+
+/// Why [`feed_document`] stopped early.
+#[derive(Debug)]
+pub enum FeedError {
+    Io(io::Error),
+    Cancelled,
 }

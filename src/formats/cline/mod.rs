@@ -1,0 +1,80 @@
+//! The `cline` format (agent-logs-files-3.md "Cline, Roo Code, Kilo Code
+//! (legacy)"): one task is one `tasks/<taskId>/ui_messages.json` in a VS
+//! Code extension's global storage. **Roo Code** (`rooveterinaryinc.roo-cline`)
+//! and **Kilo Code's legacy extension** (`kilocode.kilo-code`) write the same
+//! layout and read as this format; their `history_item.json` and
+//! `tasks/_index.json` stand where Cline has `state/taskHistory.json`
+//! ([`history`]). The document is rewritten whole, compact on one line, so
+//! it is read by its bytes ([`crate::formats::toolkit::whole`]), never by
+//! lines. Every rule the contract leaves unverified is in [`unverified`].
+
+pub mod defaults;
+pub mod history;
+pub mod message;
+pub mod place;
+pub mod track;
+pub mod unverified;
+
+#[cfg(test)]
+mod tests;
+
+use std::path::Path;
+
+use super::toolkit::track::TrackScanner;
+use super::toolkit::whole;
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use track::Tracker;
+
+/// The Cline format (Cline, Roo Code, Kilo Code legacy).
+#[derive(Debug, Clone, Copy)]
+pub struct Cline;
+
+impl LogFormat for Cline {
+    fn name(&self) -> &'static str {
+        "cline"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Cline"
+    }
+
+    /// `ui_messages.json` directly in a task folder directly in `tasks`.
+    fn is_log_name(&self, rel: &[u8]) -> bool {
+        place::is_task_log(rel)
+    }
+
+    fn claims_name(&self, path: &[u8]) -> bool {
+        place::is_task_log(path)
+    }
+
+    fn side_facts(&self, path: &Path) -> Option<u64> {
+        history::fingerprint(path)
+    }
+
+    fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
+        place::scope_of(rel)
+    }
+
+    fn is_document(&self) -> bool {
+        true
+    }
+
+    /// No first line tells a task: its name does ([`Self::claims_name`]).
+    fn recognizes(&self, _line: &[u8]) -> bool {
+        false
+    }
+
+    fn scanner(&self) -> Box<dyn Scanner> {
+        TrackScanner::<Tracker>::boxed()
+    }
+
+    fn read(
+        &self,
+        log: &dyn LogSource,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError> {
+        whole::read::<Tracker>(log, cancelled, sink)
+    }
+}

@@ -1,0 +1,48 @@
+//! The scan and the full read of a whole-JSON document (Cline's
+//! `ui_messages.json`, Continue's sessions): the agent rewrites it whole,
+//! often compact on one line with no line end, so it is not read by lines
+//! as [`super::track`] reads a line log. Its [`Track`] is fed the
+//! document's bytes in chunks instead ([`feed_document`]: [`Track::line`]
+//! takes each chunk, then [`Track::end`]), the store's scan through
+//! [`crate::formats::Scanner::document`] and the full read here; its
+//! memory is what the tracker keeps.
+
+use std::io::Read;
+
+use super::driver;
+use super::track::{feed_document, verdict, FeedError, Track};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+
+/// Reads a whole document with a [`Track`], handing its surface events to
+/// `sink` in order.
+pub fn read<T: Track>(
+    log: &dyn crate::formats::LogSource,
+    cancelled: Cancelled<'_>,
+    sink: &mut dyn FnMut(Entry<'_>),
+) -> Result<ReadSummary, ReadError> {
+    let mut tracker = T::for_read();
+    if let Some(millis) = log.modified_ms() {
+        tracker.file_modified(millis);
+    }
+    match log.path() {
+        Some(path) => tracker.file_path(path),
+        None => tracker.file_name(log.name()),
+    }
+    let (reader, size) = log
+        .open(None)
+        .map_err(|e| driver::log_error(log, None, e.to_string()))?;
+    let bytes = match feed_document(&mut tracker, &mut reader.take(size), cancelled, sink) {
+        Ok(bytes) => bytes,
+        Err(FeedError::Cancelled) => return Err(ReadError::Cancelled),
+        Err(FeedError::Io(e)) => return Err(driver::log_error(log, None, e.to_string())),
+    };
+    let header = verdict(log, &tracker)?;
+    Ok(ReadSummary {
+        header,
+        captured_through_seq: tracker.captured_through_seq(),
+        title: tracker.title(),
+        capacity: tracker.capacity(),
+        skipped_lines: tracker.skipped(),
+        bytes,
+    })
+}
