@@ -158,4 +158,28 @@ mod tests {
         assert!(FormatChoice::by_name("nope").is_none());
         assert!(FormatChoice::names().contains(&"opencode"));
     }
+
+    #[test]
+    fn an_auto_store_decides_a_json_by_the_format_that_claims_it() {
+        let picked = |path: &str, line: &str| {
+            FormatChoice::Auto
+                .pick(Path::new(path), line.as_bytes())
+                .map(|f| f.name())
+        };
+        // A pretty-printed document starts with `{` alone.
+        assert_eq!(picked("w/chatSessions/a.json", "{"), Some("copilot-chat"));
+        assert_eq!(picked("p/chats/session-1.json", "{"), Some("gemini"));
+        // A `.jsonl` by its first line, as before.
+        assert_eq!(
+            picked(
+                "w/chatSessions/a.jsonl",
+                r#"{"kind":0,"v":{"requests":[]}}"#
+            ),
+            Some("copilot-chat")
+        );
+        // A named format is that format, whatever the name.
+        let fixed = FormatChoice::by_name("gemini").unwrap();
+        let f = fixed.pick(Path::new("w/chatSessions/a.json"), b"{");
+        assert_eq!(f.map(|f| f.name()), Some("gemini"));
+    }
 }

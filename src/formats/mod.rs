@@ -40,10 +40,10 @@ pub trait LogFormat: Send + Sync + fmt::Debug {
     fn name(&self) -> &'static str;
 
     /// The agent's name as its users know it (`Claude Code`, `Codex`), for
-    /// the details of hover and completion; the settings name until a
-    /// format says otherwise.
+    /// the details of hover and completion: its row's in [`table`], else
+    /// the settings name.
     fn display_name(&self) -> &'static str {
-        self.name()
+        table::row(self.name()).map_or(self.name(), |r| r.display_name)
     }
 
     /// Whether a file with this name (relative to its store, `/`-separated)

@@ -427,11 +427,28 @@ impl SessionStore for FsStore {
     }
 
     fn notes(&self) -> Vec<StoreNote> {
+        self.notes_of_list(false)
+    }
+
+    fn status_notes(&self) -> Vec<StoreNote> {
+        self.notes_of_list(true)
+    }
+}
+
+impl FsStore {
+    /// The store list's notes, each store's in list order (with
+    /// `all_skipped`, a store whose every file was skipped says so first),
+    /// then the ids two stores hold.
+    fn notes_of_list(&self, all_skipped: bool) -> Vec<StoreNote> {
         let mut notes: Vec<StoreNote> = self
             .members
             .iter()
             .flat_map(|m| match m {
-                Member::Files(c) => c.notes(),
+                Member::Files(c) => {
+                    let skipped = c.all_skipped().filter(|_| all_skipped);
+                    skipped.into_iter().chain(c.notes()).collect()
+                }
+                Member::Store(store) if all_skipped => store.status_notes(),
                 Member::Store(store) => store.notes(),
             })
             .collect();
