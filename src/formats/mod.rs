@@ -23,6 +23,8 @@ pub mod hydra;
 pub mod kilo;
 pub mod lines;
 pub mod opencode;
+pub mod pi;
+pub mod qwen_code;
 pub mod table;
 pub mod text;
 pub mod toolkit;

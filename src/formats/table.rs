@@ -13,7 +13,7 @@ use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
     aider, claude_code, cline, codex, continue_dev, copilot_chat, copilot_cli, crush, cursor,
-    gemini_cli, goose, hydra, kilo, opencode, zed, LogFormat,
+    gemini_cli, goose, hydra, kilo, opencode, pi, qwen_code, zed, LogFormat,
 };
 
 /// How `auto` tells a format's files.
@@ -94,13 +94,11 @@ pub static ROWS: &[Row] = &[
         auto: Auto::FirstLine(30),
     },
     Row {
-        name: "copilot-chat",
-        display_name: "Copilot Chat",
-        reading: FormatChoice::Fixed(&copilot_chat::CopilotChat),
-        defaults: copilot_chat::defaults::default_stores,
-        // (5): a full state, `{"kind":0,"v":{…}}`, which no Claude Code
-        // line is.
-        auto: Auto::FirstLine(50),
+        name: opencode::NAME,
+        display_name: opencode::DISPLAY_NAME,
+        reading: FormatChoice::Opencode,
+        defaults: opencode::defaults::default_stores,
+        auto: Auto::ByName,
     },
     Row {
         name: "cursor",
@@ -112,20 +110,31 @@ pub static ROWS: &[Row] = &[
         auto: Auto::FirstLine(60),
     },
     Row {
-        name: opencode::NAME,
-        display_name: opencode::DISPLAY_NAME,
-        reading: FormatChoice::Opencode,
-        defaults: opencode::defaults::default_stores,
-        auto: Auto::ByName,
+        name: "copilot-chat",
+        display_name: "Copilot Chat",
+        reading: FormatChoice::Fixed(&copilot_chat::CopilotChat),
+        defaults: copilot_chat::defaults::default_stores,
+        // (5): a full state, `{"kind":0,"v":{…}}`, which no Claude Code
+        // line is.
+        auto: Auto::FirstLine(50),
     },
     Row {
-        name: aider::NAME,
-        display_name: aider::DISPLAY_NAME,
-        reading: FormatChoice::Aider,
-        // Found through the workspace (`aider::defaults::workspace_histories`).
-        defaults: aider::defaults::default_stores,
-        // `.aider.chat.history.md`, by name (agent-logs-files-3.md).
-        auto: Auto::ByName,
+        name: "pi",
+        display_name: "Pi",
+        reading: FormatChoice::Fixed(&pi::Pi),
+        defaults: pi::defaults::default_stores,
+        // (1b), right after hydra's (1a): `"type":"session"` without
+        // hydra's `createdAt` (hydra's (1c) takes the other shapes).
+        auto: Auto::FirstLine(11),
+    },
+    Row {
+        name: "qwen-code",
+        display_name: "Qwen Code",
+        reading: FormatChoice::Fixed(&qwen_code::QwenCode),
+        defaults: qwen_code::defaults::default_stores,
+        // (6a), before Claude Code's: Claude Code's fields, but a genai
+        // `message`.
+        auto: Auto::FirstLine(61),
     },
     Row {
         name: "continue",
@@ -144,6 +153,15 @@ pub static ROWS: &[Row] = &[
         defaults: cline::defaults::default_stores,
         // `tasks/<id>/ui_messages.json`.
         auto: Auto::DocumentName,
+    },
+    Row {
+        name: aider::NAME,
+        display_name: aider::DISPLAY_NAME,
+        reading: FormatChoice::Aider,
+        // Found through the workspace (`aider::defaults::workspace_histories`).
+        defaults: aider::defaults::default_stores,
+        // `.aider.chat.history.md`, by name (agent-logs-files-3.md).
+        auto: Auto::ByName,
     },
     // agent-logs-db-3.md: rows of SQLite databases, read by the generic
     // database store (`store::database`); `auto` finds each by its file
@@ -244,11 +262,13 @@ mod tests {
             order,
             [
                 "hydra",
+                "pi",
                 "codex",
                 "copilot-cli",
                 "gemini",
                 "copilot-chat",
                 "cursor",
+                "qwen-code",
                 "claude-code",
                 "continue",
                 "cline"

@@ -18,3 +18,5 @@ mod cursor;
 mod databases;
 mod gemini;
 mod opencode;
+mod pi;
+mod qwen_code;

@@ -22,6 +22,10 @@ impl LogFormat for Hydra {
         "hydra"
     }
 
+    /// agent-logs-files-3.md "auto" (1a)–(1c): `"type":"session"` with a
+    /// key `createdAt` (1a), or of any other shape than Pi's header (1c,
+    /// then judged by the header rule: not a session); a Pi header — no
+    /// `createdAt`, a string `id` and `timestamp` (1b) — is Pi's.
     fn recognizes(&self, line: &[u8]) -> bool {
         // A header is an object with `"type":"session"`; parse only that.
         #[derive(serde::Deserialize)]
@@ -30,6 +34,7 @@ impl LogFormat for Hydra {
             kind: Option<std::borrow::Cow<'a, str>>,
         }
         serde_json::from_slice::<Probe>(line).is_ok_and(|p| p.kind.as_deref() == Some("session"))
+            && !super::pi::entry::is_pi_header(line)
     }
 
     tracked_by!(Tracker);

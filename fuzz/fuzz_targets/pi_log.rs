@@ -1,0 +1,45 @@
+//! Pi session files: line parsing, the index's scanner and a full read
+//! never panic on any bytes, seqs increase, a full read and the scanner
+//! agree on the header, title and skipped lines, and the projection takes
+//! what the read yields.
+#![no_main]
+
+use hydra_session_lsp::formats::lines::{for_each_line, Flow};
+use hydra_session_lsp::formats::pi::entry::{first, parse};
+use hydra_session_lsp::formats::pi::Pi;
+use hydra_session_lsp::formats::toolkit::memory_log::MemoryLog;
+use hydra_session_lsp::formats::{HeaderState, LogFormat};
+use hydra_session_lsp::reference::projection::Projector;
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let _ = Pi.recognizes(data);
+    let _ = first(data);
+    for line in data.split(|&b| b == b'\n') {
+        let _ = parse(line);
+    }
+    let mut scanner = Pi.scanner();
+    scanner.file_modified(7);
+    let _ = for_each_line::<()>(&mut &data[..], data.len() as u64, &|| false, &mut |l| {
+        scanner.line(l);
+        Ok(Flow::Continue)
+    });
+    let mut projector = Projector::new(Some(40), 300);
+    let mut last_seq = None;
+    let log = MemoryLog::new(data).modified(7);
+    let read = Pi.read(&log, &|| false, &mut |entry| {
+        assert!(last_seq < Some(entry.seq), "seqs increase");
+        last_seq = Some(entry.seq);
+        projector.push(entry);
+    });
+    let _ = projector.finish();
+    if let Ok(summary) = read {
+        assert_eq!(
+            scanner.header(),
+            HeaderState::Session(summary.header.clone())
+        );
+        let meta = scanner.meta();
+        assert_eq!(meta.title, summary.title);
+        assert_eq!(meta.skipped_lines, summary.skipped_lines);
+    }
+});

@@ -1,0 +1,56 @@
+//! The Pi coding agent's session files (agent-logs-files-3.md "Pi"):
+//! `<agentDir>/sessions/--<cwd>--/<ts>_<id>.jsonl`, a header line then
+//! entries forming a tree by `id`/`parentId` (v2, v3) or a chain (v1). The
+//! scan is the shared [`TrackScanner`]; the read is its own
+//! ([`reader`]): the live branch needs the whole file's id → parent map.
+//! Every rule the contract leaves unverified is in [`unverified`].
+//! Lenient: a line that cannot be understood is skipped and counted; only
+//! invalid UTF-8 fails a read.
+
+pub mod defaults;
+pub mod entry;
+pub mod reader;
+pub mod track;
+pub mod tree;
+pub mod unverified;
+
+#[cfg(test)]
+mod tests;
+
+use super::toolkit::track::TrackScanner;
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use track::Tracker;
+
+/// The Pi format.
+#[derive(Debug, Clone, Copy)]
+pub struct Pi;
+
+impl LogFormat for Pi {
+    fn name(&self) -> &'static str {
+        "pi"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Pi"
+    }
+
+    /// Rule (1b): `type` `"session"`, no key `createdAt`, a string `id`
+    /// and a string `timestamp`.
+    fn recognizes(&self, line: &[u8]) -> bool {
+        entry::is_pi_header(line)
+    }
+
+    fn scanner(&self) -> Box<dyn Scanner> {
+        TrackScanner::<Tracker>::boxed()
+    }
+
+    fn read(
+        &self,
+        log: &dyn LogSource,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError> {
+        reader::read_log(log, cancelled, sink)
+    }
+}

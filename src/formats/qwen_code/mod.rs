@@ -1,0 +1,55 @@
+//! Qwen Code's chat files (agent-logs-files-3.md "Qwen Code"):
+//! `<runtime>/projects/<project>/chats/<sessionId>.jsonl`, one `ChatRecord`
+//! a line, a tree by `uuid`/`parentUuid` whose live chain hangs from the
+//! last record; streaming writes several records of one uuid. The scan is
+//! the shared [`TrackScanner`]; the read is its own ([`reader`]): the
+//! chain needs the whole file's uuid → parent map. Every rule the contract
+//! leaves unverified is in [`unverified`]. Lenient: a line that cannot be
+//! understood is skipped and counted; only invalid UTF-8 fails a read.
+
+pub mod chain;
+pub mod defaults;
+pub mod reader;
+pub mod record;
+pub mod track;
+pub mod unverified;
+
+#[cfg(test)]
+mod tests;
+
+use super::toolkit::track::TrackScanner;
+use super::{LogFormat, LogSource, Scanner};
+use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use track::Tracker;
+
+/// The Qwen Code format.
+#[derive(Debug, Clone, Copy)]
+pub struct QwenCode;
+
+impl LogFormat for QwenCode {
+    fn name(&self) -> &'static str {
+        "qwen-code"
+    }
+
+    fn display_name(&self) -> &'static str {
+        "Qwen Code"
+    }
+
+    /// Rule (6a), before Claude Code's.
+    fn recognizes(&self, line: &[u8]) -> bool {
+        record::is_first_record(line)
+    }
+
+    fn scanner(&self) -> Box<dyn Scanner> {
+        TrackScanner::<Tracker>::boxed()
+    }
+
+    fn read(
+        &self,
+        log: &dyn LogSource,
+        cancelled: Cancelled<'_>,
+        sink: &mut dyn FnMut(Entry<'_>),
+    ) -> Result<ReadSummary, ReadError> {
+        reader::read_log(log, cancelled, sink)
+    }
+}
