@@ -95,12 +95,14 @@ def anthropic_stream(model):
 def texts(value):
     """Every string inside a JSON value, and inside the JSON text a string
     holds (a tool's structured result reaches the model as the JSON text of
-    an object, so the context is in it escaped)."""
+    an object, so the context is in it escaped; Codex puts a line of its
+    own before it)."""
     if isinstance(value, str):
         yield value
-        if value.lstrip()[:1] in ("{", "["):
+        starts = [i for i in (value.find("{"), value.find("[")) if i >= 0]
+        if starts:
             try:
-                inner = json.loads(value)
+                inner, _ = json.JSONDecoder().raw_decode(value, min(starts))
             except ValueError:
                 return
             yield from texts(inner)
