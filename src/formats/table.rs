@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
-    aider, claude_code, cline, codex, continue_dev, copilot_chat, copilot_cli, cursor, gemini_cli,
-    hydra, opencode, LogFormat,
+    aider, claude_code, cline, cline_cli, codex, continue_dev, copilot_chat, copilot_cli, cursor,
+    gemini_cli, hydra, opencode, LogFormat,
 };
 
 /// How `auto` tells a format's files.
@@ -145,6 +145,14 @@ pub static ROWS: &[Row] = &[
         // `tasks/<id>/ui_messages.json`.
         auto: Auto::DocumentName,
     },
+    Row {
+        name: "cline-cli",
+        display_name: "Cline CLI",
+        reading: FormatChoice::Fixed(&cline_cli::ClineCli),
+        defaults: cline_cli::defaults::default_stores,
+        // `sessions/<id>/<id>.messages.json`.
+        auto: Auto::DocumentName,
+    },
 ];
 
 /// The row called `name`.
@@ -220,7 +228,8 @@ mod tests {
                 "cursor",
                 "claude-code",
                 "continue",
-                "cline"
+                "cline",
+                "cline-cli"
             ]
         );
         let ranks: Vec<_> = ROWS

@@ -1,0 +1,1 @@
+//! The `cline-cli` format on its fixture.
