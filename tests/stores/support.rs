@@ -22,6 +22,7 @@ const STORE_VARIABLES: &[&str] = &[
     "XDG_DATA_HOME",
     "CURSOR_CONFIG_DIR",
     "CONTINUE_GLOBAL_DIR",
+    "CLINE_DATA_DIR",
 ];
 
 /// Runs the binary in a fresh folder with `home` as HOME (its cache under
