@@ -245,7 +245,7 @@ fn run(command: Command) -> Result<i32, Failure> {
                 store.status(),
                 sessions.len(),
                 false,
-                &store.notes(),
+                &store.status_notes(),
             ));
             let search = search::status(&settings, &store, &sessions, index.no_search_index);
             status.search = Some(search.into());

@@ -138,7 +138,9 @@ impl Settings {
             StoreNote::Missing { store }
             | StoreNote::Unreadable { store, .. }
             | StoreNote::FolderUnreadable { store, .. } => self.named.contains(store),
-            StoreNote::NotASession { .. } | StoreNote::Duplicate { .. } => false,
+            StoreNote::NotASession { .. }
+            | StoreNote::AllSkipped { .. }
+            | StoreNote::Duplicate { .. } => false,
         }
     }
 }

@@ -21,6 +21,9 @@ pub enum FormatChoice {
     /// many sessions, one per run, so they are listed beside a catalog's
     /// line logs (`store::aider`), not by a line-log format.
     Aider,
+    /// An agent database store of the generic kind (`store::database`):
+    /// `kilo`, `goose`, `crush`, `zed`, by name.
+    Database(&'static str),
 }
 
 impl FormatChoice {
@@ -30,6 +33,7 @@ impl FormatChoice {
             FormatChoice::Fixed(f) => f.name(),
             FormatChoice::Opencode => super::opencode::NAME,
             FormatChoice::Aider => super::aider::NAME,
+            FormatChoice::Database(name) => name,
         }
     }
 
@@ -40,7 +44,7 @@ impl FormatChoice {
                     || super::aider::is_history_name(rel)
             }
             FormatChoice::Fixed(f) => f.is_log_name(rel),
-            FormatChoice::Opencode => false,
+            FormatChoice::Opencode | FormatChoice::Database(_) => false,
             FormatChoice::Aider => super::aider::is_history_name(rel),
         }
     }
@@ -91,7 +95,7 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes()),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode | FormatChoice::Aider => None,
+            FormatChoice::Opencode | FormatChoice::Aider | FormatChoice::Database(_) => None,
         }
         .filter(|f| f.is_document())
     }
@@ -117,7 +121,9 @@ impl FormatChoice {
         let (fixed, any) = match self {
             FormatChoice::Auto => (None, true),
             FormatChoice::Fixed(f) => (Some(f), false),
-            FormatChoice::Opencode | FormatChoice::Aider => (None, false),
+            FormatChoice::Opencode | FormatChoice::Aider | FormatChoice::Database(_) => {
+                (None, false)
+            }
         };
         let all = any.then(|| super::all().iter().copied());
         fixed.into_iter().chain(all.into_iter().flatten())
@@ -131,7 +137,7 @@ impl FormatChoice {
             FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes())
                 .or_else(|| super::detect(first_line)),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode | FormatChoice::Aider => None,
+            FormatChoice::Opencode | FormatChoice::Aider | FormatChoice::Database(_) => None,
         }
     }
 }
@@ -157,5 +163,29 @@ mod tests {
         }
         assert!(FormatChoice::by_name("nope").is_none());
         assert!(FormatChoice::names().contains(&"opencode"));
+    }
+
+    #[test]
+    fn an_auto_store_decides_a_json_by_the_format_that_claims_it() {
+        let picked = |path: &str, line: &str| {
+            FormatChoice::Auto
+                .pick(Path::new(path), line.as_bytes())
+                .map(|f| f.name())
+        };
+        // A pretty-printed document starts with `{` alone.
+        assert_eq!(picked("w/chatSessions/a.json", "{"), Some("copilot-chat"));
+        assert_eq!(picked("p/chats/session-1.json", "{"), Some("gemini"));
+        // A `.jsonl` by its first line, as before.
+        assert_eq!(
+            picked(
+                "w/chatSessions/a.jsonl",
+                r#"{"kind":0,"v":{"requests":[]}}"#
+            ),
+            Some("copilot-chat")
+        );
+        // A named format is that format, whatever the name.
+        let fixed = FormatChoice::by_name("gemini").unwrap();
+        let f = fixed.pick(Path::new("w/chatSessions/a.json"), b"{");
+        assert_eq!(f.map(|f| f.name()), Some("gemini"));
     }
 }

@@ -16,14 +16,18 @@ pub mod codex;
 pub mod continue_dev;
 pub mod copilot_chat;
 pub mod copilot_cli;
+pub mod crush;
 pub mod cursor;
 pub mod gemini_cli;
+pub mod goose;
 pub mod hydra;
+pub mod kilo;
 pub mod lines;
 pub mod opencode;
 pub mod table;
 pub mod text;
 pub mod toolkit;
+pub mod zed;
 
 use std::fmt;
 use std::io::{self, Read};
@@ -39,10 +43,10 @@ pub trait LogFormat: Send + Sync + fmt::Debug {
     fn name(&self) -> &'static str;
 
     /// The agent's name as its users know it (`Claude Code`, `Codex`), for
-    /// the details of hover and completion; the settings name until a
-    /// format says otherwise.
+    /// the details of hover and completion: its row's in [`table`], else
+    /// the settings name.
     fn display_name(&self) -> &'static str {
-        self.name()
+        table::row(self.name()).map_or(self.name(), |r| r.display_name)
     }
 
     /// Whether a file with this name (relative to its store, `/`-separated)

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
-    aider, claude_code, cline, cline_cli, codex, continue_dev, copilot_chat, copilot_cli, cursor,
-    gemini_cli, hydra, opencode, LogFormat,
+    aider, claude_code, cline, cline_cli, codex, continue_dev, copilot_chat, copilot_cli, crush,
+    cursor, gemini_cli, goose, hydra, kilo, opencode, zed, LogFormat,
 };
 
 /// How `auto` tells a format's files.
@@ -152,6 +152,37 @@ pub static ROWS: &[Row] = &[
         defaults: cline_cli::defaults::default_stores,
         // `sessions/<id>/<id>.messages.json`.
         auto: Auto::DocumentName,
+    },
+    // agent-logs-db-3.md: rows of SQLite databases, read by the generic
+    // database store (`store::database`); `auto` finds each by its file
+    // name and header (`store::database::all`).
+    Row {
+        name: kilo::NAME,
+        display_name: kilo::DISPLAY_NAME,
+        reading: FormatChoice::Database(kilo::NAME),
+        defaults: kilo::defaults::default_stores,
+        auto: Auto::ByName,
+    },
+    Row {
+        name: goose::NAME,
+        display_name: goose::DISPLAY_NAME,
+        reading: FormatChoice::Database(goose::NAME),
+        defaults: goose::defaults::default_stores,
+        auto: Auto::ByName,
+    },
+    Row {
+        name: crush::NAME,
+        display_name: crush::DISPLAY_NAME,
+        reading: FormatChoice::Database(crush::NAME),
+        defaults: crush::defaults::default_stores,
+        auto: Auto::ByName,
+    },
+    Row {
+        name: zed::NAME,
+        display_name: zed::DISPLAY_NAME,
+        reading: FormatChoice::Database(zed::NAME),
+        defaults: zed::defaults::default_stores,
+        auto: Auto::ByName,
     },
 ];
 

@@ -21,14 +21,14 @@ impl Role {
 
 /// One event with its position in the log. `seq` strictly increases
 /// through a log; a checkpoint shadows every entry with `seq ≤ through_seq`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Entry<'a> {
     pub seq: u64,
     pub event: Event<'a>,
 }
 
 /// What an event means for projection (reference.md §3).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Event<'a> {
     /// A message a person or the agent wrote, its text blocks joined with
     /// `"\n"` (possibly empty: projection drops empty messages).

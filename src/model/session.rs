@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 /// What identifies and describes a session, from its log's first lines.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub struct SessionHeader {
     /// The log format's generation (`capturedFormatVersion`; 0 = none).
     pub version: u64,

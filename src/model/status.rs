@@ -80,6 +80,8 @@ pub enum NoteKind {
     /// A file skipped as not a session (Claude Code's compaction worker's
     /// transcripts, a log of no known format).
     NotASession,
+    /// A store whose every file was skipped: it lists no session.
+    AllSkipped,
     /// A session id held by two logs: the note names the one that wins.
     DuplicateId,
 }
@@ -91,6 +93,7 @@ impl From<&StoreNote> for StatusNote {
             StoreNote::Unreadable { .. } => NoteKind::UnreadableStore,
             StoreNote::FolderUnreadable { .. } => NoteKind::UnreadableFolder,
             StoreNote::NotASession { .. } => NoteKind::NotASession,
+            StoreNote::AllSkipped { .. } => NoteKind::AllSkipped,
             StoreNote::Duplicate { .. } => NoteKind::DuplicateId,
         };
         StatusNote {

@@ -87,6 +87,12 @@ pub trait SessionStore: Send + Sync {
 
     /// Things worth telling the user (skipped files, duplicates, …).
     fn notes(&self) -> Vec<StoreNote>;
+
+    /// What `status` lists: [`Self::notes`], and what only a status says
+    /// (a store whose every file was skipped, [`StoreNote::AllSkipped`]).
+    fn status_notes(&self) -> Vec<StoreNote> {
+        self.notes()
+    }
 }
 
 /// Reads the logs of the sessions a [`SessionStore`] lists.
@@ -161,6 +167,15 @@ pub enum StoreNote {
         rel: String,
         why: String,
     },
+    /// Every file of the store was skipped: it lists no session although
+    /// it holds files, `unread` of them of a name no format of the store
+    /// reads, `noted` read and found no session (each with its
+    /// [`StoreNote::NotASession`]).
+    AllSkipped {
+        store: String,
+        unread: usize,
+        noted: usize,
+    },
     Duplicate {
         rel: String,
         id: String,
@@ -182,6 +197,21 @@ impl fmt::Display for StoreNote {
             }
             StoreNote::NotASession { rel, why } => {
                 write!(f, "{rel}: skipped, not a session: {why}")
+            }
+            StoreNote::AllSkipped {
+                store,
+                unread,
+                noted,
+            } => {
+                write!(
+                    f,
+                    "the session store {store} lists no session: every file in it was skipped, \
+                     {unread} by its name (no format of the store reads it)"
+                )?;
+                match noted {
+                    0 => Ok(()),
+                    n => write!(f, ", {n} as not a session"),
+                }
             }
             StoreNote::Duplicate { rel, id, winner } => {
                 write!(f, "{rel}: duplicate session id {id:?}, {winner} wins")

@@ -246,6 +246,7 @@ pub enum NoteKind {
     UnreadableStore,
     UnreadableFolder,
     NotASession,
+    AllSkipped,
     DuplicateId,
 }
 
@@ -295,6 +296,7 @@ impl From<model::StatusNote> for StatusNote {
             model::NoteKind::UnreadableStore => NoteKind::UnreadableStore,
             model::NoteKind::UnreadableFolder => NoteKind::UnreadableFolder,
             model::NoteKind::NotASession => NoteKind::NotASession,
+            model::NoteKind::AllSkipped => NoteKind::AllSkipped,
             model::NoteKind::DuplicateId => NoteKind::DuplicateId,
         };
         StatusNote {

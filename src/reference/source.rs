@@ -6,7 +6,7 @@ use super::error::ReferenceError;
 use super::json;
 use super::snapshot::{read_snapshot, Snapshot};
 pub use crate::model::Cancelled;
-use crate::model::{Entry, ReadError, ReadSummary, SessionStore};
+use crate::model::{Entry, ReadError, ReadSummary, SessionStore, StoreNote};
 
 /// Where `prepare` reads sessions from.
 pub trait SnapshotSource: Sync {
@@ -50,7 +50,7 @@ impl<S: SessionStore> SnapshotSource for S {
     ) -> Result<Snapshot, ReferenceError> {
         let session = self
             .get(session_id)
-            .ok_or_else(|| unknown_session(session_id))?;
+            .ok_or_else(|| missing_session(self, session_id))?;
         read_snapshot(&*self.reader(), &session, label, budget, cancelled).map_err(read_error)
     }
 
@@ -110,6 +110,26 @@ pub fn settle_budget(
         ));
     };
     Ok(Budget::fixed(bytes))
+}
+
+/// The error for an id `store` does not list: "not found", unless a
+/// store of the list could not be read (a corrupt or locked database,
+/// issue 27 item 12): then the session may be there, and the read failed.
+pub fn missing_session(store: &dyn SessionStore, session_id: &str) -> ReferenceError {
+    let unreadable = store.notes().into_iter().find(|n| {
+        matches!(
+            n,
+            StoreNote::Unreadable { .. } | StoreNote::FolderUnreadable { .. }
+        )
+    });
+    match unreadable {
+        Some(note) => ReferenceError::read_failed(format!(
+            "session {} cannot be read: {}",
+            json::stringify(session_id),
+            crate::reference::one_line::one_line(&note.to_string())
+        )),
+        None => unknown_session(session_id),
+    }
 }
 
 /// The error for an id the store does not hold.

@@ -67,7 +67,7 @@ impl View {
             sessions: builder.finish(),
             reader: Some(store.reader()),
             stores: store.status(),
-            notes: store.notes(),
+            notes: store.status_notes(),
             generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
         }
     }

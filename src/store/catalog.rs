@@ -46,6 +46,8 @@ pub struct Catalog {
     pub(super) unreadable: Option<String>,
     /// Folders below the root that could not be read (`rel: error`).
     pub(super) folder_errors: Vec<String>,
+    /// Files of the last walk that no format of the store reads.
+    pub(super) unread_files: usize,
     /// Whether every line is scanned (titles, capacity); `prepare` and
     /// `check` need only headers.
     titles: bool,
@@ -88,6 +90,7 @@ impl Catalog {
             missing: false,
             unreadable: None,
             folder_errors: Vec::new(),
+            unread_files: 0,
             titles,
             aider: format.reads_aider().then(Histories::default),
             single: None,
@@ -175,6 +178,7 @@ impl Catalog {
         self.missing = found.is_none();
         let mut found = found.unwrap_or_default();
         self.folder_errors = found.errors;
+        self.unread_files = found.unread;
         // Aider's histories hold many sessions each: kept apart.
         if let Some(histories) = &mut self.aider {
             let (theirs, logs) = found

@@ -66,6 +66,10 @@ pub struct Walk {
     /// Folders below the root that could not be read (`rel: error`): their
     /// sessions are missing, and the user must be told.
     pub errors: Vec<String>,
+    /// Regular files passed over by their name (no format of the store
+    /// reads them): counted, so a store of such files alone can say why it
+    /// lists nothing.
+    pub unread: usize,
 }
 
 /// One directory's entries: names and kinds, the names in one buffer (a
@@ -250,6 +254,7 @@ pub(crate) fn find_logs_with(
         for part in found {
             walk.logs.extend(part.logs);
             walk.errors.extend(part.errors);
+            walk.unread += part.unread;
         }
     }
     // A stable sort finds the workers' sorted runs and merges them.
@@ -334,6 +339,7 @@ fn visit(
                     walk.logs.push(LogFile { rel, dir, stamp });
                 }
             }
+            EntryKind::File => walk.unread += 1,
             _ => {}
         }
     }

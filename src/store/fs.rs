@@ -12,6 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::UNIX_EPOCH;
 
 use super::catalog::Catalog;
+use super::database::{self, DatabaseStore};
 use super::discover;
 use super::index_cache;
 use super::opencode::OpencodeStore;
@@ -123,6 +124,9 @@ impl Member {
 #[derive(Debug)]
 pub struct FsStore {
     members: Vec<Member>,
+    /// By store: the agent databases an `auto` store finds below its root
+    /// (issue 24 item 3), read beside its line logs.
+    databases: Vec<Option<DatabaseStore>>,
     reader: Arc<FsReader>,
     /// Per catalog: changes the watcher saw since the last update.
     pending: Vec<Arc<Mutex<Pending>>>,
@@ -205,6 +209,17 @@ impl FsStore {
                 FormatChoice::Opencode => {
                     Member::Store(Box::new(OpencodeStore::unscanned(&spec.path, i, titles)))
                 }
+                FormatChoice::Database(name) => match database::by_name(name) {
+                    Some(format) => Member::Store(Box::new(DatabaseStore::unscanned(
+                        &spec.path,
+                        i,
+                        format.name(),
+                        vec![format],
+                    ))),
+                    None => {
+                        Member::Files(Box::new(Catalog::empty(&spec.path, i, spec.format, titles)))
+                    }
+                },
                 format if is_single_history(spec) => Member::Files(Box::new(Catalog::single_file(
                     &spec.path, i, format, titles,
                 ))),
@@ -220,11 +235,22 @@ impl FsStore {
                 Member::Store(_) => spec.path.clone(),
             })
             .collect();
+        let databases: Vec<Option<DatabaseStore>> = specs
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| {
+                (spec.format == FormatChoice::Auto).then(|| {
+                    DatabaseStore::unscanned(&spec.path, i, "auto", database::all().to_vec())
+                })
+            })
+            .collect();
         let others = members
             .iter()
-            .map(|m| match m {
-                Member::Files(_) => None,
-                Member::Store(store) => Some(store.reader()),
+            .zip(&databases)
+            .map(|(m, db)| match (m, db) {
+                (Member::Store(store), _) => Some(store.reader()),
+                (Member::Files(_), Some(db)) => Some(db.reader()),
+                (Member::Files(_), None) => None,
             })
             .collect();
         let pending = members
@@ -239,6 +265,7 @@ impl FsStore {
         let watchers = members.iter().map(|_| None).collect();
         FsStore {
             members,
+            databases,
             reader: Arc::new(FsReader { roots, others }),
             pending,
             watchers,
@@ -257,6 +284,11 @@ impl FsStore {
 
     pub fn is_empty(&self) -> bool {
         self.members.iter().all(Member::is_empty)
+            && self
+                .databases
+                .iter()
+                .flatten()
+                .all(|d| d.sessions().is_empty())
     }
 
     /// The catalogs of the folders of line logs, in list order.
@@ -292,8 +324,12 @@ impl FsStore {
                 watcher.arm();
             }
         }
+        let mut databases_changed = false;
+        if let Some(Some(databases)) = self.databases.get_mut(i) {
+            databases_changed = databases.apply(pending.rescan, pending.databases);
+        }
         let Some(Member::Files(catalog)) = self.members.get_mut(i) else {
-            return false;
+            return databases_changed;
         };
         if pending.rescan {
             let walked = catalog.walker().walk();
@@ -308,7 +344,7 @@ impl FsStore {
             }
             return true;
         }
-        let mut changed = false;
+        let mut changed = databases_changed;
         for path in &pending.paths {
             changed |= catalog.refresh_path(path);
         }
@@ -340,35 +376,54 @@ impl SessionStore for FsStore {
     }
 
     fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
-        if let [only] = &self.members[..] {
+        if let ([only], [None]) = (&self.members[..], &self.databases[..]) {
             return only.for_each_session(f);
         }
         // The ids of the stores before this one: the first store wins.
         let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
-        for member in &self.members {
+        for (member, databases) in self.members.iter().zip(&self.databases) {
             member.for_each_session(&mut |session| {
                 if !seen.contains(session.id()) {
                     f(session);
                 }
             });
             seen.extend(member.ids().into_iter().map(|(id, _)| id));
+            if let Some(databases) = databases {
+                for session in databases.sessions() {
+                    if seen.insert(Cow::Owned(session.id().to_string())) {
+                        f(session);
+                    }
+                }
+            }
         }
     }
 
     fn offer_sessions(&self, sink: &mut dyn SessionSink) {
-        if let [only] = &self.members[..] {
+        if let ([only], [None]) = (&self.members[..], &self.databases[..]) {
             return only.offer_sessions(sink);
         }
         // The ids of the stores before this one: the first store wins.
         let mut seen: HashSet<Cow<'_, str>> = HashSet::new();
-        for member in &self.members {
+        for (member, databases) in self.members.iter().zip(&self.databases) {
             member.offer_sessions(&mut Unseen { seen: &seen, sink });
             seen.extend(member.ids().into_iter().map(|(id, _)| id));
+            if let Some(databases) = databases {
+                databases.offer_sessions(&mut Unseen { seen: &seen, sink });
+                seen.extend(
+                    databases
+                        .sessions()
+                        .into_iter()
+                        .map(|s| Cow::Owned(s.header.id)),
+                );
+            }
         }
     }
 
     fn get(&self, id: &str) -> Option<Session> {
-        self.members.iter().find_map(|m| m.get(id))
+        self.members
+            .iter()
+            .zip(&self.databases)
+            .find_map(|(m, d)| m.get(id).or_else(|| d.as_ref()?.get(id)))
     }
 
     fn reader(&self) -> Arc<dyn SessionReader> {
@@ -419,20 +474,48 @@ impl SessionStore for FsStore {
     fn status(&self) -> Vec<StoreStatus> {
         self.members
             .iter()
-            .flat_map(|m| match m {
-                Member::Files(c) => vec![catalog_status(c)],
+            .zip(&self.databases)
+            .flat_map(|(m, d)| match m {
+                Member::Files(c) => vec![catalog_status(c, d.as_ref())],
                 Member::Store(store) => store.status(),
             })
             .collect()
     }
 
     fn notes(&self) -> Vec<StoreNote> {
+        self.notes_of_list(false)
+    }
+
+    fn status_notes(&self) -> Vec<StoreNote> {
+        self.notes_of_list(true)
+    }
+}
+
+impl FsStore {
+    /// The store list's notes, each store's in list order (with
+    /// `all_skipped`, a store whose every file was skipped says so first),
+    /// then the ids two stores hold.
+    fn notes_of_list(&self, all_skipped: bool) -> Vec<StoreNote> {
         let mut notes: Vec<StoreNote> = self
             .members
             .iter()
-            .flat_map(|m| match m {
-                Member::Files(c) => c.notes(),
-                Member::Store(store) => store.notes(),
+            .zip(&self.databases)
+            .flat_map(|(m, d)| {
+                let mut notes: Vec<StoreNote> = match m {
+                    Member::Files(c) => {
+                        let skipped = c.all_skipped().filter(|_| all_skipped);
+                        skipped.into_iter().chain(c.notes()).collect()
+                    }
+                    Member::Store(store) if all_skipped => store.status_notes(),
+                    Member::Store(store) => store.notes(),
+                };
+                // A missing root is the catalog's to say.
+                notes.extend(
+                    d.iter()
+                        .flat_map(|d| d.notes())
+                        .filter(|n| !matches!(n, StoreNote::Missing { .. })),
+                );
+                notes
             })
             .collect();
         if self.members.len() < 2 {
@@ -467,16 +550,20 @@ fn is_single_history(spec: &StoreSpec) -> bool {
         && !spec.path.is_dir()
 }
 
-/// What a folder of line logs holds, for `status`.
-fn catalog_status(c: &Catalog) -> StoreStatus {
+/// What a folder of line logs holds, with the databases an `auto` store
+/// found beside them, for `status`.
+fn catalog_status(c: &Catalog, databases: Option<&DatabaseStore>) -> StoreStatus {
+    let (db_sessions, db_skipped) = databases.map_or((0, 0), DatabaseStore::counts);
+    let db_notes = databases.map(SessionStore::notes).unwrap_or_default();
     StoreStatus {
         path: c.display_path().display().to_string(),
         format: c.format().name().to_string(),
-        sessions: c.len(),
-        skipped_lines: c.skipped_lines(),
+        sessions: c.len() + db_sessions,
+        skipped_lines: c.skipped_lines() + db_skipped,
         errors: c
             .notes()
             .iter()
+            .chain(&db_notes)
             .filter(|n| {
                 matches!(
                     n,
@@ -505,8 +592,11 @@ impl std::fmt::Debug for FsReader {
 }
 
 impl FsReader {
-    /// The reader of `locator`'s store when it is not a folder of logs.
+    /// The reader of `locator`'s store when its session is a database's
+    /// (OpenCode's store, a database store, an `auto` store's databases).
     fn other(&self, locator: &Locator) -> Option<&dyn SessionReader> {
+        // Line logs and Aider's histories are files this reader opens.
+        database::by_name(locator.format)?;
         self.others.get(locator.store)?.as_deref()
     }
 

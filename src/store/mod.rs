@@ -11,6 +11,7 @@ pub mod aider;
 mod batched_scan_tests;
 mod by_name;
 pub mod catalog;
+pub mod database;
 pub mod discover;
 mod election;
 mod file_state;

@@ -10,6 +10,18 @@ use crate::formats::HeaderState;
 use crate::model::StoreNote;
 
 impl Catalog {
+    /// The note of a store that holds files but lists no session although
+    /// some were passed over by their name alone, which no other note
+    /// tells (a log read and found no session has its own). A store list's
+    /// status puts it before the files' notes, which it may cut.
+    pub fn all_skipped(&self) -> Option<StoreNote> {
+        (self.unread_files > 0 && self.is_empty()).then(|| StoreNote::AllSkipped {
+            store: self.display_path().display().to_string(),
+            unread: self.unread_files,
+            noted: self.files.len(),
+        })
+    }
+
     /// What to report about the store: missing, skipped files, duplicates.
     pub fn notes(&self) -> Vec<StoreNote> {
         let mut notes = Vec::new();
@@ -31,6 +43,7 @@ impl Catalog {
                 error: error.clone(),
             });
         }
+
         // The winner of each id that has losers.
         let mut winners: HashMap<String, &[u8]> = HashMap::new();
         for (rel, state) in &self.files {

@@ -67,9 +67,11 @@ fn single_file(root: &Path, name: &std::ffi::OsStr) -> Option<Walk> {
         })
         .into_iter()
         .collect();
+    // The folder's other files are no part of a one-file store.
     Some(Walk {
         logs,
         errors: Vec::new(),
+        unread: 0,
     })
 }
 

@@ -21,11 +21,14 @@ pub struct Pending {
     pub rescan: bool,
     /// The root itself came or went: watch it again.
     pub rearm: bool,
+    /// An agent database (or its `-wal`, `-journal`) below the root was
+    /// written: its store asks each database for its stamp.
+    pub databases: bool,
 }
 
 impl Pending {
     pub fn is_empty(&self) -> bool {
-        self.paths.is_empty() && !self.rescan
+        self.paths.is_empty() && !self.rescan && !self.databases
     }
 
     fn add(&mut self, event: notify::Result<Event>, root: &Path) {
@@ -77,6 +80,10 @@ impl Pending {
                 // A `.json` too: a document rewritten in place (Cline's,
                 // Continue's), or an index its sessions take facts from.
                 self.paths.insert(path);
+            } else if super::database::is_written_database(&path) {
+                // A write a database reader must not miss (its `-shm`
+                // excepted: readers write there too, this one among them).
+                self.databases = true;
             } else if structural {
                 // A directory came, went or moved: what it held is unknown.
                 self.rescan = true;

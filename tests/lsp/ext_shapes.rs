@@ -80,12 +80,13 @@ fn file_kinds() -> [FileKind; 2] {
     all
 }
 
-fn note_kinds() -> [NoteKind; 5] {
+fn note_kinds() -> [NoteKind; 6] {
     let all = [
         NoteKind::MissingStore,
         NoteKind::UnreadableStore,
         NoteKind::UnreadableFolder,
         NoteKind::NotASession,
+        NoteKind::AllSkipped,
         NoteKind::DuplicateId,
     ];
     for k in all {
@@ -94,6 +95,7 @@ fn note_kinds() -> [NoteKind; 5] {
             | NoteKind::UnreadableStore
             | NoteKind::UnreadableFolder
             | NoteKind::NotASession
+            | NoteKind::AllSkipped
             | NoteKind::DuplicateId => {}
         }
     }

@@ -135,6 +135,66 @@ fn a_store_named_with_the_copilot_chat_format() {
     assert_eq!(sorted_ids(&list), [LOG_ID, DOCUMENT_ID, EMPTY_WINDOW_ID]);
 }
 
+#[test]
+fn an_auto_store_decides_a_json_by_its_document() {
+    // A pretty-printed document's first line is `{`, the start of any
+    // document (Gemini's too): in a `chatSessions` folder it is Copilot
+    // Chat's, judged by its document.
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = tempfile::tempdir().expect("temp dir");
+    copy_user(store.path());
+    let store = store.path().to_str().expect("UTF-8 path");
+    let list = stdout_json(&run(
+        home.path(),
+        &[],
+        &["candidates", "--store", store],
+        b"",
+    ));
+    assert_eq!(sorted_ids(&list), [LOG_ID, DOCUMENT_ID, EMPTY_WINDOW_ID]);
+}
+
+#[test]
+fn a_store_whose_every_file_is_skipped_says_so() {
+    let home = tempfile::tempdir().expect("temp dir");
+    let store = tempfile::tempdir().expect("temp dir");
+    let sessions = store.path().join("workspaceStorage/w1/chatSessions");
+    std::fs::create_dir_all(&sessions).expect("mkdir");
+    // Files no format reads by their name: skipped without a note of
+    // their own, so the store's note is all that says why it is empty.
+    std::fs::write(store.path().join("state.vscdb"), "SQLite").expect("write");
+    std::fs::write(sessions.join("a.md"), "# notes\n").expect("write");
+    let root = store.path().to_str().expect("UTF-8 path");
+    let notes = |home: &Path| {
+        let status = stdout_json(&run(home, &[], &["status", "--store", root], b""));
+        status["notes"].as_array().expect("notes").clone()
+    };
+    let silent = notes(home.path());
+    assert_eq!(silent.len(), 1, "{silent:?}");
+    assert_eq!(silent[0]["kind"], "allSkipped");
+    assert_eq!(
+        silent[0]["message"],
+        format!(
+            "the session store {root} lists no session: every file in it was skipped, \
+             2 by its name (no format of the store reads it)"
+        )
+    );
+    // With a log that is no session: its own note follows the store's.
+    std::fs::write(sessions.join("b.jsonl"), "not json\n").expect("write");
+    let noted = notes(home.path());
+    assert_eq!(noted[0]["kind"], "allSkipped", "{noted:?}");
+    assert!(noted[0]["message"]
+        .as_str()
+        .is_some_and(|m| m.ends_with(", 1 as not a session")));
+    assert_eq!(noted[1]["kind"], "notASession", "{noted:?}");
+    // A store with a session among them has no such note.
+    copy_user(store.path());
+    let kinds: Vec<Value> = notes(home.path())
+        .iter()
+        .map(|n| n["kind"].clone())
+        .collect();
+    assert!(!kinds.contains(&json!("allSkipped")), "{kinds:?}");
+}
+
 /// One full-state line titled `title` (its length is the title's plus a
 /// constant), then `more` lines.
 fn log(title: &str, more: &[&str]) -> String {

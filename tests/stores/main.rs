@@ -16,5 +16,6 @@ mod continue_dev;
 mod copilot_chat;
 mod copilot_cli;
 mod cursor;
+mod databases;
 mod gemini;
 mod opencode;

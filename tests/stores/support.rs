@@ -23,11 +23,26 @@ const STORE_VARIABLES: &[&str] = &[
     "CURSOR_CONFIG_DIR",
     "CONTINUE_GLOBAL_DIR",
     "CLINE_DATA_DIR",
+    "GOOSE_PATH_ROOT",
+    "CRUSH_GLOBAL_DATA",
+    "FLATPAK_XDG_DATA_HOME",
 ];
 
 /// Runs the binary in a fresh folder with `home` as HOME (its cache under
 /// it) and no store named by the environment but `extra`; it must succeed.
 pub fn run(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
+    let output = run_any(home, extra, args, stdin);
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output
+}
+
+/// [`run`], whatever its exit status.
+pub fn run_any(home: &Path, extra: &[(&str, &Path)], args: &[&str], stdin: &[u8]) -> Output {
     let cwd = tempfile::tempdir().expect("temp dir");
     run_in(cwd.path(), home, extra, args, stdin)
 }
@@ -62,14 +77,7 @@ pub fn run_in(
     if let Some(mut input) = child.stdin.take() {
         input.write_all(stdin).expect("stdin");
     }
-    let output = child.wait_with_output().expect("binary finishes");
-    assert_eq!(
-        output.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output
+    child.wait_with_output().expect("binary finishes")
 }
 
 pub fn stdout_json(output: &Output) -> Value {

@@ -100,7 +100,7 @@ export interface StoreStatus {
   errors: string[];
 }
 
-export type NoteKind = 'missingStore' | 'unreadableStore' | 'unreadableFolder' | 'notASession' | 'duplicateId';
+export type NoteKind = 'missingStore' | 'unreadableStore' | 'unreadableFolder' | 'notASession' | 'allSkipped' | 'duplicateId';
 
 export interface StatusNote {
   kind: NoteKind;

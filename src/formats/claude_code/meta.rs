@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use super::line::{self, Block, Content, Kind, Line};
 use super::text;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, SessionHeader};
 
 /// The `agentId` prefix of the auto-compaction worker's transcript.
@@ -20,16 +20,12 @@ const MAX_PENDING_TASKS: usize = 256;
 /// The session state a transcript's lines build up.
 #[derive(Debug, Clone, Default)]
 pub struct Meta {
-    /// Complete lines seen.
-    pub lines: u64,
-    pub skipped: u64,
-    /// The line that is invalid UTF-8 (the only failure a lenient
-    /// transcript has).
-    pub failure: Option<u64>,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     session_id: Option<String>,
     /// The `agentId` of a sub-agent transcript.
     agent_id: Option<String>,
-    not_a_session: Option<String>,
     created_at: Option<u64>,
     /// The file's modification time: `createdAt` when no line is dated.
     pub file_modified: Option<u64>,
@@ -109,10 +105,10 @@ impl Meta {
 
     /// Takes one complete line. Returns it parsed, when it is understood.
     pub fn raw_line<'l>(&mut self, raw: &'l [u8]) -> Option<Line<'l>> {
-        if self.failure.is_some() {
+        if self.tally.failure.is_some() {
             return None;
         }
-        self.lines += 1;
+        self.tally.lines += 1;
         let parsed = self.parse(raw);
         self.settle();
         parsed
@@ -120,7 +116,7 @@ impl Meta {
 
     fn parse<'l>(&mut self, raw: &'l [u8]) -> Option<Line<'l>> {
         let Ok(text) = simdutf8::basic::from_utf8(raw) else {
-            self.failure = Some(self.lines);
+            self.tally.failure = Some(self.tally.lines);
             return None;
         };
         if text.trim_start().is_empty() {
@@ -132,7 +128,7 @@ impl Meta {
                 Some(parsed)
             }
             Err(_) => {
-                self.skipped += 1;
+                self.tally.skipped += 1;
                 None
             }
         }
@@ -158,7 +154,7 @@ impl Meta {
                     .as_deref()
                     .filter(|a| a.starts_with(COMPACTION_AGENT_PREFIX))
                 {
-                    self.not_a_session = Some(format!(
+                    self.tally.not_session = Some(format!(
                         "the auto-compaction worker's transcript (agentId {agent}), not a conversation"
                     ));
                 }
@@ -288,7 +284,7 @@ impl Meta {
             return;
         }
         // An unreadable transcript stays listed: its read says why.
-        if self.not_a_session.is_some() || !(self.has_message || self.failure.is_some()) {
+        if self.tally.not_session.is_some() || !(self.has_message || self.tally.failure.is_some()) {
             return;
         }
         let Some(id) = self.id() else { return };
@@ -314,6 +310,10 @@ impl Meta {
 impl Track for Meta {
     const NO_LINE: &'static str = "no line has a sessionId";
 
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     fn for_scan() -> Self {
         Meta::default()
     }
@@ -334,26 +334,10 @@ impl Track for Meta {
         }
     }
 
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_a_session.as_deref()
-    }
-
     fn header(&self) -> Option<&SessionHeader> {
         self.header
             .as_ref()
-            .filter(|_| self.not_a_session.is_none())
+            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// The title: the last custom title, else the last AI title, else the
@@ -380,10 +364,10 @@ impl Track for Meta {
     }
 
     fn read_fault(&self) -> Option<(Option<u64>, String)> {
-        if let Some(n) = self.failure {
+        if let Some(n) = self.tally.failure {
             return Some((Some(n), "invalid UTF-8".into()));
         }
-        let why = self.not_a_session.as_deref()?;
+        let why = self.tally.not_session.as_deref()?;
         Some((None, format!("not a session: {why}")))
     }
 
@@ -392,6 +376,6 @@ impl Track for Meta {
     }
 
     fn captured_through_seq(&self) -> Option<u64> {
-        (self.lines > 0).then_some(self.lines)
+        (self.tally.lines > 0).then_some(self.tally.lines)
     }
 }

@@ -26,10 +26,6 @@ impl LogFormat for ClaudeCode {
         "claude-code"
     }
 
-    fn display_name(&self) -> &'static str {
-        "Claude Code"
-    }
-
     /// Transcripts are `*.jsonl`; spilled tool results (`tool-results/`)
     /// and sidecar metadata (`*.meta.json`) are not sessions.
     fn is_log_name(&self, rel: &[u8]) -> bool {

@@ -269,7 +269,7 @@ pub fn read_log(
     let mut tree = Tree::default();
     let consumed = walk_tracked(log, &mut meta, None, cancelled, &mut |meta, raw| {
         if let Some(parsed) = meta.raw_line(raw) {
-            tree.record(meta.lines, &parsed);
+            tree.record(meta.lines(), &parsed);
         }
     })?
     .bytes;
@@ -312,7 +312,7 @@ pub fn read_log(
         captured_through_seq: meta.captured_through_seq(),
         title: meta.title(),
         capacity: None,
-        skipped_lines: meta.skipped,
+        skipped_lines: meta.skipped(),
         bytes: consumed,
     })
 }

@@ -23,10 +23,6 @@ impl LogFormat for Codex {
         "codex"
     }
 
-    fn display_name(&self) -> &'static str {
-        "Codex"
-    }
-
     fn recognizes(&self, line: &[u8]) -> bool {
         line::is_session_meta(line)
     }

@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::line::{self, BlockKind, Item, Line, LineError, Meta};
 use super::text;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// Seqs are spaced so that the messages of a `compacted` line's
@@ -20,15 +20,13 @@ pub const ENCRYPTED_SUMMARY: &str = "[earlier conversation compacted; its summar
 /// The state carried from line to line.
 #[derive(Debug, Clone, Default)]
 pub struct Tracker {
-    /// Complete lines taken so far (blank ones included).
-    pub lines: u64,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     /// `None` until the first non-blank line decides.
     pub header: Option<Result<SessionHeader, String>>,
     pub titles: Titles,
     pub capacity: Option<u64>,
-    pub skipped: u64,
-    /// A line that fails the whole log (invalid UTF-8): its number.
-    pub failure: Option<u64>,
     pub surface: Surface,
     /// Whether a user or assistant message was seen (projected, or a
     /// `user_message`/`agent_message` event): a rollout without one is not
@@ -60,12 +58,16 @@ impl Tracker {
     /// user or assistant message is seen, or a line fails the read (that
     /// line may be the message; the read then says why it fails).
     pub fn is_session(&self) -> bool {
-        self.has_message || self.failure.is_some()
+        self.has_message || self.tally.failure.is_some()
     }
 }
 
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Codex session: no complete session_meta line";
+
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
 
     fn for_scan() -> Self {
         Tracker::default()
@@ -83,7 +85,7 @@ impl Track for Tracker {
 
     /// Takes the next complete line, handing its surface events to `sink`.
     fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() || raw.is_empty() {
             return;
         }
@@ -91,10 +93,12 @@ impl Track for Tracker {
         if self.header.is_none() {
             self.header = Some(match parsed {
                 Ok(Line::Meta(meta)) => Ok(header_of(&meta, self.file_modified)),
-                Err(LineError::NotUtf8) => Err(format!("line {} is not valid UTF-8", self.lines)),
+                Err(LineError::NotUtf8) => {
+                    Err(format!("line {} is not valid UTF-8", self.tally.lines))
+                }
                 _ => Err(format!(
                     "line {} is not a Codex session_meta with an id",
-                    self.lines
+                    self.tally.lines
                 )),
             });
             return;
@@ -102,11 +106,11 @@ impl Track for Tracker {
         let line = match parsed {
             Ok(line) => line,
             Err(LineError::NotUtf8) => {
-                self.failure = Some(self.lines);
+                self.tally.failure = Some(self.tally.lines);
                 return;
             }
             Err(LineError::NotUnderstood) => {
-                self.skipped += 1;
+                self.tally.skipped += 1;
                 return;
             }
         };
@@ -132,7 +136,7 @@ impl Track for Tracker {
             self.surface.checkpoint_text = None;
             return;
         }
-        let base = self.lines.saturating_mul(SPACING);
+        let base = self.tally.lines.saturating_mul(SPACING);
         let first_message = &mut self.titles.first_message;
         let has_message = &mut self.has_message;
         self.surface.push(base, line, &mut |entry| {
@@ -146,18 +150,7 @@ impl Track for Tracker {
         });
     }
 
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
+    /// Why line 1 is no `session_meta` (the only way a rollout is none).
     fn not_session(&self) -> Option<&str> {
         match &self.header {
             Some(Err(why)) => Some(why),
@@ -184,7 +177,7 @@ impl Track for Tracker {
     }
 
     fn read_fault(&self) -> Option<(Option<u64>, String)> {
-        if let Some(n) = self.failure {
+        if let Some(n) = self.tally.failure {
             return Some((Some(n), "invalid UTF-8".into()));
         }
         let why = self.not_session()?;

@@ -17,9 +17,8 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::{read_tracked, TrackScanner};
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use place::{EMPTY_WINDOW_DIR, SESSIONS_DIR};
 use track::Tracker;
 
@@ -35,10 +34,6 @@ const NOT_READ: [&[u8]; 2] = [b"transferredChatSessions/", b"no-workspace/chatSe
 impl LogFormat for CopilotChat {
     fn name(&self) -> &'static str {
         "copilot-chat"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Copilot Chat"
     }
 
     /// Every `.jsonl`, and a `.json` directly in a `chatSessions` or
@@ -59,21 +54,17 @@ impl LogFormat for CopilotChat {
                 }))
     }
 
+    /// A `.json` in a `chatSessions` (or `emptyWindowChatSessions`)
+    /// folder is Copilot Chat's by its name: a pretty-printed document's
+    /// first line, `{`, tells no format (agent-logs-more.md "auto").
+    fn claims_name(&self, path: &[u8]) -> bool {
+        path.ends_with(b".json") && self.is_log_name(path)
+    }
+
     /// A full-state entry, or the start of a whole document.
     fn recognizes(&self, line: &[u8]) -> bool {
         track::is_log_start(line) || track::is_document_start(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        read_tracked::<Tracker>(log, cancelled, sink)
-    }
+    tracked_by!(Tracker);
 }

@@ -10,6 +10,8 @@ use std::path::Path;
 use serde_json::Value;
 use url::Url;
 
+use crate::formats::toolkit::document::TwoForms;
+
 /// The longest `workspace.json` read: one URI, not a document.
 const WORKSPACE_MAX: u64 = 64 * 1024;
 
@@ -25,16 +27,13 @@ pub struct Place {
     /// The file name without its extension.
     pub stem: Option<String>,
     pub cwd: Option<String>,
-    /// `Some(true)` for a `.json`, `Some(false)` for any other name.
-    pub is_json: Option<bool>,
-    /// Why the log is not read although it is a session's.
-    pub shadowed: Option<String>,
+    /// Which form its name says it is in, and whether it is shadowed.
+    pub forms: TwoForms,
 }
 
 impl Place {
     /// The facts of the log at `path`.
     pub fn of(path: &Path) -> Place {
-        let is_json = path.extension().is_some_and(|e| e == "json");
         let dir = path.parent();
         let in_workspace = dir
             .and_then(Path::file_name)
@@ -43,18 +42,14 @@ impl Place {
             .filter(|_| in_workspace)
             .and_then(Path::parent)
             .and_then(|workspace| workspace_folder(&workspace.join("workspace.json")));
-        // VS Code reads the log first (`readSessionFromLocation`).
-        let shadowed = (is_json && path.with_extension("jsonl").is_file()).then(|| {
-            "not read: the .jsonl of the same name beside it holds this session".to_string()
-        });
         Place {
             stem: path
                 .file_stem()
                 .and_then(|s| s.to_str())
                 .map(str::to_string),
             cwd,
-            is_json: Some(is_json),
-            shadowed,
+            // VS Code reads the log first (`readSessionFromLocation`).
+            forms: TwoForms::of(path),
         }
     }
 }
@@ -109,7 +104,7 @@ mod tests {
         let place = Place::of(&log);
         assert_eq!(place.cwd.as_deref(), Some("/srv/aé"));
         assert_eq!(place.stem.as_deref(), Some("s1"));
-        assert_eq!(place.is_json, Some(false));
+        assert_eq!(place.forms.is_json, Some(false));
         std::fs::write(
             ws.join("workspace.json"),
             r#"{"workspace":"file:///srv/x.code-workspace"}"#,
@@ -117,9 +112,9 @@ mod tests {
         .unwrap();
         assert_eq!(Place::of(&log).cwd, None);
         let json = ws.join(SESSIONS_DIR).join("s1.json");
-        assert!(Place::of(&json).shadowed.is_none());
+        assert!(Place::of(&json).forms.shadowed.is_none());
         std::fs::write(&log, "").unwrap();
-        assert!(Place::of(&json).shadowed.is_some());
+        assert!(Place::of(&json).forms.shadowed.is_some());
         // Anywhere else, no workspace is looked for.
         assert_eq!(Place::of(&ws.join("s1.jsonl")).cwd, None);
     }

@@ -10,8 +10,8 @@ use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::HeaderState;
-use crate::model::Role;
+use crate::formats::{HeaderState, Scanner};
+use crate::model::{ReadSummary, Role};
 use crate::reference::projection::Projector;
 
 const WORKSPACE: &str =

@@ -15,23 +15,12 @@ use super::reader::project;
 use super::surface;
 use super::thin;
 use crate::formats::text;
-use crate::formats::toolkit::document::Members;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::document::{Form, Taken};
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, SessionHeader};
 
 /// The largest timestamp read exactly: 2^53 − 1 milliseconds.
 const MAX_MILLIS: u64 = (1 << 53) - 1;
-
-/// Which of VS Code's two forms a log is in.
-#[derive(Debug, Clone)]
-enum Form {
-    /// Not decided: no line seen yet.
-    Unknown,
-    /// The mutation log (`.jsonl`).
-    Log,
-    /// One whole document (`.json`), read member by member.
-    Document(Members),
-}
 
 /// One session's replayed state and what its reading counted.
 #[derive(Debug, Clone)]
@@ -39,12 +28,9 @@ pub struct Tracker {
     form: Form,
     pub place: Place,
     pub file_modified: Option<u64>,
-    /// Complete lines read.
-    pub lines: u64,
-    pub skipped: u64,
-    /// The line that is not valid UTF-8.
-    pub failure: Option<u64>,
-    pub not_session: Option<String>,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     /// Whether to keep only the state's shape and the texts the header
     /// and title need (the index's scanner; see [`thin`]).
     pub thin: bool,
@@ -64,10 +50,7 @@ impl Default for Tracker {
             form: Form::Unknown,
             place: Place::default(),
             file_modified: None,
-            lines: 0,
-            skipped: 0,
-            failure: None,
-            not_session: None,
+            tally: Tally::default(),
             thin: false,
             state: None,
             has_requests: false,
@@ -106,39 +89,24 @@ impl Tracker {
 
     /// Takes the next complete line.
     fn take(&mut self, raw: &[u8]) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
-        if matches!(self.form, Form::Unknown) {
-            if let Some(why) = self.place.shadowed.take() {
-                self.not_session = Some(why);
-                return;
-            }
-            let document = self
-                .place
-                .is_json
-                .unwrap_or_else(|| !is_log_start(raw) && is_document_start(raw));
-            self.form = if document {
-                self.state = Some(Value::Object(Map::new()));
-                Form::Document(Members::default())
-            } else {
-                Form::Log
-            };
-        }
-        if std::str::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
-            return;
-        }
-        match &mut self.form {
-            Form::Document(members) => {
-                let mut got = Vec::new();
-                members.line(raw, &mut |m| got.push(m));
-                if members.failed {
-                    self.not_session = Some("not a Copilot Chat session: not a JSON object".into());
-                }
+        let taken = self.form.take(
+            raw,
+            &mut self.place.forms,
+            &mut self.tally,
+            "Copilot Chat",
+            |raw| !is_log_start(raw) && is_document_start(raw),
+        );
+        match taken {
+            Taken::Nothing => return,
+            Taken::Line(raw) => self.log_line(raw),
+            Taken::Members(got) => {
                 let prompts = self.first_prompt.is_none();
-                if let Some(Value::Object(state)) = &mut self.state {
+                let state = self.state.get_or_insert_with(|| Value::Object(Map::new()));
+                if let Value::Object(state) = state {
                     for (key, mut value) in got.into_iter().flatten() {
                         if self.thin {
                             thin::thin_member(&key, &mut value, prompts);
@@ -150,7 +118,6 @@ impl Tracker {
                     }
                 }
             }
-            _ => self.log_line(raw),
         }
         self.note_first_prompt();
         self.refresh_header();
@@ -164,7 +131,7 @@ impl Tracker {
             }
             entry
         };
-        if self.lines == 1 {
+        if self.tally.lines == 1 {
             let state = serde_json::from_slice(raw)
                 .ok()
                 .map(thinned)
@@ -172,7 +139,7 @@ impl Tracker {
             match state {
                 Some(state) => self.state = Some(state),
                 None => {
-                    self.not_session =
+                    self.tally.not_session =
                         Some("not a Copilot Chat session: line 1 is no full state (kind 0)".into())
                 }
             }
@@ -185,11 +152,11 @@ impl Tracker {
             &mut self.state,
             serde_json::from_slice::<Map<String, Value>>(raw),
         ) else {
-            self.skipped += 1;
+            self.tally.skipped += 1;
             return;
         };
         if mutation::apply(state, thinned(entry)).is_err() {
-            self.skipped += 1;
+            self.tally.skipped += 1;
         }
     }
 
@@ -256,6 +223,10 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Copilot Chat session: no complete line";
 
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     /// The index's tracker keeps the state's shape and only the texts
     /// the header and title need (see [`thin`]).
     fn for_scan() -> Self {
@@ -289,25 +260,11 @@ impl Track for Tracker {
         }
     }
 
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
     /// The header, once the log is known to be a session.
     fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
+        self.header
+            .as_ref()
+            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// The name VS Code shows (`customTitle`), else the first request's
@@ -332,7 +289,7 @@ impl Track for Tracker {
     }
 
     fn no_header(&self) -> (Option<u64>, String) {
-        let why = if self.lines == 0 {
+        let why = if self.tally.lines == 0 {
             Self::NO_LINE
         } else {
             "not a Copilot Chat session: no array `requests`"
@@ -345,7 +302,7 @@ impl Track for Tracker {
         Some(if self.is_document() {
             self.requests()
         } else {
-            self.lines
+            self.tally.lines
         })
     }
 }

@@ -10,7 +10,7 @@ use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::HeaderState;
+use crate::formats::{HeaderState, Scanner};
 use crate::model::Role;
 use crate::reference::projection::Projector;
 

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::event::{self, Line};
 use super::workspace::Workspace;
 use crate::formats::text;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// A compaction's checkpoint text when it recorded no summary.
@@ -25,12 +25,9 @@ pub struct Tracker {
     workspace: Option<Workspace>,
     /// Why this log is not read although it holds a session.
     shadowed: Option<String>,
-    /// Complete lines read.
-    pub lines: u64,
-    pub skipped: u64,
-    /// The line that is not valid UTF-8.
-    pub failure: Option<u64>,
-    pub not_session: Option<String>,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     header: Option<SessionHeader>,
     has_message: bool,
     first_prompt: Option<String>,
@@ -60,6 +57,10 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Copilot CLI session: no complete line";
 
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     fn for_scan() -> Self {
         Tracker::default()
     }
@@ -78,26 +79,26 @@ impl Track for Tracker {
 
     /// Takes the next complete line, handing its surface event to `sink`.
     fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
         if let Some(why) = self.shadowed.take() {
-            self.not_session = Some(why);
+            self.tally.not_session = Some(why);
             return;
         }
         if simdutf8::basic::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
+            self.tally.failure = Some(self.tally.lines);
             return;
         }
-        if self.lines == 1 {
+        if self.tally.lines == 1 {
             self.start(raw);
             return;
         }
         if raw.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        let seq = self.lines;
+        let seq = self.tally.lines;
         let event = match event::parse_line(raw) {
             Line::User(Some(content)) if !content.trim().is_empty() => {
                 let content = text::person_text(content);
@@ -148,7 +149,7 @@ impl Track for Tracker {
                 return;
             }
             Line::NotUnderstood => {
-                self.skipped += 1;
+                self.tally.skipped += 1;
                 return;
             }
             Line::Start { .. } | Line::User(_) | Line::Assistant(_) | Line::Ignored => return,
@@ -159,25 +160,9 @@ impl Track for Tracker {
     /// The header, once the log is known to be a session: a person's or
     /// the model's message was read (or a bad line, whose read says why).
     fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.not_session.is_none() && (self.has_message || self.failure.is_some()))
-    }
-
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
+        self.header.as_ref().filter(|_| {
+            self.tally.not_session.is_none() && (self.has_message || self.tally.failure.is_some())
+        })
     }
 
     fn capacity(&self) -> Option<u64> {
@@ -218,7 +203,7 @@ impl Tracker {
             cwd,
         } = event::parse_line(raw)
         else {
-            self.not_session =
+            self.tally.not_session =
                 Some("not a Copilot CLI session: line 1 is no session.start event".into());
             return;
         };

@@ -16,9 +16,8 @@ pub mod unverified;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::{read_tracked, TrackScanner};
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The Cursor format.
@@ -30,24 +29,9 @@ impl LogFormat for Cursor {
         "cursor"
     }
 
-    fn display_name(&self) -> &'static str {
-        "Cursor"
-    }
-
     fn recognizes(&self, line: &[u8]) -> bool {
         line::is_role_line(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        read_tracked::<Tracker>(log, cancelled, sink)
-    }
+    tracked_by!(Tracker);
 }

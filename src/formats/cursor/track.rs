@@ -10,7 +10,7 @@ use super::message;
 use super::place::Place;
 use crate::formats::claude_code::text::first_line;
 use crate::formats::text;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// The model's lines since the last user message or end of turn.
@@ -29,12 +29,9 @@ pub struct Tracker {
     project: bool,
     file_modified: Option<u64>,
     place: Place,
-    /// Complete lines read.
-    lines: u64,
-    skipped: u64,
-    /// The line that is not valid UTF-8.
-    failure: Option<u64>,
-    not_session: Option<String>,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     has_message: bool,
     /// Whether a user line that is a message was read.
     prompted: bool,
@@ -48,6 +45,10 @@ pub struct Tracker {
 
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Cursor transcript: no complete line";
+
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
 
     fn for_scan() -> Self {
         Tracker::default()
@@ -74,37 +75,39 @@ impl Track for Tracker {
 
     /// Takes the next complete line, handing its surface events to `sink`.
     fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
         if simdutf8::basic::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
+            self.tally.failure = Some(self.tally.lines);
             // Listed still, once it is known to be a transcript: its read
             // says why it fails.
-            if self.lines > 1 {
+            if self.tally.lines > 1 {
                 self.settle();
             }
             return;
         }
-        if self.lines == 1 {
+        if self.tally.lines == 1 {
             if let Some(why) = self.place.shadowed.take() {
-                self.not_session = Some(why);
+                self.tally.not_session = Some(why);
                 return;
             }
             if self.place.id.is_none() {
-                self.not_session = Some("not a Cursor transcript: its file name is no id".into());
+                self.tally.not_session =
+                    Some("not a Cursor transcript: its file name is no id".into());
                 return;
             }
             if !line::is_role_line(raw) {
-                self.not_session = Some("not a Cursor transcript: line 1 is no role line".into());
+                self.tally.not_session =
+                    Some("not a Cursor transcript: line 1 is no role line".into());
                 return;
             }
         }
         if raw.iter().all(u8::is_ascii_whitespace) {
             return;
         }
-        let seq = self.lines;
+        let seq = self.tally.lines;
         let known = (self.has_message, self.prompted);
         match line::parse_line(raw) {
             Line::User(blocks) => {
@@ -147,7 +150,7 @@ impl Track for Tracker {
             }
             Line::TurnEnded => self.end_run(sink),
             Line::OtherRole | Line::Ignored => {}
-            Line::NotUnderstood => self.skipped += 1,
+            Line::NotUnderstood => self.tally.skipped += 1,
         }
         if known != (self.has_message, self.prompted) {
             self.settle();
@@ -159,26 +162,12 @@ impl Track for Tracker {
         self.end_run(sink);
     }
 
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
     /// The header, once the log is known to be a session: a person's or
     /// the model's message was read (or a bad line, whose read says why).
     fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
+        self.header
+            .as_ref()
+            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// The first user message cut to 80.
@@ -207,7 +196,7 @@ impl Tracker {
         let Some(id) = self.place.id.as_ref() else {
             return;
         };
-        if !self.has_message && self.failure.is_none() {
+        if !self.has_message && self.tally.failure.is_none() {
             return;
         }
         self.header = Some(SessionHeader {

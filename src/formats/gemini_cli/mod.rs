@@ -13,9 +13,8 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::{read_tracked, TrackScanner};
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use record::Message;
 use track::Tracker;
 
@@ -28,15 +27,18 @@ impl LogFormat for GeminiCli {
         "gemini"
     }
 
-    fn display_name(&self) -> &'static str {
-        "Gemini CLI"
-    }
-
     /// Every `.jsonl`, and the older `session-*.json` documents (never
     /// `checkpoint-*.json` or `logs.json`).
     fn is_log_name(&self, rel: &[u8]) -> bool {
         let base = rel.rsplit(|&b| b == b'/').next().unwrap_or(rel);
         rel.ends_with(b".jsonl") || (base.starts_with(b"session-") && base.ends_with(b".json"))
+    }
+
+    /// A `session-*.json` is Gemini's by its name: a pretty-printed
+    /// document's first line, `{`, tells no format (agent-logs-more.md
+    /// "auto": a `.json` by the name rule and its document).
+    fn claims_name(&self, path: &[u8]) -> bool {
+        path.ends_with(b".json") && self.is_log_name(path)
     }
 
     /// A metadata record, or the start of a whole-JSON document: its `{`
@@ -45,17 +47,5 @@ impl LogFormat for GeminiCli {
         record::is_metadata_line(line) || record::is_document_start(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        // The index keeps one flag per message, not the messages.
-        TrackScanner::<Tracker<bool>>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        read_tracked::<Tracker<Message>>(log, cancelled, sink)
-    }
+    tracked_by!(scan: Tracker<bool>, read: Tracker<Message>);
 }

@@ -8,8 +8,8 @@ use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::HeaderState;
-use crate::model::{Role, SessionHeader};
+use crate::formats::{HeaderState, Scanner};
+use crate::model::{ReadError, ReadSummary, Role, SessionHeader};
 use crate::reference::projection::Projector;
 
 /// A projected surface: `(role, checkpoint, text)` in order.

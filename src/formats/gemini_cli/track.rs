@@ -13,21 +13,12 @@ use serde_json::{Map, Value};
 use super::record::{self, Kind, List, Message, Metadata, Record};
 use super::replay::{Item, Replay};
 use crate::formats::text;
-use crate::formats::toolkit::document::Members;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::document::{Form, Taken, TwoForms};
+use crate::formats::toolkit::track::{Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// The longest `.project_root` read: a path, not a document.
 const PROJECT_ROOT_MAX: u64 = 64 * 1024;
-
-/// Which of Gemini's two forms a log is in.
-#[derive(Debug, Clone)]
-enum Form {
-    /// Not decided: no line seen yet.
-    Unknown,
-    Lines,
-    Document(Members),
-}
 
 /// Where the log sits, as far as the session's facts depend on it.
 #[derive(Debug, Clone, Default)]
@@ -36,10 +27,8 @@ pub struct Place {
     pub parent: Option<String>,
     /// The project's root, from `.project_root`.
     pub cwd: Option<String>,
-    /// `Some(true)` for a `.json`, `Some(false)` for any other name.
-    pub is_json: Option<bool>,
-    /// Why the log is not read although it is a session's.
-    pub shadowed: Option<String>,
+    /// Which form its name says it is in, and whether it is shadowed.
+    pub forms: TwoForms,
 }
 
 impl Place {
@@ -55,14 +44,10 @@ impl Place {
         } else {
             (None, None)
         };
-        let shadowed = (is_json && path.with_extension("jsonl").is_file()).then(|| {
-            "not read: the .jsonl of the same name beside it holds this session".to_string()
-        });
         Place {
             parent,
             cwd: project.and_then(project_root),
-            is_json: Some(is_json),
-            shadowed,
+            forms: TwoForms::of(path),
         }
     }
 }
@@ -121,14 +106,11 @@ pub struct Tracker<T> {
     form: Form,
     pub place: Place,
     pub file_modified: Option<u64>,
-    /// Complete lines read.
-    pub lines: u64,
+    /// Lines taken and skipped, the line that fails the log, why it is
+    /// no session.
+    pub tally: Tally,
     /// Entries of the document's `messages` (the whole-JSON form).
     pub entries: u64,
-    pub skipped: u64,
-    /// The line that is not valid UTF-8.
-    pub failure: Option<u64>,
-    pub not_session: Option<String>,
     session_id: Option<String>,
     start_time: Option<u64>,
     earliest: Option<u64>,
@@ -167,11 +149,8 @@ impl<T: Kept> Tracker<T> {
             form: Form::Unknown,
             place: Place::default(),
             file_modified: None,
-            lines: 0,
+            tally: Tally::default(),
             entries: 0,
-            skipped: 0,
-            failure: None,
-            not_session: None,
             session_id: None,
             start_time: None,
             earliest: None,
@@ -192,50 +171,35 @@ impl<T: Kept> Tracker<T> {
 
     /// Takes the next complete line.
     fn take(&mut self, raw: &[u8]) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
-        if matches!(self.form, Form::Unknown) {
-            if let Some(why) = self.place.shadowed.take() {
-                self.not_session = Some(why);
-                return;
-            }
-            let document = self.place.is_json.unwrap_or_else(|| {
-                record::is_document_start(raw) && !record::is_metadata_line(raw)
-            });
-            self.form = if document {
-                Form::Document(Members::default())
-            } else {
-                Form::Lines
-            };
-        }
-        if std::str::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
-            return;
-        }
-        match &mut self.form {
-            Form::Document(members) => {
-                let mut got = Vec::new();
-                members.line(raw, &mut |m| got.push(m));
-                if members.failed {
-                    self.not_session = Some("not a Gemini CLI session: not a JSON object".into());
-                }
+        let taken = self.form.take(
+            raw,
+            &mut self.place.forms,
+            &mut self.tally,
+            "Gemini CLI",
+            |raw| record::is_document_start(raw) && !record::is_metadata_line(raw),
+        );
+        match taken {
+            Taken::Nothing => return,
+            Taken::Line(raw) => self.jsonl_line(raw),
+            Taken::Members(got) => {
                 for member in got {
                     self.member(member);
                 }
             }
-            _ => self.jsonl_line(raw),
         }
         self.refresh_header();
     }
 
     fn jsonl_line(&mut self, raw: &[u8]) {
-        if self.lines == 1 {
+        if self.tally.lines == 1 {
             match record::parse_line(raw) {
                 Record::Metadata(meta) => self.metadata(meta),
                 _ => {
-                    self.not_session =
+                    self.tally.not_session =
                         Some("not a Gemini CLI session: line 1 is no metadata record".into())
                 }
             }
@@ -262,7 +226,7 @@ impl<T: Kept> Tracker<T> {
                 start_time: None,
                 ..meta
             }),
-            Record::NotUnderstood => self.skipped += 1,
+            Record::NotUnderstood => self.tally.skipped += 1,
         }
     }
 
@@ -307,7 +271,7 @@ impl<T: Kept> Tracker<T> {
     }
 
     fn list(&mut self, list: List) {
-        self.skipped += list.skipped;
+        self.tally.skipped += list.skipped;
         for m in list.messages {
             self.put(m);
         }
@@ -360,6 +324,10 @@ impl<T: Kept> Tracker<T> {
 impl<T: Kept> Track for Tracker<T> {
     const NO_LINE: &'static str = "not a Gemini CLI session: no complete line";
 
+    fn tally(&self) -> &Tally {
+        &self.tally
+    }
+
     fn for_scan() -> Self {
         Tracker::new(T::keep)
     }
@@ -387,29 +355,14 @@ impl<T: Kept> Track for Tracker<T> {
         T::project(replay.into_items().collect(), sink);
     }
 
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
     /// The header, once the log is known to be a session.
     fn header(&self) -> Option<&SessionHeader> {
         self.header
             .as_ref()
             // A bad line makes it one still: its read then says why.
             .filter(|_| {
-                self.not_session.is_none() && (self.replay.has_message() || self.failure.is_some())
+                self.tally.not_session.is_none()
+                    && (self.replay.has_message() || self.tally.failure.is_some())
             })
     }
 
@@ -438,7 +391,7 @@ impl<T: Kept> Track for Tracker<T> {
         Some(if self.is_document() {
             self.entries
         } else {
-            self.lines
+            self.tally.lines
         })
     }
 }

@@ -9,9 +9,8 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::{read_tracked, TrackScanner};
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The hydra format.
@@ -20,10 +19,6 @@ pub struct Hydra;
 
 impl LogFormat for Hydra {
     fn name(&self) -> &'static str {
-        "hydra"
-    }
-
-    fn display_name(&self) -> &'static str {
         "hydra"
     }
 
@@ -37,16 +32,5 @@ impl LogFormat for Hydra {
         serde_json::from_slice::<Probe>(line).is_ok_and(|p| p.kind.as_deref() == Some("session"))
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        read_tracked::<Tracker>(log, cancelled, sink)
-    }
+    tracked_by!(Tracker);
 }

@@ -3,9 +3,107 @@
 //! one object and rewrites it whole, and its closing `}` ends the file
 //! without a newline, so a line-fed scanner never sees the document end.
 //! Each top-level member is parsed as soon as it is complete instead, so
-//! nothing waits for the last line and nothing is parsed twice.
+//! nothing waits for the last line and nothing is parsed twice. A format
+//! with both forms decides which a log is in with [`Form::take`].
+
+use std::path::Path;
 
 use serde_json::{Map, Value};
+
+use super::track::Tally;
+
+/// What a format with both forms (a `.jsonl` log and the older whole
+/// `.json` document) knows of a log from its name.
+#[derive(Debug, Clone, Default)]
+pub struct TwoForms {
+    /// `Some(true)` for a `.json`, `Some(false)` for any other name;
+    /// `None` for a log that is no file (the first line decides).
+    pub is_json: Option<bool>,
+    /// Why the log is not read although it is a session's: the agent reads
+    /// the `.jsonl` of the same name beside a `.json` first.
+    pub shadowed: Option<String>,
+}
+
+impl TwoForms {
+    /// The facts of the log at `path`.
+    pub fn of(path: &Path) -> Self {
+        let is_json = path.extension().is_some_and(|e| e == "json");
+        let shadowed = (is_json && path.with_extension("jsonl").is_file()).then(|| {
+            "not read: the .jsonl of the same name beside it holds this session".to_string()
+        });
+        TwoForms {
+            is_json: Some(is_json),
+            shadowed,
+        }
+    }
+}
+
+/// Which of its two forms a log is in, decided by its first line.
+#[derive(Debug, Clone, Default)]
+pub enum Form {
+    /// Not decided: no line seen yet.
+    #[default]
+    Unknown,
+    Lines,
+    Document(Members),
+}
+
+/// What one line of a two-form log holds for its format.
+pub enum Taken<'l> {
+    /// Nothing more: the line decided the log is no session or fails
+    /// (the tally says which), or the document had no member end in it.
+    Nothing,
+    /// A line of the `.jsonl` form.
+    Line(&'l [u8]),
+    /// The document's members completed in the line.
+    Members(Vec<Map<String, Value>>),
+}
+
+impl Form {
+    pub fn is_document(&self) -> bool {
+        matches!(self, Form::Document(_))
+    }
+
+    /// Takes the log's next line (already counted in `tally`): on the
+    /// first, decides the form by the name, else by `is_document` of the
+    /// line; a line that is not UTF-8 fails the log, a document that is no
+    /// object is no `agent` session.
+    pub fn take<'l>(
+        &mut self,
+        raw: &'l [u8],
+        name: &mut TwoForms,
+        tally: &mut Tally,
+        agent: &str,
+        is_document: impl FnOnce(&[u8]) -> bool,
+    ) -> Taken<'l> {
+        if matches!(self, Form::Unknown) {
+            if let Some(why) = name.shadowed.take() {
+                tally.not_session = Some(why);
+                return Taken::Nothing;
+            }
+            *self = if name.is_json.unwrap_or_else(|| is_document(raw)) {
+                Form::Document(Members::default())
+            } else {
+                Form::Lines
+            };
+        }
+        if std::str::from_utf8(raw).is_err() {
+            tally.failure = Some(tally.lines);
+            return Taken::Nothing;
+        }
+        match self {
+            Form::Document(members) => {
+                let mut got = Vec::new();
+                members.line(raw, &mut |m| got.push(m));
+                if members.failed {
+                    tally.not_session = Some(format!("not a {agent} session: not a JSON object"));
+                }
+                Taken::Members(got)
+            }
+            _ => Taken::Line(raw),
+        }
+    }
+}
 
 /// Splits the lines of one JSON object into its top-level members.
 #[derive(Debug, Clone, Default)]

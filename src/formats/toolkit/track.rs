@@ -13,6 +13,30 @@ use crate::formats::lines::Flow;
 use crate::formats::{HeaderState, LogSource, ScanMeta, Scanner};
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 
+/// What every tracker counts alike: a tracker that keeps one lends it
+/// ([`Track::tally`]) instead of answering each count itself.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Complete lines taken so far.
+    pub lines: u64,
+    /// Lines skipped as not understood.
+    pub skipped: u64,
+    /// The line that is not valid UTF-8, if one was read.
+    pub failure: Option<u64>,
+    /// Why the log is no session, once that is decided.
+    pub not_session: Option<String>,
+}
+
+impl Tally {
+    /// Nothing counted: what a tracker without a tally lends.
+    pub const NONE: Tally = Tally {
+        lines: 0,
+        skipped: 0,
+        failure: None,
+        not_session: None,
+    };
+}
+
 /// The state of one log as its complete lines are read, shared by the
 /// store's scan (which only judges) and the full read (which also hands
 /// each surface event on).
@@ -56,17 +80,31 @@ pub trait Track: Clone + Send + Sync + fmt::Debug + 'static {
         let _ = sink;
     }
 
+    /// The counts the tracker keeps, which the next four answer from.
+    /// A tracker implements this, or each of them.
+    fn tally(&self) -> &Tally {
+        &Tally::NONE
+    }
+
     /// Complete lines taken so far (a read's `capturedThroughSeq`).
-    fn lines(&self) -> u64;
+    fn lines(&self) -> u64 {
+        self.tally().lines
+    }
 
     /// Lines skipped as not understood.
-    fn skipped(&self) -> u64;
+    fn skipped(&self) -> u64 {
+        self.tally().skipped
+    }
 
     /// The line that is not valid UTF-8, if one was read.
-    fn failure(&self) -> Option<u64>;
+    fn failure(&self) -> Option<u64> {
+        self.tally().failure
+    }
 
     /// Why the log is no session, once that is decided.
-    fn not_session(&self) -> Option<&str>;
+    fn not_session(&self) -> Option<&str> {
+        self.tally().not_session.as_deref()
+    }
 
     /// The header, once the log is known to be a session.
     fn header(&self) -> Option<&SessionHeader>;
@@ -299,6 +337,31 @@ pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHead
         }
     }
 }
+
+/// The [`crate::formats::LogFormat::scanner`] and
+/// [`crate::formats::LogFormat::read`] of a line format whose tracker does
+/// both: `tracked_by!(Tracker);` in its `impl LogFormat`, or
+/// `tracked_by!(scan: A, read: B);` when the scan keeps less than the read.
+macro_rules! tracked_by {
+    ($tracker:ty) => {
+        $crate::formats::toolkit::track::tracked_by!(scan: $tracker, read: $tracker);
+    };
+    (scan: $scan:ty, read: $read:ty) => {
+        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
+            $crate::formats::toolkit::track::TrackScanner::<$scan>::boxed()
+        }
+
+        fn read(
+            &self,
+            log: &dyn $crate::formats::LogSource,
+            cancelled: $crate::model::Cancelled<'_>,
+            sink: &mut dyn FnMut($crate::model::Entry<'_>),
+        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
+            $crate::formats::toolkit::track::read_tracked::<$read>(log, cancelled, sink)
+        }
+    };
+}
+pub(crate) use tracked_by;
 
 /// Bytes handed to the tracker at a time.
 const CHUNK: usize = 64 * 1024;

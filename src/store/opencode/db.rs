@@ -10,34 +10,14 @@
 //! not hold back OpenCode's checkpoints. A locked or half-migrated file
 //! is a read failure with its reason, after at most the busy timeout.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::path::Path;
 
-use rusqlite::{Connection, OpenFlags};
+use rusqlite::Connection;
 
-/// How long a read waits for OpenCode's writers (WAL recovery, a
-/// checkpoint) before it fails.
-const BUSY_TIMEOUT: Duration = Duration::from_millis(1000);
-
-/// Why a database could not be read.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DbError(pub String);
-
-impl fmt::Display for DbError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
-    }
-}
-
-impl std::error::Error for DbError {}
-
-impl From<rusqlite::Error> for DbError {
-    fn from(e: rusqlite::Error) -> Self {
-        DbError(format!("cannot read the database: {e}"))
-    }
-}
+pub use crate::store::database::open::DbError;
+use crate::store::database::open::{Columns, ReadOnlyDb};
 
 /// One `session` row, with its project's worktree.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -99,109 +79,60 @@ pub struct Listing {
     pub messages: HashMap<String, MessageKey>,
 }
 
-/// An open database: read-only, `query_only`, with a busy timeout.
+/// An open database: through the shared read preamble
+/// (`store::database::open`).
 pub struct OpencodeDb {
-    conn: Connection,
-    session_columns: HashSet<String>,
-    part_columns: HashSet<String>,
-}
-
-/// `path` + `suffix` (`-wal`, `-shm`).
-fn beside(path: &Path, suffix: &str) -> PathBuf {
-    let mut name = path.as_os_str().to_owned();
-    name.push(suffix);
-    PathBuf::from(name)
-}
-
-/// Whether OpenCode may be writing: its WAL side files exist.
-pub fn has_side_files(path: &Path) -> bool {
-    beside(path, "-wal").exists() || beside(path, "-shm").exists()
-}
-
-/// The `file:` URI of `path` with `immutable=1`, its bytes escaped.
-fn immutable_uri(path: &Path) -> Option<String> {
-    let text = path.to_str()?;
-    let mut uri = String::from("file:");
-    for b in text.bytes() {
-        if b.is_ascii_alphanumeric() || b"/-_.~".contains(&b) {
-            uri.push(char::from(b));
-        } else {
-            uri.push_str(&format!("%{b:02X}"));
-        }
-    }
-    uri.push_str("?immutable=1");
-    Some(uri)
+    conn: ReadOnlyDb,
+    session_columns: Columns,
+    part_columns: Columns,
+    message_columns: Columns,
+    project_columns: Columns,
 }
 
 impl OpencodeDb {
     /// Opens `path` for reading, creating nothing beside it.
     pub fn open(path: &Path) -> Result<Self, DbError> {
-        let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-        let conn = if has_side_files(path) {
-            Connection::open_with_flags(path, flags)?
-        } else {
-            let uri = immutable_uri(path)
-                .ok_or_else(|| DbError("the database's path is not UTF-8".into()))?;
-            Connection::open_with_flags(uri, flags | OpenFlags::SQLITE_OPEN_URI)?
-        };
-        conn.busy_timeout(BUSY_TIMEOUT)?;
-        conn.pragma_update(None, "query_only", 1)?;
-        let mut db = OpencodeDb {
+        Self::over(ReadOnlyDb::open(path)?)
+    }
+
+    /// Takes `conn` as an OpenCode (or Kilo Code) database: its tables
+    /// checked, its columns read.
+    pub fn over(mut conn: ReadOnlyDb) -> Result<Self, DbError> {
+        let db = OpencodeDb {
+            session_columns: conn.columns("session")?,
+            part_columns: conn.columns("part")?,
+            message_columns: conn.columns("message")?,
+            project_columns: conn.columns("project")?,
             conn,
-            session_columns: HashSet::new(),
-            part_columns: HashSet::new(),
         };
-        db.session_columns = db.columns("session")?;
-        db.part_columns = db.columns("part")?;
-        db.require("session", &db.session_columns, &["id"])?;
-        db.require(
-            "message",
-            &db.columns("message")?,
-            &["id", "session_id", "data"],
-        )?;
-        db.require("part", &db.part_columns, &["id", "message_id", "data"])?;
+        let not = |why: String| {
+            if why.starts_with("no table") {
+                DbError(format!("not an OpenCode database (yet): {why}"))
+            } else {
+                DbError(format!("not an OpenCode database this build reads: {why}"))
+            }
+        };
+        db.session_columns
+            .require("session", &["id"])
+            .map_err(not)?;
+        db.message_columns
+            .require("message", &["id", "session_id", "data"])
+            .map_err(not)?;
+        db.part_columns
+            .require("part", &["id", "message_id", "data"])
+            .map_err(not)?;
         Ok(db)
-    }
-
-    /// The column names of `table` (empty when there is no such table).
-    fn columns(&self, table: &str) -> Result<HashSet<String>, DbError> {
-        let mut statement = self
-            .conn
-            .prepare("SELECT name FROM pragma_table_info(?1)")?;
-        let names = statement
-            .query_map([table], |row| row.get::<_, String>(0))?
-            .collect::<Result<HashSet<_>, _>>()?;
-        Ok(names)
-    }
-
-    fn require(&self, table: &str, have: &HashSet<String>, want: &[&str]) -> Result<(), DbError> {
-        if have.is_empty() {
-            return Err(DbError(format!(
-                "not an OpenCode database (yet): no table {table}"
-            )));
-        }
-        match want.iter().find(|c| !have.contains(**c)) {
-            Some(missing) => Err(DbError(format!(
-                "not an OpenCode database this build reads: table {table} has no column {missing}"
-            ))),
-            None => Ok(()),
-        }
     }
 
     /// `session.<name>` when the column exists, else `NULL`.
     fn session_column(&self, name: &str) -> String {
-        if self.session_columns.contains(name) {
-            format!("s.{name}")
-        } else {
-            "NULL".into()
-        }
+        self.session_columns.or_null("s", name)
     }
 
     /// The `SELECT` of session rows, with `filter` after `FROM`.
     fn session_sql(&self, filter: &str) -> Result<String, DbError> {
-        let project = self.columns("project")?;
         let worktree =
-            if project.contains("worktree") && self.session_columns.contains("project_id") {
+            if self.project_columns.has("worktree") && self.session_columns.has("project_id") {
                 "(SELECT p.worktree FROM project p WHERE p.id = s.project_id)"
             } else {
                 "NULL"
@@ -336,7 +267,7 @@ impl OpencodeDb {
     pub fn part_key(&mut self, id: &str) -> Result<Option<PartKey>, DbError> {
         if !["session_id", "time_updated"]
             .iter()
-            .all(|c| self.part_columns.contains(*c))
+            .all(|c| self.part_columns.has(c))
         {
             return Ok(None);
         }

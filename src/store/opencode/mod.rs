@@ -11,8 +11,8 @@
 
 pub mod db;
 mod reader;
-mod session;
-mod sources;
+pub mod session;
+pub mod sources;
 pub mod tree;
 mod watch;
 
@@ -404,9 +404,11 @@ impl SessionStore for OpencodeStore {
         let mut winners: HashMap<&str, &[u8]> = HashMap::new();
         for database in &self.databases {
             if let Some(error) = &database.error {
+                // Named by the store's own path: a store the person named
+                // that cannot be read is warned about (issue 27 item 12).
                 notes.push(StoreNote::Unreadable {
-                    store: format!("{store}/{}", String::from_utf8_lossy(&database.name)),
-                    error: error.clone(),
+                    store: store.clone(),
+                    error: format!("{}: {error}", String::from_utf8_lossy(&database.name)),
                 });
             }
         }

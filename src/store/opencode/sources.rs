@@ -2,14 +2,11 @@
 //! file `opencode.db` or `opencode-<channel>.db` that starts as SQLite
 //! files do (agent-logs-more.md "OpenCode").
 
-use std::io::{self, Read};
+use std::io;
 use std::path::{Path, PathBuf};
-use std::time::UNIX_EPOCH;
 
-use crate::fsio::{self, Links};
-
-/// The first bytes of every SQLite database file.
-const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
+pub use crate::store::database::modified_ms;
+use crate::store::database::open::is_sqlite;
 
 /// Whether `name` is a database's name: `opencode.db` or `opencode-*.db`.
 pub fn is_database_name(name: &str) -> bool {
@@ -18,16 +15,6 @@ pub fn is_database_name(name: &str) -> bool {
             .strip_prefix("opencode-")
             .and_then(|rest| rest.strip_suffix(".db"))
             .is_some_and(|channel| !channel.is_empty() && !channel.contains('/'))
-}
-
-/// Whether the file at `path` starts as a SQLite database (read without
-/// following a last link, without blocking).
-fn is_sqlite(path: &Path) -> bool {
-    let Ok(file) = fsio::open_regular(path, Links::NoFollow) else {
-        return false;
-    };
-    let mut head = [0u8; 16];
-    file.take(16).read_exact(&mut head).is_ok() && &head == SQLITE_MAGIC
 }
 
 /// The databases directly in `root`, by name.
@@ -49,16 +36,6 @@ pub fn databases(root: &Path) -> io::Result<Vec<String>> {
 /// A locator's name as a path below the root.
 pub fn name_path(name: &[u8]) -> PathBuf {
     PathBuf::from(String::from_utf8_lossy(name).into_owned())
-}
-
-/// The modification time of `path`, Unix epoch milliseconds (0 unknown).
-pub fn modified_ms(path: &Path) -> u64 {
-    std::fs::metadata(path)
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|m| m.duration_since(UNIX_EPOCH).ok())
-        .and_then(|d| u64::try_from(d.as_millis()).ok())
-        .unwrap_or(0)
 }
 
 #[cfg(test)]

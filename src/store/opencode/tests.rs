@@ -161,7 +161,9 @@ fn a_folder_that_is_missing_or_holds_a_broken_database_says_so() {
     let notes = store.notes();
     assert!(
         matches!(&notes[..], [StoreNote::Unreadable { store, error }]
-            if store.ends_with("/opencode-dev.db") && error.contains("no table message")),
+            if *store == dir.path().display().to_string()
+                && error.starts_with("opencode-dev.db: ")
+                && error.contains("no table message")),
         "{notes:?}"
     );
     assert_eq!(store.status()[0].errors.len(), 1);
