@@ -11,6 +11,7 @@ pub mod aider;
 mod choice;
 pub mod claude_code;
 pub mod cline;
+pub mod cline_cli;
 pub mod codex;
 pub mod continue_dev;
 pub mod copilot_chat;

@@ -12,8 +12,8 @@ use std::sync::OnceLock;
 use super::choice::FormatChoice;
 use super::toolkit::home::DefaultPlace;
 use super::{
-    aider, claude_code, cline, codex, continue_dev, copilot_chat, copilot_cli, crush, cursor,
-    gemini_cli, goose, hydra, kilo, opencode, pi, qwen_code, zed, LogFormat,
+    aider, claude_code, cline, cline_cli, codex, continue_dev, copilot_chat, copilot_cli, crush,
+    cursor, gemini_cli, goose, hydra, kilo, opencode, pi, qwen_code, zed, LogFormat,
 };
 
 /// How `auto` tells a format's files.
@@ -163,6 +163,16 @@ pub static ROWS: &[Row] = &[
         // `.aider.chat.history.md`, by name (agent-logs-files-3.md).
         auto: Auto::ByName,
     },
+    // Not in a contract: the Cline CLI's own store, read as its 3.0.65
+    // wrote it (docs/agent-logs.md "Cline CLI").
+    Row {
+        name: "cline-cli",
+        display_name: "Cline CLI",
+        reading: FormatChoice::Fixed(&cline_cli::ClineCli),
+        defaults: cline_cli::defaults::default_stores,
+        // `sessions/<id>/<id>.messages.json`.
+        auto: Auto::DocumentName,
+    },
     // agent-logs-db-3.md: rows of SQLite databases, read by the generic
     // database store (`store::database`); `auto` finds each by its file
     // name and header (`store::database::all`).
@@ -271,7 +281,8 @@ mod tests {
                 "qwen-code",
                 "claude-code",
                 "continue",
-                "cline"
+                "cline",
+                "cline-cli"
             ]
         );
         let ranks: Vec<_> = ROWS

@@ -10,6 +10,7 @@ mod support;
 mod aider;
 mod claude_code;
 mod cline;
+mod cline_cli;
 mod codex;
 mod continue_dev;
 mod copilot_chat;
