@@ -164,6 +164,24 @@ pub enum HookCommand {
         #[arg(long)]
         print_config: bool,
     },
+    /// A Qwen Code `UserPromptSubmit` hook: the same input and output as
+    /// `claude-code`, with the context sized to what Qwen Code reads.
+    Qwen {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print the `~/.qwen/settings.json` snippet that installs the hook.
+        #[arg(long)]
+        print_config: bool,
+    },
+    /// A Gemini CLI `BeforeAgent` hook: the same input and output as
+    /// `claude-code`, under Gemini CLI's event name.
+    Gemini {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print the `~/.gemini/settings.json` snippet that installs the hook.
+        #[arg(long)]
+        print_config: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -344,7 +362,10 @@ impl Cli {
                 (&[Format::Json, Format::Mention, Format::Text], Some(store))
             }
             Some(Command::Hook(
-                HookCommand::ClaudeCode { store, .. } | HookCommand::Codex { store, .. },
+                HookCommand::ClaudeCode { store, .. }
+                | HookCommand::Codex { store, .. }
+                | HookCommand::Qwen { store, .. }
+                | HookCommand::Gemini { store, .. },
             )) => (&[], Some(store)),
             Some(Command::Mcp { store, .. }) => (&[], Some(store)),
             _ => (&[], None),

@@ -281,6 +281,14 @@ fn run(command: Command) -> Result<i32, Failure> {
                     store,
                     print_config,
                 } => (hook::Host::Codex, store, print_config),
+                HookCommand::Qwen {
+                    store,
+                    print_config,
+                } => (hook::Host::Qwen, store, print_config),
+                HookCommand::Gemini {
+                    store,
+                    print_config,
+                } => (hook::Host::Gemini, store, print_config),
             };
             if print_config {
                 print_text(&hook::print_config(host, &store));

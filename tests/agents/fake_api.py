@@ -32,6 +32,10 @@ else as text). It answers:
   tool call, then answers; a sub-agent (a request of one user message) makes
   the first turn's call.
 
+- the Gemini API (Gemini CLI, through GOOGLE_GEMINI_BASE_URL):
+  POST .../models/MODEL:streamGenerateContent (SSE, one chunk) or
+  :generateContent with one text part; :countTokens with a count.
+
 SESSION comes from the environment variable FAKE_API_READ_SESSION; without
 it no tool is ever called on the Anthropic and Responses APIs.
 
@@ -247,6 +251,16 @@ def chat_tool_call(body):
     }
 
 
+def gemini_response():
+    return {
+        "candidates": [
+            {"content": {"role": "model", "parts": [{"text": REPLY_TEXT}]}, "finishReason": "STOP", "index": 0}
+        ],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 4, "totalTokenCount": 14},
+        "modelVersion": "gemini-fake",
+    }
+
+
 def chat_usage():
     return {"prompt_tokens": 10, "completion_tokens": 4, "total_tokens": 14}
 
@@ -341,6 +355,12 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, chat_completion(body))
         elif self.command == "POST" and path.endswith("/responses"):
             self.send(200, responses_stream(body), "text/event-stream")
+        elif self.command == "POST" and path.endswith(":streamGenerateContent"):
+            self.send(200, f"data: {json.dumps(gemini_response())}\n\n".encode(), "text/event-stream")
+        elif self.command == "POST" and path.endswith(":generateContent"):
+            self.send(200, gemini_response())
+        elif self.command == "POST" and path.endswith(":countTokens"):
+            self.send(200, {"totalTokens": 10})
         elif path.endswith("/models"):
             self.send(200, {"data": [], "models": [], "has_more": False, "object": "list"})
         else:

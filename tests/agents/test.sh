@@ -12,12 +12,15 @@
 #   5. Pi, Qwen Code, Kilo, Continue, Cline and Aider (sessions_test.py):
 #      each writes a real session in a fresh HOME (a prompt, a tool call, a
 #      resumed turn), which `candidates`, `prepare`, `status` and `search`
-#      find with zero configuration.
+#      find with zero configuration;
+#   6. `hook gemini` under `gemini -p` (Gemini CLI 0.61.0) and `hook qwen`
+#      under `qwen -p` (hooks_more_test.py): the context in the request,
+#      Gemini's systemMessage shown, a bad mention blocked.
 #
 #   bash tests/agents/test.sh target/debug/hydra-session-lsp [AGENT...]
 #
 # AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
-# cline, aider (5); default all.
+# cline, aider (5), gemini (6; qwen also runs its group of 6); default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
@@ -35,12 +38,18 @@ shift
 # (the others), each with the names asked for.
 hooks=()
 readers=()
+more=()
 for agent in "$@"; do
   case "$agent" in
     claude | codex) hooks+=("$agent") ;;
-    pi | qwen | kilo | continue | cline | aider) readers+=("$agent") ;;
+    pi | kilo | continue | cline | aider) readers+=("$agent") ;;
+    qwen)
+      readers+=(qwen)
+      more+=(qwen)
+      ;;
+    gemini) more+=(gemini) ;;
     *)
-      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider)" >&2
+      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini)" >&2
       exit 2
       ;;
   esac
@@ -53,10 +62,12 @@ if [ $# -gt 0 ]; then
   [ ${#hooks[@]} -gt 0 ] || hooks_run=0
   [ ${#hooks[@]} -ne 1 ] || hooks_only=${hooks[0]}
   [ ${#readers[@]} -gt 0 ] || readers=(none)
+  [ ${#more[@]} -gt 0 ] || more=(none)
 elif [ -n "${HYDRA_AGENTS_ONLY:-}" ]; then
   # As before the other agents came: HYDRA_AGENTS_ONLY alone picks among
   # Claude Code's and Codex's groups only.
   readers=(none)
+  more=(none)
 fi
 store="$repo/examples/sessions"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hydra-agents.XXXXXX")
@@ -126,5 +137,8 @@ if [ "$hooks_run" -eq 1 ]; then
 fi
 if [ "${readers[*]-}" != "none" ]; then
   run_script sessions_test.py 420 "$server" "$work/install.out" ${readers[@]+"${readers[@]}"}
+fi
+if [ "${more[*]-}" != "none" ]; then
+  run_script hooks_more_test.py 300 "$server" "$store" "$work/install.out" ${more[@]+"${more[@]}"}
 fi
 finish

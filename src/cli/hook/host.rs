@@ -1,6 +1,7 @@
-//! The agents that run the prompt hook, and how much hook context each
-//! keeps in the model's context before it saves the rest to a file and
-//! shows the model a preview.
+//! The agents that run the prompt hook: the event each names it by, and
+//! how much hook context each keeps in the model's context (Claude Code
+//! and Codex save the rest to a file and show the model a preview; Qwen
+//! Code drops an answer it cut; Gemini CLI keeps everything).
 
 /// Claude Code keeps a hook's `additionalContext` inline up to this many
 /// characters (UTF-16 units); a longer one is saved to a file and the
@@ -21,11 +22,29 @@ pub const CODEX_INLINE_TOKENS: usize = 2_500;
 /// `codex-rs/utils/string/src/truncate.rs`).
 const CODEX_BYTES_PER_TOKEN: usize = 4;
 
+/// Qwen Code reads at most this much of a command hook's stdout and cuts
+/// the rest, and an answer cut there no longer parses as JSON, so its
+/// context is dropped (`MAX_OUTPUT_LENGTH2 = 1024 * 1024` in the command
+/// hook runner, `packages/core/src/hooks/hookRunner.ts`, as bundled in
+/// `@qwen-code/qwen-code` 0.24.4 `chunks/chunk-DPEB6S2R.js`; counted in
+/// UTF-16 units of the text read so far, never more than its bytes).
+pub const QWEN_STDOUT_BYTES: usize = 1024 * 1024;
+
+/// What the answer around Qwen Code's context may take besides it: the
+/// JSON frame and the `systemMessage` (a line per source, its title cut
+/// and its path one line; at most `maxReferences` sources).
+const QWEN_ANSWER_ROOM: usize = 64 * 1024;
+
 /// An agent that runs the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Host {
     ClaudeCode,
     Codex,
+    /// Gemini CLI's `BeforeAgent` event: the same JSON in and out as
+    /// Claude Code's `UserPromptSubmit`, under another name.
+    Gemini,
+    /// Qwen Code's `UserPromptSubmit`, Claude Code's in shape.
+    Qwen,
 }
 
 impl Host {
@@ -34,16 +53,50 @@ impl Host {
         match self {
             Host::ClaudeCode => "claude-code",
             Host::Codex => "codex",
+            Host::Gemini => "gemini",
+            Host::Qwen => "qwen",
         }
     }
 
-    /// The most UTF-8 bytes of context the agent surely keeps inline. A
-    /// byte count is never below the UTF-16 length Claude Code measures;
-    /// Codex's estimate stays within its limit up to 4 bytes a token.
-    pub fn inline_bytes(self) -> usize {
+    /// The hook event the agent runs the hook on, in its input's
+    /// `hook_event_name` and the answer's `hookEventName`. Gemini CLI
+    /// passes a `BeforeAgent` hook the prompt and adds its
+    /// `hookSpecificOutput.additionalContext` to the request
+    /// (`fireBeforeAgentHookSafe` in `@google/gemini-cli` 0.61.0
+    /// `bundle/chunk-5FZXKDXH.js`); its other events carry no prompt.
+    pub fn event(self) -> &'static str {
         match self {
-            Host::ClaudeCode => CLAUDE_CODE_INLINE_CHARS,
-            Host::Codex => CODEX_INLINE_TOKENS * CODEX_BYTES_PER_TOKEN,
+            Host::Gemini => "BeforeAgent",
+            Host::ClaudeCode | Host::Codex | Host::Qwen => "UserPromptSubmit",
+        }
+    }
+
+    /// The `timeout` of the printed hook, in the agent's unit: seconds,
+    /// but milliseconds for Gemini CLI (`DEFAULT_HOOK_TIMEOUT = 6e4`
+    /// passed to `setTimeout` as it is, in the same bundle).
+    pub fn timeout(self) -> u64 {
+        match self {
+            Host::Gemini => 30_000,
+            Host::ClaudeCode | Host::Codex | Host::Qwen => 30,
+        }
+    }
+
+    /// The most UTF-8 bytes of context the agent surely keeps inline;
+    /// `None` when it keeps any size (Gemini CLI adds the whole context
+    /// to the request, its `<` and `>` escaped, and reads all of stdout:
+    /// `getAdditionalContext` and `executeCommandHook` in the same
+    /// bundle). A byte count is never below the UTF-16 length Claude Code
+    /// measures; Codex's estimate stays within its limit up to 4 bytes a
+    /// token; Qwen Code's context is a JSON string in the answer, and
+    /// escaping at most doubles text whose control characters the
+    /// rendered context already wrote as escapes (only its frame's
+    /// newlines are raw, two bytes each once escaped).
+    pub fn inline_bytes(self) -> Option<usize> {
+        match self {
+            Host::ClaudeCode => Some(CLAUDE_CODE_INLINE_CHARS),
+            Host::Codex => Some(CODEX_INLINE_TOKENS * CODEX_BYTES_PER_TOKEN),
+            Host::Gemini => None,
+            Host::Qwen => Some((QWEN_STDOUT_BYTES - QWEN_ANSWER_ROOM) / 2),
         }
     }
 
@@ -66,6 +119,17 @@ impl Host {
                     format!(
                         "the context has {tokens} tokens by Codex's estimate; Codex keeps \
                          {CODEX_INLINE_TOKENS} inline and shows the model a preview of the rest"
+                    )
+                })
+            }
+            Host::Gemini => None,
+            Host::Qwen => {
+                let limit = Host::Qwen.inline_bytes().unwrap_or(QWEN_STDOUT_BYTES);
+                (text.len() > limit).then(|| {
+                    format!(
+                        "the context has {} bytes; Qwen Code reads {QWEN_STDOUT_BYTES} bytes of a \
+                         hook's answer and drops one it cut",
+                        text.len()
                     )
                 })
             }
@@ -94,11 +158,12 @@ mod tests {
     fn the_inline_budget_leaves_room_for_the_frame_and_every_source() {
         let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
         let outside = 400;
-        for host in [Host::ClaudeCode, Host::Codex] {
+        for host in [Host::ClaudeCode, Host::Codex, Host::Qwen] {
+            let inline = host.inline_bytes().unwrap();
             for sources in 1..=3 {
-                let budget = inline_budget(host.inline_bytes(), sources, outside);
+                let budget = inline_budget(inline, sources, outside);
                 let worst = frame + sources * (budget + outside) + sources - 1;
-                assert!(worst <= host.inline_bytes(), "{host:?} {sources}: {worst}");
+                assert!(worst <= inline, "{host:?} {sources}: {worst}");
                 assert!(budget > 2_000, "{host:?} {sources}: {budget}");
             }
         }
@@ -106,7 +171,7 @@ mod tests {
 
     #[test]
     fn codex_counts_four_bytes_a_token_rounded_up() {
-        let limit = Host::Codex.inline_bytes();
+        let limit = Host::Codex.inline_bytes().unwrap();
         assert_eq!(limit, 10_000);
         assert_eq!(Host::Codex.overflow(&"x".repeat(limit)), None);
         let over = Host::Codex.overflow(&"x".repeat(limit + 1)).unwrap();
@@ -119,5 +184,20 @@ mod tests {
     fn claude_code_counts_utf16_units() {
         assert_eq!(Host::ClaudeCode.overflow(&"é".repeat(10_000)), None);
         assert!(Host::ClaudeCode.overflow(&"x".repeat(10_001)).is_some());
+    }
+
+    #[test]
+    fn qwen_keeps_what_fits_its_stdout_twice_over_and_gemini_any_size() {
+        let inline = Host::Qwen.inline_bytes().unwrap();
+        assert!(2 * inline + QWEN_ANSWER_ROOM <= QWEN_STDOUT_BYTES);
+        assert_eq!(Host::Qwen.overflow(&"x".repeat(inline)), None);
+        assert!(Host::Qwen.overflow(&"x".repeat(inline + 1)).is_some());
+        assert_eq!(Host::Gemini.inline_bytes(), None);
+        assert_eq!(
+            Host::Gemini.overflow(&"x".repeat(QWEN_STDOUT_BYTES * 2)),
+            None
+        );
+        assert_eq!(Host::Gemini.event(), "BeforeAgent");
+        assert_eq!(Host::Gemini.timeout(), 30_000);
     }
 }

@@ -1,30 +1,33 @@
 //! `hook … --print-config`: the snippet that installs the hook.
 //!
 //! Claude Code reads it from `~/.claude/settings.json`; Codex from
-//! `~/.codex/hooks.json`, in the same shape: `hooks.UserPromptSubmit` is a
-//! list of matcher groups, each with `hooks`, a list of `{"type":"command",
-//! "command", "timeout"}` handlers (Codex's `HooksFile` and
-//! `HookHandlerConfig` in openai/codex `codex-rs/config/src/hook_config.rs`,
-//! where `timeout` is in seconds). Both run the command through a shell.
+//! `~/.codex/hooks.json`; Qwen Code from `~/.qwen/settings.json`; Gemini
+//! CLI from `~/.gemini/settings.json`, all in the same shape:
+//! `hooks.<event>` is a list of matcher groups, each with `hooks`, a list
+//! of `{"type":"command", "command", "timeout"}` handlers (Codex's
+//! `HooksFile` and `HookHandlerConfig` in openai/codex
+//! `codex-rs/config/src/hook_config.rs`, where `timeout` is in seconds;
+//! Gemini CLI's is in milliseconds, [`Host::timeout`]). All run the
+//! command through a shell.
 
 use super::host::Host;
 use crate::cli::args::StoreArgs;
 use crate::cli::settings::requested;
 use crate::config::settings;
 
-/// The snippet that installs the hook running `command`.
-fn snippet(command: &str) -> String {
+/// The snippet that installs the hook running `command` on `event`.
+fn snippet(event: &str, command: &str, timeout: u64) -> String {
     let command = serde_json::to_string(command).unwrap_or_default();
     format!(
         r#"{{
   "hooks": {{
-    "UserPromptSubmit": [
+    {event:?}: [
       {{
         "hooks": [
           {{
             "type": "command",
             "command": {command},
-            "timeout": 30
+            "timeout": {timeout}
           }}
         ]
       }}
@@ -41,7 +44,7 @@ pub fn print_config(host: Host, args: &StoreArgs) -> String {
     let mut words: Vec<String> = vec!["hydra-session-lsp".into(), "hook".into()];
     words.push(host.command().to_string());
     words.extend(settings::command_args(&requested(args)));
-    snippet(&settings::shell_line(&words))
+    snippet(host.event(), &settings::shell_line(&words), host.timeout())
 }
 
 #[cfg(test)]
@@ -51,11 +54,21 @@ mod tests {
 
     #[test]
     fn the_snippet_is_json() {
-        let text = snippet("a \"quoted\" 'command'");
+        let text = snippet("UserPromptSubmit", "a \"quoted\" 'command'", 30);
         let value: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(
             value["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"],
             "a \"quoted\" 'command'"
+        );
+    }
+
+    #[test]
+    fn gemini_gets_its_event_and_milliseconds() {
+        let text = snippet(Host::Gemini.event(), "x", Host::Gemini.timeout());
+        let value: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(
+            value["hooks"]["BeforeAgent"][0]["hooks"][0]["timeout"],
+            30_000
         );
     }
 }

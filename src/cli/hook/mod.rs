@@ -1,11 +1,11 @@
-//! `hook claude-code` and `hook codex`: the agents' `UserPromptSubmit`
-//! hook (server.md "Command line").
+//! `hook claude-code`, `hook codex`, `hook qwen` and `hook gemini`: the
+//! agents' prompt hook (server.md "Command line").
 //!
 //! The agent runs it on every prompt, with the hook's JSON object on
 //! stdin. Its stdout is exactly one of the documented JSON outputs, or
-//! nothing; every other word goes to stderr. Claude Code and Codex take
-//! the same input and output; they differ in how much context each keeps
-//! inline ([`host`]).
+//! nothing; every other word goes to stderr. The agents take the same
+//! input and output; they differ in the event's name and in how much
+//! context each keeps inline ([`host`]).
 
 mod host;
 mod install;
@@ -19,7 +19,7 @@ use serde_json::Value;
 use super::args::{SpillArgs, StoreArgs};
 use super::settings::{self, Settings};
 use super::{FAILED, OK};
-use crate::reference::budget::BudgetSetting;
+use crate::reference::budget::{BudgetSetting, DEFAULT_BUDGET};
 use crate::reference::full_snapshot::{omission_bound, SpillStore};
 use crate::reference::mention;
 use crate::reference::prepare::{normalize, prepare, PrepareOptions, Prepared};
@@ -28,8 +28,6 @@ use crate::store::Scan;
 pub use host::Host;
 
 pub use install::print_config;
-
-const EVENT: &str = "UserPromptSubmit";
 
 /// What the hook read from stdin.
 #[derive(Debug, PartialEq, Eq)]
@@ -99,7 +97,7 @@ pub fn run(host: Host, args: &StoreArgs) -> i32 {
             limit >> 20
         ));
     }
-    let input = match parse_input(&bytes) {
+    let input = match parse_input(&bytes, host.event()) {
         Ok(input) => input,
         Err(message) => return fail(&message),
     };
@@ -120,7 +118,7 @@ pub fn run(host: Host, args: &StoreArgs) -> i32 {
             }
             serde_json::to_string(&ContextOutput {
                 hook_specific_output: HookSpecificOutput {
-                    hook_event_name: EVENT,
+                    hook_event_name: limits.event(),
                     additional_context: &context,
                 },
                 system_message: summary::system_message(&prepared),
@@ -144,8 +142,8 @@ pub fn run(host: Host, args: &StoreArgs) -> i32 {
 
 /// The hook's JSON object: `prompt` (a string) is required; `session_id`,
 /// `cwd` and `turn_id` are strings when present; `hook_event_name`, when
-/// present, must be `UserPromptSubmit`; other fields are ignored.
-fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
+/// present, must be `event`; other fields are ignored.
+fn parse_input(bytes: &[u8], event: &str) -> Result<HookInput, String> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| format!("the input is not JSON: {e}"))?;
     let Value::Object(mut object) = value else {
@@ -162,11 +160,11 @@ fn parse_input(bytes: &[u8]) -> Result<HookInput, String> {
     // depend on it (file mentions never change it), so it is only checked.
     string("cwd")?;
     let from_codex = string("turn_id")?.is_some();
-    if let Some(event) = string("hook_event_name")? {
-        if event != EVENT {
+    if let Some(named) = string("hook_event_name")? {
+        if named != event {
             return Err(format!(
-                "this hook answers {EVENT}, not {} (see --print-config)",
-                crate::reference::echo::quoted(&event)
+                "this hook answers {event}, not {} (see --print-config)",
+                crate::reference::echo::quoted(&named)
             ));
         }
     }
@@ -213,13 +211,15 @@ fn context(
     // whole snapshot with its own tools.
     let spill = settings::spill_for(settings, &SpillArgs::default())?;
     let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
-    if !fixed_budget {
+    // An agent that keeps any size inline (Gemini CLI) gets `prepare`'s
+    // own budget; one whose room is large (Qwen Code) no more than
+    // `prepare`'s default, so a mention costs the model what it would
+    // through `prepare`.
+    if let (false, Some(inline)) = (fixed_budget, host.inline_bytes()) {
         let locator = spill.map_or(0, SpillStore::locator_bound);
-        options.max_reference_bytes = BudgetSetting::Fixed(host::inline_budget(
-            host.inline_bytes(),
-            sources,
-            omission_bound(locator),
-        ));
+        options.max_reference_bytes = BudgetSetting::Fixed(
+            host::inline_budget(inline, sources, omission_bound(locator)).min(DEFAULT_BUDGET),
+        );
     }
     let prepared = prepare(
         parsed.text,
@@ -238,15 +238,20 @@ mod tests {
 
     #[test]
     fn input_needs_an_object_with_a_prompt() {
-        assert!(parse_input(b"not json").is_err());
-        assert!(parse_input(b"[1]").is_err());
-        assert!(parse_input(b"{}").is_err());
-        assert!(parse_input(br#"{"prompt":3}"#).is_err());
-        assert!(parse_input(br#"{"prompt":"x","hook_event_name":"Stop"}"#).is_err());
-        assert!(parse_input(br#"{"prompt":"x","turn_id":7}"#).is_err());
+        assert!(parse_input(b"not json", "UserPromptSubmit").is_err());
+        assert!(parse_input(b"[1]", "UserPromptSubmit").is_err());
+        assert!(parse_input(b"{}", "UserPromptSubmit").is_err());
+        assert!(parse_input(br#"{"prompt":3}"#, "UserPromptSubmit").is_err());
+        assert!(parse_input(
+            br#"{"prompt":"x","hook_event_name":"Stop"}"#,
+            "UserPromptSubmit"
+        )
+        .is_err());
+        assert!(parse_input(br#"{"prompt":"x","turn_id":7}"#, "UserPromptSubmit").is_err());
         assert_eq!(
             parse_input(
-                br#"{"prompt":"x","session_id":"s","cwd":null,"permission_mode":"default"}"#
+                br#"{"prompt":"x","session_id":"s","cwd":null,"permission_mode":"default"}"#,
+                "UserPromptSubmit"
             ),
             Ok(HookInput {
                 prompt: "x".into(),
@@ -259,6 +264,13 @@ mod tests {
     #[test]
     fn codex_input_says_so_with_its_turn_id() {
         let input = br#"{"session_id":"019a","turn_id":"t1","transcript_path":null,"cwd":"/w","hook_event_name":"UserPromptSubmit","model":"gpt-5","permission_mode":"default","prompt":"x"}"#;
-        assert!(parse_input(input).is_ok_and(|i| i.from_codex));
+        assert!(parse_input(input, "UserPromptSubmit").is_ok_and(|i| i.from_codex));
+    }
+
+    #[test]
+    fn gemini_input_names_before_agent() {
+        let input = br#"{"session_id":"g1","transcript_path":"","cwd":"/w","hook_event_name":"BeforeAgent","timestamp":"2026-12-02T05:00:00.000Z","prompt":"x"}"#;
+        assert!(parse_input(input, Host::Gemini.event()).is_ok_and(|i| !i.from_codex));
+        assert!(parse_input(input, Host::Qwen.event()).is_err());
     }
 }
