@@ -968,3 +968,57 @@ fn status_prints_the_stores_and_their_notes() {
     let output = run_in(home.path(), &["status", "--format", "mention"], b"", &[]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// Issue 25: Gemini CLI's `BeforeAgent` and Qwen Code's `UserPromptSubmit`
+/// get the same answer under their own event name, and their snippets.
+#[test]
+fn gemini_and_qwen_answer_under_their_events() {
+    let prompt = format!("Reuse the cases of {TEST_WRITER} for the 3-item cart.");
+    for (agent, event, timeout) in [
+        ("gemini", "BeforeAgent", 30_000),
+        ("qwen", "UserPromptSubmit", 30),
+    ] {
+        let home = tempfile::tempdir().expect("temp dir");
+        let stdin = serde_json::to_vec(&json!({
+            "session_id": SESSION,
+            "transcript_path": "",
+            "cwd": "/home/ana/shop",
+            "hook_event_name": event,
+            "timestamp": "2026-12-02T05:00:00.000Z",
+            "prompt": prompt,
+        }))
+        .expect("json");
+        let args = ["hook", agent, "--store", &demo_store()];
+        let output = run_in(home.path(), &args, &stdin, &[]);
+        assert_eq!(output.status.code(), Some(0), "{agent}: {output:?}");
+        let answer: Value = serde_json::from_slice(&output.stdout).expect("json");
+        assert_eq!(
+            answer,
+            json!({
+                "hookSpecificOutput": {
+                    "hookEventName": event,
+                    "additionalContext": TEST_WRITER_CONTEXT,
+                },
+                "systemMessage": TEST_WRITER_MESSAGE,
+            }),
+            "{agent}"
+        );
+        // Another agent's event is refused, not answered.
+        let other = if agent == "gemini" { "qwen" } else { "gemini" };
+        let output = run_in(
+            home.path(),
+            &["hook", other, "--store", &demo_store()],
+            &stdin,
+            &[],
+        );
+        assert_eq!(output.status.code(), Some(1), "{other}: {output:?}");
+        assert!(output.stdout.is_empty(), "{other}: {output:?}");
+        let output = run_in(home.path(), &["hook", agent, "--print-config"], b"", &[]);
+        let value: Value = serde_json::from_slice(&output.stdout).expect("json");
+        assert_eq!(
+            value["hooks"][event][0]["hooks"][0],
+            json!({"type": "command", "command": format!("hydra-session-lsp hook {agent}"), "timeout": timeout}),
+            "{agent}"
+        );
+    }
+}
