@@ -166,16 +166,19 @@ def test_qwen(qwen):
             }
         )
         argv = [qwen, "--auth-type", "openai", "-m", MODEL, "-p"]
-        run = sb.run(argv + [GOOD_PROMPT], env)
+        # As sessions_test.py gives it: after its reply Qwen Code may run a
+        # memory-extraction sub-agent before it exits. The request is
+        # what is checked, whatever the exit.
+        run = sb.run(argv + [GOOD_PROMPT], env, seconds=120)
         wrapped = f"<qwen:user-prompt-submit-context>\n{escaped(context)}\n</qwen:user-prompt-submit-context>"
         got = [r for r in sb.api.requests("/chat/completions") if holds(r["body"], GOOD_PROMPT)]
         check(
             "qwen hook: qwen -p sends the context (its <> escaped, in its tag) in the model request",
-            run.returncode == 0 and bool(context) and any(holds(r["body"], wrapped) for r in got),
+            bool(context) and any(holds(r["body"], wrapped) for r in got),
             f"status {run.returncode}, {len(got)} requests with the prompt; stderr {tail(run.stderr)}",
         )
         before = len(sb.api.requests("/chat/completions"))
-        run = sb.run(argv + [BAD_PROMPT], env)
+        run = sb.run(argv + [BAD_PROMPT], env, seconds=120)
         said = run.stdout + run.stderr
         # Headless, Qwen Code ends a blocked turn with an empty result and
         # shows neither the reason nor a systemMessage (0.24.4 `-p`).
