@@ -43,17 +43,7 @@ end
 function source:complete(params, callback)
   local bufnr = vim.api.nvim_get_current_buf()
   complete.request_items(bufnr, function(items, line, start, col)
-    if items == nil then
-      return callback({ items = {}, isIncomplete = true })
-    end
-    local typed = line:sub(start + 1, col)
-    local out = {}
-    for _, item in ipairs(items) do
-      local copy = vim.deepcopy(item)
-      copy.filterText = typed
-      table.insert(out, copy)
-    end
-    callback({ items = out, isIncomplete = true })
+    callback({ items = complete.typed_items(items, line, start, col), isIncomplete = true })
   end)
   return params
 end
