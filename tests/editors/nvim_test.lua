@@ -641,7 +641,8 @@ local function main()
     type(untitled_detail) == "string" and type(titled_detail) == "string"
       and untitled == "deploy-2026-11-28  " .. untitled_detail
       and titled == "Checkout tax rounding  [checkout-tax]  " .. titled_detail
-      and vim.startswith(untitled_detail, "hydra · /home/ana/ops · other workspace · ")
+      -- (the prompt references 3 sessions by now: the server flags this one)
+      and vim.startswith(untitled_detail, "would exceed maxReferences (3) · hydra · /home/ana/ops · other workspace · ")
       and vim.startswith(titled_detail, "hydra · /home/ana/shop · other workspace · "),
     vim.inspect({ untitled, titled }))
   check(":HydraMention offers the candidates and inserts the chosen mention",
