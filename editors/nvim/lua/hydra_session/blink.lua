@@ -38,13 +38,7 @@ function source:get_completions(_, callback)
 end
 
 function source:resolve(item, callback)
-  local client = complete.client_for(vim.api.nvim_get_current_buf())
-  if client == nil then
-    return callback(item)
-  end
-  complete.request(client, "completionItem/resolve", item, function(err, resolved)
-    callback(err == nil and resolved or item)
-  end)
+  complete.resolve(item, callback)
 end
 
 return source

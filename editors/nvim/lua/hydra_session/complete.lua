@@ -157,6 +157,18 @@ function M.request_items(bufnr, callback)
   end, bufnr)
 end
 
+--- For the nvim-cmp and blink.cmp sources: the item with the server's
+--- preview (completionItem/resolve), or as it was when none comes.
+function M.resolve(item, callback)
+  local client = client_for(vim.api.nvim_get_current_buf())
+  if client == nil then
+    return callback(item)
+  end
+  request(client, "completionItem/resolve", item, function(err, resolved)
+    callback(err == nil and resolved or item)
+  end)
+end
+
 --- For the nvim-cmp and blink.cmp sources: the server's items, each with
 --- the typed "@query" as its filterText so that the menu keeps them all in
 --- the server's order; {} for none.

@@ -322,17 +322,6 @@ end
 
 local scratch_count = 0
 
--- Puts `text` in the unnamed register and, when a clipboard provider is at
--- hand, in "+" (the system clipboard). Returns the registers written.
-local function yank(text)
-  local regtype = text:sub(-1) == "\n" and "l" or "c"
-  vim.fn.setreg('"', text, regtype)
-  if vim.fn.has("clipboard") == 1 and pcall(vim.fn.setreg, "+", text, regtype) then
-    return 'registers " and +'
-  end
-  return 'register " (no clipboard provider for +)'
-end
-
 -- Asks the server for `bufnr`'s prepare result in `format` and calls
 -- `on_result(result)`; a failure is notified.
 local function prepare_as(bufnr, format, on_result)
@@ -362,7 +351,8 @@ function M.prepare_text(bufnr)
       return
     end
     local lines = select(2, text:gsub("\n", "\n"))
-    notify(string.format("prepared prompt (%d line%s) yanked to %s", lines, lines == 1 and "" or "s", yank(text)))
+    local where = require("hydra_session.pick").yank(text)
+    notify(string.format("prepared prompt (%d line%s) yanked to %s", lines, lines == 1 and "" or "s", where))
   end)
 end
 
@@ -397,41 +387,6 @@ function M.prepare(bufnr)
   end)
 end
 
--- The cursor's byte column as what was typed before it: in Normal mode the
--- cursor stands on a character, and the text up to and including it is.
-local function typed_upto(line, col)
-  return line == "" and 0 or math.min(#line, col + 1)
-end
-
---- The LSP position just after what was typed before the cursor of `win`:
---- where the server looks for the "@query" a mention replaces.
-local function cursor_position(win, client)
-  local row, col = unpack(vim.api.nvim_win_get_cursor(win))
-  local line = vim.api.nvim_buf_get_lines(vim.api.nvim_win_get_buf(win), row - 1, row, false)[1] or ""
-  local enc = client.offset_encoding or "utf-16"
-  return { line = row - 1, character = require("hydra_session.position").character(line, typed_upto(line, col), enc) }
-end
-
--- Puts `mention` in place of `range` (the server's "@query" before the
--- cursor), else just after what was typed before the cursor.
-local function insert_mention(bufnr, win, mention, range, client)
-  if not vim.api.nvim_win_is_valid(win) or vim.api.nvim_win_get_buf(win) ~= bufnr then
-    return
-  end
-  local row, col = unpack(vim.api.nvim_win_get_cursor(win))
-  local line = vim.api.nvim_buf_get_lines(bufnr, row - 1, row, false)[1] or ""
-  local start = typed_upto(line, col)
-  local stop = start
-  if type(range) == "table" and range.start.line == row - 1 and client then
-    local position = require("hydra_session.position")
-    local enc = client.offset_encoding or "utf-16"
-    start = position.byte(line, range.start.character, enc)
-    stop = position.byte(line, range["end"].character, enc)
-  end
-  vim.api.nvim_buf_set_text(bufnr, row - 1, start, row - 1, stop, { mention })
-  vim.api.nvim_win_set_cursor(win, { row, math.max(0, start + #mention - 1) })
-end
-
 --- One line per candidate: the title, the id when it differs from the
 --- title, then the server's detail (agent · folder · workspace · age).
 function M.format_candidate(c)
@@ -440,28 +395,11 @@ function M.format_candidate(c)
   return string.format("%s%s  %s", title, id, c.detail or "")
 end
 
--- Lets the person choose one of `list` (vim.ui.select) and inserts its
--- `insertText` (or, with `yank_only`, yanks it).
-local function choose_and_insert(list, prompt_kind, format_item, bufnr, win, client, yank_only)
-  vim.ui.select(list, {
-    prompt = "Session to mention",
-    kind = prompt_kind,
-    format_item = format_item,
-  }, function(choice)
-    -- The server's one-line mention: the plugin never computes one.
-    local mention = choice and choice.insertText
-    if mention and yank_only then
-      notify(string.format("%s yanked to %s", mention, yank(mention)))
-    elseif mention then
-      insert_mention(bufnr, win, mention, choice.range, client)
-    end
-  end)
-end
-
 --- :HydraMention[!] [query] — pick a session and insert its mention (with
 --- !, or `opts.yank`: yank it to the unnamed and "+" registers instead).
 function M.mention(query, opts)
   local yank_only = opts ~= nil and opts.yank
+  local pick = require("hydra_session.pick")
   local bufnr = vim.api.nvim_get_current_buf()
   local win = vim.api.nvim_get_current_win()
   local client = need_client(bufnr)
@@ -471,7 +409,7 @@ function M.mention(query, opts)
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
     query = query or "",
-    position = cursor_position(win, client),
+    position = pick.cursor_position(win, client),
   }
   -- The picker's own request: the candidates, what to show of each, the
   -- mention to insert and the "@query" it replaces.
@@ -484,7 +422,7 @@ function M.mention(query, opts)
       notify("no session matches")
       return
     end
-    choose_and_insert(candidates, "hydra_session", M.format_candidate, bufnr, win, client, yank_only)
+    pick.choose_and_insert(candidates, "hydra_session", M.format_candidate, bufnr, win, client, yank_only)
   end, bufnr)
 end
 
@@ -565,13 +503,11 @@ function M.define_commands()
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
 end
 
--- What the plugin's other modules (search.lua) reuse; not an API.
+-- What the plugin's other modules reuse; not an API.
 M._shared = {
   request = request,
   client_for = client_for,
   need_client = need_client,
-  cursor_position = cursor_position,
-  choose_and_insert = choose_and_insert,
   notify = notify,
   describe = describe,
 }

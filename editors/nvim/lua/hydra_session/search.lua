@@ -27,7 +27,7 @@ local function run(bufnr, win, client, query)
     query = query,
     limit = LIMIT,
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
-    position = s.cursor_position(win, client),
+    position = require("hydra_session.pick").cursor_position(win, client),
   }
   s.request(client, "sessionReference/search", params, function(err, hits)
     if err then
@@ -39,7 +39,7 @@ local function run(bufnr, win, client, query)
       s.notify("no session says " .. query)
       return
     end
-    s.choose_and_insert(hits, "hydra_session_search", M.format_hit, bufnr, win, client, false)
+    require("hydra_session.pick").choose_and_insert(hits, "hydra_session_search", M.format_hit, bufnr, win, client, false)
   end, bufnr)
 end
 
