@@ -368,5 +368,7 @@ pub fn search_hits(hits: Vec<search::SessionHit>) -> Vec<SearchHit> {
     hits.into_iter().map(SearchHit::from).collect()
 }
 
+mod summary;
+
 #[cfg(test)]
 mod tests;

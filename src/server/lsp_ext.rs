@@ -8,7 +8,7 @@
 //! tests/lsp/ext_shapes.rs can read its fields and compare them with the
 //! VS Code extension's `lsp_ext.ts`.
 
-use lsp_types::TextDocumentIdentifier;
+use lsp_types::{Position, Range, TextDocumentIdentifier};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
@@ -16,7 +16,6 @@ pub use crate::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
     ReferenceStats, SearchHit, SearchSnippet, StatusNote, StoreStatus, TextBlock,
 };
-use crate::reference::candidates as core_candidates;
 use crate::reference::mention;
 use crate::search;
 
@@ -44,7 +43,8 @@ pub struct PrepareParams {
     #[serde(default)]
     pub target_session_id: Option<String>,
     /// `"json"` (the default): the prepare result; `"text"`: the text form
-    /// of `prepare --format text`, as `{"text": …}`.
+    /// of `prepare --format text`, as `{"text": …}`; `"markdown"`: what an
+    /// editor shows, as `{"markdown": …}`.
     #[serde(default)]
     pub format: PrepareFormat,
 }
@@ -55,6 +55,7 @@ pub enum PrepareFormat {
     #[default]
     Json,
     Text,
+    Markdown,
 }
 
 /// The prepare result, or its text form.
@@ -63,12 +64,22 @@ pub enum PrepareFormat {
 pub enum PrepareResult {
     Prepared(Prepared),
     Text(PreparedText),
+    Markdown(PreparedMarkdown),
 }
 
 /// The text form of a prepare result: `{"text": …}`.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct PreparedText {
     pub text: String,
+}
+
+/// What an editor shows for a prepare result: `{"markdown": …}`, the
+/// rendered context then a table of the reference statistics; `null` when
+/// the document references no session. Outside the contract's prepare
+/// result, which stays byte for byte the CLI's.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct PreparedMarkdown {
+    pub markdown: Option<String>,
 }
 
 /// `sessionReference/candidates`: ranked session candidates for a query,
@@ -89,13 +100,27 @@ pub enum PickCandidates {}
 
 impl CustomRequest for PickCandidates {
     const METHOD: &'static str = "sessionReference/pickCandidates";
-    type Params = CandidatesParams;
+    type Params = PickParams;
     type Result = Vec<PickerCandidate>;
 }
 
-/// A candidate of reference.md §7, plus the mention a picker inserts: the
-/// contract's `mention` stays its canonical text, and the editors never
-/// compute a mention themselves.
+/// The params of `pickCandidates`: those of `candidates`, and the cursor.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PickParams {
+    pub text_document: TextDocumentIdentifier,
+    /// The query; absent or `null` with a `position`: the `@query` typed
+    /// just before it (completion's rule), else `""`.
+    #[serde(default)]
+    pub query: Option<String>,
+    /// The cursor: each candidate's `range` is the `@query` that ends here.
+    #[serde(default)]
+    pub position: Option<Position>,
+}
+
+/// A candidate of reference.md §7, plus what a picker shows and inserts:
+/// the contract's `mention` stays its canonical text, and the editors
+/// never compute a mention, a detail or the reference limit themselves.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PickerCandidate {
@@ -103,19 +128,19 @@ pub struct PickerCandidate {
     pub candidate: Candidate,
     /// `mention` with the one-line rule applied to its label.
     pub insert_text: String,
+    /// Completion's detail of the session: `agent · cwd · workspace · age`,
+    /// after `would exceed maxReferences (N) · ` when `overLimit`.
+    pub detail: String,
+    /// Mentioning it would make the document reference more than
+    /// `maxReferences` sessions (these come after the others).
+    pub over_limit: bool,
+    /// The `@query` ending at the params' `position`, which the mention
+    /// replaces; absent without a `position` or with no `@query` there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
 }
 
-impl From<core_candidates::Candidate> for PickerCandidate {
-    fn from(candidate: core_candidates::Candidate) -> Self {
-        let insert_text = candidate.one_line_mention();
-        PickerCandidate {
-            candidate: candidate.into(),
-            insert_text,
-        }
-    }
-}
-
-/// The params of `candidates` and `pickCandidates` (and of `files`).
+/// The params of `candidates` (and of `files`).
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CandidatesParams {
@@ -172,6 +197,10 @@ pub struct SearchParams {
     /// The document asking: its workspace folder's sessions rank first.
     #[serde(default)]
     pub text_document: Option<TextDocumentIdentifier>,
+    /// The cursor in that document: each hit's `range` is the `@query`
+    /// that ends here.
+    #[serde(default)]
+    pub position: Option<Position>,
 }
 
 /// A session of `search --format json`, plus what a picker shows and
@@ -189,14 +218,18 @@ pub struct PickerSearchHit {
     pub insert_text: String,
     /// `agent · cwd · age`, on one line.
     pub detail: String,
+    /// As `pickCandidates`' `range`: the `@query` the mention replaces.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub range: Option<Range>,
 }
 
 impl PickerSearchHit {
-    pub fn new(hit: search::SessionHit, detail: String) -> Self {
+    pub fn new(hit: search::SessionHit, detail: String, range: Option<Range>) -> Self {
         PickerSearchHit {
             label: mention::one_line_label(&hit.session_id, hit.label()),
             insert_text: hit.one_line_mention(),
             detail,
+            range,
             hit: hit.into(),
         }
     }

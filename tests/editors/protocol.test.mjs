@@ -467,9 +467,13 @@ async function main() {
   await test('sessionReference/pickCandidates {query:"tax"}: the same candidates, each with its insertText', async () => {
     const c = await s.request('sessionReference/candidates', { textDocument: { uri: docA }, query: 'tax' });
     const p = await s.request('sessionReference/pickCandidates', { textDocument: { uri: docA }, query: 'tax' });
-    // The one-line mention pickers insert (the same as `mention` for a plain title).
+    // The one-line mention pickers insert (the same as `mention` for a plain
+    // title), the server's detail (the agent first) and whether it is over
+    // maxReferences: what a picker shows, decided by the server.
     const expected = c.map((x) => ({ ...x, insertText: MENTION[x.sessionId] }));
-    assert(isDeepStrictEqual(p, expected), () => show(p));
+    const bare = p.map(({ detail, overLimit, ...rest }) => rest);
+    assert(isDeepStrictEqual(bare, expected), () => show(p));
+    assert(p.every((x) => x.overLimit === false && x.detail.startsWith(`hydra · ${x.cwd} · `)), () => show(p));
   });
   await test('sessionReference/candidates without query: all 4, ranked', async () => {
     const c = await s.request('sessionReference/candidates', { textDocument: { uri: docA } });

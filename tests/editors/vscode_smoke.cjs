@@ -686,6 +686,8 @@ async function main() {
     await waitFor('quick pick items', () => quickPick && quickPick.value === 'inv' && quickPick.items.length === 1);
     const item = quickPick.items[0];
     if (item.label !== 'Inventory refactor' || item.description !== 'inventory-refactor') throw new Error(show(item));
+    // The server's detail, shown as it comes: the agent first.
+    if (item.detail !== item.candidate.detail || !item.detail.startsWith('hydra · ')) throw new Error(show(item));
     quickPick.selectedItems = [item];
     quickPick._accept();
     await done;

@@ -267,8 +267,9 @@ async fn candidates_are_the_core_candidates_for_the_document() {
             );
         }
         // The picker's request: the same candidates in the same order, each
-        // with the one-line mention it inserts (and nothing else added).
-        let picked = client
+        // with the one-line mention it inserts, its detail and its limit
+        // flag (tests/lsp/pickers.rs), and nothing else added.
+        let mut picked = client
             .call(
                 "sessionReference/pickCandidates",
                 json!({"textDocument": {"uri": uri}, "query": query}),
@@ -283,6 +284,11 @@ async fn candidates_are_the_core_candidates_for_the_document() {
                 value
             })
             .collect();
+        for c in picked.as_array_mut().into_iter().flatten() {
+            let c = c.as_object_mut().expect("an object");
+            assert!(c.remove("detail").is_some_and(|d| d.is_string()), "{query}");
+            assert_eq!(c.remove("overLimit"), Some(json!(false)), "{query}");
+        }
         assert_eq!(picked, Value::Array(expected), "{query}");
     }
     // `query` defaults to "".

@@ -1,10 +1,12 @@
 //! The VS Code extension's `lsp_ext.ts` declares the wire shapes the server
-//! has: every param and result of the custom requests, field by field.
-//! The fields are read from the Rust types themselves (a sample of each,
-//! serialized; a field is optional when the type still reads without it)
-//! and written as editors/vscode/lsp_ext.shapes; the test fails when that
-//! list is not the checked-in one, or when `lsp_ext.ts` declares other
-//! fields. So a Rust field changed without `lsp_ext.ts` fails here.
+//! has: every param and result of the custom requests, field by field,
+//! each with its type. The fields are read from the Rust types themselves
+//! (a sample of each, serialized; a field is optional when the type still
+//! reads without it; its type is that of its JSON value, a nested object
+//! or array element named by the sample it equals) and written as
+//! editors/vscode/lsp_ext.shapes; the test fails when that list is not the
+//! checked-in one, or when `lsp_ext.ts` declares other fields or other
+//! types. So a Rust field changed without `lsp_ext.ts` fails here.
 
 use std::collections::BTreeMap;
 
@@ -14,9 +16,10 @@ use hydra_session_lsp::proto::ext::{
     TextBlock,
 };
 use hydra_session_lsp::server::lsp_ext::{
-    CandidatesParams, PickerCandidate, PickerSearchHit, PrepareFormat, PrepareParams, PreparedText,
-    SearchParams, StatusParams,
+    CandidatesParams, PickParams, PickerCandidate, PickerSearchHit, PrepareFormat, PrepareParams,
+    PreparedMarkdown, PreparedText, SearchParams, StatusParams,
 };
+use lsp_types::{Position, Range};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -24,22 +27,72 @@ use serde_json::{json, Value};
 const GOLDEN: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/editors/vscode/lsp_ext.shapes");
 const TYPESCRIPT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/editors/vscode/src/lsp_ext.ts");
 
-/// `Name: field optional? …`, the fields in their JSON order. A field is
-/// optional when the sample without it still deserializes.
-fn object<T: Serialize + DeserializeOwned>(name: &str, sample: &T) -> String {
-    let Value::Object(full) = serde_json::to_value(sample).expect("serializes") else {
-        panic!("{name} is not a JSON object");
-    };
-    let mut fields = Vec::new();
-    for key in full.keys() {
-        let mut without = full.clone();
-        without.remove(key);
-        let optional = serde_json::from_value::<T>(Value::Object(without)).is_ok();
-        fields.push(format!("{key}{}", if optional { "?" } else { "" }));
+/// The named shapes seen so far (name, sample as JSON), so a nested object
+/// is written by its name; and the string fields typed by a string enum.
+struct Names {
+    objects: Vec<(String, Value)>,
+    enums: &'static [(&'static str, &'static str, &'static str)],
+}
+
+/// The string fields whose type is a string enum: (shape, field, enum).
+const ENUM_FIELDS: [(&str, &str, &str); 3] = [
+    ("PrepareParams", "format", "PrepareFormat"),
+    ("FileCandidate", "kind", "FileKind"),
+    ("StatusNote", "kind", "NoteKind"),
+];
+
+impl Names {
+    /// The TypeScript type of a JSON value, as `lsp_ext.ts` writes it
+    /// (a tuple as an array).
+    fn type_of(&self, shape: &str, field: &str, value: &Value) -> String {
+        if let Some((_, _, e)) = self
+            .enums
+            .iter()
+            .find(|(s, f, _)| *s == shape && *f == field)
+        {
+            return e.to_string();
+        }
+        match value {
+            Value::String(_) => "string".into(),
+            Value::Number(_) => "number".into(),
+            Value::Bool(_) => "boolean".into(),
+            Value::Null => panic!("{shape}.{field}: a sample with null says no type"),
+            Value::Array(items) => {
+                let first = items
+                    .first()
+                    .unwrap_or_else(|| panic!("{shape}.{field}: an empty sample array"));
+                format!("{}[]", self.type_of(shape, field, first))
+            }
+            Value::Object(_) => self
+                .objects
+                .iter()
+                .find(|(_, sample)| sample == value)
+                .map(|(name, _)| name.clone())
+                .unwrap_or_else(|| panic!("{shape}.{field}: no named shape is this object")),
+        }
     }
-    format!("{name}: {}", fields.join(" "))
-        .trim_end()
-        .to_string()
+
+    /// `Name: field:type optional?:type …`, the fields in their JSON
+    /// order. A field is optional when the sample without it still
+    /// deserializes.
+    fn object<T: Serialize + DeserializeOwned>(&mut self, name: &str, sample: &T) -> String {
+        let value = serde_json::to_value(sample).expect("serializes");
+        let Value::Object(full) = &value else {
+            panic!("{name} is not a JSON object");
+        };
+        let mut fields = Vec::new();
+        for (key, field) in full {
+            let mut without = full.clone();
+            without.remove(key);
+            let optional = serde_json::from_value::<T>(Value::Object(without)).is_ok();
+            let ty = self.type_of(name, key, field);
+            fields.push(format!("{key}{}:{ty}", if optional { "?" } else { "" }));
+        }
+        self.objects.push((name.to_string(), value.clone()));
+        format!("{name}: {}", fields.join(" "))
+            .trim_end()
+            .to_string()
+    }
 }
 
 /// `Name = value | …` for a string enum.
@@ -60,11 +113,15 @@ fn uri_params() -> Value {
 
 /// Every value of each string enum. The matches have no wildcard, so a new
 /// variant does not compile until it is listed here.
-fn prepare_formats() -> [PrepareFormat; 2] {
-    let all = [PrepareFormat::Json, PrepareFormat::Text];
+fn prepare_formats() -> [PrepareFormat; 3] {
+    let all = [
+        PrepareFormat::Json,
+        PrepareFormat::Text,
+        PrepareFormat::Markdown,
+    ];
     for f in all {
         match f {
-            PrepareFormat::Json | PrepareFormat::Text => {}
+            PrepareFormat::Json | PrepareFormat::Text | PrepareFormat::Markdown => {}
         }
     }
     all
@@ -114,6 +171,13 @@ fn shapes() -> String {
         text_document: serde_json::from_value(uri_params()).expect("a document"),
         query: Some("q".into()),
     };
+    let position = Position::new(1, 2);
+    let range = Range::new(position, position);
+    let pick_params = PickParams {
+        text_document: serde_json::from_value(uri_params()).expect("a document"),
+        query: Some("q".into()),
+        position: Some(position),
+    };
     let block = TextBlock {
         kind: "text".into(),
         text: "t".into(),
@@ -158,6 +222,9 @@ fn shapes() -> String {
     let picker = PickerCandidate {
         candidate: candidate.clone(),
         insert_text: "m".into(),
+        detail: "codex · /w · same workspace · 1 d ago".into(),
+        over_limit: false,
+        range: Some(range),
     };
     let file = FileCandidate {
         path: "a".into(),
@@ -195,6 +262,7 @@ fn shapes() -> String {
         query: "q".into(),
         limit: Some(3),
         text_document: Some(serde_json::from_value(uri_params()).expect("a document")),
+        position: Some(position),
     };
     let snippet = SearchSnippet {
         turn: 1,
@@ -218,12 +286,21 @@ fn shapes() -> String {
         label: "d".into(),
         insert_text: "m".into(),
         detail: "codex · /w · 1 d ago".into(),
+        range: Some(range),
     };
+    let mut names = Names {
+        objects: Vec::new(),
+        enums: &ENUM_FIELDS,
+    };
+    let mut object = |name: &str, sample: &dyn Sample| sample.shape(&mut names, name);
     let lines = [
         object("TextDocumentIdentifier", &prepare_params.text_document),
+        object("Position", &position),
+        object("Range", &range),
         strings("PrepareFormat", &prepare_formats()),
         object("PrepareParams", &prepare_params),
         object("CandidatesParams", &candidates_params),
+        object("PickParams", &pick_params),
         object("StatusParams", &StatusParams {}),
         object("TextBlock", &block),
         object("ReferenceStats", &stats),
@@ -231,6 +308,12 @@ fn shapes() -> String {
         object("AdditionalContext", &context),
         object("Prepared", &prepared),
         object("PreparedText", &PreparedText { text: "t".into() }),
+        object(
+            "PreparedMarkdown",
+            &PreparedMarkdown {
+                markdown: Some("m".into()),
+            },
+        ),
         object("Candidate", &candidate),
         object("PickerCandidate", &picker),
         strings("FileKind", &file_kinds()),
@@ -246,6 +329,17 @@ fn shapes() -> String {
         object("PickerSearchHit", &picker_hit),
     ];
     lines.join("\n") + "\n"
+}
+
+/// A sample whose shape can be written (object-safe, for the list above).
+trait Sample {
+    fn shape(&self, names: &mut Names, name: &str) -> String;
+}
+
+impl<T: Serialize + DeserializeOwned> Sample for T {
+    fn shape(&self, names: &mut Names, name: &str) -> String {
+        names.object(name, self)
+    }
 }
 
 #[test]
@@ -296,8 +390,8 @@ fn typescript_declarations(text: &str) -> Declarations {
                 fields.sort();
                 out.insert(name, fields);
                 open = None;
-            } else if let Some((field, _)) = line.split_once(": ") {
-                fields.push(field.to_string());
+            } else if let Some((field, ty)) = line.split_once(": ") {
+                fields.push(format!("{field}:{}", typescript_type(ty)));
             }
             continue;
         }
@@ -331,6 +425,19 @@ fn typescript_declarations(text: &str) -> Declarations {
     out
 }
 
+/// A field's TypeScript type as the shapes write it: `| null` dropped (an
+/// `Option` reads `null` as absent), a tuple `[T, T]` written `T[]`.
+fn typescript_type(ty: &str) -> String {
+    let ty = ty.trim().trim_end_matches(';').trim_end_matches(" | null");
+    match ty.strip_prefix('[').and_then(|t| t.split_once(']')) {
+        Some((tuple, rest)) => {
+            let first = tuple.split(',').next().unwrap_or_default().trim();
+            format!("{first}[]{rest}")
+        }
+        None => ty.to_string(),
+    }
+}
+
 #[test]
 fn lsp_ext_ts_declares_the_rust_fields() {
     let golden = golden_declarations(&shapes());
@@ -346,11 +453,13 @@ fn lsp_ext_ts_declares_the_rust_fields() {
 fn the_typescript_reader_sees_fields_optionals_and_parents() {
     let ts = "export interface A {\n  a: string;\n  b?: number | null;\n}\n\
               export interface B extends A {\n  c: A[];\n}\n\
+              export interface D {\n  r: [number, number][];\n}\n\
               export interface C {}\n\
               export type K = 'x' | 'y';\n";
     let declared = typescript_declarations(ts);
-    assert_eq!(declared["A"], ["a", "b?"]);
-    assert_eq!(declared["B"], ["a", "b?", "c"]);
+    assert_eq!(declared["A"], ["a:string", "b?:number"]);
+    assert_eq!(declared["B"], ["a:string", "b?:number", "c:A[]"]);
     assert!(declared["C"].is_empty());
     assert_eq!(declared["K"], ["x", "y"]);
+    assert_eq!(declared["D"], ["r:number[][]"]);
 }

@@ -18,6 +18,7 @@ mod files;
 mod hostile;
 mod lifecycle;
 mod opencode;
+mod pickers;
 mod protocol_edge;
 mod search;
 mod stdio;

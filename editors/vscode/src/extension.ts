@@ -15,14 +15,7 @@ import {
 import { Resolved, resolveServer } from './binary';
 import { McpServer, mcpArgs, registerMcpServer } from './mcp';
 import * as ext from './lsp_ext';
-import {
-  asTerminalPaste,
-  candidateDescription,
-  candidateDetail,
-  queryBeforeCursor,
-  referencedSessions,
-  renderPrepared,
-} from './render';
+import { asTerminalPaste, candidateDescription } from './render';
 import { pickSearchHit } from './search';
 import { ServerSettings, serverSettings } from './settings';
 
@@ -38,16 +31,32 @@ const selector = [
   { scheme: 'untitled', language: 'prompt' },
 ];
 
-let client: LanguageClient | undefined;
-let output: vscode.OutputChannel;
-let statusItem: vscode.StatusBarItem;
-let statusTimer: NodeJS.Timeout | undefined;
-let indexingTimer: NodeJS.Timeout | undefined;
-let extensionDir = '';
-let globalState: vscode.Memento | undefined;
-let warnedServerPath = false;
-/** The binary the running client was started with. */
-let startedCommand: string | undefined;
+/** All the extension holds between calls: one object, set up by `activate`. */
+interface ClientState {
+  client?: LanguageClient;
+  output?: vscode.OutputChannel;
+  statusItem?: vscode.StatusBarItem;
+  statusTimer?: NodeJS.Timeout;
+  indexingTimer?: NodeJS.Timeout;
+  extensionDir: string;
+  globalState?: vscode.Memento;
+  warnedServerPath: boolean;
+  /** The binary the running client was started with. */
+  startedCommand?: string;
+  /**
+   * Starts, stops, restarts and settings changes run one after another.
+   * While a restart stops the old client no client is current, and a
+   * settings change seen then would start a second server beside the
+   * restart's own.
+   */
+  lifecycle: Promise<void>;
+}
+const state: ClientState = { extensionDir: '', warnedServerPath: false, lifecycle: Promise.resolve() };
+
+/** The output channel (a no-op before activation). */
+function log(line: string): void {
+  state.output?.appendLine(line);
+}
 const SERVER_PATH_QUIET = 'hydraSession.serverPathNoticeDismissed';
 const contexts = new Map<string, string>();
 const contextChanged = new vscode.EventEmitter<vscode.Uri>();
@@ -68,7 +77,7 @@ function configuredServerPath(): string {
 /** The binary `serverPath` (or its fallback) names now, if any. */
 function serverCommand(): string | undefined {
   try {
-    return resolveServer(configuredServerPath(), firstWorkspaceFolder(), extensionDir).command;
+    return resolveServer(configuredServerPath(), firstWorkspaceFolder(), state.extensionDir).command;
   } catch {
     return undefined;
   }
@@ -77,19 +86,19 @@ function serverCommand(): string | undefined {
 async function startClient(): Promise<void> {
   const setting = configuredServerPath();
   let command: string;
-  startedCommand = undefined;
+  state.startedCommand = undefined;
   try {
-    const resolved = resolveServer(setting, firstWorkspaceFolder(), extensionDir);
+    const resolved = resolveServer(setting, firstWorkspaceFolder(), state.extensionDir);
     command = resolved.command;
-    startedCommand = command;
-    output.appendLine(
+    state.startedCommand = command;
+    log(
       `Starting ${command} --stdio (from ${resolved.from}` +
         `${vscode.env.remoteName !== undefined ? `, remote window: ${vscode.env.remoteName}` : ''})`,
     );
     void warnIfServerPathIgnored(resolved);
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
-    output.appendLine(message);
+    log(message);
     setStatus('$(error) Hydra', `Hydra: ${message}`);
     // Not awaited: activation must not wait for the user to dismiss it.
     void vscode.window.showErrorMessage(`Hydra: ${message}`, 'Open Settings').then((open) => {
@@ -105,8 +114,8 @@ async function startClient(): Promise<void> {
   const clientOptions: LanguageClientOptions = {
     documentSelector: selector,
     initializationOptions: { hydraSession: currentSettings() },
-    outputChannel: output,
-    traceOutputChannel: output,
+    outputChannel: state.output,
+    traceOutputChannel: state.output,
     middleware: {
       workspace: {
         // The server pulls section `hydraSession` when a configuration change
@@ -127,7 +136,7 @@ async function startClient(): Promise<void> {
     },
   };
   const c = new LanguageClient(SECTION, 'Hydra Session', serverOptions, clientOptions);
-  client = c;
+  state.client = c;
   c.onDidChangeState((e) => {
     if (e.newState === State.Running) {
       void refreshStatus();
@@ -139,7 +148,7 @@ async function startClient(): Promise<void> {
   try {
     await c.start();
   } catch (e) {
-    output.appendLine(`The server failed to start: ${String(e)}`);
+    log(`The server failed to start: ${String(e)}`);
   }
 }
 
@@ -153,7 +162,7 @@ async function startClient(): Promise<void> {
  */
 async function warnIfServerPathIgnored(resolved: Resolved): Promise<void> {
   const { command, from, unusableSetting } = resolved;
-  if (from === 'setting' || warnedServerPath) {
+  if (from === 'setting' || state.warnedServerPath) {
     return;
   }
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('serverPath');
@@ -166,10 +175,10 @@ async function warnIfServerPathIgnored(resolved: Resolved): Promise<void> {
   if (!configured && !remote) {
     return;
   }
-  if (!configured && globalState?.get<boolean>(SERVER_PATH_QUIET) === true) {
+  if (!configured && state.globalState?.get<boolean>(SERVER_PATH_QUIET) === true) {
     return;
   }
-  warnedServerPath = true;
+  state.warnedServerPath = true;
   const where = from === 'path' ? 'from the PATH' : 'bundled with the extension';
   const remoteHint = remote
     ? ` In this remote window (${vscode.env.remoteName}), hydraSession.serverPath is read from the Remote settings, not from your User settings.`
@@ -188,34 +197,29 @@ async function warnIfServerPathIgnored(resolved: Resolved): Promise<void> {
       vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.serverPath`),
     );
   } else if (choice === quiet) {
-    await globalState?.update(SERVER_PATH_QUIET, true);
+    await state.globalState?.update(SERVER_PATH_QUIET, true);
   }
 }
 
 async function stopClient(): Promise<void> {
-  const c = client;
-  client = undefined;
+  const c = state.client;
+  state.client = undefined;
   if (c !== undefined) {
     try {
       if (c.isRunning()) {
         await c.stop(2000);
       }
     } catch (e) {
-      output.appendLine(`Stopping the server: ${String(e)}`);
+      log(`Stopping the server: ${String(e)}`);
     }
     await c.dispose().catch(() => undefined);
   }
 }
 
-/**
- * Starts, stops, restarts and settings changes run one after another. While
- * a restart stops the old client no client is current, and a settings
- * change seen then would start a second server beside the restart's own.
- */
-let lifecycle: Promise<void> = Promise.resolve();
+/** Runs `step` after every lifecycle step queued before it (see `ClientState.lifecycle`). */
 function serialized(step: () => Promise<void>): Promise<void> {
-  const run = lifecycle.then(step, step);
-  lifecycle = run.catch(() => undefined);
+  const run = state.lifecycle.then(step, step);
+  state.lifecycle = run.catch(() => undefined);
   return run;
 }
 
@@ -227,11 +231,11 @@ async function restartClient(): Promise<void> {
 }
 
 function runningClient(): LanguageClient | undefined {
-  if (client === undefined || !client.isRunning()) {
+  if (state.client === undefined || !state.client.isRunning()) {
     void vscode.window.showWarningMessage('Hydra: the server is not running. Run "Hydra: Restart Server".');
     return undefined;
   }
-  return client;
+  return state.client;
 }
 
 /** The active prompt's editor and the running client, or undefined after telling the user why not. */
@@ -256,14 +260,18 @@ function describeError(e: unknown): string {
 // ---- status bar -----------------------------------------------------------
 
 function setStatus(text: string, tooltip: string, command = 'hydraSession.insertMention'): void {
-  statusItem.text = text;
-  statusItem.tooltip = tooltip;
-  statusItem.command = command;
-  statusItem.show();
+  const item = state.statusItem;
+  if (item === undefined) {
+    return;
+  }
+  item.text = text;
+  item.tooltip = tooltip;
+  item.command = command;
+  item.show();
 }
 
 async function refreshStatus(): Promise<void> {
-  const c = client;
+  const c = state.client;
   if (c === undefined || !c.isRunning()) {
     return;
   }
@@ -271,9 +279,9 @@ async function refreshStatus(): Promise<void> {
     const status = await c.sendRequest(ext.status, {});
     // While the first index is built, look again soon rather than at the
     // next periodic refresh.
-    clearTimeout(indexingTimer);
+    clearTimeout(state.indexingTimer);
     if (status.indexing) {
-      indexingTimer = setTimeout(() => void refreshStatus(), INDEXING_REFRESH_MS);
+      state.indexingTimer = setTimeout(() => void refreshStatus(), INDEXING_REFRESH_MS);
     }
     // Until the first index is done the count is not the store's: say so.
     const count = `${status.sessions} session${status.sessions === 1 ? '' : 's'}`;
@@ -303,16 +311,16 @@ async function applyConfigurationChange(e: vscode.ConfigurationChangeEvent): Pro
   // a remote window may first see the User settings' value, then none, and
   // both can resolve to the bundled server. Any other change, a cleared
   // setting included (sent as `null`), is an update.
-  const otherBinary = e.affectsConfiguration(`${SECTION}.serverPath`) && serverCommand() !== startedCommand;
-  if (otherBinary || client === undefined) {
+  const otherBinary = e.affectsConfiguration(`${SECTION}.serverPath`) && serverCommand() !== state.startedCommand;
+  if (otherBinary || state.client === undefined) {
     await stopClient();
     await startClient();
     return;
   }
-  if (!client.isRunning()) {
+  if (!state.client.isRunning()) {
     return;
   }
-  await client.sendNotification(DidChangeConfigurationNotification.type, {
+  await state.client.sendNotification(DidChangeConfigurationNotification.type, {
     settings: { hydraSession: currentSettings() },
   });
   void refreshStatus();
@@ -327,17 +335,19 @@ async function prepareCommand(): Promise<void> {
   }
   const { editor, client: c } = target;
   const doc = editor.document;
-  let result: ext.Prepared;
+  let text: string | null | undefined;
   try {
-    result = await c.sendRequest(ext.prepare, {
+    // What to show is the server's: the context, then its statistics table.
+    const result = await c.sendRequest(ext.prepareMarkdown, {
       textDocument: { uri: c.code2ProtocolConverter.asUri(doc.uri) },
+      format: 'markdown',
     });
+    text = result.markdown;
   } catch (e) {
     void vscode.window.showErrorMessage(`Hydra: ${describeError(e)}`);
     return;
   }
-  const text = renderPrepared(result);
-  if (text === undefined) {
+  if (text === undefined || text === null) {
     void vscode.window.showInformationMessage('Hydra: this prompt references no session.');
     return;
   }
@@ -432,9 +442,8 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   }
   const { editor, client: c } = target;
   const doc = editor.document;
-  const cursor = editor.selection.active;
   // A `@query` typed just before the cursor is replaced by the mention.
-  const typed = typedQuery(editor);
+  const typed = await typedQuery(c, editor);
 
   const pick = vscode.window.createQuickPick<CandidateItem>();
   pick.title = copyOnly ? 'Hydra: Copy Session Mention' : 'Hydra: Insert Session Mention';
@@ -455,33 +464,22 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       if (mine !== generation) {
         return;
       }
-      // Only sessions the prompt already references may be added once it
-      // holds maxReferences of them (server.md, diagnostics).
-      const settings = currentSettings(doc.uri);
-      const max = settings.maxReferences ?? 3;
-      const referenced = referencedSessions(doc.getText(), settings.targetSessionId ?? undefined);
-      const full = referenced.length >= max;
-      const toItem = (candidate: ext.PickerCandidate, overLimit: boolean): CandidateItem => ({
-        label: `${overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
+      // The server's detail (agent, place, age) and its word on the
+      // reference limit; those over it come last, as the server orders them.
+      const toItem = (candidate: ext.PickerCandidate): CandidateItem => ({
+        label: `${candidate.overLimit ? '$(error) ' : ''}${candidate.displayTitle ?? candidate.label}`,
         description: candidateDescription(candidate),
-        detail: candidateDetail(candidate) + (overLimit ? ` · would exceed maxReferences (${max})` : ''),
+        detail: candidate.detail,
         buttons: [COPY_BUTTON],
         candidate,
-        overLimit,
+        overLimit: candidate.overLimit,
       });
-      const within = candidates.filter((c) => !full || referenced.includes(c.sessionId));
-      const over = candidates.filter((c) => full && !referenced.includes(c.sessionId));
+      const within = candidates.filter((c) => !c.overLimit);
+      const over = candidates.filter((c) => c.overLimit);
       pick.items = [
-        ...within.map((c) => toItem(c, false)),
-        ...(over.length > 0
-          ? [
-              {
-                label: `already ${referenced.length} of ${max} sessions referenced`,
-                kind: vscode.QuickPickItemKind.Separator,
-              },
-            ]
-          : []),
-        ...over.map((c) => toItem(c, true)),
+        ...within.map(toItem),
+        ...(over.length > 0 ? [{ label: 'over maxReferences', kind: vscode.QuickPickItemKind.Separator }] : []),
+        ...over.map(toItem),
       ];
     } catch (e) {
       if (mine === generation) {
@@ -515,9 +513,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
       // Copying a mention adds nothing to this prompt: no limit applies.
       if (item?.overLimit === true && !copyOnly) {
         void vscode.window.showWarningMessage(
-          `Hydra: this prompt already references ${vscode.workspace
-            .getConfiguration(SECTION, doc.uri)
-            .get<number>('maxReferences', 3)} sessions (hydraSession.maxReferences).`,
+          'Hydra: this prompt already references as many sessions as hydraSession.maxReferences allows.',
         );
         return;
       }
@@ -540,7 +536,7 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
   if (toSearch) {
     const hit = await pickSearchHit(c, c.code2ProtocolConverter.asUri(doc.uri), typedValue, describeError);
     if (hit !== undefined) {
-      await insertAt(editor, typed, cursor, hit.insertText);
+      await insertAt(editor, typed, hit.insertText);
     }
     return;
   }
@@ -553,27 +549,47 @@ async function insertMentionCommand(copyOnly = false): Promise<void> {
     await copyMention(mention);
     return;
   }
-  await insertAt(editor, typed, cursor, mention);
+  await insertAt(editor, typed, mention);
 }
 
-/** The `@query` typed just before the cursor, which a picked mention replaces. */
-function typedQuery(editor: vscode.TextEditor): { start: number; query: string } | undefined {
-  const cursor = editor.selection.active;
-  return editor.selection.isEmpty
-    ? queryBeforeCursor(editor.document.lineAt(cursor.line).text.slice(0, cursor.character))
-    : undefined;
+interface Typed {
+  range: vscode.Range;
+  query: string;
+}
+
+/**
+ * The `@query` typed just before the cursor, which a picked mention
+ * replaces: the server finds it (its completion rule) and names its range
+ * on each candidate; any session will do to learn it, hence `query: ''`.
+ */
+async function typedQuery(c: LanguageClient, editor: vscode.TextEditor): Promise<Typed | undefined> {
+  if (!editor.selection.isEmpty) {
+    return undefined;
+  }
+  try {
+    const answer = await c.sendRequest(ext.pickCandidates, {
+      textDocument: { uri: c.code2ProtocolConverter.asUri(editor.document.uri) },
+      query: '',
+      position: c.code2ProtocolConverter.asPosition(editor.selection.active),
+    });
+    const range = answer[0]?.range;
+    if (range === undefined) {
+      return undefined;
+    }
+    const r = c.protocol2CodeConverter.asRange(range);
+    const line = editor.document.lineAt(r.start.line).text;
+    // The text after the `@`: what the picker starts from.
+    return { range: r, query: line.slice(r.start.character + 1, r.end.character) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** Puts `mention` in place of the typed `@query`, else of each selection. */
-async function insertAt(
-  editor: vscode.TextEditor,
-  typed: { start: number } | undefined,
-  cursor: vscode.Position,
-  mention: string,
-): Promise<void> {
+async function insertAt(editor: vscode.TextEditor, typed: Typed | undefined, mention: string): Promise<void> {
   await editor.edit((edit) => {
     if (typed !== undefined) {
-      edit.replace(new vscode.Range(cursor.line, typed.start, cursor.line, cursor.character), mention);
+      edit.replace(typed.range, mention);
     } else {
       for (const selection of editor.selections) {
         edit.replace(selection, mention);
@@ -589,12 +605,11 @@ async function searchConversationsCommand(): Promise<void> {
     return;
   }
   const { editor, client: c } = target;
-  const cursor = editor.selection.active;
-  const typed = typedQuery(editor);
+  const typed = await typedQuery(c, editor);
   const uri = c.code2ProtocolConverter.asUri(editor.document.uri);
   const hit = await pickSearchHit(c, uri, typed?.query ?? '', describeError);
   if (hit !== undefined) {
-    await insertAt(editor, typed, cursor, hit.insertText);
+    await insertAt(editor, typed, hit.insertText);
   }
 }
 
@@ -606,7 +621,7 @@ function mcpServer(): McpServer {
     return { off: `${SECTION}.mcpServer.enabled is false` };
   }
   try {
-    const { command } = resolveServer(configuredServerPath(), firstWorkspaceFolder(), extensionDir);
+    const { command } = resolveServer(configuredServerPath(), firstWorkspaceFolder(), state.extensionDir);
     const folder = firstWorkspaceFolder();
     return { command, args: mcpArgs(currentSettings(), folder), ...(folder !== undefined ? { cwd: folder } : {}) };
   } catch (e) {
@@ -628,11 +643,13 @@ const mcpInputsChanged: vscode.Event<unknown> = (listener, thisArg, disposables)
 // ---- activation -----------------------------------------------------------
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  extensionDir = context.extensionPath;
-  globalState = context.globalState;
-  output = vscode.window.createOutputChannel('Hydra Session');
-  statusItem = vscode.window.createStatusBarItem('hydraSession.status', vscode.StatusBarAlignment.Right, 100);
+  state.extensionDir = context.extensionPath;
+  state.globalState = context.globalState;
+  const output = vscode.window.createOutputChannel('Hydra Session');
+  const statusItem = vscode.window.createStatusBarItem('hydraSession.status', vscode.StatusBarAlignment.Right, 100);
   statusItem.name = 'Hydra Session';
+  state.output = output;
+  state.statusItem = statusItem;
   context.subscriptions.push(
     output,
     statusItem,
@@ -654,7 +671,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hydraSession.sendPreparedPrompt', sendPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
-    { dispose: () => (clearInterval(statusTimer), clearTimeout(indexingTimer)) },
+    { dispose: () => (clearInterval(state.statusTimer), clearTimeout(state.indexingTimer)) },
   );
   const version = (context.extension?.packageJSON as { version?: unknown } | undefined)?.version;
   context.subscriptions.push(
@@ -662,15 +679,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       mcpServer,
       mcpInputsChanged,
       typeof version === 'string' ? version : undefined,
-      (line) => output.appendLine(line),
+      (line) => log(line),
     ),
   );
-  statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
+  state.statusTimer = setInterval(() => void refreshStatus(), STATUS_REFRESH_MS);
   await serialized(startClient);
 }
 
 export async function deactivate(): Promise<void> {
-  clearInterval(statusTimer);
-  clearTimeout(indexingTimer);
+  clearInterval(state.statusTimer);
+  clearTimeout(state.indexingTimer);
   await serialized(stopClient);
 }

@@ -2,15 +2,27 @@
 // `RequestType` per method with its params and result, as the server
 // defines them in src/server/lsp_ext.rs and src/proto/ext.rs.
 // tests/lsp/ext_shapes.rs reads this file and fails when an interface's
-// fields differ from the Rust type's (editors/vscode/lsp_ext.shapes), so
-// keep one `export interface` per Rust type, one field per line.
+// fields or their types differ from the Rust type's
+// (editors/vscode/lsp_ext.shapes), so keep one `export interface` per Rust
+// type, one field per line.
 import { RequestType } from 'vscode-languageclient/node';
 
 export interface TextDocumentIdentifier {
   uri: string;
 }
 
-export type PrepareFormat = 'json' | 'text';
+/** An LSP position (the negotiated encoding's characters). */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+export type PrepareFormat = 'json' | 'text' | 'markdown';
 
 export interface PrepareParams {
   textDocument: TextDocumentIdentifier;
@@ -21,6 +33,13 @@ export interface PrepareParams {
 export interface CandidatesParams {
   textDocument: TextDocumentIdentifier;
   query?: string | null;
+}
+
+/** `candidates`' params and the cursor: the `@query` typed before it is the query when none is given. */
+export interface PickParams {
+  textDocument: TextDocumentIdentifier;
+  query?: string | null;
+  position?: Position | null;
 }
 
 export interface StatusParams {}
@@ -68,6 +87,11 @@ export interface PreparedText {
   text: string;
 }
 
+/** What an editor shows for a prepare result (`format: "markdown"`); null: no reference. */
+export interface PreparedMarkdown {
+  markdown?: string | null;
+}
+
 /** One session offered for a mention (reference.md §7). */
 export interface Candidate {
   sessionId: string;
@@ -79,9 +103,12 @@ export interface Candidate {
   mention: string;
 }
 
-/** A candidate and the one-line mention a picker inserts. */
+/** A candidate and what a picker shows and inserts, as the server decides it. */
 export interface PickerCandidate extends Candidate {
   insertText: string;
+  detail: string;
+  overLimit: boolean;
+  range?: Range;
 }
 
 export type FileKind = 'directory' | 'file';
@@ -131,6 +158,7 @@ export interface SearchParams {
   query: string;
   limit?: number | null;
   textDocument?: TextDocumentIdentifier | null;
+  position?: Position | null;
 }
 
 /** The text around one match; `ranges` are `[start, end)` in Unicode scalars into `text`. */
@@ -159,6 +187,7 @@ export interface PickerSearchHit extends SearchHit {
   label: string;
   insertText: string;
   detail: string;
+  range?: Range;
 }
 
 /** `sessionReference/prepare` with `format` `"json"` (the default). */
@@ -167,8 +196,12 @@ export const prepare = new RequestType<PrepareParams & { format?: 'json' }, Prep
 export const prepareText = new RequestType<PrepareParams & { format: 'text' }, PreparedText, void>(
   'sessionReference/prepare',
 );
+/** `sessionReference/prepare` with `format: "markdown"`: what "Prepare Referenced Context" shows. */
+export const prepareMarkdown = new RequestType<PrepareParams & { format: 'markdown' }, PreparedMarkdown, void>(
+  'sessionReference/prepare',
+);
 export const candidates = new RequestType<CandidatesParams, Candidate[], void>('sessionReference/candidates');
-export const pickCandidates = new RequestType<CandidatesParams, PickerCandidate[], void>(
+export const pickCandidates = new RequestType<PickParams, PickerCandidate[], void>(
   'sessionReference/pickCandidates',
 );
 export const files = new RequestType<CandidatesParams, FileCandidate[], void>('sessionReference/files');

@@ -215,7 +215,7 @@ fn item(c: &Candidate, rank: usize, width: usize, range: Range, now: u64) -> Com
 
 /// The distinct sessions `text` references with valid mentions, leaving
 /// out its own session (server.md: the ranking of references).
-fn referenced_sessions(text: &str, own: Option<&str>) -> Vec<String> {
+pub(super) fn referenced_sessions(text: &str, own: Option<&str>) -> Vec<String> {
     let mut ids: Vec<String> = Vec::new();
     for id in mention::scan(text)
         .into_iter()
@@ -232,16 +232,21 @@ fn referenced_sessions(text: &str, own: Option<&str>) -> Vec<String> {
 /// struck through, said in its detail, and sorted after the others.
 fn over_limit(item: &mut CompletionItem, max: usize) {
     item.tags = Some(vec![CompletionItemTag::DEPRECATED]);
-    item.detail = Some(format!(
-        "would exceed maxReferences ({max}) · {}",
-        item.detail.as_deref().unwrap_or_default()
+    item.detail = Some(over_limit_detail(
+        max,
+        item.detail.as_deref().unwrap_or_default(),
     ));
     item.sort_text = item.sort_text.as_ref().map(|s| format!("~{s}"));
 }
 
+/// The detail of a session over the limit (completion's and the picker's).
+pub(super) fn over_limit_detail(max: usize, detail: &str) -> String {
+    format!("would exceed maxReferences ({max}) · {detail}")
+}
+
 /// `agent · cwd · workspace · age`: the agent first, so a list of
 /// sessions from several agents reads by who ran them.
-fn detail(c: &Candidate, now: u64) -> String {
+pub(super) fn detail(c: &Candidate, now: u64) -> String {
     let described = describe(c.cwd.as_deref(), c.same_workspace, c.created_at, now);
     match crate::formats::display_name(c.format) {
         Some(agent) => format!("{agent} · {described}"),
@@ -249,7 +254,7 @@ fn detail(c: &Candidate, now: u64) -> String {
     }
 }
 
-fn now_ms() -> u64 {
+pub(super) fn now_ms() -> u64 {
     SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)

@@ -1,14 +1,16 @@
 //! The custom requests (docs/lsp-extensions.md): `prepare`, `candidates`
-//! (and `pickCandidates`, the same with the mention a picker inserts),
+//! (and `pickCandidates`, the same with what a picker shows and inserts),
 //! and `files` over the request's snapshot and the index. (`status` never
 //! waits: the main loop answers it from the session.)
 
 use crate::server::error::Result;
-use lsp_types::Url;
+use lsp_types::{Position, Range, Url};
+use ropey::Rope;
 
 use super::blocking;
+use super::completion;
 use crate::proto::ext;
-use crate::proto::from_proto;
+use crate::proto::{from_proto, position};
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
@@ -53,6 +55,12 @@ pub async fn prepare(
         lsp_ext::PrepareFormat::Text => lsp_ext::PrepareResult::Text(lsp_ext::PreparedText {
             text: prepared.text_form(),
         }),
+        lsp_ext::PrepareFormat::Markdown => {
+            let wire: ext::Prepared = prepared.into();
+            lsp_ext::PrepareResult::Markdown(lsp_ext::PreparedMarkdown {
+                markdown: wire.summary_markdown(),
+            })
+        }
     })
 }
 
@@ -62,34 +70,85 @@ pub async fn candidates(
     snapshot: &Snapshot,
     params: Params<lsp_ext::Candidates>,
 ) -> Answer<lsp_ext::Candidates> {
-    Ok(ext::candidates(ranked_candidates(snapshot, params).await?))
+    let query = params.query.unwrap_or_default();
+    Ok(ext::candidates(
+        ranked_candidates(snapshot, &params.text_document.uri, &query).await?,
+    ))
 }
 
 /// `sessionReference/pickCandidates`: the same candidates, each with the
-/// one-line mention a picker inserts.
+/// one-line mention a picker inserts, completion's detail, whether it is
+/// over `maxReferences` (those last, as completion sorts them) and the
+/// typed `@query` it replaces: what the editors show, decided here.
 pub async fn pick_candidates(
     snapshot: &Snapshot,
     params: Params<lsp_ext::PickCandidates>,
 ) -> Answer<lsp_ext::PickCandidates> {
-    let found = ranked_candidates(snapshot, params).await?;
-    Ok(found.into_iter().map(Into::into).collect())
+    let uri = &params.text_document.uri;
+    // A picker may run on a prompt that is neither open nor saved (an
+    // untitled one): then nothing is typed and nothing referenced yet.
+    let text = document_text(snapshot, uri).await.unwrap_or_default();
+    let rope = Rope::from_str(&text);
+    let typed = params
+        .position
+        .and_then(|p| typed_query(&rope, p, snapshot.encoding));
+    let query = params
+        .query
+        .or_else(|| typed.as_ref().map(|(_, q)| q.clone()))
+        .unwrap_or_default();
+    let found = ranked_candidates(snapshot, uri, &query).await?;
+    let own = snapshot.settings.target_session_id.as_deref();
+    let max = snapshot.settings.limits.max_references;
+    let referenced = completion::referenced_sessions(&text, own);
+    let full = referenced.len() >= max;
+    let now = completion::now_ms();
+    let range = typed.map(|(r, _)| r);
+    let mut picked: Vec<lsp_ext::PickerCandidate> = found
+        .into_iter()
+        .map(|c| {
+            let over_limit = full && !referenced.contains(&c.session_id);
+            let detail = completion::detail(&c, now);
+            lsp_ext::PickerCandidate {
+                insert_text: c.one_line_mention(),
+                detail: if over_limit {
+                    completion::over_limit_detail(max, &detail)
+                } else {
+                    detail
+                },
+                over_limit,
+                range,
+                candidate: c.into(),
+            }
+        })
+        .collect();
+    // Stable: the rank is kept within each group.
+    picked.sort_by_key(|p| p.over_limit);
+    Ok(picked)
+}
+
+/// The `@query` typed just before `position` (completion's rule) and its
+/// range, which a picked mention replaces.
+pub(super) fn typed_query(
+    rope: &Rope,
+    position: Position,
+    encoding: position::Encoding,
+) -> Option<(Range, String)> {
+    let cursor = position::offset(rope, position, encoding);
+    let (at, query) = completion::query_at(rope, cursor)?;
+    Some((position::range(rope, at..cursor, encoding), query))
 }
 
 /// The core's candidates (reference.md §7) for the document's target.
-async fn ranked_candidates(
-    snapshot: &Snapshot,
-    params: lsp_ext::CandidatesParams,
-) -> Result<Vec<Candidate>> {
+async fn ranked_candidates(snapshot: &Snapshot, uri: &Url, query: &str) -> Result<Vec<Candidate>> {
     let view = snapshot.sessions().await;
     let settings = &snapshot.settings;
-    let cwd = snapshot.target_cwd(&params.text_document.uri);
+    let cwd = snapshot.target_cwd(uri);
     let target = Target {
         session_id: settings.target_session_id.as_deref(),
         cwd: cwd.as_deref(),
     };
-    let query = params.query.unwrap_or_default();
     let found = view
-        .candidates(target, &query, settings.limits.candidate_limit)
+        .candidates(target, query, settings.limits.candidate_limit)
         .map_err(|e| error::request_failed(&e))?;
     Ok(found.items)
 }
@@ -110,7 +169,7 @@ pub async fn files(snapshot: &Snapshot, params: Params<lsp_ext::Files>) -> Answe
 
 /// The open document's text (as the request saw it), else the file's when
 /// the URI is a readable `file:` URI.
-async fn document_text(snapshot: &Snapshot, uri: &Url) -> Result<String> {
+pub(super) async fn document_text(snapshot: &Snapshot, uri: &Url) -> Result<String> {
     if let Some(doc) = snapshot.document(uri) {
         return Ok(doc.rope.to_string());
     }

@@ -29,14 +29,26 @@ pub async fn search(
         .map_err(|e| error::invalid_params(e.message))?;
     let cwd = params
         .text_document
+        .as_ref()
         .and_then(|d| snapshot.target_cwd(&d.uri));
     let hits = run(snapshot, &params.query, limit, cwd).await?;
+    // The typed `@query` a chosen mention replaces (as pickCandidates').
+    let range = match (&params.text_document, params.position) {
+        (Some(doc), Some(at)) => {
+            let text = super::custom::document_text(snapshot, &doc.uri)
+                .await
+                .unwrap_or_default();
+            let rope = ropey::Rope::from_str(&text);
+            super::custom::typed_query(&rope, at, snapshot.encoding).map(|(r, _)| r)
+        }
+        _ => None,
+    };
     let now = search::now_ms();
     Ok(hits
         .into_iter()
         .map(|hit| {
             let detail = detail(&hit, now);
-            lsp_ext::PickerSearchHit::new(hit, detail)
+            lsp_ext::PickerSearchHit::new(hit, detail, range)
         })
         .collect())
 }
@@ -157,7 +169,7 @@ mod tests {
 
     #[test]
     fn a_picker_hit_carries_the_one_line_title_and_mention() {
-        let picked = lsp_ext::PickerSearchHit::new(hit(None), String::new());
+        let picked = lsp_ext::PickerSearchHit::new(hit(None), String::new(), None);
         assert_eq!(picked.label, "Fix the tests");
         assert_eq!(picked.insert_text, "@[Fix the tests](hydra-session:InMi)");
         // The canonical mention is kept as the core made it.

@@ -365,6 +365,8 @@ try {
   check('an untitled session shows its id once', untitled.split('deploy-2026-11-28').length === 2, JSON.stringify(untitled));
   check('the picker shows ages as completion does (a date for old sessions)',
     /\d{4}-\d{2}-\d{2}/.test(untitled) && !/ago/.test(untitled) && /other workspace/.test(untitled), JSON.stringify(untitled));
+  check("the picker shows the server's detail, agent included",
+    /hydra · \/home\/ana\/ops · other workspace · \d{4}-\d{2}-\d{2}/.test(untitled), JSON.stringify(untitled));
   await page.locator('.quick-input-widget input').fill('inv');
   await waitFor(async () => {
     const t = await page.locator('.quick-input-list .monaco-list-row').allInnerTexts();

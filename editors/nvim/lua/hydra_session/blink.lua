@@ -32,27 +32,13 @@ end
 function source:get_completions(_, callback)
   local bufnr = vim.api.nvim_get_current_buf()
   complete.request_items(bufnr, function(items, line, start, col)
-    local out = {}
-    if items ~= nil then
-      local typed = line:sub(start + 1, col)
-      for _, item in ipairs(items) do
-        local copy = vim.deepcopy(item)
-        copy.filterText = typed
-        table.insert(out, copy)
-      end
-    end
+    local out = complete.typed_items(items, line, start, col)
     callback({ items = out, is_incomplete_forward = true, is_incomplete_backward = true })
   end)
 end
 
 function source:resolve(item, callback)
-  local client = complete.client_for(vim.api.nvim_get_current_buf())
-  if client == nil then
-    return callback(item)
-  end
-  complete.request(client, "completionItem/resolve", item, function(err, resolved)
-    callback(err == nil and resolved or item)
-  end)
+  complete.resolve(item, callback)
 end
 
 return source

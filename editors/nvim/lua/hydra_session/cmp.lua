@@ -43,29 +43,13 @@ end
 function source:complete(params, callback)
   local bufnr = vim.api.nvim_get_current_buf()
   complete.request_items(bufnr, function(items, line, start, col)
-    if items == nil then
-      return callback({ items = {}, isIncomplete = true })
-    end
-    local typed = line:sub(start + 1, col)
-    local out = {}
-    for _, item in ipairs(items) do
-      local copy = vim.deepcopy(item)
-      copy.filterText = typed
-      table.insert(out, copy)
-    end
-    callback({ items = out, isIncomplete = true })
+    callback({ items = complete.typed_items(items, line, start, col), isIncomplete = true })
   end)
   return params
 end
 
 function source:resolve(item, callback)
-  local client = complete.client_for(vim.api.nvim_get_current_buf())
-  if client == nil then
-    return callback(item)
-  end
-  complete.request(client, "completionItem/resolve", item, function(err, resolved)
-    callback(err == nil and resolved or item)
-  end)
+  complete.resolve(item, callback)
 end
 
 --- Registers the source with nvim-cmp (name "hydra_session").

@@ -26,64 +26,12 @@ local state = {
   saved_cot = nil, -- the user's 'completeopt' while ours is in force
 }
 
-local function client_for(bufnr)
-  local all = vim.lsp.get_clients and vim.lsp.get_clients({ bufnr = bufnr }) or vim.lsp.buf_get_clients(bufnr)
-  for _, c in pairs(all) do
-    if c.name == NAME then
-      return c
-    end
-  end
-  return nil
-end
-
-local function request(client, method, params, handler, bufnr)
-  if vim.fn.has("nvim-0.11") == 1 then
-    return client:request(method, params, handler, bufnr)
-  end
-  return client.request(method, params, handler, bufnr)
-end
+local shared = require("hydra_session")._shared
+local position = require("hydra_session.position")
+local client_for = shared.client_for
+local request = shared.request
 M.client_for = client_for
 M.request = request
-
--- Byte length of the UTF-8 sequence that starts with byte b.
-local function seq_len(b)
-  if b < 0x80 then
-    return 1
-  elseif b < 0xE0 then
-    return 2
-  elseif b < 0xF0 then
-    return 3
-  end
-  return 4
-end
-
---- The LSP character index of byte column `col` (0-based) of `line`.
-function M.char_index(line, col, enc)
-  if enc == "utf-8" then
-    return col
-  end
-  local units, i = 0, 1
-  while i <= col and i <= #line do
-    local len = seq_len(line:byte(i))
-    units = units + ((enc ~= "utf-32" and len == 4) and 2 or 1)
-    i = i + len
-  end
-  return units
-end
-
---- The byte column (0-based) of LSP character index `idx` of `line`.
-function M.byte_col(line, idx, enc)
-  if enc == "utf-8" then
-    return math.min(idx, #line)
-  end
-  local units, i = 0, 1
-  while i <= #line and units < idx do
-    local len = seq_len(line:byte(i))
-    units = units + ((enc ~= "utf-32" and len == 4) and 2 or 1)
-    i = i + len
-  end
-  return i - 1
-end
 
 local function has_popup()
   return vim.fn.has("nvim-0.10") == 1
@@ -150,7 +98,7 @@ function M.to_complete_items(items, line, enc)
     local word = text or item.insertText or item.label
     local col
     if range then
-      col = M.byte_col(line, range.start.character, enc)
+      col = position.byte(line, range.start.character, enc)
     end
     if start == nil then
       start = col
@@ -197,7 +145,7 @@ function M.request_items(bufnr, callback)
   local enc = client.offset_encoding or "utf-16"
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
-    position = { line = row - 1, character = M.char_index(line, col, enc) },
+    position = { line = row - 1, character = position.character(line, col, enc) },
   }
   request(client, "textDocument/completion", params, function(err, result)
     local items = err and {} or items_of(result)
@@ -205,8 +153,37 @@ function M.request_items(bufnr, callback)
     if range == nil then
       return callback(nil)
     end
-    callback(items, line, M.byte_col(line, range.start.character, enc), col)
+    callback(items, line, position.byte(line, range.start.character, enc), col)
   end, bufnr)
+end
+
+--- For the nvim-cmp and blink.cmp sources: the item with the server's
+--- preview (completionItem/resolve), or as it was when none comes.
+function M.resolve(item, callback)
+  local client = client_for(vim.api.nvim_get_current_buf())
+  if client == nil then
+    return callback(item)
+  end
+  request(client, "completionItem/resolve", item, function(err, resolved)
+    callback(err == nil and resolved or item)
+  end)
+end
+
+--- For the nvim-cmp and blink.cmp sources: the server's items, each with
+--- the typed "@query" as its filterText so that the menu keeps them all in
+--- the server's order; {} for none.
+function M.typed_items(items, line, start, col)
+  local out = {}
+  if items == nil then
+    return out
+  end
+  local typed = line:sub(start + 1, col)
+  for _, item in ipairs(items) do
+    local copy = vim.deepcopy(item)
+    copy.filterText = typed
+    table.insert(out, copy)
+  end
+  return out
 end
 
 --- Asks the server for the items at the cursor and shows them.
@@ -225,7 +202,7 @@ function M.trigger(auto)
   local enc = client.offset_encoding or "utf-16"
   local params = {
     textDocument = { uri = vim.uri_from_bufnr(bufnr) },
-    position = { line = row - 1, character = M.char_index(line, col, enc) },
+    position = { line = row - 1, character = position.character(line, col, enc) },
     context = auto and { triggerKind = 2, triggerCharacter = "@" } or { triggerKind = 1 },
   }
   state.active = true
@@ -309,16 +286,11 @@ local function on_complete_done(bufnr)
   end)
 end
 
--- The character before a typed "@" that lets a mention start there.
-local function may_start_mention(before)
-  return before == "" or before:match("[%s%(%[{\"']$") ~= nil
-end
-
 --- Sets up completion in `bufnr`: omnifunc, and (auto) the menu opening by
 --- itself when "@" is typed and following the query as it grows.
 function M.attach(bufnr, opts)
   opts = opts or {}
-  vim.api.nvim_buf_set_option(bufnr, "omnifunc", "v:lua.require'hydra_session.complete'.omnifunc")
+  vim.bo[bufnr].omnifunc = "v:lua.require'hydra_session.complete'.omnifunc"
   local group = vim.api.nvim_create_augroup("hydra_session_complete_" .. bufnr, { clear = true })
   vim.api.nvim_create_autocmd("CompleteDone", {
     group = group,
@@ -343,12 +315,9 @@ function M.attach(bufnr, opts)
     group = group,
     buffer = bufnr,
     callback = function()
-      if vim.v.char ~= "@" then
-        return
-      end
-      local col = vim.api.nvim_win_get_cursor(0)[2]
-      local before = vim.api.nvim_get_current_line():sub(1, col)
-      if may_start_mention(before) then
+      -- Whether a mention may start at this "@" is the server's call: an
+      -- "@" where none can start gets no items, and no menu opens.
+      if vim.v.char == "@" then
         vim.schedule(function()
           M.trigger(true)
         end)

@@ -46,6 +46,8 @@ local defaults = {
   on_attach = nil,
 }
 
+local uv = vim.uv or vim.loop -- vim.loop is deprecated from 0.10 on
+
 local config = nil
 local clients_by_root = {} -- Neovim 0.7: root directory -> client id
 
@@ -101,10 +103,10 @@ local function root_for(bufnr)
     return vim.fn.fnamemodify(root, ":p"):gsub("(.)/$", "%1")
   end
   local name = vim.api.nvim_buf_get_name(bufnr)
-  local dir = name ~= "" and vim.fn.fnamemodify(name, ":p:h") or vim.loop.cwd()
+  local dir = name ~= "" and vim.fn.fnamemodify(name, ":p:h") or uv.cwd()
   local probe = dir
   while probe and probe ~= "" do
-    if vim.loop.fs_stat(probe .. "/.git") then
+    if uv.fs_stat(probe .. "/.git") then
       return probe
     end
     local parent = vim.fn.fnamemodify(probe, ":h")
@@ -113,7 +115,7 @@ local function root_for(bufnr)
     end
     probe = parent
   end
-  return vim.loop.cwd()
+  return uv.cwd()
 end
 
 local function capabilities()
@@ -269,7 +271,7 @@ function M.attach(bufnr)
     return
   end
   -- Scratch buffers (hover, :HydraPrepare output) are not prompts.
-  if vim.api.nvim_buf_get_option(bufnr, "buftype") ~= "" then
+  if vim.bo[bufnr].buftype ~= "" then
     return
   end
   local root = root_for(bufnr)
@@ -318,194 +320,99 @@ local function describe(err)
   return (err.message or tostring(err)) .. (code and (" (" .. code .. ")") or "")
 end
 
-local function cell(s)
-  return (tostring(s):gsub("\\", "\\\\"):gsub("|", "\\|"):gsub("[\r\n]", " "))
-end
-
---- The rendered context, then a table of the reference statistics.
-function M.render(result)
-  local ctx = result.additionalContext
-  if ctx == nil or ctx == vim.NIL then
-    return nil
-  end
-  local parts = {}
-  for _, c in ipairs(ctx.content) do
-    table.insert(parts, c.text)
-  end
-  local lines = vim.split(table.concat(parts, "\n"), "\n", true)
-  vim.list_extend(lines, {
-    "",
-    "",
-    "---",
-    "",
-    "## Reference statistics",
-    "",
-    "| label | session | messages kept | omitted messages | omitted bytes | truncated | compacted | through seq |",
-    "|---|---|---|---|---|---|---|---|",
-  })
-  for _, r in ipairs(ctx.source.references) do
-    local seq = r.capturedThroughSeq
-    table.insert(lines, string.format(
-      "| %s | `%s` | %d of %d | %d | %d | %s | %s | %s |",
-      cell(r.label), cell(r.sessionId), r.retainedMessages, r.originalMessages,
-      r.omittedMessages, r.omittedBytes, r.truncated and "yes" or "no",
-      r.compacted and "yes" or "no", (seq == nil or seq == vim.NIL) and "–" or tostring(seq)))
-  end
-  return lines
-end
-
 local scratch_count = 0
 
--- Puts `text` in the unnamed register and, when a clipboard provider is at
--- hand, in "+" (the system clipboard). Returns the registers written.
-local function yank(text)
-  local regtype = text:sub(-1) == "\n" and "l" or "c"
-  vim.fn.setreg('"', text, regtype)
-  if vim.fn.has("clipboard") == 1 and pcall(vim.fn.setreg, "+", text, regtype) then
-    return 'registers " and +'
+-- Asks the server for `bufnr`'s prepare result in `format` and calls
+-- `on_result(result)`; a failure is notified.
+local function prepare_as(bufnr, format, on_result)
+  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
+  local client = need_client(bufnr)
+  if not client then
+    return
   end
-  return 'register " (no clipboard provider for +)'
+  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, format = format }
+  request(client, "sessionReference/prepare", params, function(err, result)
+    if err then
+      notify(describe(err), vim.log.levels.ERROR)
+      return
+    end
+    on_result(result or {}, bufnr)
+  end, bufnr)
 end
 
 --- :HydraPrepare! — the prompt as an agent reading plain text receives it
 --- (the server's `prepare --format text`), yanked to the unnamed and "+"
 --- registers: paste it into `claude`, `codex` or any chat.
 function M.prepare_text(bufnr)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local client = need_client(bufnr)
-  if not client then
-    return
-  end
-  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, format = "text" }
-  request(client, "sessionReference/prepare", params, function(err, result)
-    if err then
-      notify(describe(err), vim.log.levels.ERROR)
-      return
-    end
-    local text = result and result.text
+  prepare_as(bufnr, "text", function(result)
+    local text = result.text
     if type(text) ~= "string" then
       notify("the server answered no text form (is it up to date?)", vim.log.levels.ERROR)
       return
     end
     local lines = select(2, text:gsub("\n", "\n"))
-    notify(string.format("prepared prompt (%d line%s) yanked to %s", lines, lines == 1 and "" or "s", yank(text)))
-  end, bufnr)
+    local where = require("hydra_session.pick").yank(text)
+    notify(string.format("prepared prompt (%d line%s) yanked to %s", lines, lines == 1 and "" or "s", where))
+  end)
 end
 
 --- :HydraPrepare — the context this prompt will carry, in a scratch buffer.
+--- (The server's Markdown: the context, then the reference statistics.)
 function M.prepare(bufnr)
-  bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
-  local client = need_client(bufnr)
-  if not client then
-    return
-  end
-  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
-  request(client, "sessionReference/prepare", params, function(err, result)
-    if err then
-      notify(describe(err), vim.log.levels.ERROR)
-      return
-    end
-    local lines = M.render(result)
-    if lines == nil then
+  prepare_as(bufnr, "markdown", function(result, bufnr)
+    local markdown = result.markdown
+    if type(markdown) ~= "string" then
       notify("this buffer references no session")
       return
     end
+    local body = markdown:gsub("\n$", "")
+    local lines = vim.split(body, "\n", true)
     local buf = vim.api.nvim_create_buf(false, true)
-    vim.api.nvim_buf_set_option(buf, "buftype", "nofile")
-    vim.api.nvim_buf_set_option(buf, "bufhidden", "wipe")
-    vim.api.nvim_buf_set_option(buf, "swapfile", false)
+    local bo = vim.bo[buf]
+    bo.buftype = "nofile"
+    bo.bufhidden = "wipe"
+    bo.swapfile = false
     vim.api.nvim_buf_set_lines(buf, 0, -1, false, lines)
-    vim.api.nvim_buf_set_option(buf, "modifiable", false)
+    bo.modifiable = false
     -- The context holds one very long JSON line: Markdown's syntax would
     -- give up on it with E363. Highlight only the start of long lines.
-    vim.api.nvim_buf_set_option(buf, "synmaxcol", 400)
-    vim.api.nvim_buf_set_option(buf, "filetype", "markdown")
+    bo.synmaxcol = 400
+    bo.filetype = "markdown"
     scratch_count = scratch_count + 1
     local source = vim.fn.fnamemodify(vim.api.nvim_buf_get_name(bufnr), ":t")
     pcall(vim.api.nvim_buf_set_name, buf, string.format("hydra://context/%d/%s", scratch_count, source))
     vim.api.nvim_buf_set_var(buf, "hydra_context_of", bufnr)
     vim.cmd("vsplit")
     vim.api.nvim_win_set_buf(0, buf)
-  end, bufnr)
+  end)
 end
 
--- Where "@query" starts when the text before the cursor ends with one
--- (server.md, "Completion"); nil otherwise.
-local function query_start(before)
-  local at = before:match(".*()@")
-  if not at then
-    return nil
-  end
-  local query = before:sub(at + 1)
-  if query:find("[%s@%[%]()]") then
-    return nil
-  end
-  local prev = at > 1 and before:sub(at - 1, at - 1) or ""
-  if prev ~= "" and not prev:match("[%s%(%[{\"']") then
-    return nil
-  end
-  return at
-end
-
-local function insert_mention(bufnr, win, mention)
-  if not vim.api.nvim_win_is_valid(win) or vim.api.nvim_win_get_buf(win) ~= bufnr then
-    return
-  end
-  local row, col = unpack(vim.api.nvim_win_get_cursor(win))
-  local line = vim.api.nvim_buf_get_lines(bufnr, row - 1, row, false)[1] or ""
-  -- In Normal mode the cursor stands on a character: the text up to and
-  -- including it is what was typed before.
-  local upto = line == "" and 0 or math.min(#line, col + 1)
-  local at = query_start(line:sub(1, upto))
-  local start = at and (at - 1) or upto
-  vim.api.nvim_buf_set_text(bufnr, row - 1, start, row - 1, upto, { mention })
-  vim.api.nvim_win_set_cursor(win, { row, math.max(0, start + #mention - 1) })
-end
-
---- A short age, as the server's completion detail: minutes, hours or
---- days, else the date (UTC); a time in the future is shown as its date.
-function M.age(created_ms, now_ms)
-  local secs = math.floor((now_ms - created_ms) / 1000)
-  if created_ms > now_ms then
-    secs = math.huge
-  end
-  if secs < 60 then
-    return "just now"
-  elseif secs < 3600 then
-    return string.format("%d min ago", math.floor(secs / 60))
-  elseif secs < 86400 then
-    return string.format("%d h ago", math.floor(secs / 3600))
-  elseif secs < 2592000 then
-    return string.format("%d d ago", math.floor(secs / 86400))
-  end
-  return os.date("!%Y-%m-%d", math.floor(created_ms / 1000))
-end
-
---- One line per candidate, with completion's detail: the title, the id
---- when it differs from the title, folder · workspace · age.
-function M.format_candidate(c, now_ms)
+--- One line per candidate: the title, the id when it differs from the
+--- title, then the server's detail (agent · folder · workspace · age).
+function M.format_candidate(c)
   local title = (c.displayTitle ~= nil and c.displayTitle ~= vim.NIL) and c.displayTitle or c.label
-  local place = "no cwd"
-  if c.cwd ~= nil and c.cwd ~= vim.NIL then
-    place = c.cwd .. (c.sameWorkspace and " · same workspace" or " · other workspace")
-  end
   local id = title ~= c.sessionId and ("  [" .. c.sessionId .. "]") or ""
-  local now = now_ms or (os.time() * 1000)
-  return string.format("%s%s  %s · %s", title, id, place, M.age(c.createdAt or 0, now))
+  return string.format("%s%s  %s", title, id, c.detail or "")
 end
 
 --- :HydraMention[!] [query] — pick a session and insert its mention (with
 --- !, or `opts.yank`: yank it to the unnamed and "+" registers instead).
 function M.mention(query, opts)
   local yank_only = opts ~= nil and opts.yank
+  local pick = require("hydra_session.pick")
   local bufnr = vim.api.nvim_get_current_buf()
   local win = vim.api.nvim_get_current_win()
   local client = need_client(bufnr)
   if not client then
     return
   end
-  local params = { textDocument = { uri = vim.uri_from_bufnr(bufnr) }, query = query or "" }
-  -- The picker's own request: the candidates plus the mention to insert.
+  local params = {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    query = query or "",
+    position = pick.cursor_position(win, client),
+  }
+  -- The picker's own request: the candidates, what to show of each, the
+  -- mention to insert and the "@query" it replaces.
   request(client, "sessionReference/pickCandidates", params, function(err, candidates)
     if err then
       notify(describe(err), vim.log.levels.ERROR)
@@ -515,19 +422,7 @@ function M.mention(query, opts)
       notify("no session matches")
       return
     end
-    vim.ui.select(candidates, {
-      prompt = "Session to mention",
-      kind = "hydra_session",
-      format_item = M.format_candidate,
-    }, function(choice)
-      -- The server's one-line mention: the plugin never computes one.
-      local mention = choice and choice.insertText
-      if mention and yank_only then
-        notify(string.format("%s yanked to %s", mention, yank(mention)))
-      elseif mention then
-        insert_mention(bufnr, win, mention)
-      end
-    end)
+    pick.choose_and_insert(candidates, "hydra_session", M.format_candidate, bufnr, win, client, yank_only)
   end, bufnr)
 end
 
@@ -608,11 +503,11 @@ function M.define_commands()
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
 end
 
--- What the plugin's other modules (search.lua) reuse; not an API.
+-- What the plugin's other modules reuse; not an API.
 M._shared = {
   request = request,
+  client_for = client_for,
   need_client = need_client,
-  insert_mention = insert_mention,
   notify = notify,
   describe = describe,
 }
@@ -650,7 +545,7 @@ function M.setup(opts)
 
   -- Buffers already open when setup() runs.
   for _, b in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(config.filetypes, vim.api.nvim_buf_get_option(b, "filetype")) then
+    if vim.api.nvim_buf_is_loaded(b) and vim.tbl_contains(config.filetypes, vim.bo[b].filetype) then
       M.attach(b)
     end
   end

@@ -23,7 +23,12 @@ end
 -- Asks the server, lets the person choose, inserts the chosen mention.
 local function run(bufnr, win, client, query)
   local s = shared()
-  local params = { query = query, limit = LIMIT, textDocument = { uri = vim.uri_from_bufnr(bufnr) } }
+  local params = {
+    query = query,
+    limit = LIMIT,
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = require("hydra_session.pick").cursor_position(win, client),
+  }
   s.request(client, "sessionReference/search", params, function(err, hits)
     if err then
       -- A malformed query (an open quote) is the server's message.
@@ -34,15 +39,7 @@ local function run(bufnr, win, client, query)
       s.notify("no session says " .. query)
       return
     end
-    vim.ui.select(hits, {
-      prompt = "Session to mention",
-      kind = "hydra_session_search",
-      format_item = M.format_hit,
-    }, function(choice)
-      if choice and choice.insertText then
-        s.insert_mention(bufnr, win, choice.insertText)
-      end
-    end)
+    require("hydra_session.pick").choose_and_insert(hits, "hydra_session_search", M.format_hit, bufnr, win, client, false)
   end, bufnr)
 end
 
