@@ -415,7 +415,6 @@ fn a_corrupt_index_file_is_found_by_its_checksum_and_rebuilt() {
         let query = parse_query("foxtrot ").unwrap();
         match search.search(&query, options) {
             Err(SearchError::Broken(why)) => {
-                eprintln!("{ext}: {why}");
                 assert!(why.contains("corrupt files"), "{ext}: {why}");
                 let note = search
                     .repair(&why, &sessions, reader.as_ref(), &|| false)
