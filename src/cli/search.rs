@@ -30,7 +30,7 @@ pub fn run(
     let store = settings.open_store(Scan::Full);
     let sessions = store.sessions();
     let workspace = super::workspace(settings, &store, cwd);
-    let index = open(settings, no_index, &sessions, &store)?;
+    let mut index = open(settings, no_index, &sessions, &store)?;
     let exists = |id: &str| store.get(id).is_some();
     let options = SearchOptions {
         limit,
@@ -38,7 +38,21 @@ pub fn run(
         now_ms: search::now_ms(),
         exists: Some(&exists),
     };
-    let hits = index.search(&query, options).map_err(index_failure)?;
+    let hits = match index.search(&query, options) {
+        // Corrupt under an intact footer (found by its checksums): moved
+        // aside, built again and searched once more.
+        Err(SearchError::Broken(why)) => {
+            let reader = store.reader();
+            note(
+                &index
+                    .repair(&why, &sessions, reader.as_ref(), &|| false)
+                    .map_err(index_failure)?,
+            );
+            index.search(&query, options)
+        }
+        other => other,
+    }
+    .map_err(index_failure)?;
     // The process ends next: freeing a large index one block at a time is
     // wasted work.
     std::mem::forget(store);
@@ -63,14 +77,15 @@ fn open(
     sessions: &[Session],
     store: &FsStore,
 ) -> Result<Search, Failure> {
-    let (index, notes) =
+    let (mut index, notes) =
         Search::open_for(&settings.stores, !no_index, search::now_ms()).map_err(index_failure)?;
     for text in notes {
         note(&text);
     }
     let reader = store.reader();
-    if let Some(e) = index.refresh(sessions, reader.as_ref(), &|| false, &mut |_, _| {}) {
-        note(&e.to_string());
+    let refreshed = index.refresh(sessions, reader.as_ref(), &|| false, search::WAIT_FOR_BUILD);
+    if let Some(text) = refreshed.map_err(index_failure)? {
+        note(&text);
     }
     Ok(index)
 }
@@ -100,7 +115,17 @@ pub fn status(
 /// What the index in `dir` holds against `sessions`, read only.
 fn index_status(dir: &Path, store: &FsStore, sessions: &[Session]) -> SearchStatus {
     match Search::open_existing(dir) {
-        Ok(Some(index)) => index.status(sessions, store.reader().as_ref()),
+        Ok(Some(index)) => {
+            let mut status = index.status(sessions, store.reader().as_ref());
+            // `status` is asked rarely and should be the truth: a file
+            // corrupt under an intact footer reads as an index that is up
+            // to date until it is searched, so its checksums are checked.
+            if let Err(e) = index.index().verify() {
+                status.enabled = false;
+                status.note = Some(format!("{e}; the next search rebuilds it"));
+            }
+            status
+        }
         Ok(None) => SearchStatus {
             enabled: true,
             path: Some(dir.display().to_string()),

@@ -91,9 +91,14 @@ impl Sessions {
             reader: reader.as_ref(),
         };
         self.search
-            .search(&followed, &parsed, options, cancelled, &mut |note| {
-                tracing::warn!("{note}")
-            })
+            .search(
+                &followed,
+                &parsed,
+                options,
+                cancelled,
+                Some(crate::search::WAIT_FOR_BUILD),
+                &mut |note| tracing::warn!("{note}"),
+            )
             .map_err(ReferenceError::read_failed)
     }
 

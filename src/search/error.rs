@@ -14,6 +14,10 @@ pub enum SearchError {
     /// Another process is writing the index: this one reads what it last
     /// committed.
     Busy,
+    /// Another process is building the index and what it committed does
+    /// not cover the store yet (this many sessions), past the wait of an
+    /// explicit search: never "nothing found" for "not indexed yet".
+    StillIndexing(usize),
     /// The disk is full: search turns off, everything else goes on.
     DiskFull(String),
     /// Any other failure of the file system or of the index.
@@ -73,6 +77,11 @@ impl fmt::Display for SearchError {
             SearchError::Query(e) => e.fmt(f),
             SearchError::Broken(why) => write!(f, "the search index is unusable: {why}"),
             SearchError::Busy => f.write_str("another process is updating the search index"),
+            SearchError::StillIndexing(behind) => write!(
+                f,
+                "still indexing: another process is building the search index \
+                 ({behind} sessions not indexed yet); try again shortly"
+            ),
             SearchError::DiskFull(why) => {
                 write!(
                     f,

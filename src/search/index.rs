@@ -56,7 +56,7 @@ impl SearchIndex {
                     dir.display()
                 );
                 let aside = location::move_aside(dir, now_ms).map_err(SearchError::io)?;
-                crate::fsio::make_private_dir(dir).map_err(SearchError::Io)?;
+                location::make_index_dir(dir).map_err(SearchError::Io)?;
                 let mut index = Self::open_in(dir, true)?;
                 index.moved_aside = Some(aside);
                 Ok(index)
@@ -136,6 +136,41 @@ impl SearchIndex {
         })
     }
 
+    /// Checks the checksum of every file of the last commit: a file whose
+    /// bytes changed under an intact footer (a bad disk, a stray write)
+    /// reads as garbage or panics in tantivy. Reads the whole index, so it
+    /// runs after a build and after a failure, never per query.
+    pub fn verify(&self) -> Result<(), SearchError> {
+        if self.dir.is_none() {
+            return Ok(());
+        }
+        match self.index.validate_checksum() {
+            Ok(bad) if bad.is_empty() => Ok(()),
+            Ok(bad) => {
+                let mut names: Vec<String> = bad.iter().map(|p| p.display().to_string()).collect();
+                names.sort();
+                Err(SearchError::Broken(format!(
+                    "corrupt files: {}",
+                    names.join(", ")
+                )))
+            }
+            Err(e) => Err(SearchError::Broken(e.to_string())),
+        }
+    }
+
+    /// A new, empty index in place of this one, which is moved aside
+    /// (found corrupt by [`SearchIndex::verify`]); in memory, a new one.
+    pub fn rebuilt(&self, now_ms: u64) -> Result<SearchIndex, SearchError> {
+        let Some(dir) = self.dir.as_deref() else {
+            return Self::in_memory();
+        };
+        let aside = location::move_aside(dir, now_ms).map_err(SearchError::io)?;
+        location::make_index_dir(dir).map_err(SearchError::Io)?;
+        let mut index = Self::open_in(dir, true)?;
+        index.moved_aside = Some(aside);
+        Ok(index)
+    }
+
     /// The index's folder (`None` in memory).
     pub fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
@@ -171,7 +206,19 @@ impl SearchIndex {
                 }
             }
         }
-        let manifest = Arc::new(self.read_manifest(&searcher)?);
+        // tantivy panics on some corrupt files (an `unwrap` in its
+        // dictionary reader): such an index is broken, not this process.
+        let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            self.read_manifest(&searcher)
+        }));
+        let manifest = match read {
+            Ok(read) => Arc::new(read?),
+            Err(_) => {
+                return Err(SearchError::Broken(
+                    "a panic reading its session documents".into(),
+                ))
+            }
+        };
         if let Ok(mut cached) = self.manifest.lock() {
             *cached = Some((generation, manifest.clone()));
         }

@@ -7,8 +7,9 @@
 //! changed one a `stat` per log and a read of what changed).
 
 use std::sync::{Mutex, MutexGuard};
+use std::time::Duration;
 
-use super::{location, ParsedQuery, Search, SearchError, SearchOptions, SessionHit};
+use super::{location, ParsedQuery, Search, SearchError, SearchOptions, SessionHit, SyncReport};
 use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
 use crate::store::StoreSpec;
 
@@ -57,20 +58,42 @@ impl Live {
 
     /// Searches the sessions of `followed` after bringing the index up to
     /// date with them when they changed; `note` hears what a person should
-    /// know (a broken index rebuilt, a full disk).
+    /// know (a broken index rebuilt, a full disk). `wait`: how long to wait
+    /// for another process's build of the index (an explicit search waits
+    /// [`super::WAIT_FOR_BUILD`], completion's body matches not at all and
+    /// search what was committed last).
     pub fn search(
         &self,
         followed: &Followed<'_>,
         query: &ParsedQuery,
         options: SearchOptions<'_>,
         cancelled: Cancelled<'_>,
+        wait: Option<Duration>,
         note: &mut dyn FnMut(String),
     ) -> Result<Vec<SessionHit>, SearchError> {
         let mut quiet = |_, _| {};
-        let open = self.updated(followed, cancelled, note, &mut quiet)?;
-        match open.as_ref() {
-            Some(opened) => opened.search.search(query, options),
-            None => Err(unavailable()),
+        let mut open = self.updated(followed, cancelled, wait, note, &mut quiet)?;
+        let Some(opened) = open.as_mut() else {
+            return Err(unavailable());
+        };
+        match opened.search.search(query, options) {
+            // Corrupt under an intact footer (its checksums say so): moved
+            // aside, built again, searched once more.
+            Err(SearchError::Broken(why)) => {
+                let sessions = (followed.sessions)();
+                let done = opened
+                    .search
+                    .repair(&why, &sessions, followed.reader, cancelled)?;
+                opened.synced = None;
+                note(done);
+                let result = opened.search.search(query, options);
+                self.keep(
+                    followed.specs,
+                    opened.search.status(&sessions, followed.reader),
+                );
+                result
+            }
+            other => other,
         }
     }
 
@@ -84,7 +107,8 @@ impl Live {
         note: &mut dyn FnMut(String),
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<(), SearchError> {
-        self.updated(followed, cancelled, note, progress).map(drop)
+        self.updated(followed, cancelled, None, note, progress)
+            .map(drop)
     }
 
     /// The index's status for `specs` as the last update left it (while
@@ -100,6 +124,7 @@ impl Live {
         &self,
         followed: &Followed<'_>,
         cancelled: Cancelled<'_>,
+        wait: Option<Duration>,
         note: &mut dyn FnMut(String),
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<MutexGuard<'_, Open>, SearchError> {
@@ -133,14 +158,31 @@ impl Live {
             return Ok(open);
         }
         let sessions = (followed.sessions)();
-        let search = &opened.search;
         let mut behind = 0;
-        let synced = search.sync(&sessions, followed.reader, cancelled, &mut |done, total| {
-            behind = total - done;
-            self.progressed(specs, search, sessions.len(), behind);
-            progress(done, total);
-        });
+        let mut synced = sync(
+            &opened.search,
+            &sessions,
+            followed,
+            cancelled,
+            wait,
+            &mut |search, done, total| {
+                behind = total - done;
+                self.progressed(specs, search, sessions.len(), behind);
+                progress(done, total);
+            },
+        );
+        if let Err(SearchError::Broken(why)) = &synced {
+            // Found corrupt by the build's own check: moved aside, again.
+            synced = opened
+                .search
+                .repair(why, &sessions, followed.reader, cancelled)
+                .map(|done| {
+                    note(done);
+                    SyncReport::default()
+                });
+        }
         let failure = match synced {
+            Err(e @ SearchError::StillIndexing(_)) => return Err(e),
             // Cancelled half way: the next search goes on from there.
             Ok(_) if cancelled() => None,
             Ok(_) => {
@@ -204,6 +246,25 @@ impl Live {
         if let Ok(mut slot) = self.status.lock() {
             *slot = Some((specs.to_vec(), status));
         }
+    }
+}
+
+/// `search` brought up to date with `sessions`, waiting `wait` for
+/// another process's build when given.
+fn sync(
+    search: &Search,
+    sessions: &[Session],
+    followed: &Followed<'_>,
+    cancelled: Cancelled<'_>,
+    wait: Option<Duration>,
+    progress: &mut dyn FnMut(&Search, usize, usize),
+) -> Result<SyncReport, SearchError> {
+    let mut progress = |done, total| progress(search, done, total);
+    match wait {
+        Some(wait) => {
+            search.sync_waiting(sessions, followed.reader, cancelled, &mut progress, wait)
+        }
+        None => search.sync(sessions, followed.reader, cancelled, &mut progress),
     }
 }
 

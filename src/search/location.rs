@@ -72,6 +72,41 @@ pub fn prepare(dir: &Path, roots: &[PathBuf]) -> Result<(), String> {
     if let Some(parent) = dir.parent() {
         fsio::make_private_dir(parent)?;
     }
+    make_index_dir(dir)
+}
+
+/// Creates the index folder `dir` itself, 0700, exclusively (`mkdir`
+/// fails on any name already there, a link included); an existing one
+/// must be a real folder of the current user's, never a link: tantivy
+/// would write through it and [`narrow`] change the modes of whatever it
+/// points to.
+pub fn make_index_dir(dir: &Path) -> Result<(), String> {
+    let mut builder = fs::DirBuilder::new();
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::DirBuilderExt;
+        builder.mode(0o700);
+    }
+    match builder.create(dir) {
+        Ok(()) => return Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("{}: {e}", dir.display())),
+    }
+    let meta = fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if meta.file_type().is_symlink() {
+        return Err(format!(
+            "the search index {} is a link: an index is never written through one",
+            dir.display()
+        ));
+    }
+    if !meta.is_dir() {
+        return Err(format!(
+            "the search index {} is not a folder",
+            dir.display()
+        ));
+    }
+    // No link (checked just above, in a parent only this user can write):
+    // the owner and the mode are the folder's own.
     fsio::make_private_dir(dir)
 }
 
@@ -171,6 +206,34 @@ mod tests {
         assert_eq!(size(&dir), 2);
         let aside = move_aside(&dir, 7).unwrap();
         assert!(aside.to_string_lossy().ends_with(".broken-7") && !dir.exists());
+    }
+
+    /// Issue 27 item 8: a link planted at the index folder's name is
+    /// refused, and neither the folder it points to nor its files change.
+    #[test]
+    fn a_link_at_the_index_folder_is_never_followed() {
+        let tmp = tempfile::tempdir().unwrap();
+        let target = tmp.path().join("elsewhere");
+        fs::create_dir(&target).unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o755)).unwrap();
+        let file = target.join("notes.txt");
+        fs::write(&file, "mine").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o644)).unwrap();
+        let dir = index_dir(&tmp.path().join("search"), &[(PathBuf::from("/s"), "auto")]);
+        fs::create_dir_all(dir.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink(&target, &dir).unwrap();
+        let refused = prepare(&dir, &[PathBuf::from("/s")]).unwrap_err();
+        assert!(refused.contains("is a link"), "{refused}");
+        let opened = crate::search::Search::open(&dir, &[PathBuf::from("/s")], 1);
+        assert!(opened.is_err());
+        assert_eq!((mode(&target), mode(&file)), (0o755, 0o644));
+        assert_eq!(fs::read_dir(&target).unwrap().count(), 1);
+        // A file there is no folder either.
+        fs::remove_file(&dir).unwrap();
+        fs::write(&dir, "").unwrap();
+        assert!(prepare(&dir, &[PathBuf::from("/s")])
+            .unwrap_err()
+            .contains("not a folder"));
     }
 
     #[test]

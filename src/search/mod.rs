@@ -27,6 +27,7 @@ pub mod writer;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
@@ -43,6 +44,13 @@ pub use writer::SyncReport;
 use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
 use crate::reference::mention;
 use crate::store::StoreSpec;
+
+/// How long an explicit search waits for another process's build of the
+/// index before it fails with [`SearchError::StillIndexing`].
+pub const WAIT_FOR_BUILD: Duration = Duration::from_secs(10);
+
+/// How often a search waiting for another process's build looks again.
+const BUILD_POLL: Duration = Duration::from_millis(50);
 
 /// Snippets per session at most.
 pub const SNIPPETS: usize = 3;
@@ -180,21 +188,64 @@ impl Search {
         Ok((search, notes))
     }
 
-    /// Brings the index up to date as far as this process can: when
-    /// another process holds the writer, what it last committed is read;
-    /// a full disk or another failure leaves the last commit searchable
-    /// and comes back (to be told as a note).
+    /// Brings the index up to date as far as this process can before an
+    /// explicit search: when another process holds the writer, waits for
+    /// it ([`Search::sync_waiting`], failing with
+    /// [`SearchError::StillIndexing`]); a corrupt index is moved aside and
+    /// built again; a full disk or another failure leaves the last commit
+    /// searchable. What a person should be told comes back, as a note.
     pub fn refresh(
+        &mut self,
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+        wait: Duration,
+    ) -> Result<Option<String>, SearchError> {
+        match self.sync_waiting(sessions, reader, cancelled, &mut |_, _| {}, wait) {
+            Ok(_) => Ok(None),
+            Err(e @ SearchError::StillIndexing(_)) => Err(e),
+            Err(SearchError::Broken(why)) => {
+                Ok(Some(match self.repair(&why, sessions, reader, cancelled) {
+                    Ok(done) => done,
+                    Err(e) => e.to_string(),
+                }))
+            }
+            Err(e) => Ok(Some(e.to_string())),
+        }
+    }
+
+    /// [`Search::sync`], and when another process holds the writer, what
+    /// it commits is read until it covers `sessions` (its build shared,
+    /// not repeated) or the writer is free to finish the work here; after
+    /// `wait`, [`SearchError::StillIndexing`]. Cancelled: [`SearchError::Busy`].
+    pub fn sync_waiting(
         &self,
         sessions: &[Session],
         reader: &dyn SessionReader,
         cancelled: Cancelled<'_>,
         progress: &mut dyn FnMut(usize, usize),
-    ) -> Option<SearchError> {
-        match self.sync(sessions, reader, cancelled, progress) {
-            Ok(_) => None,
-            Err(SearchError::Busy) => self.reload().err(),
-            Err(e) => Some(e),
+        wait: Duration,
+    ) -> Result<SyncReport, SearchError> {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self.sync(sessions, reader, cancelled, progress) {
+                Err(SearchError::Busy) => {}
+                other => return other,
+            }
+            self.reload()?;
+            let behind = writer::behind(&self.index, sessions, reader)?;
+            if behind == 0 {
+                return Ok(SyncReport::default());
+            }
+            if cancelled() {
+                return Err(SearchError::Busy);
+            }
+            if Instant::now() >= deadline {
+                return Err(SearchError::StillIndexing(behind));
+            }
+            // Another process, so nothing to wake on: its commits come
+            // every few hundred sessions and at the end.
+            std::thread::sleep(BUILD_POLL);
         }
     }
 
@@ -222,7 +273,7 @@ impl Search {
         cancelled: Cancelled<'_>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<SyncReport, SearchError> {
-        writer::sync(&self.index, sessions, reader, cancelled, progress)
+        self.checked(|| writer::sync(&self.index, sessions, reader, cancelled, progress))
     }
 
     /// Sees what another process committed since.
@@ -249,8 +300,58 @@ impl Search {
         }
     }
 
-    /// The sessions matching `query`, best first.
+    /// The sessions matching `query`, best first. A read error or a panic
+    /// in the index has its files' checksums checked: a corrupt index is
+    /// [`SearchError::Broken`], to be [`Search::rebuild`]t.
     pub fn search(
+        &self,
+        query: &ParsedQuery,
+        options: SearchOptions<'_>,
+    ) -> Result<Vec<SessionHit>, SearchError> {
+        self.checked(|| self.search_unchecked(query, options))
+    }
+
+    /// Runs `work` on the index; a failure other than the query's, or a
+    /// panic (tantivy panics on some corrupt files), has the checksums
+    /// checked, and a corrupt file is told as such.
+    fn checked<T>(&self, work: impl FnOnce() -> Result<T, SearchError>) -> Result<T, SearchError> {
+        let failure = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(work)) {
+            Ok(Err(e @ (SearchError::Io(_) | SearchError::Broken(_)))) => e,
+            Ok(done) => return done,
+            Err(_) => SearchError::Io("the search index failed (a panic reading it)".into()),
+        };
+        Err(self.index.verify().err().unwrap_or(failure))
+    }
+
+    /// Moves a corrupt index aside and starts a new, empty one in its
+    /// place (to be synced again); the old one's new name.
+    pub fn rebuild(&mut self, now_ms: u64) -> Result<Option<PathBuf>, SearchError> {
+        self.index = self.index.rebuilt(now_ms)?;
+        Ok(self.index.moved_aside.clone())
+    }
+
+    /// After [`SearchError::Broken`] (`why`): the index moved aside, a new
+    /// one built from `sessions`; what a person should be told.
+    pub fn repair(
+        &mut self,
+        why: &str,
+        sessions: &[Session],
+        reader: &dyn SessionReader,
+        cancelled: Cancelled<'_>,
+    ) -> Result<String, SearchError> {
+        tracing::warn!("the search index is unusable ({why}); rebuilding");
+        let aside = self.rebuild(now_ms())?;
+        self.sync(sessions, reader, cancelled, &mut |_, _| {})?;
+        Ok(match aside {
+            Some(aside) => format!(
+                "the search index was unusable and was rebuilt ({why}; the old one is in {})",
+                aside.display()
+            ),
+            None => format!("the search index was unusable and was rebuilt ({why})"),
+        })
+    }
+
+    fn search_unchecked(
         &self,
         query: &ParsedQuery,
         options: SearchOptions<'_>,

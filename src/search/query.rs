@@ -75,8 +75,38 @@ impl ParsedQuery {
 /// The filters, by their names.
 const FILTERS: [&str; 4] = ["agent", "cwd", "after", "before"];
 
+/// The longest query read, in bytes: what a person types or pastes is far
+/// shorter, and tokenizing more only to refuse it would cost its size.
+pub const MAX_QUERY_BYTES: usize = 16 << 10;
+
+/// The most terms a query may expand to (words, identifier parts and
+/// phrase words together): each is a posting list read and, in a phrase,
+/// a position list held, so an identifier of 100,000 parts (`a_a_a_…`)
+/// once cost hundreds of megabytes. A query over it is refused.
+pub const MAX_TERMS: usize = 64;
+
 /// Parses `text`; `agents` are the names `agent:` accepts.
 pub fn parse(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryError> {
+    if text.len() > MAX_QUERY_BYTES {
+        return Err(QueryError(format!(
+            "the query {} is too long: at most {} KiB are searched",
+            echo::quoted(text),
+            MAX_QUERY_BYTES >> 10
+        )));
+    }
+    let query = parse_unbounded(text, agents)?;
+    let terms = query.required.iter().map(Vec::len).sum::<usize>()
+        + query.prefix.as_ref().map_or(0, Vec::len);
+    if terms > MAX_TERMS {
+        return Err(QueryError(format!(
+            "the query has {terms} words and word parts; at most {MAX_TERMS} are searched"
+        )));
+    }
+    Ok(query)
+}
+
+/// [`parse`] before the query's size is checked.
+fn parse_unbounded(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryError> {
     let mut query = ParsedQuery::default();
     let mut rest = text.trim_start();
     if rest.is_empty() {
@@ -356,5 +386,27 @@ mod tests {
         assert!(error("agent:codex agent:codex").contains("twice"));
         assert!(error("?! --").contains("no words"));
         assert!(error("\"!!\"").contains("no words"));
+    }
+
+    /// Issue 27 item 4: an identifier of 100,000 parts once expanded to a
+    /// phrase of 100,000 terms (hundreds of megabytes); a query is bounded
+    /// in bytes and in terms, and says so.
+    #[test]
+    fn a_query_is_bounded_in_bytes_and_in_terms() {
+        let parts = |n: usize, sep: &str| vec!["a"; n].join(sep);
+        let at_most = parts(MAX_TERMS, "_");
+        assert_eq!(ok(&at_most).prefix.map(|p| p.len()), Some(MAX_TERMS));
+        for sep in ["_", "/", " "] {
+            let over = parts(MAX_TERMS + 1, sep);
+            assert!(error(&over).contains("at most 64 are searched"), "{sep}");
+        }
+        let huge = parts(100_000, "_");
+        let said = error(&huge);
+        assert!(said.contains("at most 16 KiB"), "{said}");
+        assert!(said.contains("(cut from 199999 bytes)"), "{said}");
+        assert!(said.len() < 500);
+        // Quoted phrases count too.
+        let phrase = format!("\"{}\" x", parts(MAX_TERMS, " "));
+        assert!(error(&phrase).contains("65 words"));
     }
 }

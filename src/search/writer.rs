@@ -11,6 +11,7 @@
 //! [`COMMIT_EVERY`] changed sessions and at the end, so a crash loses at
 //! most the uncommitted tail; readers see only commits.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::Hasher;
 
@@ -19,14 +20,21 @@ use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 use super::error::SearchError;
 use super::index::{Indexed, SearchIndex};
 use super::schema::{self, cwd_ancestors};
-use crate::model::{Cancelled, Session, SessionReader};
+use crate::model::{Cancelled, Entry, Event, Session, SessionReader};
 use crate::reference::projection::{Message, Projector};
 
 /// Changed sessions between two commits.
 const COMMIT_EVERY: usize = 500;
 
 /// The writer's memory budget: tantivy flushes a segment when it is used.
-const WRITER_BYTES: usize = 48 << 20;
+/// It checks between documents, so a document's own terms come on top:
+/// [`MAX_MESSAGE_BYTES`] bounds those.
+const WRITER_BYTES: usize = 32 << 20;
+
+/// The most of one message that is indexed: its first 1 MiB (cut at a
+/// character). A 100 MB message once made the writer peak at 1.6 GB;
+/// search never finds a word past this point (docs/search.md).
+pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 
 /// What one sync did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -143,6 +151,11 @@ pub fn sync(
     writer.wait_merging_threads()?;
     index.narrow();
     index.reload()?;
+    // A build from nothing is read back whole once: a corrupt file is
+    // found now, not by the first search that panics on it.
+    if manifest.is_empty() {
+        index.verify()?;
+    }
     Ok(report)
 }
 
@@ -170,7 +183,9 @@ fn index_session(
     let f = &index.fields;
     let id = session.id();
     let mut projector = Projector::new(None, usize::MAX);
-    let summary = match reader.read(session, cancelled, &mut |entry| projector.push(entry)) {
+    let summary = match reader.read(session, cancelled, &mut |entry| {
+        projector.push(capped(entry))
+    }) {
         Ok(summary) => summary,
         Err(_) => {
             // Unreadable now: it leaves the results until it reads again.
@@ -259,6 +274,45 @@ fn index_session(
     Ok(())
 }
 
+/// `entry` with a message's or a checkpoint's text cut to its first
+/// [`MAX_MESSAGE_BYTES`] (at a character boundary), before it is copied.
+fn capped(entry: Entry<'_>) -> Entry<'_> {
+    let event = match entry.event {
+        Event::Message { role, text } => Event::Message {
+            role,
+            text: cut(text),
+        },
+        Event::Checkpoint { through_seq, text } => Event::Checkpoint {
+            through_seq,
+            text: cut(text),
+        },
+        other => other,
+    };
+    Entry {
+        seq: entry.seq,
+        event,
+    }
+}
+
+/// `text` cut to its first [`MAX_MESSAGE_BYTES`], at a character.
+fn cut(text: Cow<'_, str>) -> Cow<'_, str> {
+    if text.len() <= MAX_MESSAGE_BYTES {
+        return text;
+    }
+    let mut end = MAX_MESSAGE_BYTES;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    match text {
+        Cow::Borrowed(t) => Cow::Borrowed(&t[..end]),
+        Cow::Owned(mut t) => {
+            t.truncate(end);
+            t.shrink_to_fit();
+            Cow::Owned(t)
+        }
+    }
+}
+
 /// `out[n]`: the hash of the first `n` messages (role and text), so an
 /// append is recognised by the hash of the prefix indexed before.
 fn surface_hashes(messages: &[Message]) -> Vec<u64> {
@@ -293,7 +347,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::model::{Entry, Locator, ReadError, ReadSummary, SessionHeader, Version};
+    use crate::model::{Locator, ReadError, ReadSummary, Role, SessionHeader, Version};
 
     /// Stamps made of the log's name; the log named `gone` has none.
     struct Named;
@@ -353,5 +407,38 @@ mod tests {
         assert_eq!(version_hash(&Named, &unlisted), read);
         assert_ne!(read, 0);
         assert_eq!(version_hash(&Named, &session("gone")), 0);
+    }
+
+    /// Issue 27 item 9: a message's text is cut to its first MiB, at a
+    /// character, borrowed or owned; shorter texts pass untouched.
+    #[test]
+    fn a_message_is_cut_to_its_first_mib_at_a_character() {
+        let long = format!("{}é{}", "a".repeat(MAX_MESSAGE_BYTES - 1), "b".repeat(10));
+        let text_of = |e: Entry<'_>| match e.event {
+            Event::Message { text, .. } | Event::Checkpoint { text, .. } => text.into_owned(),
+            _ => String::new(),
+        };
+        let message = |text: Cow<'static, str>| Entry {
+            seq: 1,
+            event: Event::Message {
+                role: Role::User,
+                text,
+            },
+        };
+        let borrowed: &'static str = Box::leak(long.clone().into_boxed_str());
+        for entry in [message(Cow::Borrowed(borrowed)), message(Cow::Owned(long))] {
+            let cut = text_of(capped(entry));
+            assert_eq!(cut.len(), MAX_MESSAGE_BYTES - 1);
+            assert!(cut.bytes().all(|b| b == b'a'));
+        }
+        let checkpoint = Entry {
+            seq: 2,
+            event: Event::Checkpoint {
+                through_seq: 1,
+                text: Cow::Owned("x".repeat(MAX_MESSAGE_BYTES + 5)),
+            },
+        };
+        assert_eq!(text_of(capped(checkpoint)).len(), MAX_MESSAGE_BYTES);
+        assert_eq!(text_of(capped(message(Cow::Borrowed("short")))), "short");
     }
 }

@@ -303,6 +303,75 @@ fn a_corrupt_index_is_moved_aside_and_rebuilt() {
     assert!(names.iter().any(|n| n.contains(".broken-")), "{names:?}");
 }
 
+/// The one index folder under the cache.
+fn only_index(home: &Home) -> PathBuf {
+    let dirs: Vec<PathBuf> = fs::read_dir(home.index_root())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| !p.to_string_lossy().contains(".broken-"))
+        .collect();
+    assert_eq!(dirs.len(), 1, "{dirs:?}");
+    dirs[0].clone()
+}
+
+/// Issue 27 item 6: a `.store` file changed under its intact footer
+/// opened fine and failed every search; `status` said all was well.
+/// `status` checks the checksums; `search` finds the corruption when a
+/// read fails, moves the index aside, rebuilds it and answers.
+#[test]
+fn a_file_corrupt_under_its_footer_is_found_and_rebuilt() {
+    let home = Home::new();
+    assert_eq!(home.ids(&["rounding"]), ["checkout-tax"]);
+    let dir = only_index(&home);
+    let mut corrupted = 0;
+    for entry in fs::read_dir(&dir).unwrap().flatten() {
+        if entry.path().extension().is_some_and(|e| e == "store") {
+            let mut bytes = fs::read(entry.path()).unwrap();
+            let len = bytes.len();
+            bytes[len / 8..len / 2].iter_mut().for_each(|b| *b ^= 0x5a);
+            fs::write(entry.path(), bytes).unwrap();
+            corrupted += 1;
+        }
+    }
+    assert!(corrupted > 0);
+    let store = home.store.to_str().unwrap();
+    let status = home.run(&["status", "--store", store]);
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["search"]["enabled"], false, "{status}");
+    assert!(status["search"]["note"]
+        .as_str()
+        .is_some_and(|n| n.contains("corrupt files")));
+    let output = home.search(&["rounding"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(stderr.contains("was unusable and was rebuilt"), "{stderr}");
+    let hits: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(hits[0]["sessionId"], "checkout-tax");
+    let status = home.run(&["status", "--store", store]);
+    let status: Value = serde_json::from_slice(&status.stdout).unwrap();
+    assert_eq!(status["search"]["enabled"], true, "{status}");
+    assert_eq!(status["search"]["behind"], 0, "{status}");
+}
+
+/// Issue 27 item 7: with tantivy's writer lock held by another process
+/// that never commits the new session, `search` waits its 10 s, then
+/// fails "still indexing" (exit 1) rather than answer `[]`.
+#[test]
+fn a_search_behind_another_writer_says_still_indexing() {
+    let home = Home::new();
+    assert_eq!(home.ids(&["rounding"]), ["checkout-tax"]);
+    home.log("late.jsonl", "late", "/w", &["zanzibar quokka"], "Late one");
+    let index = tantivy::Index::open_in_dir(only_index(&home)).unwrap();
+    let held: tantivy::IndexWriter = index.writer_with_num_threads(1, 15 << 20).unwrap();
+    let output = home.search(&["zanzibar"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(stdout.contains("still indexing"), "{stdout}");
+    drop(held);
+    assert_eq!(home.ids(&["zanzibar"]), ["late"]);
+}
+
 #[test]
 fn the_index_is_owner_only_and_never_inside_a_store() {
     let home = Home::new();

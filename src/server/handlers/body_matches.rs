@@ -79,6 +79,7 @@ async fn run(shared: Arc<Shared>, first: Key) {
                 parsed,
                 SEARCH_LIMIT,
                 key.cwd.clone(),
+                None,
             )
             .await
             .unwrap_or_else(|e| {

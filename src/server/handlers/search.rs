@@ -86,12 +86,14 @@ pub async fn run(
         parsed,
         limit,
         cwd,
+        Some(search::WAIT_FOR_BUILD),
     )
     .await
 }
 
 /// Searches the sessions of `view`, read from `stores`, off the async
-/// workers (what completion's body matches run too, with no request).
+/// workers (what completion's body matches run too, with no request and
+/// no `wait`: they never wait for another process's build of the index).
 pub async fn run_on(
     shared: Arc<Shared>,
     view: Arc<View>,
@@ -99,6 +101,7 @@ pub async fn run_on(
     parsed: ParsedQuery,
     limit: usize,
     cwd: Option<String>,
+    wait: Option<std::time::Duration>,
 ) -> Result<Vec<SessionHit>> {
     blocking("search", move |cancelled| {
         let reader = view
@@ -120,7 +123,7 @@ pub async fn run_on(
         };
         shared
             .search
-            .search(&followed, &parsed, options, cancelled, &mut |note| {
+            .search(&followed, &parsed, options, cancelled, wait, &mut |note| {
                 tracing::warn!("{note}")
             })
             .map_err(|e| search_failed(&e))
