@@ -23,3 +23,4 @@ mod gemini;
 mod opencode;
 mod pi;
 mod qwen_code;
+mod side_files;
