@@ -781,7 +781,7 @@ mod tests {
                 let mut catalog = Catalog::scan_with(dir.path(), 0, choice, true);
                 assert!(catalog.get(id).is_none(), "{format} cut at {half}");
                 let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
-                std::io::Write::write_all(&mut file, doc[half..].as_bytes()).unwrap();
+                std::io::Write::write_all(&mut file, &doc.as_bytes()[half..]).unwrap();
                 drop(file);
                 catalog.refresh_path(&path);
                 assert!(
