@@ -17,7 +17,6 @@
 //!   editor which session it edits.
 
 use std::ffi::OsStr;
-use std::io::Read;
 use std::path::Path;
 use std::sync::OnceLock;
 
@@ -53,10 +52,10 @@ pub fn claude_session(socket: &OsStr, claude_dir: &Path) -> Option<String> {
     if pid.is_empty() || !pid.bytes().all(|b| b.is_ascii_digit()) {
         return None;
     }
-    let file = std::fs::File::open(claude_dir.join("sessions").join(format!("{pid}.json"))).ok()?;
-    let mut text = String::new();
-    file.take(MAX_SESSION_FILE).read_to_string(&mut text).ok()?;
-    let entry: SessionFile = serde_json::from_str(&text).ok()?;
+    // Through fsio: a FIFO planted there answers at once, never hangs.
+    let path = claude_dir.join("sessions").join(format!("{pid}.json"));
+    let bytes = crate::fsio::read_side_file(&path, MAX_SESSION_FILE).ok()?;
+    let entry: SessionFile = serde_json::from_slice(&bytes).ok()?;
     let same_process = entry.pid.to_string() == pid;
     let same_socket = entry.messaging_socket_path.as_deref() == Some(socket);
     (same_process && same_socket && !entry.session_id.is_empty()).then_some(entry.session_id)

@@ -12,6 +12,7 @@
 mod inside;
 mod open;
 mod private;
+mod read;
 
 pub use inside::is_inside;
 pub use open::{open_nonblocking, open_regular, opened_path, Links};
@@ -19,3 +20,4 @@ pub use private::{
     create_private_dir_all, is_temp_name, make_private_dir, make_private_file, owned_by_me,
     private_temp_file, refuse_shared_dir,
 };
+pub use read::read_side_file;

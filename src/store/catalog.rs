@@ -742,6 +742,62 @@ mod tests {
         assert_eq!(catalog.len(), 1);
     }
 
+    /// Issue 27 item 15, the catalog's part: a whole document (Gemini's
+    /// `session-*.json`, Copilot Chat's `.json`) seen half-written, then
+    /// completed in place (same inode, grown), is a session after a
+    /// refresh of its path, as after a fresh scan. (This held before the
+    /// issue: what loses it is above the catalog.)
+    #[test]
+    fn a_document_seen_half_written_then_completed_in_place_is_a_session() {
+        let gemini = concat!(
+            "{\n  \"sessionId\": \"g-doc\",\n  \"projectHash\": \"h\",\n",
+            "  \"startTime\": \"2026-01-01T09:00:00.000Z\",\n  \"messages\": [\n",
+            "    {\"id\": \"1\", \"type\": \"user\", \"content\": \"hello\"},\n",
+            "    {\"id\": \"2\", \"type\": \"gemini\", \"content\": \"hi\"}\n  ]\n}\n"
+        );
+        let chat = concat!(
+            "{\n  \"version\": 3,\n  \"sessionId\": \"c-doc\",\n",
+            "  \"creationDate\": 1796026500000,\n  \"requests\": [\n",
+            "    {\"message\": {\"text\": \"hello\"}, \"response\": [{\"value\": \"hi\"}]}\n",
+            "  ]\n}\n"
+        );
+        for (format, rel, doc, id) in [
+            (
+                "gemini",
+                "tmp/p/chats/session-2026-01-01T09-00-gdoc.json",
+                gemini,
+                "g-doc",
+            ),
+            ("copilot-chat", "ws/chatSessions/c-doc.json", chat, "c-doc"),
+        ] {
+            // Created empty (as a write begins), cut inside the first line,
+            // after it, and half-way.
+            for half in [0, 1, 2, doc.len() / 2] {
+                let dir = tempfile::tempdir().unwrap();
+                let path = dir.path().join(rel);
+                fs::create_dir_all(path.parent().unwrap()).unwrap();
+                fs::write(&path, &doc[..half]).unwrap();
+                let choice = FormatChoice::by_name(format).unwrap();
+                let mut catalog = Catalog::scan_with(dir.path(), 0, choice, true);
+                assert!(catalog.get(id).is_none(), "{format} cut at {half}");
+                let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+                std::io::Write::write_all(&mut file, &doc.as_bytes()[half..]).unwrap();
+                drop(file);
+                catalog.refresh_path(&path);
+                assert!(
+                    catalog.get(id).is_some(),
+                    "{format} cut at {half}: a refresh misses it"
+                );
+                // A fresh scan agrees (what the CLI sees).
+                let fresh = Catalog::scan_with(dir.path(), 0, choice, true);
+                assert!(
+                    fresh.get(id).is_some(),
+                    "{format}: the fixture is no session"
+                );
+            }
+        }
+    }
+
     /// Issue 10 item 10: a log replaced by an atomic rename was parsed from
     /// the old offset; the old id stayed and titles crossed over.
     #[test]

@@ -406,24 +406,34 @@ mod tests {
     }
 
     /// Issue 18, item 20: a cache written by another build (another
-    /// version, or other format readers) is dropped and rewritten.
+    /// version, or other format readers) is dropped and rewritten. Issue
+    /// 27: the case that matters most, the same version with changed
+    /// readers (a patched reader, no version bump), is one of them.
     #[test]
     fn a_cache_of_another_build_is_dropped() {
-        let (store, cache) = (store(), tempfile::tempdir().unwrap());
-        let catalog = Catalog::scan(store.path());
-        let mut out = Out(Vec::new());
-        out.0.extend_from_slice(MAGIC);
-        out.bytes(&identity_of(&catalog, "0.0.1+formats.0000000000000000"));
-        catalog.for_each_record(&mut |r| record::encode(&mut out, &r));
-        let sum = hash(&out.0);
-        out.0.extend_from_slice(&sum.to_le_bytes());
-        let path = file_of(&catalog, cache.path());
-        fs::write(&path, &out.0).unwrap();
-        let (_, loaded) = cached(store.path(), cache.path());
-        assert_eq!(loaded, 0, "an old build's cache was used");
-        assert_ne!(fs::read(&path).unwrap(), out.0, "rewritten by this build");
-        let (_, loaded) = cached(store.path(), cache.path());
-        assert_eq!(loaded, 6);
+        let same_version_other_readers =
+            format!("{}+formats.0000000000000000", env!("CARGO_PKG_VERSION"));
+        assert_ne!(same_version_other_readers, BUILD);
+        for build in [
+            "0.0.1+formats.0000000000000000",
+            &same_version_other_readers,
+        ] {
+            let (store, cache) = (store(), tempfile::tempdir().unwrap());
+            let catalog = Catalog::scan(store.path());
+            let mut out = Out(Vec::new());
+            out.0.extend_from_slice(MAGIC);
+            out.bytes(&identity_of(&catalog, build));
+            catalog.for_each_record(&mut |r| record::encode(&mut out, &r));
+            let sum = hash(&out.0);
+            out.0.extend_from_slice(&sum.to_le_bytes());
+            let path = file_of(&catalog, cache.path());
+            fs::write(&path, &out.0).unwrap();
+            let (_, loaded) = cached(store.path(), cache.path());
+            assert_eq!(loaded, 0, "the cache of build {build} was used");
+            assert_ne!(fs::read(&path).unwrap(), out.0, "rewritten by this build");
+            let (_, loaded) = cached(store.path(), cache.path());
+            assert_eq!(loaded, 6);
+        }
         assert!(BUILD.starts_with(env!("CARGO_PKG_VERSION")));
     }
 

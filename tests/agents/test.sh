@@ -78,6 +78,11 @@ failed=0
 finish() {
   echo "agent tests took ${SECONDS} s"
   echo "$passed passed, $failed failed"
+  # Zero PASS lines is no proof of anything: a run that checked nothing fails.
+  if [ "$failed" -eq 0 ] && [ "$passed" -eq 0 ]; then
+    echo "FAIL agents: no check passed (0 PASS lines)"
+    return 1
+  fi
   [ "$failed" -eq 0 ]
 }
 

@@ -486,11 +486,11 @@ fn no_arguments_in_a_terminal_points_to_help() {
         .stdin(Stdio::null())
         .output()
     else {
-        eprintln!("skipped: `timeout` or `script` (util-linux) is not installed");
+        crate::skip::skipped("`timeout` or `script` (util-linux) is not installed");
         return;
     };
     if output.status.code() == Some(127) {
-        eprintln!("skipped: `script` (util-linux) is not installed");
+        crate::skip::skipped("`script` (util-linux) is not installed");
         return;
     }
     let shown = String::from_utf8_lossy(&output.stdout);

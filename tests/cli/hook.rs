@@ -492,7 +492,7 @@ fn copy_tree(from: &Path, to: &Path) {
 #[test]
 fn the_claude_code_store_supplies_sources_when_its_format_is_known() {
     if hydra_session_lsp::formats::by_name("claude-code").is_none() {
-        eprintln!("skipped: this build has no claude-code log format");
+        crate::skip::skipped("this build has no claude-code log format");
         return;
     }
     let Some(real) = real_logs::real_logs("claude-code") else {

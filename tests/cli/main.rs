@@ -5,6 +5,8 @@
 
 #[path = "../real_logs/mod.rs"]
 mod real_logs;
+#[path = "../skip/mod.rs"]
+mod skip;
 
 mod agent_prompts;
 mod commands;

@@ -534,7 +534,7 @@ fn a_full_disk_turns_search_off_and_everything_else_works() {
         .args(["-Urm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"])
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: no mount namespace here (`unshare -Urm` + tmpfs)");
+        crate::skip::skipped("no mount namespace here (`unshare -Urm` + tmpfs)");
         return;
     }
     let prompt = home.store.parent().unwrap().join("prompt.md");

@@ -297,7 +297,7 @@ fn a_persons_files_in_a_spill_folder_are_never_removed() {
     #[cfg(not(unix))]
     let foreign_checked = false;
     if !foreign_checked {
-        println!("skipped: the foreign-owner case (cannot chown without root)");
+        crate::skip::skipped("the foreign-owner case (cannot chown without root)");
         std::fs::remove_file(&foreign).unwrap();
     }
     let (output, result) = finish(
@@ -335,7 +335,7 @@ fn a_shared_spill_folder_is_refused() {
     if std::os::unix::fs::chown(&theirs, Some(65534), Some(65534)).is_ok() {
         cases.push((theirs, "is owned by another user"));
     } else {
-        println!("skipped: the foreign-owner case (cannot chown without root)");
+        crate::skip::skipped("the foreign-owner case (cannot chown without root)");
     }
     for (dir, why) in cases {
         let (output, result) = finish(&mut prepare_command(store.path(), &dir, cache.path()));

@@ -300,14 +300,21 @@ async fn a_client_that_does_not_read_cannot_make_the_server_grow() {
         }
         Some(writer)
     });
-    // While nobody reads: watch memory for a while (a measurement window,
-    // not a synchronisation: the sender stays blocked by design).
+    // While nobody reads: watch memory for a fixed window (a measurement
+    // window, not a synchronisation: the sender stays blocked by design).
+    // The window never ends early: a server without backpressure takes
+    // every request at once, and the sender finishing inside the window
+    // is exactly that failure.
     let mut peak = start_rss;
     let window = tokio::time::Instant::now() + Duration::from_secs(4);
-    while tokio::time::Instant::now() < window && !sender.is_finished() {
+    while tokio::time::Instant::now() < window {
         peak = peak.max(rss(pid));
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
+    assert!(
+        !sender.is_finished(),
+        "all {REQUESTS} requests were taken while no answer was read: no backpressure"
+    );
     // Unbounded, the answers read so far would be queued: REQUESTS × ~70 KB.
     let unbounded = (REQUESTS * answer_bytes) as u64;
     // Now read every answer.

@@ -5,6 +5,8 @@
 
 #[path = "../lsp_common/mod.rs"]
 mod lsp_common;
+#[path = "../skip/mod.rs"]
+mod skip;
 
 mod aider;
 mod completion;

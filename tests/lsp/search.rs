@@ -371,7 +371,7 @@ async fn a_full_disk_turns_the_servers_search_off_and_the_rest_answers() {
         .args(["-Urm", "sh", "-c", "mount -t tmpfs -o size=64k tmpfs /mnt"])
         .output();
     if !probe.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: no mount namespace here (`unshare -Urm` + tmpfs)");
+        crate::skip::skipped("no mount namespace here (`unshare -Urm` + tmpfs)");
         return;
     }
     let cache = tempfile::tempdir().expect("tempdir");

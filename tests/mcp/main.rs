@@ -321,7 +321,10 @@ async fn a_resource_reads_as_prepares_context_spill_included() {
         "{listed}"
     );
     let listed: Vec<Value> = serde_json::from_str(&tool(&listed).1).expect("list JSON");
-    let mut truncated = 0;
+    // Every read through MCP first: the CLI's `prepare` (the expected
+    // text) writes the same spill folder, so the spill is checked before
+    // the CLI runs, or it would hold with no MCP spill at all.
+    let mut read_back = Vec::new();
     for r in &list {
         let uri = r["uri"].as_str().expect("uri");
         let entry = listed
@@ -338,12 +341,8 @@ async fn a_resource_reads_as_prepares_context_spill_included() {
         assert_eq!(read["contents"][0]["mimeType"], "text/markdown");
         assert_eq!(read["contents"][0]["uri"], uri);
         let text = read_text(&read);
-        let expected = setup.prepared_context(candidate["mention"].as_str().expect("mention"));
-        assert_eq!(text, expected, "{uri}");
-        if text.contains("\"fullSnapshot\":{\"path\":") {
-            truncated += 1;
-        }
         // The canonical forms read the same, unlisted.
+        let mut others = Vec::new();
         for other in [
             hydra_session_lsp::reference::uri::encode(id),
             format!("session://hydra/{id}"),
@@ -353,16 +352,41 @@ async fn a_resource_reads_as_prepares_context_spill_included() {
             ),
         ] {
             let read = client.call("resources/read", json!({"uri": other})).await;
-            assert_eq!(read_text(&read), expected, "{other}");
+            others.push((other, read_text(&read)));
         }
+        let mention = candidate["mention"].as_str().expect("mention").to_owned();
+        read_back.push((uri.to_owned(), mention, text, others));
     }
     // The large session was cut to the automatic budget and its full
-    // snapshot stored where `prepare` stores it.
+    // snapshot stored, by the MCP server alone, where `prepare` stores it.
+    let spilled: Vec<_> = std::fs::read_dir(setup.spill_dir())
+        .expect("the MCP server made the spill dir")
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert_eq!(
+        spilled.len(),
+        1,
+        "the same snapshot, stored once: {spilled:?}"
+    );
+    let mut truncated = 0;
+    for (uri, mention, text, others) in &read_back {
+        if text.contains("\"fullSnapshot\":{\"path\":") {
+            truncated += 1;
+            let named = spilled[0].to_string_lossy().replace('\\', "\\\\");
+            assert!(text.contains(&*named), "the read names its spill: {text}");
+        }
+        let expected = setup.prepared_context(mention);
+        assert_eq!(text, &expected, "{uri}");
+        for (other, read) in others {
+            assert_eq!(read, &expected, "{other}");
+        }
+    }
     assert_eq!(truncated, 1);
-    let spilled = std::fs::read_dir(setup.spill_dir())
+    let after = std::fs::read_dir(setup.spill_dir())
         .expect("spill dir")
         .count();
-    assert_eq!(spilled, 1, "the same snapshot, stored once");
+    assert_eq!(after, 1, "the CLI stored the same snapshot again");
 }
 
 #[tokio::test]
@@ -385,7 +409,8 @@ async fn unreadable_and_unknown_resources_answer_with_a_reason() {
     ] {
         let id = client.request("resources/read", json!({"uri": uri})).await;
         let answer = client.answer(id).await;
-        assert!(answer["error"]["code"].is_i64(), "{uri}: {answer}");
+        // MCP's "resource not found" (never any code, a crash's included).
+        assert_eq!(answer["error"]["code"], -32002, "{uri}: {answer}");
     }
     assert!(client.close().await.success());
 }
@@ -638,7 +663,9 @@ async fn each_tool_answers_and_fails_with_a_code() {
     let id = client
         .request("tools/call", call("write_session", json!({})))
         .await;
-    assert!(client.answer(id).await["error"]["code"].is_i64());
+    let answer = client.answer(id).await;
+    // MCP's code for an unknown tool: invalid params.
+    assert_eq!(answer["error"]["code"], -32602, "{answer}");
     assert!(client.close().await.success());
 }
 
@@ -777,7 +804,8 @@ async fn the_server_ends_at_the_end_of_its_input_before_a_handshake() {
     let client = setup.spawn(&[]);
     // Nothing was ever sent: not a crash, an ended session.
     let status = client.close().await;
-    assert!(status.code().is_some(), "{status:?}");
+    // Exit 1 (no session was held), never a panic's 101 or a signal.
+    assert_eq!(status.code(), Some(1), "{status:?}");
 }
 
 #[test]

@@ -3,7 +3,7 @@
 //! under `~/.copilot/session-state` (HOME pointed at a temp dir), then
 //! moved by `COPILOT_HOME` and found under `$XDG_STATE_HOME/.copilot`.
 
-use crate::support::{prepare, run, snapshots, stdout_json, store_status};
+use crate::support::{prepare, run, run_in, snapshots, stdout_json, store_status};
 use std::path::Path;
 
 use serde_json::{json, Value};
@@ -93,14 +93,22 @@ fn copilot_home_and_xdg_state_home_move_the_store() {
         b"",
     ));
     assert_eq!(ids(&xdg), [ID]);
-    // A relative XDG_STATE_HOME counts for nothing.
-    let relative = stdout_json(&run(
-        home.path(),
-        &[("XDG_STATE_HOME", Path::new("state"))],
-        &["candidates"],
-        b"",
-    ));
-    assert_eq!(relative, json!([]));
+    // A relative XDG_STATE_HOME counts for nothing: a store where it
+    // points from the working directory is not read, the default is.
+    let cwd = tempfile::tempdir().expect("temp dir");
+    copilot_home(&cwd.path().join("state/.copilot"));
+    let relative = |home: &Path| {
+        stdout_json(&run_in(
+            cwd.path(),
+            home,
+            &[("XDG_STATE_HOME", Path::new("state"))],
+            &["candidates"],
+            b"",
+        ))
+    };
+    assert_eq!(relative(home.path()), json!([]));
+    copilot_home(&home.path().join(".copilot"));
+    assert_eq!(ids(&relative(home.path())), [ID]);
 }
 
 /// A rename in `workspace.yaml` alone (`events.jsonl` untouched) shows at

@@ -107,8 +107,6 @@ fn cursor_config_dir_moves_the_store() {
 
 /// A project folder whose name is a real directory's path, with `-` for
 /// `/` and for the `-` in a name: the session's cwd is that directory.
-// A skipped test says so.
-#[allow(clippy::print_stderr)]
 #[test]
 fn the_cwd_is_the_project_folder_decoded_on_this_machine() {
     let home = tempfile::Builder::new()
@@ -117,7 +115,7 @@ fn the_cwd_is_the_project_folder_decoded_on_this_machine() {
         .expect("temp dir");
     let base = home.path().to_string_lossy().into_owned();
     if base.contains(['-', '.', '_', ' ']) || home.path().to_str().is_none() {
-        eprintln!("skipped 1 test: {base} has characters a slug cannot spell back");
+        crate::skip::skipped(&format!("{base} has characters a slug cannot spell back"));
         return;
     }
     let cwd = home.path().join("work/my-shop");

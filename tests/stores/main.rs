@@ -5,6 +5,8 @@
 
 #[path = "../real_logs/mod.rs"]
 mod real_logs;
+#[path = "../skip/mod.rs"]
+mod skip;
 mod support;
 
 mod aider;
@@ -21,3 +23,4 @@ mod gemini;
 mod opencode;
 mod pi;
 mod qwen_code;
+mod side_files;

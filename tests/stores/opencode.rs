@@ -4,7 +4,7 @@
 //! `~/.local/share/opencode` (HOME pointed at a temp dir), then moved by
 //! `XDG_DATA_HOME`, and named with `--store-format opencode`.
 
-use crate::support::{prepare, run, snapshots, stdout_json, store_status};
+use crate::support::{prepare, run, run_in, snapshots, stdout_json, store_status};
 use std::path::Path;
 
 use rusqlite::Connection;
@@ -94,14 +94,19 @@ fn xdg_data_home_moves_the_store_and_store_format_names_it() {
         b"",
     ));
     assert_eq!(ids(&moved), [ID]);
-    // A relative XDG_DATA_HOME counts for nothing.
-    let relative = stdout_json(&run(
+    // A relative XDG_DATA_HOME counts for nothing: a store where it
+    // points from the working directory is not read.
+    let cwd = tempfile::tempdir().expect("temp dir");
+    let relative_writer = opencode_data(&cwd.path().join("data/opencode"));
+    let relative = stdout_json(&run_in(
+        cwd.path(),
         home.path(),
         &[("XDG_DATA_HOME", Path::new("data"))],
         &["candidates"],
         b"",
     ));
     assert_eq!(relative, json!([]));
+    drop(relative_writer);
     let store = data.to_str().expect("utf-8 path");
     let named = stdout_json(&run(
         home.path(),

@@ -4,13 +4,13 @@
 //! `chatSessions` folder), its form, and whether a `.json` is shadowed by
 //! the log of the same name.
 
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::Value;
 use url::Url;
 
 use crate::formats::toolkit::document::TwoForms;
+use crate::fsio;
 
 /// The longest `workspace.json` read: one URI, not a document.
 const WORKSPACE_MAX: u64 = 64 * 1024;
@@ -58,9 +58,8 @@ impl Place {
 /// URI with an empty authority, percent-decoded. A multi-root workspace
 /// (`workspace`) and remote folders (other schemes, a host) have none.
 fn workspace_folder(path: &Path) -> Option<String> {
-    let file = std::fs::File::open(path).ok()?;
-    let mut bytes = Vec::new();
-    file.take(WORKSPACE_MAX).read_to_end(&mut bytes).ok()?;
+    // Never a FIFO (it would hang the scan) nor a link out of the store.
+    let bytes = fsio::read_side_file(path, WORKSPACE_MAX).ok()?;
     let doc: Value = serde_json::from_slice(&bytes).ok()?;
     folder_path(doc.get("folder")?.as_str()?)
 }

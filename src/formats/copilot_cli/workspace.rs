@@ -4,8 +4,9 @@
 //! double-quoted scalar on that line. The project has no YAML crate, and
 //! this file's few flat keys need none; anything else reads as absent.
 
-use std::io::Read;
 use std::path::Path;
+
+use crate::fsio;
 
 /// The file beside `events.jsonl`.
 pub const WORKSPACE: &str = "workspace.yaml";
@@ -25,9 +26,8 @@ pub struct Workspace {
 impl Workspace {
     /// The `workspace.yaml` in `dir`, when there is one.
     pub fn in_dir(dir: &Path) -> Option<Workspace> {
-        let file = std::fs::File::open(dir.join(WORKSPACE)).ok()?;
-        let mut bytes = Vec::new();
-        file.take(WORKSPACE_MAX).read_to_end(&mut bytes).ok()?;
+        // Never a FIFO (it would hang the scan) nor a link out of the store.
+        let bytes = fsio::read_side_file(&dir.join(WORKSPACE), WORKSPACE_MAX).ok()?;
         Some(Workspace::parse(&String::from_utf8_lossy(&bytes)))
     }
 

@@ -5,7 +5,6 @@
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
-use std::io::Read;
 use std::path::Path;
 
 use serde_json::{Map, Value};
@@ -15,6 +14,7 @@ use super::replay::{Item, Replay};
 use crate::formats::text;
 use crate::formats::toolkit::document::{Form, Taken, TwoForms};
 use crate::formats::toolkit::track::{Tally, Track};
+use crate::fsio;
 use crate::model::{Entry, Role, SessionHeader};
 
 /// The longest `.project_root` read: a path, not a document.
@@ -59,9 +59,8 @@ fn name(p: Option<&Path>) -> Option<&str> {
 
 /// The trimmed contents of `<project>/.project_root`, when not empty.
 fn project_root(project: &Path) -> Option<String> {
-    let file = std::fs::File::open(project.join(".project_root")).ok()?;
-    let mut bytes = Vec::new();
-    file.take(PROJECT_ROOT_MAX).read_to_end(&mut bytes).ok()?;
+    // Never a FIFO (it would hang the scan) nor a link out of the store.
+    let bytes = fsio::read_side_file(&project.join(".project_root"), PROJECT_ROOT_MAX).ok()?;
     let root = std::str::from_utf8(&bytes).ok()?.trim();
     (!root.is_empty()).then(|| root.to_string())
 }
