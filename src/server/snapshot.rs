@@ -9,10 +9,10 @@ use std::sync::Arc;
 use lsp_types::Url;
 
 use super::documents::DocumentSnapshot;
-use super::index::View;
 use super::settings::Settings;
 use super::shared::{self, Shared};
 use super::workspace::Workspace;
+use crate::live::View;
 use crate::proto::position::Encoding;
 use crate::spill::Spill;
 
