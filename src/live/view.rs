@@ -65,6 +65,11 @@ impl View {
         self.sessions.len()
     }
 
+    /// No sessions (not indexed yet, or an empty store list).
+    pub fn is_empty(&self) -> bool {
+        self.sessions.len() == 0
+    }
+
     pub fn get(&self, id: &str) -> Option<Session> {
         self.sessions.get(id)
     }
