@@ -4,6 +4,7 @@
 //! - [`reference`]: URIs, mentions, projection, retention, rendering,
 //!   `prepare`, candidates and diagnostics — pure and LSP-free.
 //! - [`store`]: the read-only session store.
+//! - [`live`]: the live session index every long-lived face reads.
 //! - [`cli`]: the command line over the core.
 //! - [`server`]: the language server; LSP types live only there.
 //! - [`mcp`]: the MCP server; MCP types live only there.
@@ -20,6 +21,7 @@ pub mod config;
 pub mod files;
 pub mod formats;
 pub mod fsio;
+pub mod live;
 pub mod mcp;
 pub mod model;
 pub mod proto;

@@ -347,6 +347,11 @@ fn layers_depend_only_downwards() {
             "search",
             &["model", "fsio", "formats", "store", "reference", "config"][..],
         ),
+        // The live session index: below the faces, over the stores.
+        (
+            "live",
+            &["model", "fsio", "formats", "store", "reference"][..],
+        ),
         (
             "cli",
             &[
@@ -360,6 +365,7 @@ fn layers_depend_only_downwards() {
                 "spill",
                 "files",
                 "search",
+                "live",
             ][..],
         ),
         (
@@ -375,6 +381,7 @@ fn layers_depend_only_downwards() {
                 "spill",
                 "files",
                 "search",
+                "live",
             ][..],
         ),
         // The MCP face: the core and the stores, never another face.
@@ -390,6 +397,7 @@ fn layers_depend_only_downwards() {
                 "proto",
                 "spill",
                 "search",
+                "live",
             ][..],
         ),
     ]);

@@ -10,10 +10,10 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use rmcp::ServerHandler;
-use tokio::sync::watch;
 
 use super::sessions::Sessions;
 use super::{resources, tools};
+use crate::live::View;
 use crate::reference::ReferenceError;
 
 /// What the server tells a client about itself (Codex shows it as the
@@ -34,8 +34,8 @@ pub struct Handler {
 }
 
 struct State {
-    /// `None` until the store is indexed.
-    sessions: watch::Receiver<Option<Arc<Sessions>>>,
+    /// The live index and what a request reads beside it.
+    sessions: Arc<Sessions>,
     /// At most this many resources in a list.
     limit: u64,
     /// The workspace the list ranks first: the client's first root, else
@@ -44,11 +44,7 @@ struct State {
 }
 
 impl Handler {
-    pub fn new(
-        sessions: watch::Receiver<Option<Arc<Sessions>>>,
-        limit: u64,
-        cwd: Option<String>,
-    ) -> Self {
+    pub fn new(sessions: Arc<Sessions>, limit: u64, cwd: Option<String>) -> Self {
         Self {
             state: Arc::new(State {
                 sessions,
@@ -62,20 +58,17 @@ impl Handler {
         self.state.workspace.read().ok().and_then(|w| w.clone())
     }
 
-    /// Runs `work` on the indexed sessions, off the async workers.
+    /// Runs `work` on the indexed sessions, off the async workers: the
+    /// view is taken once, when the first index is built, and `work`
+    /// reads that one.
     async fn blocking<T: Send + 'static>(
         &self,
-        work: impl FnOnce(&Sessions, Option<&str>) -> T + Send + 'static,
+        work: impl FnOnce(&Sessions, &View, Option<&str>) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
-        let mut ready = self.state.sessions.clone();
-        let sessions = ready
-            .wait_for(Option::is_some)
-            .await
-            .ok()
-            .and_then(|s| s.clone())
-            .ok_or_else(|| ErrorData::internal_error("the session index stopped", None))?;
+        let sessions = self.state.sessions.clone();
+        let view = sessions.view().await;
         let workspace = self.workspace();
-        tokio::task::spawn_blocking(move || work(&sessions, workspace.as_deref()))
+        tokio::task::spawn_blocking(move || work(&sessions, &view, workspace.as_deref()))
             .await
             .map_err(|_| ErrorData::internal_error("the request stopped unexpectedly", None))
     }
@@ -180,7 +173,7 @@ impl ServerHandler for Handler {
     ) -> Result<ListResourcesResult, ErrorData> {
         let limit = self.state.limit;
         let listed = self
-            .blocking(move |sessions, cwd| sessions.list(cwd, "", limit))
+            .blocking(move |sessions, view, cwd| sessions.list(view, cwd, "", limit))
             .await?
             .map_err(internal)?;
         Ok(ListResourcesResult::with_all_items(
@@ -195,10 +188,12 @@ impl ServerHandler for Handler {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri;
         let ct = context.ct;
-        self.blocking(move |sessions, _| resources::read(sessions, &uri, &|| ct.is_cancelled()))
-            .await?
-            .map(ReadResourceResponse::from)
-            .map_err(|why| ErrorData::resource_not_found(why, None))
+        self.blocking(move |sessions, view, _| {
+            resources::read(sessions, view, &uri, &|| ct.is_cancelled())
+        })
+        .await?
+        .map(ReadResourceResponse::from)
+        .map_err(|why| ErrorData::resource_not_found(why, None))
     }
 
     async fn list_tools(
@@ -218,8 +213,8 @@ impl ServerHandler for Handler {
         let arguments = request.arguments;
         let shown = super::text::short(&name);
         let ct = context.ct;
-        self.blocking(move |sessions, cwd| {
-            tools::call(sessions, cwd, &name, arguments, &|| ct.is_cancelled())
+        self.blocking(move |sessions, view, cwd| {
+            tools::call(sessions, view, cwd, &name, arguments, &|| ct.is_cancelled())
         })
         .await?
         .map(CallToolResponse::from)

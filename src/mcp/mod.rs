@@ -24,7 +24,7 @@ use rmcp::ServiceExt;
 
 use crate::config::mcp::{McpRequest, DEFAULT_RESOURCE_LIMIT};
 use crate::config::settings::Settings;
-use crate::model::SessionStore;
+use crate::live::LiveIndex;
 use crate::reference::ReferenceError;
 use crate::spill::Spill;
 use crate::store::{FsStore, Scan};
@@ -107,56 +107,41 @@ async fn serve(resolved: Resolved) -> i32 {
         limit,
         search_on_disk,
     } = resolved;
-    let (ready, sessions) = tokio::sync::watch::channel(None);
-    let (wake, woken) = tokio::sync::mpsc::unbounded_channel();
-    // The store is indexed while the client shakes hands; requests wait
-    // for it. The watch starts before the scan, so nothing written during
-    // the scan is lost. No index cache: the server writes nothing but the
-    // spills `prepare` would write, and the search index once
-    // `search_sessions` is called.
-    tokio::task::spawn_blocking(move || {
-        let mut store = FsStore::unscanned(&settings.stores, Scan::Full);
-        store.watch(Arc::new(move || {
-            let _ = wake.send(());
-        }));
-        store.update();
+    // The core's live index, as the language server's: it is built while
+    // the client shakes hands (requests wait for it), from the on-disk
+    // index cache as the CLI reads it, and follows the store's changes
+    // (its watch starts before the scan, so nothing written during the
+    // scan is lost).
+    let (index, events) = LiveIndex::new();
+    let mut store = FsStore::unscanned(&settings.stores, Scan::Full);
+    if let Some(dir) = crate::config::paths::index_cache_dir() {
+        store = store.with_index_cache(&settings.stores, &dir);
+    }
+    index.start(Box::new(store), settings.stores.clone());
+    let warned = index.clone();
+    let named = settings.clone();
+    tokio::spawn(async move {
+        warned.ready().await;
         // As the CLI: only the stores the person named are worth a
         // warning; the rest is for `status`.
-        for note in store.notes() {
-            if settings.is_warning(&note) {
+        for note in &warned.view().notes {
+            if named.is_warning(note) {
                 eprintln!("hydra-session-lsp mcp: warning: {note}");
             }
         }
-        let _ = ready.send(Some(Arc::new(Sessions::new(
-            settings,
-            spill,
-            store,
-            search_on_disk,
-        ))));
     });
+    let sessions = Arc::new(Sessions::new(settings, spill, index, search_on_disk));
     let cwd = std::env::current_dir()
         .ok()
         .map(|d| d.to_string_lossy().into_owned());
-    let handler = Handler::new(sessions.clone(), limit, cwd);
+    let handler = Handler::new(sessions, limit, cwd);
     let transport = wire::Stdio::new(tokio::io::stdin(), tokio::io::stdout(), MAX_LINE);
     let running = match handler.serve(transport).await {
         Ok(running) => running,
         // The client left before the handshake: nothing to serve.
         Err(e) => return fail(&format!("no session with the client: {e}")),
     };
-    let peer = running.peer().clone();
-    let mut indexed = sessions;
-    tokio::spawn(async move {
-        let Some(sessions) = indexed
-            .wait_for(Option::is_some)
-            .await
-            .ok()
-            .and_then(|s| s.clone())
-        else {
-            return;
-        };
-        watch::follow(sessions, woken, peer).await;
-    });
+    tokio::spawn(watch::follow(events, running.peer().clone()));
     match running.waiting().await {
         Ok(_) => 0,
         Err(e) => fail(&format!("stopped: {e}")),

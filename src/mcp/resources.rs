@@ -4,6 +4,7 @@ use rmcp::model::{ReadResourceResult, Resource, ResourceContents};
 
 use super::sessions::{Listed, Sessions};
 use super::uri::{self, Named};
+use crate::live::View;
 use crate::reference::one_line::one_line;
 use crate::reference::prepare::Cancelled;
 use crate::reference::time;
@@ -41,6 +42,7 @@ fn last_component(cwd: &str) -> Option<&str> {
 /// without a word). `Err` only for a URI that names no session at all.
 pub fn read(
     sessions: &Sessions,
+    view: &View,
     text: &str,
     cancelled: Cancelled<'_>,
 ) -> Result<ReadResourceResult, String> {
@@ -48,7 +50,7 @@ pub fn read(
         Named::Session(id) => id,
         Named::Malformed(why) => return Err(why),
     };
-    let body = match sessions.context(&id, cancelled) {
+    let body = match sessions.context(view, &id, cancelled) {
         Ok(context) => context,
         Err(e) => format!(
             "This session cannot be read ({}): {}\n",

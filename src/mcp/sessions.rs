@@ -1,21 +1,20 @@
-//! The sessions this server offers: the store, the settings and the spill
-//! directory of the CLI's `prepare`, behind the calls the protocol makes.
-//! Every call here blocks (it reads logs): callers run it off the async
-//! workers.
+//! The sessions this server offers: the live index (the core's, as the
+//! language server's), the settings and the spill directory of the CLI's
+//! `prepare`, behind the calls the protocol makes. Every call here blocks
+//! (it reads logs): callers run it off the async workers, on the one view
+//! the request took.
 
 use std::collections::HashMap;
-use std::sync::{Mutex, RwLock};
+use std::sync::{Arc, Mutex};
 
 use crate::config::settings::Settings;
-use crate::model::{Session, SessionStore};
-use crate::reference::candidates::{self, Candidate, Target};
+use crate::live::{context_of, CachedSource, LiveIndex, SnapshotCache, View};
+use crate::reference::candidates::{Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
-use crate::reference::prepare::{prepare_text, unknown_session, Cancelled, PrepareOptions};
-use crate::reference::preselect::Preselect;
+use crate::reference::prepare::{prepare_text, Cancelled, PrepareOptions};
 use crate::reference::{ErrorCode, ReferenceError};
 use crate::search::{Followed, Live, SearchOptions, SessionHit};
 use crate::spill::Spill;
-use crate::store::FsStore;
 
 use super::uri;
 
@@ -31,7 +30,10 @@ pub struct Listed {
 pub struct Sessions {
     settings: Settings,
     spill: Option<Spill>,
-    store: RwLock<FsStore>,
+    /// The sessions, live: a request reads the view it took once.
+    index: Arc<LiveIndex>,
+    /// Logs read while unchanged are read once (`read` then `prepare`).
+    cache: SnapshotCache,
     /// Each session's slug, made once: Claude Code attaches a mention only
     /// while its URI is listed, so a URI must not change when a title does.
     slugs: Mutex<HashMap<String, String>>,
@@ -43,23 +45,32 @@ impl Sessions {
     pub fn new(
         settings: Settings,
         spill: Option<Spill>,
-        store: FsStore,
+        index: Arc<LiveIndex>,
         search_on_disk: bool,
     ) -> Self {
         Self {
             settings,
             spill,
-            store: RwLock::new(store),
+            index,
+            cache: SnapshotCache::default(),
             slugs: Mutex::default(),
             search: Live::new(search_on_disk),
         }
     }
 
+    /// The sessions, once the first index is built.
+    pub async fn view(&self) -> Arc<View> {
+        self.index.ready().await;
+        self.index.view()
+    }
+
     /// The sessions whose messages or titles match `query` (the search
     /// language of `hydra-session-lsp search`), the workspace `cwd` first.
-    /// The index is brought up to date first.
+    /// The search index is brought up to date with `view` first (once per
+    /// view: its generation says when the store changed).
     pub fn search(
         &self,
+        view: &View,
         cwd: Option<&str>,
         query: &str,
         limit: usize,
@@ -67,27 +78,21 @@ impl Sessions {
     ) -> Result<Vec<SessionHit>, ReferenceError> {
         let parsed = crate::search::parse_query(query)
             .map_err(|e| ReferenceError::new(ErrorCode::InvalidReference, e.to_string()))?;
-        let store = self.read_store()?;
-        let reader = store.reader();
-        let exists = |id: &str| store.get(id).is_some();
+        let reader = view
+            .reader
+            .clone()
+            .ok_or_else(|| ReferenceError::read_failed("the session index is unavailable"))?;
+        let exists = |id: &str| view.get(id).is_some();
         let options = SearchOptions {
             limit,
             workspace: cwd,
             now_ms: crate::search::now_ms(),
             exists: Some(&exists),
         };
-        // The store is updated between calls, a debounce after its changes:
-        // every log is checked every time, by the reader (a listed stamp
-        // can be a second old; the reader sees an append at once).
-        let unstamped = || {
-            let mut sessions = store.sessions();
-            sessions.iter_mut().for_each(|s| s.stamp = 0);
-            sessions
-        };
         let followed = Followed {
             specs: &self.settings.stores,
-            state: None,
-            sessions: &unstamped,
+            state: Some(view.generation),
+            sessions: &|| view.all(),
             reader: reader.as_ref(),
         };
         self.search
@@ -102,36 +107,27 @@ impl Sessions {
             .map_err(ReferenceError::read_failed)
     }
 
-    /// Applies the store's pending changes; whether the sessions changed.
-    pub fn update(&self) -> bool {
-        self.store.write().is_ok_and(|mut store| store.update())
-    }
-
-    /// The candidates for `query`, ranked for the workspace `cwd`.
+    /// The candidates for `query`, ranked for the workspace `cwd` by the
+    /// view's own table (no store is ranked again per list).
     pub fn list(
         &self,
+        view: &View,
         cwd: Option<&str>,
         query: &str,
         limit: u64,
     ) -> Result<Vec<Listed>, ReferenceError> {
-        let store = self.read_store()?;
         let target = Target {
             session_id: self.settings.self_id.as_deref(),
             cwd,
         };
-        let mut preselect = Preselect::new(target, query, limit)?;
-        store.offer_sessions(&mut preselect);
-        let kept = preselect.finish();
-        let (ranked, _) = kept.rank(target, query, limit)?;
+        let ranked = view.candidates(target, query, limit as usize)?;
         Ok(ranked
-            .iter()
-            .map(|r| {
-                let candidate = r.candidate();
-                Listed {
-                    agent: r.format(),
-                    uri: self.uri(&candidate),
-                    candidate,
-                }
+            .items
+            .into_iter()
+            .map(|candidate| Listed {
+                agent: candidate.format,
+                uri: self.uri(&candidate),
+                candidate,
             })
             .collect())
     }
@@ -155,47 +151,46 @@ impl Sessions {
         uri::resource_uri(&slug, &c.session_id)
     }
 
-    /// The session with this id, if the store has it.
-    pub fn get(&self, id: &str) -> Option<Session> {
-        self.read_store().ok()?.get(id)
-    }
-
     /// The context `prepare` gives a message citing only this session by
-    /// its canonical mention: the `additionalContext` text, spill included.
-    pub fn context(&self, id: &str, cancelled: Cancelled<'_>) -> Result<String, ReferenceError> {
-        let session = self.get(id).ok_or_else(|| unknown_session(id))?;
-        let mention = candidates::canonical_mention(&session);
-        let prepared = self.prepare(&mention, cancelled)?;
-        Ok(prepared.context_text().unwrap_or_default())
+    /// its canonical mention: the `additionalContext` text, spill included,
+    /// asked of the core by id.
+    pub fn context(
+        &self,
+        view: &View,
+        id: &str,
+        cancelled: Cancelled<'_>,
+    ) -> Result<String, ReferenceError> {
+        let source = CachedSource {
+            view,
+            cache: &self.cache,
+        };
+        context_of(&source, id, self.options(), self.spill(), cancelled)
     }
 
     /// `prepare --format text` of a message.
     pub fn prepare_text_form(
         &self,
+        view: &View,
         text: &str,
         cancelled: Cancelled<'_>,
     ) -> Result<String, ReferenceError> {
-        Ok(self.prepare(text, cancelled)?.text_form())
+        let source = CachedSource {
+            view,
+            cache: &self.cache,
+        };
+        let prepared = prepare_text(text, self.options(), &source, self.spill(), cancelled)?;
+        Ok(prepared.text_form())
     }
 
-    fn prepare(
-        &self,
-        text: &str,
-        cancelled: Cancelled<'_>,
-    ) -> Result<crate::reference::prepare::Prepared, ReferenceError> {
-        let store = self.read_store()?;
-        let options = PrepareOptions {
+    fn options(&self) -> PrepareOptions<'_> {
+        PrepareOptions {
             target: self.settings.self_id.as_deref(),
             max_references: self.settings.limits.max_references,
             max_reference_bytes: self.settings.limits.max_reference_bytes,
-        };
-        let spill = self.spill.as_ref().map(|s| s as &dyn SpillStore);
-        prepare_text(text, options, &*store, spill, cancelled)
+        }
     }
 
-    fn read_store(&self) -> Result<std::sync::RwLockReadGuard<'_, FsStore>, ReferenceError> {
-        self.store
-            .read()
-            .map_err(|_| ReferenceError::read_failed("the session index is unavailable"))
+    fn spill(&self) -> Option<&dyn SpillStore> {
+        self.spill.as_ref().map(|s| s as &dyn SpillStore)
     }
 }

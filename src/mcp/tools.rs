@@ -16,6 +16,7 @@ use super::output;
 use super::sessions::Sessions;
 use super::text::short;
 use super::uri::{self, Named};
+use crate::live::View;
 use crate::reference::candidates::check_limit;
 use crate::reference::prepare::Cancelled;
 use crate::reference::settings::DEFAULT_CANDIDATE_LIMIT;
@@ -156,6 +157,7 @@ struct SessionOutput<'a> {
 /// Runs the tool `name`; `None` when there is no such tool.
 pub fn call(
     sessions: &Sessions,
+    view: &View,
     cwd: Option<&str>,
     name: &str,
     arguments: Option<JsonObject>,
@@ -163,16 +165,16 @@ pub fn call(
 ) -> Option<CallToolResult> {
     let result = match name {
         LIST_SESSIONS => args(arguments)
-            .and_then(|a: ListArgs| list(sessions, cwd, a))
+            .and_then(|a: ListArgs| list(sessions, view, cwd, a))
             .map(|v| output::answer(output::SESSIONS, v)),
         READ_SESSION => args(arguments)
-            .and_then(|a: ReadArgs| read(sessions, &a.session, cancelled))
+            .and_then(|a: ReadArgs| read(sessions, view, &a.session, cancelled))
             .map(|text| output::answer(output::CONTEXT, Value::String(text))),
         PREPARE => args(arguments)
-            .and_then(|a: PrepareArgs| sessions.prepare_text_form(&a.text, cancelled))
+            .and_then(|a: PrepareArgs| sessions.prepare_text_form(view, &a.text, cancelled))
             .map(|text| output::answer(output::TEXT, Value::String(text))),
         SEARCH_SESSIONS => args(arguments)
-            .and_then(|a: SearchArgs| search(sessions, cwd, a, cancelled))
+            .and_then(|a: SearchArgs| search(sessions, view, cwd, a, cancelled))
             .map(|v| output::answer(output::SESSIONS, v)),
         _ => return None,
     };
@@ -188,9 +190,14 @@ fn args<T: DeserializeOwned>(arguments: Option<JsonObject>) -> Result<T, Referen
     })
 }
 
-fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<Value, ReferenceError> {
+fn list(
+    sessions: &Sessions,
+    view: &View,
+    cwd: Option<&str>,
+    a: ListArgs,
+) -> Result<Value, ReferenceError> {
     let limit = check_limit(a.limit.unwrap_or(DEFAULT_CANDIDATE_LIMIT))? as u64;
-    let listed = sessions.list(cwd, &a.query, limit)?;
+    let listed = sessions.list(view, cwd, &a.query, limit)?;
     let out: Vec<SessionOutput> = listed
         .iter()
         .map(|l| {
@@ -212,12 +219,13 @@ fn list(sessions: &Sessions, cwd: Option<&str>, a: ListArgs) -> Result<Value, Re
 
 fn search(
     sessions: &Sessions,
+    view: &View,
     cwd: Option<&str>,
     a: SearchArgs,
     cancelled: Cancelled<'_>,
 ) -> Result<Value, ReferenceError> {
     let limit = check_limit(a.limit.unwrap_or(DEFAULT_SEARCH_LIMIT))?;
-    let hits = sessions.search(cwd, &a.query, limit, cancelled)?;
+    let hits = sessions.search(view, cwd, &a.query, limit, cancelled)?;
     serde_json::to_value(crate::proto::ext::search_hits(hits))
         .map_err(|e| ReferenceError::read_failed(format!("cannot write the results: {e}")))
 }
@@ -225,14 +233,15 @@ fn search(
 /// `session` as a resource uri, a canonical mention or URI, or an id.
 fn read(
     sessions: &Sessions,
+    view: &View,
     session: &str,
     cancelled: Cancelled<'_>,
 ) -> Result<String, ReferenceError> {
-    let id = session_id(sessions, session.trim())?;
-    sessions.context(&id, cancelled)
+    let id = session_id(view, session.trim())?;
+    sessions.context(view, &id, cancelled)
 }
 
-fn session_id(sessions: &Sessions, text: &str) -> Result<String, ReferenceError> {
+fn session_id(view: &View, text: &str) -> Result<String, ReferenceError> {
     if text.starts_with("@[") {
         let parsed = mention::parse(text)?;
         return match parsed.references.as_slice() {
@@ -251,7 +260,7 @@ fn session_id(sessions: &Sessions, text: &str) -> Result<String, ReferenceError>
     match uri::parse(text) {
         Named::Session(id) => Ok(id),
         // An id may look like a URI: the store decides.
-        Named::Malformed(_) if sessions.get(text).is_some() => Ok(text.to_string()),
+        Named::Malformed(_) if view.get(text).is_some() => Ok(text.to_string()),
         Named::Malformed(why) => Err(ReferenceError::new(
             ErrorCode::InvalidReference,
             format!("invalid session URI {}: {why}", short(text)),

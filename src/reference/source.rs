@@ -116,7 +116,13 @@ pub fn settle_budget(
 /// store of the list could not be read (a corrupt or locked database,
 /// issue 27 item 12): then the session may be there, and the read failed.
 pub fn missing_session(store: &dyn SessionStore, session_id: &str) -> ReferenceError {
-    let unreadable = store.notes().into_iter().find(|n| {
+    missing_among(&store.notes(), session_id)
+}
+
+/// [`missing_session`] for a store whose notes are `notes` (a live view
+/// keeps them beside its sessions).
+pub fn missing_among(notes: &[StoreNote], session_id: &str) -> ReferenceError {
+    let unreadable = notes.iter().find(|n| {
         matches!(
             n,
             StoreNote::Unreadable { .. } | StoreNote::FolderUnreadable { .. }

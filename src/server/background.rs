@@ -11,11 +11,11 @@ use lsp_types::*;
 use std::sync::Arc;
 use tokio::sync::mpsc;
 
-use super::index::IndexEvent;
 use super::logging;
 use super::settings::SECTION;
 use super::shared::{LoopEvent, Shared};
 use super::snapshot::Snapshot;
+use crate::live::IndexEvent;
 
 /// How long a `workspace/configuration` pull waits for the client.
 const PULL_PATIENCE: Duration = Duration::from_secs(10);

@@ -14,14 +14,12 @@
 
 mod background;
 mod body_searches;
-mod cache;
 mod capabilities;
 mod client;
 mod documents;
 pub mod edge;
 mod error;
 mod handlers;
-mod index;
 mod lifecycle;
 pub mod logging;
 pub mod lsp_ext;
@@ -39,9 +37,9 @@ use std::time::Duration;
 
 use self::client::Client;
 use self::edge::{spawn_reader, IdBook, Writer, INPUT_MESSAGES, OUTPUT_MESSAGES};
-use self::index::Index;
 use self::session::Session;
 use self::shared::Shared;
+use crate::live::LiveIndex;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
 pub const CUSTOM_METHODS: [&str; 6] = lsp_ext::METHODS;
@@ -103,12 +101,12 @@ pub fn serve_with(
         // Background work (the index, diagnostics, requests) runs on the
         // runtime; the main loop itself is this thread.
         let _runtime = runtime.enter();
-        let (index, index_events) = Index::new();
+        let (index, index_events) = LiveIndex::new();
         let (events, loop_events) = crossbeam_channel::unbounded();
         let shared = Arc::new(Shared {
             client: Client::new(outbox),
             index,
-            cache: cache::SnapshotCache::default(),
+            cache: crate::live::SnapshotCache::default(),
             search: crate::search::Live::new(true),
             no_search_index: options.no_search_index,
             body_searches: Default::default(),

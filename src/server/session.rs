@@ -10,13 +10,13 @@ use lsp_types::Url;
 use tokio::sync::mpsc;
 
 use super::documents::Documents;
-use super::index::IndexEvent;
 use super::lsp_ext;
 use super::settings::Settings;
 use super::shared::{self, Shared};
 use super::snapshot::{search_off, Snapshot};
 use super::workspace::Workspace;
 use crate::config;
+use crate::live::IndexEvent;
 use crate::model::{SearchStatus, StoreStatus};
 use crate::proto::position::Encoding;
 use crate::store::{FsStore, Scan};

@@ -10,19 +10,19 @@ use lsp_server::RequestId;
 use serde_json::Value;
 
 use super::body_searches::BodySearches;
-use super::cache::SnapshotCache;
 use super::client::Client;
 use super::error::Result;
-use super::index::Index;
 use super::settings::Settings;
 use super::workspace::Workspace;
 use crate::config::{self, paths, spill};
+use crate::live::LiveIndex;
+use crate::live::SnapshotCache;
 use crate::spill::Spill;
 use crate::store::StoreSpec;
 
 pub struct Shared {
     pub client: Client,
-    pub index: Arc<Index>,
+    pub index: Arc<LiveIndex>,
     pub cache: SnapshotCache,
     /// The full-text index (docs/search.md), opened by the first search.
     pub search: crate::search::Live,

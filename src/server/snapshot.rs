@@ -9,10 +9,10 @@ use std::sync::Arc;
 use lsp_types::Url;
 
 use super::documents::DocumentSnapshot;
-use super::index::View;
 use super::settings::Settings;
 use super::shared::{self, Shared};
 use super::workspace::Workspace;
+use crate::live::View;
 use crate::proto::position::Encoding;
 use crate::spill::Spill;
 
@@ -25,6 +25,13 @@ pub struct Snapshot {
     workspace: Workspace,
     /// The document the request names, if it is open.
     document: Option<(Url, DocumentSnapshot)>,
+    /// The store list, as the index was started on it when the request
+    /// arrived.
+    stores: Vec<crate::store::StoreSpec>,
+    /// The sessions view, taken once (by the first handler step that asks
+    /// for it, once the first index is built): every later read of the
+    /// request sees the same sessions.
+    view: Arc<tokio::sync::OnceCell<Arc<View>>>,
 }
 
 impl Snapshot {
@@ -35,12 +42,15 @@ impl Snapshot {
         workspace: Workspace,
         document: Option<(Url, DocumentSnapshot)>,
     ) -> Self {
+        let stores = shared.index.specs();
         Snapshot {
             shared,
             settings,
             encoding,
             workspace,
             document,
+            stores,
+            view: Arc::default(),
         }
     }
 
@@ -61,10 +71,12 @@ impl Snapshot {
     /// was started on them (a request looks at no folder for them: body
     /// matches ask on every keystroke).
     pub fn stores(&self) -> Vec<crate::store::StoreSpec> {
-        self.shared.index.specs()
+        self.stores.clone()
     }
 
     /// Where `prepare` spills (see [`shared::spill`]).
+    /// Made from the settings and workspace the snapshot holds, only by
+    /// a request that spills (resolving it looks at folders).
     pub fn spill(&self) -> Option<Spill> {
         shared::spill(&self.settings, &self.workspace)
     }
@@ -78,8 +90,14 @@ impl Snapshot {
     /// The sessions, once the first index is built (the main loop started
     /// it before taking this snapshot).
     pub async fn sessions(&self) -> Arc<View> {
-        self.shared.index.ready().await;
-        self.shared.index.view()
+        let index = &self.shared.index;
+        self.view
+            .get_or_init(|| async {
+                index.ready().await;
+                index.view()
+            })
+            .await
+            .clone()
     }
 }
 

@@ -131,6 +131,9 @@ pub struct FsStore {
     /// Per catalog: changes the watcher saw since the last update.
     pending: Vec<Arc<Mutex<Pending>>>,
     watchers: Vec<Option<RootWatcher>>,
+    /// Where the first update reads and saves the index caches
+    /// ([`FsStore::with_index_cache`]); `None` once it has.
+    cache_dir: Option<PathBuf>,
 }
 
 impl FsStore {
@@ -145,15 +148,29 @@ impl FsStore {
     /// `cache_dir`: a log unchanged since a cache recorded it is not read.
     /// The caches are then brought up to date.
     pub fn open_cached(specs: &[StoreSpec], scan: Scan, cache_dir: &Path) -> Self {
+        let mut store = Self::unscanned(specs, scan).with_index_cache(specs, cache_dir);
+        store.update();
+        store
+    }
+
+    /// The first update of this (unscanned) store goes through the index
+    /// caches in `cache_dir`, as [`FsStore::open_cached`] does, and saves
+    /// them; the updates after it do not. A long-lived face (the MCP
+    /// server) starts its watch first and then lists a large store in the
+    /// time of a cache read, not of a read of every log. A folder that
+    /// cannot hold the caches leaves the first update a plain scan.
+    /// `specs` are the store list this store was made of.
+    pub fn with_index_cache(mut self, specs: &[StoreSpec], cache_dir: &Path) -> Self {
         let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
-        let Some(cache_dir) = index_cache::usable_dir(cache_dir, &roots) else {
-            return Self::open(specs, scan);
-        };
-        let cache_dir = cache_dir.as_path();
-        let mut store = Self::unscanned(specs, scan);
+        self.cache_dir = index_cache::usable_dir(cache_dir, &roots);
+        self
+    }
+
+    /// The first update through the caches in `cache_dir`.
+    fn update_cached(&mut self, cache_dir: &Path) -> bool {
         // The walk (listing and stats) needs nothing from the cache: it runs
         // while the caches are read.
-        let walkers: Vec<_> = store
+        let walkers: Vec<_> = self
             .members
             .iter()
             .map(|m| m.catalog().map(Catalog::walker))
@@ -165,7 +182,7 @@ impl FsStore {
                     .map(|w| w.as_ref().map(Walker::walk))
                     .collect::<Vec<_>>()
             });
-            let loaded: Vec<usize> = store
+            let loaded: Vec<usize> = self
                 .members
                 .iter_mut()
                 .map(|m| match m {
@@ -177,8 +194,7 @@ impl FsStore {
         });
         // A walk that died leaves the rescan to `update`.
         if let Ok(walks) = walks {
-            for ((member, pending), walked) in
-                store.members.iter_mut().zip(&store.pending).zip(walks)
+            for ((member, pending), walked) in self.members.iter_mut().zip(&self.pending).zip(walks)
             {
                 if let (Member::Files(catalog), Some(walked)) = (member, walked) {
                     catalog.apply_walk(walked);
@@ -188,13 +204,14 @@ impl FsStore {
                 }
             }
         }
-        store.update();
-        for (member, loaded) in store.members.iter().zip(loaded) {
+        // Loaded from a cache or not, the first index is a change.
+        self.update();
+        for (member, loaded) in self.members.iter().zip(loaded) {
             if let Some(catalog) = member.catalog() {
                 index_cache::save_if_changed(catalog, cache_dir, loaded);
             }
         }
-        store
+        true
     }
 
     /// An index of `specs` that scans on its first [`SessionStore::update`]
@@ -269,6 +286,7 @@ impl FsStore {
             reader: Arc::new(FsReader { roots, others }),
             pending,
             watchers,
+            cache_dir: None,
         }
     }
 
@@ -461,6 +479,10 @@ impl SessionStore for FsStore {
     /// `progress` sees the stores before the next one brought up to date,
     /// and a store's first batches before the next.
     fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
+        if let Some(dir) = self.cache_dir.take() {
+            // One part: a cache read is quick, and its parts are not views.
+            return self.update_cached(&dir);
+        }
         let mut changed = false;
         for i in 0..self.members.len() {
             if i > 0 {

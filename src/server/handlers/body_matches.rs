@@ -52,7 +52,9 @@ pub fn lookup(snapshot: &Snapshot, query: &str, cwd: Option<&str>) -> BodyMatche
         stores: snapshot.stores(),
     };
     let shared = &snapshot.shared;
-    let found = shared.body_searches.lookup(&key, shared.index.version());
+    let found = shared
+        .body_searches
+        .lookup(&key, shared.index.view().generation);
     if let Some(key) = found.start {
         tokio::spawn(run(shared.clone(), key));
     }
@@ -67,8 +69,8 @@ async fn run(shared: Arc<Shared>, first: Key) {
     let mut next = Some(first);
     while let Some(key) = next {
         shared.index.ready().await;
-        let version = shared.index.version();
         let view = shared.index.view();
+        let version = view.generation;
         // A query that is no search (a quote not closed, a filter alone)
         // simply has no body matches: completion shows no error.
         let hits = match search::parse_query(&key.query) {

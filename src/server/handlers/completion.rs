@@ -12,12 +12,12 @@ use serde_json::json;
 use super::body_matches::{self, BodyMatches, Placement};
 use super::place::describe;
 use super::{blocking, files, markdown, retained_source};
+use crate::live::FIRST_INDEX_GRACE;
 use crate::proto::position;
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
 use crate::server::error;
-use crate::server::index::FIRST_INDEX_GRACE;
 use crate::server::settings::CompletionFiltering;
 use crate::server::snapshot::Snapshot;
 
@@ -276,8 +276,14 @@ pub async fn resolve(snapshot: &Snapshot, mut item: CompletionItem) -> Result<Co
     let Some(session) = view.get(&data.session_id) else {
         return Ok(item);
     };
-    let retained =
-        retained_source(snapshot, &session, &data.label, "the completion preview").await?;
+    let retained = retained_source(
+        snapshot,
+        view.clone(),
+        &session,
+        &data.label,
+        "the completion preview",
+    )
+    .await?;
     let value = match retained {
         Ok((source, _)) => markdown::preview(&session, &source, data.same_workspace),
         Err(e) => format!(

@@ -18,7 +18,7 @@ use crate::server::lsp_ext::{self, CustomRequest};
 
 type Params<R> = <R as CustomRequest>::Params;
 type Answer<R> = Result<<R as CustomRequest>::Result>;
-use crate::server::cache::CachedSource;
+use crate::live::CachedSource;
 use crate::server::error;
 use crate::server::snapshot::Snapshot;
 

@@ -5,9 +5,9 @@ use std::time::Duration;
 
 use lsp_types::{self as lsp, Url};
 
+use crate::live::CachedSource;
 use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions};
-use crate::server::cache::CachedSource;
 use crate::server::documents::Ticket;
 use crate::server::snapshot::Snapshot;
 

@@ -67,7 +67,7 @@ pub async fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Ho
     // The candidates' rank-0 test: both cwds known and equal.
     let same_workspace =
         session.header.cwd.is_some() && session.header.cwd == snapshot.target_cwd(&uri);
-    let retained = retained_source(snapshot, &session, &label, "hover").await?;
+    let retained = retained_source(snapshot, view.clone(), &session, &label, "hover").await?;
     let value = match retained {
         Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),

@@ -20,11 +20,12 @@ use std::sync::Arc;
 use super::snapshot::Snapshot;
 use crate::server::error::Result;
 
-use super::cache::CachedSource;
 use super::error;
+use crate::live::CachedSource;
+use crate::live::View;
 use crate::model::Session;
 use crate::reference::budget::Budget;
-use crate::reference::prepare::{retain_snapshot, settle_budget, unknown_session, RetainedSource};
+use crate::reference::prepare::RetainedSource;
 use crate::reference::ReferenceError;
 
 /// Sets the flag when dropped: the main loop cancels a request by aborting
@@ -40,8 +41,10 @@ impl Drop for CancelOnDrop {
 
 /// Reads `session` through the snapshot cache and fits it into the budget,
 /// off the async workers: what hover and the completion preview show.
+/// `view` is the one the request already read (a request reads it once).
 pub async fn retained_source(
     snapshot: &Snapshot,
+    view: Arc<View>,
     session: &Session,
     label: &str,
     what: &str,
@@ -49,29 +52,17 @@ pub async fn retained_source(
     let settings = snapshot.settings.clone();
     let shared = snapshot.shared.clone();
     let (session, label) = (session.clone(), label.to_string());
-    let view = shared.index.view();
     blocking(what, move |cancelled| {
         let source = CachedSource {
             view: &view,
             cache: &shared.cache,
         };
-        // The same budget `prepare` would settle, from the index.
-        let budget = settle_budget(
+        let limits = (
             settings.limits.max_reference_bytes,
             settings.limits.max_references,
-            settings.target_session_id.as_deref(),
-            &source,
-            cancelled,
-        )?;
-        let reader = view
-            .reader
-            .as_deref()
-            .ok_or_else(|| unknown_session(session.id()))?;
-        let snapshot =
-            shared
-                .cache
-                .read(reader, &session, &label, Some(budget.bytes), cancelled)?;
-        retain_snapshot(snapshot, &label, budget.bytes).map(|s| (s, budget))
+        );
+        let target = settings.target_session_id.as_deref();
+        crate::live::retained_of(&source, &session, &label, limits, target, cancelled)
     })
     .await
 }

@@ -8,11 +8,11 @@ use std::sync::Arc;
 
 use super::blocking;
 use super::place::age;
+use crate::live::View;
 use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
 use crate::search::{self, Followed, ParsedQuery, SearchOptions, SessionHit};
 use crate::server::error::{self, Result};
-use crate::server::index::View;
 use crate::server::lsp_ext::{self, CustomRequest};
 use crate::server::shared::Shared;
 use crate::server::snapshot::Snapshot;

@@ -14,10 +14,8 @@ use std::time::Duration;
 use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
-use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus};
-use crate::reference::candidates::{Candidates, Target};
-use crate::reference::table::{SessionTable, TableBuilder};
-use crate::reference::ReferenceError;
+use super::view::View;
+use crate::model::SessionStore;
 use crate::store::StoreSpec;
 
 /// Quiet time that ends a burst of change reports.
@@ -30,82 +28,7 @@ const BURST_MAX: Duration = Duration::from_millis(200);
 /// person typing `@` meanwhile must not see completion hang.
 pub const FIRST_INDEX_GRACE: Duration = Duration::from_secs(2);
 
-/// An immutable snapshot of the store's sessions.
-#[derive(Default)]
-pub struct View {
-    /// The sessions, compact and ready for completion.
-    sessions: SessionTable,
-    /// Reads the logs of these sessions.
-    pub reader: Option<Arc<dyn SessionReader>>,
-    /// Each store of the list, as last updated.
-    pub stores: Vec<StoreStatus>,
-    /// What is worth knowing about the stores (for `status`).
-    pub notes: Vec<StoreNote>,
-    /// Which view this is: each one the index installs has a number of
-    /// its own, so the search index knows when the store changed.
-    pub generation: u64,
-}
-
-/// The last view generation given.
-static VIEWS: AtomicU64 = AtomicU64::new(0);
-
-impl std::fmt::Debug for View {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("View")
-            .field("sessions", &self.sessions.len())
-            .field("stores", &self.stores)
-            .finish()
-    }
-}
-
-impl View {
-    fn new(store: &dyn SessionStore) -> Self {
-        // Session by session: a large store is never held twice.
-        let mut builder = TableBuilder::default();
-        store.for_each_session(&mut |s| builder.push(s));
-        View {
-            sessions: builder.finish(),
-            reader: Some(store.reader()),
-            stores: store.status(),
-            notes: store.status_notes(),
-            generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
-        }
-    }
-
-    /// No sessions, as a view of its own.
-    fn empty() -> Self {
-        View {
-            generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
-            ..View::default()
-        }
-    }
-
-    /// Number of sessions.
-    pub fn len(&self) -> usize {
-        self.sessions.len()
-    }
-
-    pub fn get(&self, id: &str) -> Option<Session> {
-        self.sessions.get(id)
-    }
-
-    /// Every session (what the search index is brought up to date with).
-    pub fn all(&self) -> Vec<Session> {
-        self.sessions.sessions().collect()
-    }
-
-    /// The core's candidates (reference.md §7) over these sessions.
-    pub fn candidates(
-        &self,
-        target: Target<'_>,
-        query: &str,
-        limit: usize,
-    ) -> Result<Candidates, ReferenceError> {
-        self.sessions.candidates(target, query, limit as u64)
-    }
-}
-
-/// What the server hears from the index.
+/// What a face hears from the index.
 #[derive(Debug)]
 pub enum IndexEvent {
     /// The sessions changed: diagnostics may have changed too.
@@ -114,7 +37,7 @@ pub enum IndexEvent {
     Notes(Vec<String>),
 }
 
-pub struct Index {
+pub struct LiveIndex {
     view: RwLock<Arc<View>>,
     /// Where the current store list is, for messages.
     roots: RwLock<Vec<String>>,
@@ -123,27 +46,24 @@ pub struct Index {
     specs: RwLock<Vec<StoreSpec>>,
     /// The store between updates; taken out while a blocking task works on it.
     store: Mutex<Option<Box<dyn SessionStore>>>,
-    /// Bumped by every (re)start: work of an older store is dropped.
-    generation: AtomicU64,
-    /// Bumped by every view installed: what was computed from an older
-    /// view (a finished search) is known to be stale.
-    version: AtomicU64,
+    /// Bumped by every (re)start of a store list (not a view's number:
+    /// that is [`View::generation`]): work of an older list is dropped.
+    run: AtomicU64,
     indexing: AtomicBool,
     ready: watch::Sender<bool>,
     reported: Mutex<HashSet<String>>,
     events: mpsc::UnboundedSender<IndexEvent>,
 }
 
-impl Index {
-    pub fn new() -> (Arc<Index>, mpsc::UnboundedReceiver<IndexEvent>) {
+impl LiveIndex {
+    pub fn new() -> (Arc<LiveIndex>, mpsc::UnboundedReceiver<IndexEvent>) {
         let (events, receiver) = mpsc::unbounded_channel();
-        let index = Index {
+        let index = LiveIndex {
             view: RwLock::default(),
             roots: RwLock::default(),
             specs: RwLock::default(),
             store: Mutex::new(None),
-            generation: AtomicU64::new(0),
-            version: AtomicU64::new(0),
+            run: AtomicU64::new(0),
             indexing: AtomicBool::new(false),
             ready: watch::Sender::new(false),
             reported: Mutex::default(),
@@ -157,7 +77,7 @@ impl Index {
         self.view.read().map(|v| v.clone()).unwrap_or_default()
     }
 
-    /// The store list being indexed (see [`Index::start`]).
+    /// The store list being indexed (see [`LiveIndex::start`]).
     pub fn specs(&self) -> Vec<StoreSpec> {
         self.specs.read().map(|s| s.clone()).unwrap_or_default()
     }
@@ -167,18 +87,12 @@ impl Index {
         self.roots.read().map(|r| r.clone()).unwrap_or_default()
     }
 
-    /// The number of the current view: 0 before the first, then one more
-    /// each time the sessions change.
-    pub fn version(&self) -> u64 {
-        self.version.load(Ordering::SeqCst)
-    }
-
     pub fn is_indexing(&self) -> bool {
         self.indexing.load(Ordering::SeqCst)
     }
 
     pub fn is_started(&self) -> bool {
-        self.generation.load(Ordering::SeqCst) > 0
+        self.run.load(Ordering::SeqCst) > 0
     }
 
     /// Waits until the first index of the current store list is built.
@@ -200,12 +114,12 @@ impl Index {
         if let Ok(mut s) = self.specs.write() {
             *s = specs;
         }
-        let generation = self.generation.fetch_add(1, Ordering::SeqCst) + 1;
+        let run = self.run.fetch_add(1, Ordering::SeqCst) + 1;
         self.indexing.store(true, Ordering::SeqCst);
         // What waits for the sessions (a search, `prepare`, diagnostics)
         // must see the new list's, not the view of the list it replaces.
         self.ready.send_replace(false);
-        if generation > 1 {
+        if run > 1 {
             // Completion answers from what is indexed so far: of the new
             // list, nothing yet, rather than the sessions of the old one.
             self.publish_partial(View::empty());
@@ -232,7 +146,7 @@ impl Index {
                 // cold first scan of 1 GB takes long, and completion
                 // answers meanwhile with this.
                 store.update_in_parts(&mut |partial| {
-                    if publisher.is_current(generation) {
+                    if publisher.is_current(run) {
                         publisher.publish_partial(View::new(partial));
                     }
                     hold_for_test();
@@ -245,19 +159,19 @@ impl Index {
                 tracing::error!("indexing the session store stopped unexpectedly");
                 return;
             };
-            if !this.is_current(generation) {
+            if !this.is_current(run) {
                 return;
             }
             tracing::debug!("indexed {} sessions", view.len());
             this.install(store, view);
             this.indexing.store(false, Ordering::SeqCst);
             this.ready.send_replace(true);
-            this.pump(woken, generation).await;
+            this.pump(woken, run).await;
         });
     }
 
-    fn is_current(&self, generation: u64) -> bool {
-        self.generation.load(Ordering::SeqCst) == generation
+    fn is_current(&self, run: u64) -> bool {
+        self.run.load(Ordering::SeqCst) == run
     }
 
     /// The view of a scan not finished yet: no event, since diagnostics
@@ -280,7 +194,6 @@ impl Index {
         };
         if let Ok(mut slot) = self.view.write() {
             *slot = Arc::new(view);
-            self.version.fetch_add(1, Ordering::SeqCst);
         }
         if let Ok(mut slot) = self.store.lock() {
             *slot = Some(store);
@@ -292,7 +205,7 @@ impl Index {
     }
 
     /// Applies change reports in bursts until the store is replaced.
-    async fn pump(self: Arc<Self>, mut woken: mpsc::UnboundedReceiver<()>, generation: u64) {
+    async fn pump(self: Arc<Self>, mut woken: mpsc::UnboundedReceiver<()>, run: u64) {
         while woken.recv().await.is_some() {
             let deadline = Instant::now() + BURST_MAX;
             let mut open = true;
@@ -306,17 +219,17 @@ impl Index {
                     Err(_) => break,
                 }
             }
-            if !self.is_current(generation) {
+            if !self.is_current(run) {
                 return;
             }
-            self.apply(generation).await;
+            self.apply(run).await;
             if !open {
                 return;
             }
         }
     }
 
-    async fn apply(self: &Arc<Self>, generation: u64) {
+    async fn apply(self: &Arc<Self>, run: u64) {
         let Some(mut store) = self.store.lock().ok().and_then(|mut c| c.take()) else {
             return;
         };
@@ -330,7 +243,7 @@ impl Index {
             tracing::error!("updating the session index stopped unexpectedly");
             return;
         };
-        if !self.is_current(generation) {
+        if !self.is_current(run) {
             return;
         }
         match view {

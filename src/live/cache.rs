@@ -9,9 +9,10 @@ use crate::model::{Entry, ReadSummary, Session, SessionReader, Version};
 use crate::reference::budget::TargetCapacity;
 use crate::reference::prepare::{read_error, unknown_session, Cancelled, SnapshotSource};
 use crate::reference::snapshot::{read_snapshot, Snapshot};
+use crate::reference::source::missing_among;
 use crate::reference::ReferenceError;
 
-use super::index::View;
+use super::view::View;
 
 /// Enough for every source of a few open documents; each entry holds at
 /// most about one budget of text (the projector forgets the rest).
@@ -83,7 +84,7 @@ impl SnapshotCache {
 }
 
 /// The index's sessions, read through the cache: the core's
-/// [`SnapshotSource`] for the server.
+/// [`SnapshotSource`] for every face that keeps a live index.
 pub struct CachedSource<'a> {
     pub view: &'a View,
     pub cache: &'a SnapshotCache,
@@ -100,7 +101,7 @@ impl SnapshotSource for CachedSource<'_> {
         let session = self
             .view
             .get(session_id)
-            .ok_or_else(|| unknown_session(session_id))?;
+            .ok_or_else(|| missing_among(&self.view.notes, session_id))?;
         let reader = self
             .view
             .reader

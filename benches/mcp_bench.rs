@@ -1,0 +1,165 @@
+//! The MCP server's first `resources/list`, measured at the client over
+//! stdio with the real binary: from spawning `mcp` to the answer of its
+//! first page, over a generated store of small sessions, first with no
+//! index cache (every log read), then from the warm on-disk cache the
+//! first run left (what a client starting the server again meets), and
+//! the CLI's `candidates` from the same warm cache beside it.
+//!
+//! Run: `cargo bench --bench mcp_bench` (release build);
+//! `MCP_BENCH_SESSIONS=100000` sets the store's size (default 10,000).
+//! `BENCH_BINARY=path` measures another build. The store and the cache are
+//! generated under `target/mcp-bench/` and removed at the end.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+const DEFAULT_SESSIONS: usize = 10_000;
+
+fn binary() -> std::path::PathBuf {
+    std::env::var_os("BENCH_BINARY")
+        .map(Into::into)
+        .unwrap_or_else(|| env!("CARGO_BIN_EXE_hydra-session-lsp").into())
+}
+
+/// `sessions` Claude Code logs of one exchange each, in 100 folders.
+fn generate(root: &Path, sessions: usize) {
+    for i in 0..sessions {
+        let dir = root.join(format!("d{:02}", i % 100));
+        std::fs::create_dir_all(&dir).expect("mkdir");
+        let id = format!("00000000-0000-4000-8000-{i:012}");
+        let cwd = format!("/home/u/proj{}", i % 40);
+        let at = |s: u64| {
+            let secs = 1_700_000_000 + i as u64 * 60 + s;
+            rfc3339(secs)
+        };
+        let user = json!({"type":"user","sessionId":id,"uuid":format!("u{i}"),"cwd":cwd,
+            "timestamp":at(0),"message":{"role":"user","content":format!("refactor the cart {i}")}});
+        let assistant = json!({"type":"assistant","sessionId":id,"uuid":format!("a{i}"),
+            "parentUuid":format!("u{i}"),"cwd":cwd,"timestamp":at(1),
+            "message":{"role":"assistant","content":[{"type":"text","text":"done"}]}});
+        std::fs::write(
+            dir.join(format!("{id}.jsonl")),
+            format!("{user}\n{assistant}\n"),
+        )
+        .expect("write");
+    }
+}
+
+/// `secs` since the epoch as `YYYY-MM-DDTHH:MM:SSZ` (civil from days).
+fn rfc3339(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem / 60 % 60,
+        rem % 60
+    )
+}
+
+/// Spawns `mcp` on `store`, shakes hands, asks `resources/list`: the time
+/// from the spawn to its answer, and how many resources it gave.
+fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
+    let started = Instant::now();
+    let mut child = Command::new(binary())
+        .args(["mcp", "--store"])
+        .arg(store)
+        .env_remove("HYDRA_SESSION_STORE")
+        .env_remove("HYDRA_HOME")
+        .env("XDG_CACHE_HOME", cache)
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .expect("spawn the server (cargo bench builds it)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut send = |v: Value| {
+        writeln!(stdin, "{v}").expect("write");
+        stdin.flush().expect("flush");
+    };
+    send(
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{
+        "protocolVersion":"2025-11-25","capabilities":{},
+        "clientInfo":{"name":"bench","version":"1"}}}),
+    );
+    let mut answer = |id: i64| loop {
+        let mut line = String::new();
+        if stdout.read_line(&mut line).expect("read") == 0 {
+            panic!("the server ended");
+        }
+        let v: Value = serde_json::from_str(&line).expect("JSON");
+        if v["id"] == id {
+            return v;
+        }
+    };
+    answer(1);
+    send(json!({"jsonrpc":"2.0","method":"notifications/initialized"}));
+    send(json!({"jsonrpc":"2.0","id":2,"method":"resources/list"}));
+    let listed = answer(2);
+    let elapsed = started.elapsed();
+    let count = listed["result"]["resources"].as_array().map_or(0, Vec::len);
+    let _ = child.kill();
+    let _ = child.wait();
+    (elapsed, count)
+}
+
+fn main() {
+    let sessions = std::env::var("MCP_BENCH_SESSIONS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(DEFAULT_SESSIONS);
+    let base = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/mcp-bench");
+    let _ = std::fs::remove_dir_all(&base);
+    let (store, cache) = (base.join("store"), base.join("cache"));
+    std::fs::create_dir_all(&cache).expect("mkdir");
+    let t = Instant::now();
+    generate(&store, sessions);
+    eprintln!(
+        "generated {sessions} sessions in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    println!("| MCP `resources/list`, {sessions} sessions | first page (ms) | resources |");
+    println!("|---|---:|---:|");
+    let runs = [("no index cache", 1), ("warm index cache", 2)];
+    for (what, times) in runs {
+        for _ in 0..times {
+            let (took, count) = first_list(&store, &cache);
+            println!("| {what} | {:.0} | {count} |", took.as_secs_f64() * 1000.0);
+        }
+    }
+    // The CLI reading the same warm cache: the floor a face starting from
+    // it can reach (the MCP server adds its handshake and the view).
+    let t = Instant::now();
+    let out = Command::new(binary())
+        .args(["candidates", "--store"])
+        .arg(&store)
+        .env("XDG_CACHE_HOME", &cache)
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .stdin(Stdio::null())
+        .output()
+        .expect("run the CLI");
+    println!(
+        "| CLI `candidates`, warm index cache (for comparison; exit {}) | {:.0} | |",
+        out.status.code().unwrap_or(-1),
+        t.elapsed().as_secs_f64() * 1000.0
+    );
+    let _ = std::fs::remove_dir_all(&base);
+}
