@@ -11,6 +11,8 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, assert_golden_file, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{self, placed, scan_document};
+use crate::formats::Scanner;
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
 use crate::reference::projection::Projector;
@@ -29,9 +31,7 @@ fn fixture(dir: &str) -> PathBuf {
 }
 
 fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
+    placed(path)
 }
 
 /// `elements` as the task `id`'s compact document, in a folder with no index.
@@ -43,24 +43,11 @@ fn doc(id: &str, elements: serde_json::Value) -> MemoryLog {
 
 /// The scanner after the whole document.
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = Cline.scanner();
-    scanner.file_modified(7);
-    scanner.file_path(log.path.as_deref().unwrap());
-    scanner.document(&mut &log.bytes[..]).unwrap();
-    scanner
+    scan_document(&Cline, log)
 }
 
 fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Cline
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
+    test_support::surface(&Cline, log)
 }
 
 fn user(text: &str) -> (Role, String) {

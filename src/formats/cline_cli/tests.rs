@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::*;
-use crate::formats::toolkit::golden::{assert_golden_file, read_as_json};
+use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::test_support::{self, assert_blessed, scan_document};
+use crate::formats::Scanner;
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const A: &str = "1796700000000_k3v9q";
 const B: &str = "1796700500000_z0p4m";
@@ -40,24 +41,11 @@ fn doc(document: serde_json::Value) -> MemoryLog {
 }
 
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = ClineCli.scanner();
-    scanner.file_modified(7);
-    scanner.file_path(log.path.as_deref().unwrap());
-    scanner.document(&mut &log.bytes[..]).unwrap();
-    scanner
+    scan_document(&ClineCli, log)
 }
 
 fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    ClineCli
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
+    test_support::surface(&ClineCli, log)
 }
 
 #[test]
@@ -67,11 +55,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
         let golden = fixtures()
             .join("expected")
             .join(format!("{id}.expected.json"));
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
-            std::fs::write(&golden, serde_json::to_string_pretty(&read).unwrap() + "\n").unwrap();
-        }
-        assert_golden_file(&golden, &read);
+        assert_blessed(&golden, &read);
     }
 }
 

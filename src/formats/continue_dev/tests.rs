@@ -8,11 +8,12 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::*;
-use crate::formats::toolkit::golden::{assert_golden_file, read_as_json};
+use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::test_support::{self, assert_blessed, scan_document};
+use crate::formats::Scanner;
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const A: &str = "5b0e6d1a-2c3f-4e8b-9a7d-6f5e4d3c2b1a";
 const B: &str = "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f";
@@ -37,24 +38,11 @@ fn doc(document: serde_json::Value) -> MemoryLog {
 }
 
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = Continue.scanner();
-    scanner.file_modified(7);
-    scanner.file_path(log.path.as_deref().unwrap());
-    scanner.document(&mut &log.bytes[..]).unwrap();
-    scanner
+    scan_document(&Continue, log)
 }
 
 fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Continue
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
+    test_support::surface(&Continue, log)
 }
 
 #[test]
@@ -64,11 +52,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
         let golden = fixtures()
             .join("expected")
             .join(format!("{id}.expected.json"));
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
-            std::fs::write(&golden, serde_json::to_string_pretty(&read).unwrap() + "\n").unwrap();
-        }
-        assert_golden_file(&golden, &read);
+        assert_blessed(&golden, &read);
     }
 }
 

@@ -6,13 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{self, in_clone, placed, scan_lines};
 use crate::formats::{HeaderState, Scanner};
 use crate::model::{ReadSummary, Role};
-use crate::reference::projection::Projector;
 
 const WORKSPACE: &str =
     "tests/fixtures/copilot-chat/User/workspaceStorage/9f8e7d6c5b4a39281706f5e4d3c2b1a0";
@@ -21,7 +20,7 @@ const DOCUMENT: &str = "chatSessions/d2b3c4d5-e6f7-4a80-9b1c-2d3e4f5a6b7c.json";
 const EMPTY_WINDOW: &str = "tests/fixtures/copilot-chat/User/globalStorage/emptyWindowChatSessions/e3c4d5e6-f7a8-4b90-8c2d-3e4f5a6b7c8d.jsonl";
 
 fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    in_clone(rel)
 }
 
 fn own() -> [PathBuf; 3] {
@@ -34,43 +33,21 @@ fn own() -> [PathBuf; 3] {
 
 /// The log at `path`, read from memory but placed there.
 fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
+    placed(path)
 }
 
 /// The scanner after every complete line of `log`.
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = CopilotChat.scanner();
-    scanner.file_modified(7);
-    if let Some(path) = &log.path {
-        scanner.file_path(path);
-    }
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
+    scan_lines(&CopilotChat, log)
 }
 
 /// The projected surface: `(role, text)`.
 fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    CopilotChat
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
+    test_support::surface(&CopilotChat, log)
 }
 
 fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
+    test_support::lines(lines)
 }
 
 /// The scanner and the read say the same of `log`.

@@ -6,13 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{self, placed, projected, scan_lines};
 use crate::formats::{HeaderState, Scanner};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const OWN: &str =
     "tests/fixtures/copilot-cli/session-state/4b7c9e21-0d3a-4f5e-8a61-93c2d7e0f118/events.jsonl";
@@ -23,43 +22,24 @@ fn own() -> PathBuf {
 
 /// The log at `path`, read from memory but placed there.
 fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
+    placed(path)
 }
 
 /// The scanner after every complete line of `log`.
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = CopilotCli.scanner();
-    scanner.file_modified(7);
-    if let Some(path) = &log.path {
-        scanner.file_path(path);
-    }
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
+    scan_lines(&CopilotCli, log)
 }
 
 /// The projected surface: `(role, checkpoint, text)`.
 fn surface(log: &MemoryLog) -> Vec<(Role, bool, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    CopilotCli
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
+    projected(&CopilotCli, log)
         .into_iter()
         .map(|m| (m.role, m.checkpoint, m.text))
         .collect()
 }
 
 fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
+    test_support::lines(lines)
 }
 
 const START: &str = r#"{"type":"session.start","data":{"sessionId":"s1","startTime":"2026-11-30T08:15:00.000Z","context":{"cwd":"/w"}},"timestamp":"2026-11-30T08:15:01.000Z"}"#;

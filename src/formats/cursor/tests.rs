@@ -10,9 +10,9 @@ use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{self, placed};
 use crate::formats::{HeaderState, Scanner};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const PROJECTS: &str = "tests/fixtures/cursor/projects";
 const MAIN: &str = "home-ana-shop/agent-transcripts/7c1f2e3d-4b5a-4c6d-9e8f-0a1b2c3d4e5f/7c1f2e3d-4b5a-4c6d-9e8f-0a1b2c3d4e5f.jsonl";
@@ -27,9 +27,7 @@ fn own(rel: &str) -> PathBuf {
 
 /// The log at `path`, read from memory but placed there.
 fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
+    placed(path)
 }
 
 /// `lines` as the transcript at `path`.
@@ -67,16 +65,7 @@ fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
 
 /// The projected surface: `(role, text)`.
 fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Cursor
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
+    test_support::surface(&Cursor, log)
 }
 
 fn user(text: &str) -> String {

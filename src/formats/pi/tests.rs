@@ -7,12 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, assert_golden_file, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{self, marked_surface, scan_lines, unplaced};
+use crate::formats::Scanner;
 use crate::formats::{HeaderState, LogFormat};
-use crate::reference::projection::Projector;
 
 const SHOP: &str = "tests/fixtures/pi/sessions/--home-ana-shop--";
 const V3: &str = "2026-03-04T10-00-00-000Z_5f0c2a1e-8b3d-4c7a-9e21-3d4b5c6d7e8f.jsonl";
@@ -24,42 +24,20 @@ fn own(name: &str) -> PathBuf {
 }
 
 fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap()).modified(7)
+    unplaced(path)
 }
 
 fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
+    test_support::lines(lines)
 }
 
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = Pi.scanner();
-    scanner.file_modified(7);
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
+    scan_lines(&Pi, log)
 }
 
 /// The projected surface: `(role, text)`, a checkpoint as `"checkpoint"`.
 fn surface(log: &MemoryLog) -> Vec<(&'static str, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Pi.read(log, &|| false, &mut |e| projector.push(e)).unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| {
-            let who = if m.checkpoint {
-                "checkpoint"
-            } else {
-                m.role.as_str()
-            };
-            (who, m.text)
-        })
-        .collect()
+    marked_surface(&Pi, log)
 }
 
 fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {

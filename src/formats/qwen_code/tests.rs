@@ -7,11 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::test_support::{self, marked_surface, scan_lines, unplaced};
+use crate::formats::Scanner;
 use crate::formats::{HeaderState, LogFormat};
-use crate::reference::projection::Projector;
 
 const CHATS: &str = "tests/fixtures/qwen-code/projects/-home-ana-shop/chats";
 const MAIN: &str = "3b9f6c2e-1d4a-4e8b-9c7f-5a6b7c8d9e0f";
@@ -25,43 +25,19 @@ fn own(id: &str) -> PathBuf {
 }
 
 fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap()).modified(7)
+    unplaced(path)
 }
 
 fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
+    test_support::lines(lines)
 }
 
 fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = QwenCode.scanner();
-    scanner.file_modified(7);
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
+    scan_lines(&QwenCode, log)
 }
 
 fn surface(log: &MemoryLog) -> Vec<(&'static str, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    QwenCode
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| {
-            let who = if m.checkpoint {
-                "checkpoint"
-            } else {
-                m.role.as_str()
-            };
-            (who, m.text)
-        })
-        .collect()
+    marked_surface(&QwenCode, log)
 }
 
 fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {

@@ -341,10 +341,53 @@ pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHead
 /// The [`crate::formats::LogFormat::scanner`] and
 /// [`crate::formats::LogFormat::read`] of a line format whose tracker does
 /// both: `tracked_by!(Tracker);` in its `impl LogFormat`, or
-/// `tracked_by!(scan: A, read: B);` when the scan keeps less than the read.
+/// `tracked_by!(scan: A, read: B);` when the scan keeps less than the read,
+/// or `tracked_by!(scan: A, read_with: reader::read_log);` when the read
+/// is the format's own (one that needs the whole file's tree). A whole
+/// document's format, which no first line tells (its name does), says
+/// `tracked_by!(document: Tracker);`: it is read by its bytes
+/// ([`super::whole`]).
 macro_rules! tracked_by {
     ($tracker:ty) => {
         $crate::formats::toolkit::track::tracked_by!(scan: $tracker, read: $tracker);
+    };
+    (document: $tracker:ty) => {
+        fn is_document(&self) -> bool {
+            true
+        }
+
+        /// No first line tells a document: its name does
+        /// ([`crate::formats::LogFormat::claims_name`]).
+        fn recognizes(&self, _line: &[u8]) -> bool {
+            false
+        }
+
+        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
+            $crate::formats::toolkit::track::TrackScanner::<$tracker>::boxed()
+        }
+
+        fn read(
+            &self,
+            log: &dyn $crate::formats::LogSource,
+            cancelled: $crate::model::Cancelled<'_>,
+            sink: &mut dyn FnMut($crate::model::Entry<'_>),
+        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
+            $crate::formats::toolkit::whole::read::<$tracker>(log, cancelled, sink)
+        }
+    };
+    (scan: $scan:ty, read_with: $read:path) => {
+        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
+            $crate::formats::toolkit::track::TrackScanner::<$scan>::boxed()
+        }
+
+        fn read(
+            &self,
+            log: &dyn $crate::formats::LogSource,
+            cancelled: $crate::model::Cancelled<'_>,
+            sink: &mut dyn FnMut($crate::model::Entry<'_>),
+        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
+            $read(log, cancelled, sink)
+        }
     };
     (scan: $scan:ty, read: $read:ty) => {
         fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
