@@ -3,7 +3,7 @@
 
 use rusqlite::Transaction;
 
-use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
+use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
 use super::open::{integer, text, Columns, DbError, ReadOnlyDb};
 use crate::formats::crush::{self, is_title_session, MessageRow, SessionRow};
 
@@ -20,12 +20,11 @@ impl DbFormat for Crush {
     }
 
     fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let sessions = db.columns("sessions")?;
-        let messages = db.columns("messages")?;
-        sessions
-            .require("sessions", &["id"])
-            .and_then(|()| messages.require("messages", &["id", "session_id"]))
-            .map_err(|why| OpenError::NotOfFormat(format!("not a Crush database: {why}")))?;
+        let [sessions, messages] = require_tables(
+            &mut db,
+            "Crush",
+            [("sessions", &["id"]), ("messages", &["id", "session_id"])],
+        )?;
         Ok(Box::new(Open {
             db,
             sessions,
@@ -43,23 +42,23 @@ struct Open {
 impl Open {
     fn session_sql(&self, filter: &str) -> String {
         let s = &self.sessions;
+        let optional = [
+            "parent_session_id",
+            "title",
+            "created_at",
+            "summary_message_id",
+        ];
         format!(
-            "SELECT s.id, {}, {}, {}, {} FROM sessions s {filter}",
-            s.or_null("s", "parent_session_id"),
-            s.or_null("s", "title"),
-            s.or_null("s", "created_at"),
-            s.or_null("s", "summary_message_id"),
+            "SELECT s.id, {} FROM sessions s {filter}",
+            s.or_nulls("s", &optional)
         )
     }
 
     fn message_sql(&self) -> String {
         let m = &self.messages;
         format!(
-            "SELECT m.id, {}, {}, {}, {} FROM messages m WHERE m.session_id = ?1 ORDER BY {}",
-            m.or_null("m", "role"),
-            m.or_null("m", "parts"),
-            m.or_null("m", "created_at"),
-            m.or_null("m", "is_summary_message"),
+            "SELECT m.id, {} FROM messages m WHERE m.session_id = ?1 ORDER BY {}",
+            m.or_nulls("m", &["role", "parts", "created_at", "is_summary_message"]),
             crush::unverified::ORDER_BY
                 .split(", ")
                 .map(|c| format!("m.{c}"))
@@ -104,19 +103,7 @@ fn one(
         .clone()
         .or(crush::unverified::CWD_WITHOUT_INDEX);
     let p = crush::project(row, messages, limit, cwd.as_deref(), context.modified_ms);
-    let mut out = DbSession {
-        header: p.header,
-        title: p.title,
-        capacity: None,
-        skipped: p.skipped,
-        entries: p.entries,
-        rows: p.rows,
-        not_a_session: None,
-    };
-    if !out.has_messages() {
-        out.not_a_session = Some("no user or assistant message".into());
-    }
-    out
+    DbSession::projected(p.header, p.title, None, p.skipped, p.entries, p.rows)
 }
 
 impl DbRead for Open {

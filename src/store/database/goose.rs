@@ -5,7 +5,7 @@ use rusqlite::types::ValueRef;
 use rusqlite::Transaction;
 use serde_json::Value;
 
-use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
+use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
 use super::open::{integer, text, Columns, DbError, ReadOnlyDb};
 use crate::formats::goose::{self, is_hidden, MessageRow, SessionRow};
 
@@ -24,12 +24,14 @@ impl DbFormat for Goose {
     /// A `sessions.db` is Goose's when its `messages` table has a
     /// `content_json` column (the `auto` rule).
     fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let sessions = db.columns("sessions")?;
-        let messages = db.columns("messages")?;
-        sessions
-            .require("sessions", &["id"])
-            .and_then(|()| messages.require("messages", &["session_id", "content_json"]))
-            .map_err(|why| OpenError::NotOfFormat(format!("not a Goose database: {why}")))?;
+        let [sessions, messages] = require_tables(
+            &mut db,
+            "Goose",
+            [
+                ("sessions", &["id"]),
+                ("messages", &["session_id", "content_json"]),
+            ],
+        )?;
         Ok(Box::new(Open {
             db,
             sessions,
@@ -47,16 +49,19 @@ struct Open {
 impl Open {
     fn session_sql(&self, filter: &str) -> String {
         let s = &self.sessions;
+        let optional = [
+            "name",
+            "description",
+            "user_set_name",
+            "session_type",
+            "working_dir",
+            "created_at",
+            "model_config_json",
+            "parent_session_id",
+        ];
         format!(
-            "SELECT s.id, {}, {}, {}, {}, {}, {}, {}, {} FROM sessions s {filter}",
-            s.or_null("s", "name"),
-            s.or_null("s", "description"),
-            s.or_null("s", "user_set_name"),
-            s.or_null("s", "session_type"),
-            s.or_null("s", "working_dir"),
-            s.or_null("s", "created_at"),
-            s.or_null("s", "model_config_json"),
-            s.or_null("s", "parent_session_id"),
+            "SELECT s.id, {} FROM sessions s {filter}",
+            s.or_nulls("s", &optional)
         )
     }
 
@@ -118,19 +123,7 @@ fn one(
     limit: Option<u64>,
 ) -> DbSession {
     let p = goose::project(row, messages, limit, context.modified_ms);
-    let mut out = DbSession {
-        header: p.header,
-        title: p.title,
-        capacity: p.capacity,
-        skipped: p.skipped,
-        entries: p.entries,
-        rows: p.rows,
-        not_a_session: None,
-    };
-    if !out.has_messages() {
-        out.not_a_session = Some("no user or assistant message".into());
-    }
-    out
+    DbSession::projected(p.header, p.title, p.capacity, p.skipped, p.entries, p.rows)
 }
 
 impl DbRead for Open {
