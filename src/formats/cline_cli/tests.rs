@@ -10,8 +10,7 @@ use serde_json::json;
 use super::*;
 use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
-use crate::formats::toolkit::test_support::{self, assert_blessed, scan_document};
-use crate::formats::Scanner;
+use crate::formats::toolkit::test_support::{assert_blessed, scan_document, surface};
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
 
@@ -38,14 +37,6 @@ fn doc(document: serde_json::Value) -> MemoryLog {
     MemoryLog::new(serde_json::to_vec_pretty(&document).unwrap())
         .modified(7)
         .at("/nowhere/sessions/s/s.messages.json")
-}
-
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    scan_document(&ClineCli, log)
-}
-
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    test_support::surface(&ClineCli, log)
 }
 
 #[test]
@@ -103,7 +94,7 @@ fn ids_times_cwds_and_titles() {
 #[test]
 fn messages_unwrapped_joined_and_tool_traffic_hidden() {
     assert_eq!(
-        surface(&session(A)),
+        surface(&ClineCli, &session(A)),
         [
             (
                 Role::User,
@@ -132,7 +123,10 @@ fn what_is_no_session_says_why() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("no user or assistant message"), "{err}");
-    assert!(matches!(scan(&c).header(), HeaderState::NotASession(_)));
+    assert!(matches!(
+        scan_document(&ClineCli, &c).header(),
+        HeaderState::NotASession(_)
+    ));
     let cases = [
         json!([]),
         json!({"messages": {"0": 1}}),
@@ -146,7 +140,10 @@ fn what_is_no_session_says_why() {
             "{case}"
         );
         assert!(
-            !matches!(scan(&log).header(), HeaderState::Session(_)),
+            !matches!(
+                scan_document(&ClineCli, &log).header(),
+                HeaderState::Session(_)
+            ),
             "{case}"
         );
     }
@@ -215,7 +212,7 @@ proptest::proptest! {
         let mut log = session([A, B, C][which]);
         let cut = cut.min(log.bytes.len());
         log.bytes.truncate(cut);
-        let scanner = scan(&log);
+        let scanner = scan_document(&ClineCli, &log);
         let read = ClineCli.read(&log, &|| false, &mut |_| {});
         match (read, scanner.header()) {
             (Ok(s), HeaderState::Session(h)) => {

@@ -10,8 +10,7 @@ use serde_json::json;
 use super::*;
 use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
-use crate::formats::toolkit::test_support::{self, assert_blessed, scan_document};
-use crate::formats::Scanner;
+use crate::formats::toolkit::test_support::{assert_blessed, scan_document, surface};
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
 
@@ -35,14 +34,6 @@ fn doc(document: serde_json::Value) -> MemoryLog {
     MemoryLog::new(serde_json::to_vec_pretty(&document).unwrap())
         .modified(7)
         .at("/nowhere/sessions/s.json")
-}
-
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    scan_document(&Continue, log)
-}
-
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    test_support::surface(&Continue, log)
 }
 
 #[test]
@@ -99,7 +90,7 @@ fn ids_times_cwds_and_titles() {
 #[test]
 fn messages_and_the_last_summary() {
     assert_eq!(
-        surface(&session(A)),
+        surface(&Continue, &session(A)),
         [
             (Role::User, "Rename `add` to `sum` everywhere".to_string()),
             (
@@ -110,7 +101,7 @@ fn messages_and_the_last_summary() {
     );
     // The summary shadows its own entry and every earlier one.
     assert_eq!(
-        surface(&session(B)),
+        surface(&Continue, &session(B)),
         [
             (Role::User, "The login test timed out because the mock server ignored /token; the mock now answers it.".to_string()),
             (Role::User, "Now the logout test".to_string()),
@@ -136,7 +127,10 @@ fn what_is_no_session_says_why() {
             "{case}"
         );
         assert!(
-            !matches!(scan(&log).header(), HeaderState::Session(_)),
+            !matches!(
+                scan_document(&Continue, &log).header(),
+                HeaderState::Session(_)
+            ),
             "{case}"
         );
     }
@@ -187,7 +181,7 @@ proptest::proptest! {
         let mut log = session([A, B, C][which]);
         let cut = cut.min(log.bytes.len());
         log.bytes.truncate(cut);
-        let scanner = scan(&log);
+        let scanner = scan_document(&Continue, &log);
         let read = Continue.read(&log, &|| false, &mut |_| {});
         match (read, scanner.header()) {
             (Ok(s), HeaderState::Session(h)) => {

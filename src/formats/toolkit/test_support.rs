@@ -103,3 +103,30 @@ pub fn assert_blessed(golden: &Path, read: &Value) {
     }
     assert_golden_file(golden, read);
 }
+
+/// Every file below `dir` that `keep` keeps, depth first.
+pub fn files_below(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).unwrap().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if keep(&path) {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+/// Whether `path` ends in `.jsonl`.
+pub fn is_jsonl(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e == "jsonl")
+}
+
+/// `pairs` with owned texts, to compare with a [`marked_surface`].
+pub fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
+    pairs.iter().map(|(r, t)| (*r, t.to_string())).collect()
+}
