@@ -20,7 +20,7 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::track::tracked_by;
+use super::toolkit::whole::document_by;
 use super::LogFormat;
 use track::Tracker;
 
@@ -50,5 +50,5 @@ impl LogFormat for Cline {
         place::scope_of(rel)
     }
 
-    tracked_by!(document: Tracker);
+    document_by!(Tracker);
 }

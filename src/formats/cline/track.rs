@@ -13,7 +13,7 @@ use super::message::{self, Said};
 use super::place::Place;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// One task's state.
@@ -38,20 +38,7 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Cline task: ui_messages.json holds no element";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         self.place = Place::of(path);
@@ -92,16 +79,6 @@ impl Track for Tracker {
                 NO_MESSAGE.into()
             });
         }
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// The `HistoryItem`'s `task`, else the first user message, cut to 80.

@@ -13,7 +13,7 @@ use super::place::{self, Metadata};
 use super::unverified;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader, MAX_SAFE_INTEGER};
 
 /// The member whose entries are the session's messages.
@@ -63,20 +63,7 @@ impl Default for Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Cline CLI session: the file is empty";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         if let Some((id, dir)) = place::of(path) {
@@ -123,16 +110,6 @@ impl Track for Tracker {
             // session, and `status` says why.
             self.tally.not_session = Some("no user or assistant message".into());
         }
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// `metadata.title` of `<id>.json`, else the first person's message cut

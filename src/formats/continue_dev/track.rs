@@ -14,7 +14,7 @@ use super::place::{self, Created};
 use super::unverified;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// The member whose entries are the session's messages.
@@ -67,20 +67,7 @@ impl Default for Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Continue session: the file is empty";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         self.list = place::list_beside(path);
@@ -117,16 +104,6 @@ impl Track for Tracker {
             // session, and `status` says why.
             self.tally.not_session = Some("no user or assistant message".into());
         }
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// `title` as written, else the first user message cut to 80.

@@ -5,7 +5,7 @@
 use super::entry::{self, First, Kind, Line};
 use super::tree::{Kept, Tree};
 use crate::formats::text;
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// One session file's state.
@@ -32,6 +32,8 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Pi session: no complete line";
 
+    tracker_parts!(file_modified, tally_and_header);
+
     fn for_scan() -> Self {
         Tracker::default()
     }
@@ -41,10 +43,6 @@ impl Track for Tracker {
             tree: Some(Tree::default()),
             ..Tracker::default()
         }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
     }
 
     fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
@@ -141,16 +139,6 @@ impl Track for Tracker {
         if self.has_message && (!known || undated) {
             self.settle(false);
         }
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// The last `session_info` name, else the first user message cut to 80.

@@ -6,7 +6,7 @@ use super::chain::Chain;
 use super::record::{self, Kind, Line, Record};
 use super::unverified;
 use crate::formats::text;
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// One chat file's state.
@@ -61,6 +61,8 @@ pub fn is_compression(r: &Record<'_>) -> bool {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Qwen Code chat: no complete line";
 
+    tracker_parts!(file_modified, tally_and_header);
+
     fn for_scan() -> Self {
         Tracker::default()
     }
@@ -70,10 +72,6 @@ impl Track for Tracker {
             chain: Some(Chain::default()),
             ..Tracker::default()
         }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
     }
 
     fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
@@ -146,16 +144,6 @@ impl Track for Tracker {
         if self.has_message && (known != (self.has_message, self.cwd.is_some()) || undated) {
             self.settle(false);
         }
-    }
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
     }
 
     /// The last `custom_title`, else the first user message cut to 80.
