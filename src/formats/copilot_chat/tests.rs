@@ -21,8 +21,8 @@ const EMPTY_WINDOW: &str = "tests/fixtures/copilot-chat/User/globalStorage/empty
 
 fn own() -> [PathBuf; 3] {
     [
-        in_clone(&format!("{WORKSPACE}/{LOG}")),
-        in_clone(&format!("{WORKSPACE}/{DOCUMENT}")),
+        in_clone(format!("{WORKSPACE}/{LOG}")),
+        in_clone(format!("{WORKSPACE}/{DOCUMENT}")),
         in_clone(EMPTY_WINDOW),
     ]
 }
