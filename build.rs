@@ -8,25 +8,28 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use sha2::{Digest, Sha256};
+
 fn main() {
     println!("cargo:rerun-if-changed=src/formats");
     let mut files = Vec::new();
     collect(Path::new("src/formats"), &mut files);
     files.sort();
-    // FNV-1a 64 over each file's path and bytes: stable across builds.
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    let mut feed = |bytes: &[u8]| {
-        for &b in bytes {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    };
+    // SHA-256 (the crate the program already uses) over each file's path
+    // and bytes, each ended by a NUL: stable across builds; its first 8
+    // bytes are the key.
+    let mut hasher = Sha256::new();
     for file in &files {
-        feed(file.to_string_lossy().as_bytes());
-        feed(&[0]);
-        feed(&fs::read(file).unwrap_or_default());
-        feed(&[0]);
+        hasher.update(file.to_string_lossy().as_bytes());
+        hasher.update([0]);
+        hasher.update(fs::read(file).unwrap_or_default());
+        hasher.update([0]);
     }
-    println!("cargo:rustc-env=HYDRA_FORMATS_HASH={hash:016x}");
+    let key: String = hasher.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    println!("cargo:rustc-env=HYDRA_FORMATS_HASH={key}");
 }
 
 fn collect(dir: &Path, out: &mut Vec<PathBuf>) {

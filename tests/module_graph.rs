@@ -427,7 +427,7 @@ fn the_graph_is_read() {
     // `#[cfg(test)] mod tests;` stands above this module's `use` lines:
     // only that item is left out, not the rest of the file.
     assert!(
-        graph["formats::claude_code"].contains("model"),
+        graph["formats::claude_code"].contains("formats::toolkit::track"),
         "{:?}",
         graph["formats::claude_code"]
     );

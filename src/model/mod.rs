@@ -10,6 +10,7 @@ pub mod read;
 pub mod session;
 pub mod status;
 pub mod store;
+pub mod surrogates;
 
 pub use event::{Entry, Event, Role};
 pub use read::{LogError, ReadError, ReadSummary};

@@ -1,9 +1,12 @@
 //! The main loop: takes messages in arrival order, changes the session on
 //! notifications, answers the lifecycle itself, and runs every other
 //! request on a snapshot taken here, off the loop, at most
-//! [`MAX_IN_FLIGHT`] at once. Nothing on the loop waits for work or for
-//! the client, so `status`, `shutdown`, `exit`, cancels and end of input
-//! are always heard.
+//! [`MAX_IN_FLIGHT`] at once. Nothing on the loop waits for work, so
+//! `status`, `shutdown`, `exit`, cancels and end of input are heard while
+//! requests run. It waits for the client in one case only: when the
+//! client does not read its output and the writer's queue is full (the
+//! backpressure of docs/robustness.md), sending waits, and input is not
+//! taken until the client reads.
 
 use std::collections::{HashMap, VecDeque};
 use std::time::{Duration, Instant};

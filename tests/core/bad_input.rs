@@ -191,7 +191,7 @@ proptest! {
     }
 
     /// The server's framing (issue 10 item 4; also the fuzz target
-    /// `transport_frames`): garbage without a `Content-Length` header costs
+    /// `edge_frames`): garbage without a `Content-Length` header costs
     /// nothing after it.
     #[test]
     fn framing_resynchronises_after_garbage(garbage in prop::collection::vec(any::<u8>(), 0..600)) {

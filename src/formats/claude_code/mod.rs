@@ -12,9 +12,8 @@ pub mod text;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::TrackScanner;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use meta::Meta;
 
 /// The Claude Code format.
@@ -39,16 +38,5 @@ impl LogFormat for ClaudeCode {
         line::recognizes(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Meta>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
+    tracked_by!(scan: Meta, read_with: reader::read_log);
 }

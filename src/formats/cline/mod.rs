@@ -20,10 +20,8 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::track::TrackScanner;
-use super::toolkit::whole;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::whole::document_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The Cline format (Cline, Roo Code, Kilo Code legacy).
@@ -33,10 +31,6 @@ pub struct Cline;
 impl LogFormat for Cline {
     fn name(&self) -> &'static str {
         "cline"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cline"
     }
 
     /// `ui_messages.json` directly in a task folder directly in `tasks`.
@@ -56,25 +50,5 @@ impl LogFormat for Cline {
         place::scope_of(rel)
     }
 
-    fn is_document(&self) -> bool {
-        true
-    }
-
-    /// No first line tells a task: its name does ([`Self::claims_name`]).
-    fn recognizes(&self, _line: &[u8]) -> bool {
-        false
-    }
-
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        whole::read::<Tracker>(log, cancelled, sink)
-    }
+    document_by!(Tracker);
 }

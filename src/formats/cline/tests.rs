@@ -11,6 +11,7 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, assert_golden_file, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{placed, scan_document, surface};
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
 use crate::reference::projection::Projector;
@@ -28,39 +29,11 @@ fn fixture(dir: &str) -> PathBuf {
         .join(place::UI_MESSAGES)
 }
 
-fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
-}
-
 /// `elements` as the task `id`'s compact document, in a folder with no index.
 fn doc(id: &str, elements: serde_json::Value) -> MemoryLog {
     MemoryLog::new(serde_json::to_vec(&elements).unwrap())
         .modified(7)
         .at(format!("/nowhere/tasks/{id}/ui_messages.json"))
-}
-
-/// The scanner after the whole document.
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = Cline.scanner();
-    scanner.file_modified(7);
-    scanner.file_path(log.path.as_deref().unwrap());
-    scanner.document(&mut &log.bytes[..]).unwrap();
-    scanner
-}
-
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Cline
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
 }
 
 fn user(text: &str) -> (Role, String) {
@@ -89,7 +62,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
         CLINE.to_string(),
     ] {
         let path = fixture(&dir);
-        let read = read_as_json(&Cline, &at(&path));
+        let read = read_as_json(&Cline, &placed(&path));
         let mut name = path.as_os_str().to_owned();
         name.push(".expected.json");
         golden(&path, Path::new(&name), &read);
@@ -99,7 +72,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
 
 #[test]
 fn roo_code_a_followup_a_condensed_context_and_a_sub_task() {
-    let parent = at(&fixture(&format!("{ROO}/{ROO_PARENT}")));
+    let parent = placed(&fixture(&format!("{ROO}/{ROO_PARENT}")));
     let summary = Cline.read(&parent, &|| false, &mut |_| {}).unwrap();
     // The task's own history_item.json wins over the index's copy.
     assert_eq!(
@@ -144,7 +117,7 @@ fn roo_code_a_followup_a_condensed_context_and_a_sub_task() {
         ]
     );
     // The sub-task: facts from tasks/_index.json, its own id, no label.
-    let child = at(&fixture(&format!("{ROO}/{ROO_CHILD}")));
+    let child = placed(&fixture(&format!("{ROO}/{ROO_CHILD}")));
     let summary = Cline.read(&child, &|| false, &mut |_| {}).unwrap();
     assert_eq!(
         (
@@ -159,9 +132,9 @@ fn roo_code_a_followup_a_condensed_context_and_a_sub_task() {
 
 #[test]
 fn cline_plan_mode_the_task_element_and_its_task_history() {
-    let log = at(&fixture(CLINE));
+    let log = placed(&fixture(CLINE));
     assert_eq!(
-        surface(&log),
+        surface(&Cline, &log),
         [
             user("Plan a migration of the config loader to TOML"),
             assistant("1. Parse with the toml crate.\n2. Keep the JSON loader as a fallback."),
@@ -187,7 +160,7 @@ fn the_first_element_alone_is_the_typed_task() {
         ]),
     );
     assert_eq!(
-        surface(&log),
+        surface(&Cline, &log),
         [assistant("  a later text is the agent's  ")]
     );
     let summary = Cline.read(&log, &|| false, &mut |_| {}).unwrap();
@@ -243,7 +216,7 @@ fn what_is_no_task_says_why() {
             "{err} for {:?}",
             String::from_utf8_lossy(bytes)
         );
-        let scanner = scan(&log);
+        let scanner = scan_document(&Cline, &log);
         assert!(
             !matches!(scanner.header(), HeaderState::Session(_)),
             "{why}"
@@ -258,7 +231,7 @@ fn what_is_no_task_says_why() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("invalid UTF-8"), "{err}");
-    assert!(scan(&log).meta().failure.is_some());
+    assert!(scan_document(&Cline, &log).meta().failure.is_some());
 }
 
 #[test]
@@ -272,7 +245,7 @@ fn names_and_auto() {
 
 /// Asserts that the scanner and the read tell the same of `log`.
 fn agree(log: &MemoryLog) -> Result<(), String> {
-    let scanner = scan(log);
+    let scanner = scan_document(&Cline, log);
     let read = Cline.read(log, &|| false, &mut |_| {});
     match (read, scanner.header()) {
         (Ok(s), HeaderState::Session(h)) => {
@@ -301,7 +274,7 @@ proptest::proptest! {
     fn any_cut_reads_and_the_scanner_agrees(cut in 0usize..4000, which in 0usize..4) {
         let dir = [format!("{ROO}/{ROO_PARENT}"), format!("{ROO}/{ROO_CHILD}"), KILO.into(), CLINE.into()][which].clone();
         let path = fixture(&dir);
-        let mut log = at(&path);
+        let mut log = placed(&path);
         let cut = cut.min(log.bytes.len());
         log.bytes.truncate(cut);
         agree(&log).map_err(proptest::test_runner::TestCaseError::fail)?;
@@ -314,14 +287,14 @@ fn the_shared_real_task_reads_and_the_scanner_agrees() {
         return;
     };
     let path = dir.join("saoudrizwan.claude-dev/tasks/1767644899093/ui_messages.json");
-    let log = at(&path);
+    let log = placed(&path);
     agree(&log).unwrap();
     let read = read_as_json(&Cline, &log);
     let golden_path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/cline/real-1767644899093.expected.json");
     golden(&path, &golden_path, &read);
     // By hand: the typed task, the agent's first answer, the feedback.
-    let messages = surface(&log);
+    let messages = surface(&Cline, &log);
     assert_eq!(
         messages[..3],
         [

@@ -13,7 +13,7 @@ use super::message::{self, Said};
 use super::place::Place;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// One task's state.
@@ -25,12 +25,9 @@ pub struct Tracker {
     place: Place,
     facts: Option<HistoryFacts>,
     elements: Elements,
-    /// Elements read.
-    seen: u64,
-    skipped: u64,
-    /// The element that is not valid UTF-8.
-    failure: Option<u64>,
-    not_session: Option<String>,
+    /// Elements or lines read, skipped, the one not UTF-8, and why the
+    /// log is no session (what every tracker counts alike).
+    tally: Tally,
     /// The `ts` of the first element that has one.
     first_time: Option<u64>,
     has_message: bool,
@@ -41,20 +38,7 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Cline task: ui_messages.json holds no element";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         self.place = Place::of(path);
@@ -89,32 +73,12 @@ impl Track for Tracker {
         // The whole document was read: without a message it is no task,
         // and `status` says why.
         if self.header.is_none() && !self.is_done() {
-            self.not_session = Some(if self.seen == 0 {
+            self.tally.not_session = Some(if self.tally.lines == 0 {
                 Self::NO_LINE.into()
             } else {
                 NO_MESSAGE.into()
             });
         }
-    }
-
-    fn lines(&self) -> u64 {
-        self.seen
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
     }
 
     /// The `HistoryItem`'s `task`, else the first user message, cut to 80.
@@ -139,17 +103,17 @@ impl Tracker {
         let element = match piece {
             Piece::Element(element) => element,
             Piece::NotUtf8 => {
-                self.failure = Some(self.seen + 1);
+                self.tally.failure = Some(self.tally.lines + 1);
                 self.settle();
                 return;
             }
             Piece::Malformed | Piece::Member(..) | Piece::ArrayEnd => {
-                self.not_session = Some(NOT_AN_ARRAY.into());
+                self.tally.not_session = Some(NOT_AN_ARRAY.into());
                 return;
             }
         };
-        self.seen += 1;
-        let seq = self.seen;
+        self.tally.lines += 1;
+        let seq = self.tally.lines;
         self.element(&element, seq, sink);
     }
 
@@ -190,7 +154,7 @@ impl Tracker {
                 }
             }
             Said::Nothing => {}
-            Said::NotUnderstood => self.skipped += 1,
+            Said::NotUnderstood => self.tally.skipped += 1,
         }
         if known != (self.has_message, self.first_time) {
             self.settle();
@@ -199,18 +163,18 @@ impl Tracker {
 
     /// A document that is no JSON array is no task.
     fn check_shape(&mut self) {
-        if self.elements.failed && self.not_session.is_none() {
-            self.not_session = Some(NOT_AN_ARRAY.into());
+        if self.elements.failed && self.tally.not_session.is_none() {
+            self.tally.not_session = Some(NOT_AN_ARRAY.into());
         }
     }
 
     /// The header, as far as the elements seen tell.
     fn settle(&mut self) {
         let Some(id) = self.place.id.as_ref() else {
-            self.not_session = Some("not a Cline task: its folder is no task id".into());
+            self.tally.not_session = Some("not a Cline task: its folder is no task id".into());
             return;
         };
-        if !self.has_message && self.failure.is_none() {
+        if !self.has_message && self.tally.failure.is_none() {
             return;
         }
         self.header = Some(SessionHeader {

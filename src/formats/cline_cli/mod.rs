@@ -19,10 +19,8 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::track::TrackScanner;
-use super::toolkit::whole;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::whole::document_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The Cline CLI format.
@@ -32,10 +30,6 @@ pub struct ClineCli;
 impl LogFormat for ClineCli {
     fn name(&self) -> &'static str {
         "cline-cli"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Cline CLI"
     }
 
     /// `<id>.messages.json` directly in a folder named `<id>`.
@@ -56,25 +50,5 @@ impl LogFormat for ClineCli {
         place::scope_of(rel)
     }
 
-    fn is_document(&self) -> bool {
-        true
-    }
-
-    /// No first line tells a session: its name does ([`Self::claims_name`]).
-    fn recognizes(&self, _line: &[u8]) -> bool {
-        false
-    }
-
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        whole::read::<Tracker>(log, cancelled, sink)
-    }
+    document_by!(Tracker);
 }

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::*;
-use crate::formats::toolkit::golden::{assert_golden_file, read_as_json};
+use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::test_support::{assert_blessed, scan_document, surface};
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const A: &str = "1796700000000_k3v9q";
 const B: &str = "1796700500000_z0p4m";
@@ -39,27 +39,6 @@ fn doc(document: serde_json::Value) -> MemoryLog {
         .at("/nowhere/sessions/s/s.messages.json")
 }
 
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = ClineCli.scanner();
-    scanner.file_modified(7);
-    scanner.file_path(log.path.as_deref().unwrap());
-    scanner.document(&mut &log.bytes[..]).unwrap();
-    scanner
-}
-
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    ClineCli
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
-}
-
 #[test]
 fn the_own_fixtures_read_as_their_golden_files_say() {
     for id in [A, B] {
@@ -67,11 +46,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
         let golden = fixtures()
             .join("expected")
             .join(format!("{id}.expected.json"));
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
-            std::fs::write(&golden, serde_json::to_string_pretty(&read).unwrap() + "\n").unwrap();
-        }
-        assert_golden_file(&golden, &read);
+        assert_blessed(&golden, &read);
     }
 }
 
@@ -119,7 +94,7 @@ fn ids_times_cwds_and_titles() {
 #[test]
 fn messages_unwrapped_joined_and_tool_traffic_hidden() {
     assert_eq!(
-        surface(&session(A)),
+        surface(&ClineCli, &session(A)),
         [
             (
                 Role::User,
@@ -148,7 +123,10 @@ fn what_is_no_session_says_why() {
         .unwrap_err()
         .to_string();
     assert!(err.contains("no user or assistant message"), "{err}");
-    assert!(matches!(scan(&c).header(), HeaderState::NotASession(_)));
+    assert!(matches!(
+        scan_document(&ClineCli, &c).header(),
+        HeaderState::NotASession(_)
+    ));
     let cases = [
         json!([]),
         json!({"messages": {"0": 1}}),
@@ -162,7 +140,10 @@ fn what_is_no_session_says_why() {
             "{case}"
         );
         assert!(
-            !matches!(scan(&log).header(), HeaderState::Session(_)),
+            !matches!(
+                scan_document(&ClineCli, &log).header(),
+                HeaderState::Session(_)
+            ),
             "{case}"
         );
     }
@@ -231,7 +212,7 @@ proptest::proptest! {
         let mut log = session([A, B, C][which]);
         let cut = cut.min(log.bytes.len());
         log.bytes.truncate(cut);
-        let scanner = scan(&log);
+        let scanner = scan_document(&ClineCli, &log);
         let read = ClineCli.read(&log, &|| false, &mut |_| {});
         match (read, scanner.header()) {
             (Ok(s), HeaderState::Session(h)) => {

@@ -13,7 +13,7 @@ use super::place::{self, Metadata};
 use super::unverified;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader, MAX_SAFE_INTEGER};
 
 /// The member whose entries are the session's messages.
@@ -30,12 +30,9 @@ pub struct Tracker {
     /// `<id>.json` beside the file.
     metadata: Option<Metadata>,
     elements: Elements,
-    /// `messages` entries read.
-    seen: u64,
-    skipped: u64,
-    /// The entry that is not valid UTF-8.
-    failure: Option<u64>,
-    not_session: Option<String>,
+    /// Elements or lines read, skipped, the one not UTF-8, and why the
+    /// log is no session (what every tracker counts alike).
+    tally: Tally,
     /// The earliest message `ts`.
     earliest: Option<u64>,
     /// The `messages` array closed: the document was not cut inside it.
@@ -52,11 +49,8 @@ impl Default for Tracker {
             file_modified: None,
             id: None,
             metadata: None,
+            tally: Tally::default(),
             elements: Elements::object_streaming(MESSAGES),
-            seen: 0,
-            skipped: 0,
-            failure: None,
-            not_session: None,
             earliest: None,
             messages_closed: false,
             has_message: false,
@@ -69,20 +63,7 @@ impl Default for Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Cline CLI session: the file is empty";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         if let Some((id, dir)) = place::of(path) {
@@ -105,7 +86,7 @@ impl Track for Tracker {
         elements.feed(raw, &mut |piece| self.piece(piece, sink));
         self.elements = elements;
         if self.elements.failed {
-            self.not_session = Some(NOT_A_SESSION.into());
+            self.tally.not_session = Some(NOT_A_SESSION.into());
         }
     }
 
@@ -121,35 +102,14 @@ impl Track for Tracker {
             return;
         }
         if self.id.is_none() {
-            self.not_session = Some(NOT_IN_ITS_FOLDER.into());
+            self.tally.not_session = Some(NOT_IN_ITS_FOLDER.into());
         } else if self.elements.failed || !self.messages_closed {
-            self.not_session = Some(NOT_A_SESSION.into());
+            self.tally.not_session = Some(NOT_A_SESSION.into());
         } else if self.header.is_none() {
             // The whole document was read: without a message it is no
             // session, and `status` says why.
-            self.not_session = Some("no user or assistant message".into());
+            self.tally.not_session = Some("no user or assistant message".into());
         }
-    }
-
-    /// Message entries read.
-    fn lines(&self) -> u64 {
-        self.seen
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
     }
 
     /// `metadata.title` of `<id>.json`, else the first person's message cut
@@ -175,24 +135,24 @@ impl Tracker {
         match piece {
             Piece::Member(key, _) if key == MESSAGES => {
                 // `messages` that is no array: no session.
-                self.not_session = Some(NOT_A_SESSION.into());
+                self.tally.not_session = Some(NOT_A_SESSION.into());
             }
             Piece::Member(..) => {}
             Piece::Element(entry) => {
-                self.seen += 1;
-                let seq = self.seen;
+                self.tally.lines += 1;
+                let seq = self.tally.lines;
                 self.entry(&entry, seq, sink);
             }
             Piece::ArrayEnd => self.messages_closed = true,
-            Piece::Malformed => self.not_session = Some(NOT_A_SESSION.into()),
-            Piece::NotUtf8 => self.failure = Some(self.seen + 1),
+            Piece::Malformed => self.tally.not_session = Some(NOT_A_SESSION.into()),
+            Piece::NotUtf8 => self.tally.failure = Some(self.tally.lines + 1),
         }
         self.settle();
     }
 
     fn entry(&mut self, entry: &Value, seq: u64, sink: &mut dyn FnMut(Entry<'_>)) {
         if !entry.is_object() {
-            self.skipped += 1;
+            self.tally.skipped += 1;
             return;
         }
         if let Some(ts) = entry
@@ -231,7 +191,7 @@ impl Tracker {
         let Some(id) = self.id.as_ref() else {
             return;
         };
-        if !(self.has_message && self.messages_closed) && self.failure.is_none() {
+        if !(self.has_message && self.messages_closed) && self.tally.failure.is_none() {
             return;
         }
         let metadata = self.metadata.as_ref();

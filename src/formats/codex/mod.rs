@@ -9,9 +9,8 @@ pub mod reader;
 pub mod text;
 pub mod track;
 
-use super::toolkit::track::TrackScanner;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::{tracked_by, TrackScanner};
+use super::LogFormat;
 use track::Tracker;
 
 /// The Codex rollout format.
@@ -27,18 +26,7 @@ impl LogFormat for Codex {
         line::is_session_meta(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        CodexScanner::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
+    tracked_by!(scan: Tracker, read_with: reader::read_log);
 }
 
 /// The store's scanner of a rollout.

@@ -6,7 +6,9 @@ use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::Scanner;
 use crate::formats::{HeaderState, ScanMeta};
+use crate::model::{Entry, ReadError, ReadSummary};
 use crate::model::{Event, Role, SessionHeader};
 use crate::reference::projection::Projector;
 

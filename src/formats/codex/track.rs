@@ -6,7 +6,7 @@ use std::borrow::Cow;
 
 use super::line::{self, BlockKind, Item, Line, LineError, Meta};
 use super::text;
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// Seqs are spaced so that the messages of a `compacted` line's
@@ -65,6 +65,8 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Codex session: no complete session_meta line";
 
+    tracker_parts!(file_modified);
+
     fn tally(&self) -> &Tally {
         &self.tally
     }
@@ -77,10 +79,6 @@ impl Track for Tracker {
     /// makes one with [`Tracker::reading`] once its first pass knows).
     fn for_read() -> Self {
         Tracker::reading(false)
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
     }
 
     /// Takes the next complete line, handing its surface events to `sink`.

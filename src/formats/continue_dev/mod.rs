@@ -16,10 +16,8 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::track::TrackScanner;
-use super::toolkit::whole;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::whole::document_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The Continue format.
@@ -29,10 +27,6 @@ pub struct Continue;
 impl LogFormat for Continue {
     fn name(&self) -> &'static str {
         "continue"
-    }
-
-    fn display_name(&self) -> &'static str {
-        "Continue"
     }
 
     /// A `<name>.json` other than `sessions.json` directly in `sessions`.
@@ -56,25 +50,5 @@ impl LogFormat for Continue {
         place::scope_of(rel)
     }
 
-    fn is_document(&self) -> bool {
-        true
-    }
-
-    /// No first line tells a session: its name does ([`Self::claims_name`]).
-    fn recognizes(&self, _line: &[u8]) -> bool {
-        false
-    }
-
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        whole::read::<Tracker>(log, cancelled, sink)
-    }
+    document_by!(Tracker);
 }

@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use serde_json::json;
 
 use super::*;
-use crate::formats::toolkit::golden::{assert_golden_file, read_as_json};
+use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::test_support::{assert_blessed, scan_document, surface};
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const A: &str = "5b0e6d1a-2c3f-4e8b-9a7d-6f5e4d3c2b1a";
 const B: &str = "9c8b7a6f-5e4d-4c3b-8a2f-1e0d9c8b7a6f";
@@ -36,27 +36,6 @@ fn doc(document: serde_json::Value) -> MemoryLog {
         .at("/nowhere/sessions/s.json")
 }
 
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = Continue.scanner();
-    scanner.file_modified(7);
-    scanner.file_path(log.path.as_deref().unwrap());
-    scanner.document(&mut &log.bytes[..]).unwrap();
-    scanner
-}
-
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Continue
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
-}
-
 #[test]
 fn the_own_fixtures_read_as_their_golden_files_say() {
     for id in [A, B, C] {
@@ -64,11 +43,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
         let golden = fixtures()
             .join("expected")
             .join(format!("{id}.expected.json"));
-        if std::env::var_os("BLESS").is_some() {
-            std::fs::create_dir_all(golden.parent().unwrap()).unwrap();
-            std::fs::write(&golden, serde_json::to_string_pretty(&read).unwrap() + "\n").unwrap();
-        }
-        assert_golden_file(&golden, &read);
+        assert_blessed(&golden, &read);
     }
 }
 
@@ -115,7 +90,7 @@ fn ids_times_cwds_and_titles() {
 #[test]
 fn messages_and_the_last_summary() {
     assert_eq!(
-        surface(&session(A)),
+        surface(&Continue, &session(A)),
         [
             (Role::User, "Rename `add` to `sum` everywhere".to_string()),
             (
@@ -126,7 +101,7 @@ fn messages_and_the_last_summary() {
     );
     // The summary shadows its own entry and every earlier one.
     assert_eq!(
-        surface(&session(B)),
+        surface(&Continue, &session(B)),
         [
             (Role::User, "The login test timed out because the mock server ignored /token; the mock now answers it.".to_string()),
             (Role::User, "Now the logout test".to_string()),
@@ -152,7 +127,10 @@ fn what_is_no_session_says_why() {
             "{case}"
         );
         assert!(
-            !matches!(scan(&log).header(), HeaderState::Session(_)),
+            !matches!(
+                scan_document(&Continue, &log).header(),
+                HeaderState::Session(_)
+            ),
             "{case}"
         );
     }
@@ -203,7 +181,7 @@ proptest::proptest! {
         let mut log = session([A, B, C][which]);
         let cut = cut.min(log.bytes.len());
         log.bytes.truncate(cut);
-        let scanner = scan(&log);
+        let scanner = scan_document(&Continue, &log);
         let read = Continue.read(&log, &|| false, &mut |_| {});
         match (read, scanner.header()) {
             (Ok(s), HeaderState::Session(h)) => {

@@ -14,7 +14,7 @@ use super::place::{self, Created};
 use super::unverified;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// The member whose entries are the session's messages.
@@ -32,12 +32,9 @@ pub struct Tracker {
     /// The list beside the file (`sessions.json`).
     list: Option<Arc<Created>>,
     elements: Elements,
-    /// `history` entries read.
-    seen: u64,
-    skipped: u64,
-    /// The entry that is not valid UTF-8.
-    failure: Option<u64>,
-    not_session: Option<String>,
+    /// Elements or lines read, skipped, the one not UTF-8, and why the
+    /// log is no session (what every tracker counts alike).
+    tally: Tally,
     id: Option<String>,
     title: Option<String>,
     cwd: Option<String>,
@@ -54,11 +51,8 @@ impl Default for Tracker {
             project: false,
             file_modified: None,
             list: None,
+            tally: Tally::default(),
             elements: Elements::object_streaming(HISTORY),
-            seen: 0,
-            skipped: 0,
-            failure: None,
-            not_session: None,
             id: None,
             title: None,
             cwd: None,
@@ -73,20 +67,7 @@ impl Default for Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Continue session: the file is empty";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         self.list = place::list_beside(path);
@@ -101,7 +82,7 @@ impl Track for Tracker {
         elements.feed(raw, &mut |piece| self.piece(piece, sink));
         self.elements = elements;
         if self.elements.failed {
-            self.not_session = Some(NOT_A_SESSION.into());
+            self.tally.not_session = Some(NOT_A_SESSION.into());
         }
     }
 
@@ -117,33 +98,12 @@ impl Track for Tracker {
             return;
         }
         if self.elements.failed || self.id.is_none() || !self.history_closed {
-            self.not_session = Some(NOT_A_SESSION.into());
+            self.tally.not_session = Some(NOT_A_SESSION.into());
         } else if self.header.is_none() {
             // The whole document was read: without a message it is no
             // session, and `status` says why.
-            self.not_session = Some("no user or assistant message".into());
+            self.tally.not_session = Some("no user or assistant message".into());
         }
-    }
-
-    /// History entries read.
-    fn lines(&self) -> u64 {
-        self.seen
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
     }
 
     /// `title` as written, else the first user message cut to 80.
@@ -165,13 +125,13 @@ impl Tracker {
         match piece {
             Piece::Member(key, value) => self.member(&key, value),
             Piece::Element(entry) => {
-                self.seen += 1;
-                let seq = self.seen;
+                self.tally.lines += 1;
+                let seq = self.tally.lines;
                 self.entry(&entry, seq, sink);
             }
             Piece::ArrayEnd => self.history_closed = true,
-            Piece::Malformed => self.not_session = Some(NOT_A_SESSION.into()),
-            Piece::NotUtf8 => self.failure = Some(self.seen + 1),
+            Piece::Malformed => self.tally.not_session = Some(NOT_A_SESSION.into()),
+            Piece::NotUtf8 => self.tally.failure = Some(self.tally.lines + 1),
         }
         self.settle();
     }
@@ -186,14 +146,14 @@ impl Tracker {
                 self.cwd = unverified::workspace_cwd(&dir)
             }
             // `history` that is no array: no session.
-            (HISTORY, _) => self.not_session = Some(NOT_A_SESSION.into()),
+            (HISTORY, _) => self.tally.not_session = Some(NOT_A_SESSION.into()),
             _ => {}
         }
     }
 
     fn entry(&mut self, entry: &Value, seq: u64, sink: &mut dyn FnMut(Entry<'_>)) {
         let Some(message) = entry.get("message").filter(|m| m.is_object()) else {
-            self.skipped += 1;
+            self.tally.skipped += 1;
             return;
         };
         let said = message_text(message);
@@ -237,7 +197,7 @@ impl Tracker {
         let Some(id) = self.id.as_ref() else {
             return;
         };
-        if !(self.has_message && self.history_closed) && self.failure.is_none() {
+        if !(self.has_message && self.history_closed) && self.tally.failure.is_none() {
             return;
         }
         self.header = Some(SessionHeader {

@@ -6,13 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::{HeaderState, Scanner};
+use crate::formats::toolkit::test_support::{self, in_clone, lines, placed, scan_lines, surface};
+use crate::formats::HeaderState;
 use crate::model::{ReadSummary, Role};
-use crate::reference::projection::Projector;
 
 const WORKSPACE: &str =
     "tests/fixtures/copilot-chat/User/workspaceStorage/9f8e7d6c5b4a39281706f5e4d3c2b1a0";
@@ -20,57 +19,12 @@ const LOG: &str = "chatSessions/c0a1b2c3-d4e5-4f60-8a7b-9c0d1e2f3a4b.jsonl";
 const DOCUMENT: &str = "chatSessions/d2b3c4d5-e6f7-4a80-9b1c-2d3e4f5a6b7c.json";
 const EMPTY_WINDOW: &str = "tests/fixtures/copilot-chat/User/globalStorage/emptyWindowChatSessions/e3c4d5e6-f7a8-4b90-8c2d-3e4f5a6b7c8d.jsonl";
 
-fn fixture(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
-}
-
 fn own() -> [PathBuf; 3] {
     [
-        fixture(&format!("{WORKSPACE}/{LOG}")),
-        fixture(&format!("{WORKSPACE}/{DOCUMENT}")),
-        fixture(EMPTY_WINDOW),
+        in_clone(format!("{WORKSPACE}/{LOG}")),
+        in_clone(format!("{WORKSPACE}/{DOCUMENT}")),
+        in_clone(EMPTY_WINDOW),
     ]
-}
-
-/// The log at `path`, read from memory but placed there.
-fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
-}
-
-/// The scanner after every complete line of `log`.
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = CopilotChat.scanner();
-    scanner.file_modified(7);
-    if let Some(path) = &log.path {
-        scanner.file_path(path);
-    }
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
-}
-
-/// The projected surface: `(role, text)`.
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    CopilotChat
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
-}
-
-fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
 }
 
 /// The scanner and the read say the same of `log`.
@@ -79,7 +33,7 @@ fn assert_agree(log: &MemoryLog) -> ReadSummary {
     let summary = CopilotChat
         .read(log, &|| false, &mut |_| {})
         .unwrap_or_else(|e| panic!("{name:?}: {e}"));
-    let scanner = scan(log);
+    let scanner = scan_lines(&CopilotChat, log);
     assert_eq!(
         scanner.header(),
         HeaderState::Session(summary.header.clone()),
@@ -95,15 +49,15 @@ fn assert_agree(log: &MemoryLog) -> ReadSummary {
 #[test]
 fn the_own_fixtures_read_as_their_golden_files_say() {
     for path in own() {
-        assert_golden(&path, &read_as_json(&CopilotChat, &at(&path)));
-        assert_agree(&at(&path));
+        assert_golden(&path, &read_as_json(&CopilotChat, &placed(&path)));
+        assert_agree(&placed(&path));
     }
 }
 
 #[test]
 fn the_log_replays_to_its_live_branch() {
     let [log, _, _] = own();
-    let log = at(&log);
+    let log = placed(&log);
     let summary = assert_agree(&log);
     assert_eq!(summary.header.id, "c0a1b2c3-d4e5-4f60-8a7b-9c0d1e2f3a4b");
     assert_eq!(summary.header.created_at, 1_796_026_500_000);
@@ -116,7 +70,7 @@ fn the_log_replays_to_its_live_branch() {
     assert_eq!(summary.captured_through_seq, Some(13));
     assert_eq!(summary.skipped_lines, 2);
     assert_eq!(
-        surface(&log),
+        surface(&CopilotChat, &log),
         [
             (Role::User, "Round the tax per line, not per cart".into()),
             (
@@ -132,7 +86,7 @@ fn the_log_replays_to_its_live_branch() {
 #[test]
 fn the_document_and_the_empty_window_session() {
     let [_, document, empty] = own();
-    let document = at(&document);
+    let document = placed(&document);
     let summary = assert_agree(&document);
     assert_eq!(summary.header.id, "d2b3c4d5-e6f7-4a80-9b1c-2d3e4f5a6b7c");
     assert_eq!(summary.header.created_at, 1_790_000_000_000);
@@ -141,20 +95,20 @@ fn the_document_and_the_empty_window_session() {
     assert_eq!(summary.title.as_deref(), Some("What does checkout.rs do?"));
     assert_eq!(summary.captured_through_seq, Some(2));
     assert_eq!(
-        surface(&document)[1],
+        surface(&CopilotChat, &document)[1],
         (
             Role::Assistant,
             "It totals the cart, then charges the card.".into()
         )
     );
-    let empty = at(&empty);
+    let empty = placed(&empty);
     let summary = assert_agree(&empty);
     // No `sessionId`, no `creationDate`: the file name, the first request.
     assert_eq!(summary.header.id, "e3c4d5e6-f7a8-4b90-8c2d-3e4f5a6b7c8d");
     assert_eq!(summary.header.created_at, 1_796_100_001_000);
     assert_eq!(summary.header.cwd, None);
     assert_eq!(
-        surface(&empty)[1],
+        surface(&CopilotChat, &empty)[1],
         (Role::Assistant, "Bash, going by `.bashrc`".into())
     );
 }
@@ -199,7 +153,10 @@ fn a_log_whose_first_line_is_no_full_state_is_no_session() {
     let log = lines(&[r#"{"kind":2,"k":["requests"],"v":[]}"#]);
     let err = CopilotChat.read(&log, &|| false, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains("kind 0"), "{err}");
-    assert!(matches!(scan(&log).header(), HeaderState::NotASession(_)));
+    assert!(matches!(
+        scan_lines(&CopilotChat, &log).header(),
+        HeaderState::NotASession(_)
+    ));
     let bad = MemoryLog::new(b"{\"kind\":0,\"v\":{\"sessionId\":\"s\"}}\n\xff\n".to_vec());
     let err = CopilotChat.read(&bad, &|| false, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains("invalid UTF-8"), "{err}");
@@ -223,7 +180,7 @@ fn a_new_full_state_replaces_everything_and_dates_fall_back() {
     assert_eq!(summary.header.created_at, 42);
     assert_eq!(summary.title.as_deref(), Some("Named"));
     assert_eq!(
-        surface(&log),
+        surface(&CopilotChat, &log),
         [(Role::User, "new".into()), (Role::Assistant, "fine".into())]
     );
     // Nothing dates it: the file's modification time.
@@ -238,10 +195,12 @@ fn a_json_beside_its_log_is_not_read() {
     std::fs::create_dir(&sessions).unwrap();
     let json = sessions.join("s.json");
     std::fs::write(&json, "{\"sessionId\":\"s\",\"requests\":[]}\n").unwrap();
-    assert!(CopilotChat.read(&at(&json), &|| false, &mut |_| {}).is_ok());
+    assert!(CopilotChat
+        .read(&placed(&json), &|| false, &mut |_| {})
+        .is_ok());
     std::fs::write(sessions.join("s.jsonl"), "{\"kind\":0,\"v\":{}}\n").unwrap();
     let err = CopilotChat
-        .read(&at(&json), &|| false, &mut |_| {})
+        .read(&placed(&json), &|| false, &mut |_| {})
         .unwrap_err();
     assert!(err.to_string().contains("not read"), "{err}");
 }
@@ -279,7 +238,7 @@ proptest::proptest! {
         for line in all[cut..].iter().filter(|l| l.ends_with(b"\n")) {
             resumed.line(line.strip_suffix(b"\n").unwrap_or(line));
         }
-        let whole = scan(&at(&path));
+        let whole = scan_lines(&CopilotChat, &placed(&path));
         proptest::prop_assert_eq!(resumed.header(), whole.header());
         proptest::prop_assert_eq!(resumed.meta(), whole.meta());
     }
@@ -287,22 +246,11 @@ proptest::proptest! {
 
 /// Every file of the format below `dir`.
 fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path
-                .extension()
-                .is_some_and(|e| e == "jsonl" || e == "json")
-                && path.file_name().is_some_and(|n| n != "workspace.json")
-            {
-                files.push(path);
-            }
-        }
-    }
+    let mut files = test_support::files_below(dir, |path| {
+        path.extension()
+            .is_some_and(|e| e == "jsonl" || e == "json")
+            && path.file_name().is_some_and(|n| n != "workspace.json")
+    });
     files.sort();
     files
 }
@@ -319,12 +267,12 @@ fn every_real_log_reads_and_the_scanner_agrees() {
             path.extension().is_some_and(|e| e == "json") && path.with_extension("jsonl").is_file();
         if shadowed {
             assert!(matches!(
-                scan(&at(path)).header(),
+                scan_lines(&CopilotChat, &placed(path)).header(),
                 HeaderState::NotASession(_)
             ));
             continue;
         }
-        let log = at(path);
+        let log = placed(path);
         let first = log.bytes.split(|&b| b == b'\n').next().unwrap();
         assert!(CopilotChat.recognizes(first), "{}", path.display());
         let mut seqs = Vec::new();
@@ -337,7 +285,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     // The README's expectations of the source-following session.
     let synthetic =
         dir.join("synthetic-User/workspaceStorage/5f2c0d9e8b7a6f5e4d3c2b1a09182736/chatSessions");
-    let log = at(&synthetic.join("11111111-2222-4333-8444-555555555555.jsonl"));
+    let log = placed(&synthetic.join("11111111-2222-4333-8444-555555555555.jsonl"));
     let summary = assert_agree(&log);
     assert_eq!(summary.title.as_deref(), Some("Speed up the build"));
     assert_eq!(summary.header.created_at, 1_787_220_000_000);
@@ -345,7 +293,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     assert_eq!(summary.capacity, Some(127_805));
     assert_eq!(summary.captured_through_seq, Some(10));
     assert_eq!(
-        surface(&log),
+        surface(&CopilotChat, &log),
         [
             (Role::User, "Why is the build slow?".into()),
             (
@@ -359,21 +307,21 @@ fn every_real_log_reads_and_the_scanner_agrees() {
             ),
         ]
     );
-    let flat = assert_agree(&at(
-        &synthetic.join("22222222-3333-4444-8555-666666666666.json")
+    let flat = assert_agree(&placed(
+        &synthetic.join("22222222-3333-4444-8555-666666666666.json"),
     ));
     assert_eq!(flat.title.as_deref(), Some("What does this regex do? ^a+$"));
-    let pair = assert_agree(&at(
-        &synthetic.join("33333333-4444-4555-8666-777777777777.jsonl")
+    let pair = assert_agree(&placed(
+        &synthetic.join("33333333-4444-4555-8666-777777777777.jsonl"),
     ));
     assert_eq!(pair.title.as_deref(), Some("Log wins over flat"));
-    let empty = assert_agree(&at(&dir.join(
+    let empty = assert_agree(&placed(&dir.join(
         "synthetic-User/globalStorage/emptyWindowChatSessions/44444444-5555-4666-8777-888888888888.jsonl",
     )));
     assert_eq!(empty.header.cwd, None);
     // The real Copilot Chat 0.49 session: named, cancelled mid-answer.
     let real = dir.join("derived-qiaolei-0885a5a2/workspaceStorage/0000derived/chatSessions/0885a5a2-5c49-4a15-b22a-15d9ec401050.jsonl");
-    let log = at(&real);
+    let log = placed(&real);
     let summary = assert_agree(&log);
     assert_eq!(summary.title.as_deref(), Some("Migrate to Quarkus"));
     assert_eq!(
@@ -383,7 +331,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     assert_eq!(summary.header.created_at, 1_779_626_521_080);
     assert_eq!(summary.capacity, Some(167_790));
     assert_eq!(summary.skipped_lines, 0);
-    let texts = surface(&log);
+    let texts = surface(&CopilotChat, &log);
     assert_eq!(texts[0], (Role::User, "migrate to quarkus".into()));
     assert!(
         texts[1]
@@ -409,7 +357,7 @@ fn the_scanner_keeps_the_shape_not_the_answers() {
     assert_eq!(summary.skipped_lines, 1);
     assert_eq!(summary.title.as_deref(), Some("ask once"));
     // The whole state is in the read; the scanner holds a few hundred bytes.
-    let kept = format!("{:?}", scan(&log)).len();
+    let kept = format!("{:?}", scan_lines(&CopilotChat, &log)).len();
     assert!(kept < 4096, "the scanner keeps {kept} bytes of text");
-    assert_eq!(surface(&log)[1].1.len(), 1 << 20);
+    assert_eq!(surface(&CopilotChat, &log)[1].1.len(), 1 << 20);
 }

@@ -16,7 +16,7 @@ use super::surface;
 use super::thin;
 use crate::formats::text;
 use crate::formats::toolkit::document::{Form, Taken};
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, SessionHeader};
 
 /// The largest timestamp read exactly: 2^53 − 1 milliseconds.
@@ -223,9 +223,7 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Copilot Chat session: no complete line";
 
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
+    tracker_parts!(file_modified, tally_and_header);
 
     /// The index's tracker keeps the state's shape and only the texts
     /// the header and title need (see [`thin`]).
@@ -238,10 +236,6 @@ impl Track for Tracker {
 
     fn for_read() -> Self {
         Tracker::default()
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
     }
 
     fn file_path(&mut self, path: &Path) {
@@ -261,12 +255,6 @@ impl Track for Tracker {
     }
 
     /// The header, once the log is known to be a session.
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
-    }
-
     /// The name VS Code shows (`customTitle`), else the first request's
     /// text cut to 80.
     fn title(&self) -> Option<String> {

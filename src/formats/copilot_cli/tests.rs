@@ -6,13 +6,12 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::{HeaderState, Scanner};
+use crate::formats::toolkit::test_support::{self, lines, placed, projected, scan_lines};
+use crate::formats::HeaderState;
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const OWN: &str =
     "tests/fixtures/copilot-cli/session-state/4b7c9e21-0d3a-4f5e-8a61-93c2d7e0f118/events.jsonl";
@@ -21,45 +20,12 @@ fn own() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(OWN)
 }
 
-/// The log at `path`, read from memory but placed there.
-fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
-}
-
-/// The scanner after every complete line of `log`.
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = CopilotCli.scanner();
-    scanner.file_modified(7);
-    if let Some(path) = &log.path {
-        scanner.file_path(path);
-    }
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
-}
-
 /// The projected surface: `(role, checkpoint, text)`.
 fn surface(log: &MemoryLog) -> Vec<(Role, bool, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    CopilotCli
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
+    projected(&CopilotCli, log)
         .into_iter()
         .map(|m| (m.role, m.checkpoint, m.text))
         .collect()
-}
-
-fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
 }
 
 const START: &str = r#"{"type":"session.start","data":{"sessionId":"s1","startTime":"2026-11-30T08:15:00.000Z","context":{"cwd":"/w"}},"timestamp":"2026-11-30T08:15:01.000Z"}"#;
@@ -68,7 +34,7 @@ const ASSISTANT: &str = r#"{"type":"assistant.message","data":{"content":"hi"}}"
 
 #[test]
 fn the_own_fixture_reads_as_its_golden_file_says() {
-    let log = at(&own());
+    let log = placed(&own());
     assert_golden(&own(), &read_as_json(&CopilotCli, &log));
     // The surface: the compaction shadows what precedes it.
     assert_eq!(
@@ -91,9 +57,9 @@ fn the_own_fixture_reads_as_its_golden_file_says() {
 
 #[test]
 fn the_scanner_agrees_with_the_read() {
-    let log = at(&own());
+    let log = placed(&own());
     let summary = CopilotCli.read(&log, &|| false, &mut |_| {}).unwrap();
-    let scanner = scan(&log);
+    let scanner = scan_lines(&CopilotCli, &log);
     assert_eq!(
         scanner.header(),
         HeaderState::Session(summary.header.clone())
@@ -155,7 +121,10 @@ fn what_is_no_session_says_why() {
     ] {
         let err = CopilotCli.read(&log, &|| false, &mut |_| {}).unwrap_err();
         assert!(err.to_string().contains(why), "{err}");
-        assert!(!matches!(scan(&log).header(), HeaderState::Session(_)));
+        assert!(!matches!(
+            scan_lines(&CopilotCli, &log).header(),
+            HeaderState::Session(_)
+        ));
     }
     let mut bytes = format!("{START}\n{USER}\n").into_bytes();
     bytes.extend_from_slice(b"{\"type\":\"user.message\",\"data\":{\"content\":\"\xff\"}}\n");
@@ -207,7 +176,7 @@ fn workspace_yaml_names_the_session_and_gives_a_missing_cwd() {
     )
     .unwrap();
     let s = CopilotCli
-        .read(&at(&events), &|| false, &mut |_| {})
+        .read(&placed(&events), &|| false, &mut |_| {})
         .unwrap();
     assert_eq!(s.header.cwd.as_deref(), Some("/from/yaml"));
     assert_eq!(s.title, crate::formats::text::cut_title(long));
@@ -217,18 +186,18 @@ fn workspace_yaml_names_the_session_and_gives_a_missing_cwd() {
     )
     .unwrap();
     let s = CopilotCli
-        .read(&at(&events), &|| false, &mut |_| {})
+        .read(&placed(&events), &|| false, &mut |_| {})
         .unwrap();
     assert_eq!(s.title.as_deref(), Some(long));
     // The older `<id>.jsonl` beside `<id>/events.jsonl` is not read.
     let older = dir.path().join("s1.jsonl");
     std::fs::write(&older, format!("{START}\n{USER}\n")).unwrap();
     let err = CopilotCli
-        .read(&at(&older), &|| false, &mut |_| {})
+        .read(&placed(&older), &|| false, &mut |_| {})
         .unwrap_err();
     assert!(err.to_string().contains("not read"), "{err}");
     assert!(matches!(
-        scan(&at(&older)).header(),
+        scan_lines(&CopilotCli, &placed(&older)).header(),
         HeaderState::NotASession(_)
     ));
 }
@@ -264,7 +233,7 @@ proptest::proptest! {
         for line in &all[cut..] {
             resumed.line(line.strip_suffix(b"\n").unwrap_or(line));
         }
-        let whole = scan(&MemoryLog::new(bytes.clone()).modified(7));
+        let whole = scan_lines(&CopilotCli, &MemoryLog::new(bytes.clone()).modified(7));
         proptest::prop_assert_eq!(resumed.header(), whole.header());
         proptest::prop_assert_eq!(resumed.meta(), whole.meta());
     }
@@ -275,21 +244,10 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     let Some(dir) = real_logs("copilot-cli") else {
         return;
     };
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
-                files.push(path);
-            }
-        }
-    }
+    let files = test_support::files_below(&dir, test_support::is_jsonl);
     assert_eq!(files.len(), 6, "{files:?}");
     for path in &files {
-        let log = at(path);
+        let log = placed(path);
         let first = log.bytes.split(|&b| b == b'\n').next().unwrap();
         assert!(CopilotCli.recognizes(first), "{}", path.display());
         let mut seqs = Vec::new();
@@ -297,7 +255,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
             .read(&log, &|| false, &mut |e| seqs.push(e.seq))
             .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{}", path.display());
-        let scanner = scan(&log);
+        let scanner = scan_lines(&CopilotCli, &log);
         assert_eq!(
             scanner.header(),
             HeaderState::Session(summary.header.clone())
@@ -308,7 +266,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     // The README's expectations of the source-following session.
     let synthetic =
         dir.join("synthetic-session-state/f0e1d2c3-b4a5-4968-8776-655443322110/events.jsonl");
-    let log = at(&synthetic);
+    let log = placed(&synthetic);
     let summary = CopilotCli.read(&log, &|| false, &mut |_| {}).unwrap();
     assert_eq!(summary.header.id, "f0e1d2c3-b4a5-4968-8776-655443322110");
     assert_eq!(summary.header.created_at, 1_787_227_200_000);
@@ -332,7 +290,9 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     // The real 1.0.49 session is titled by its workspace.yaml.
     let real =
         dir.join("excerpt-qiaolei-1.0.49-1/66957610-db49-4dea-972d-c079e1898044/events.jsonl");
-    let summary = CopilotCli.read(&at(&real), &|| false, &mut |_| {}).unwrap();
+    let summary = CopilotCli
+        .read(&placed(&real), &|| false, &mut |_| {})
+        .unwrap();
     assert_eq!(summary.title.as_deref(), Some("list available models"));
     assert_eq!(summary.header.cwd.as_deref(), Some("/Users/testuser"));
 }

@@ -8,7 +8,7 @@ use std::path::Path;
 use super::event::{self, Line};
 use super::workspace::Workspace;
 use crate::formats::text;
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// A compaction's checkpoint text when it recorded no summary.
@@ -57,6 +57,8 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Copilot CLI session: no complete line";
 
+    tracker_parts!(file_modified);
+
     fn tally(&self) -> &Tally {
         &self.tally
     }
@@ -67,10 +69,6 @@ impl Track for Tracker {
 
     fn for_read() -> Self {
         Tracker::default()
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
     }
 
     fn file_path(&mut self, path: &Path) {

@@ -10,9 +10,9 @@ use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{self, placed, surface};
 use crate::formats::{HeaderState, Scanner};
 use crate::model::Role;
-use crate::reference::projection::Projector;
 
 const PROJECTS: &str = "tests/fixtures/cursor/projects";
 const MAIN: &str = "home-ana-shop/agent-transcripts/7c1f2e3d-4b5a-4c6d-9e8f-0a1b2c3d4e5f/7c1f2e3d-4b5a-4c6d-9e8f-0a1b2c3d4e5f.jsonl";
@@ -23,13 +23,6 @@ fn own(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(PROJECTS)
         .join(rel)
-}
-
-/// The log at `path`, read from memory but placed there.
-fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap())
-        .modified(7)
-        .at(path)
 }
 
 /// `lines` as the transcript at `path`.
@@ -65,20 +58,6 @@ fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
     scan_bytes(&log.bytes, &path)
 }
 
-/// The projected surface: `(role, text)`.
-fn surface(log: &MemoryLog) -> Vec<(Role, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Cursor
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| (m.role, m.text))
-        .collect()
-}
-
 fn user(text: &str) -> String {
     serde_json::json!({"role": "user", "message": {"content": [{"type": "text", "text": text}]}})
         .to_string()
@@ -94,10 +73,10 @@ const TURN_ENDED: &str = r#"{"type":"turn_ended","status":"success"}"#;
 #[test]
 fn the_own_fixtures_read_as_their_golden_files_say() {
     for rel in [MAIN, CHILD, OLDER] {
-        assert_golden(&own(rel), &read_as_json(&Cursor, &at(&own(rel))));
+        assert_golden(&own(rel), &read_as_json(&Cursor, &placed(&own(rel))));
     }
     assert_eq!(
-        surface(&at(&own(MAIN))),
+        surface(&Cursor, &placed(&own(MAIN))),
         [
             (
                 Role::User,
@@ -120,7 +99,7 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
 #[test]
 fn the_scanner_agrees_with_the_read() {
     for rel in [MAIN, CHILD, OLDER] {
-        let log = at(&own(rel));
+        let log = placed(&own(rel));
         let summary = Cursor.read(&log, &|| false, &mut |_| {}).unwrap();
         let scanner = scan(&log);
         assert_eq!(
@@ -133,7 +112,7 @@ fn the_scanner_agrees_with_the_read() {
         assert_eq!(meta.skipped_lines, summary.skipped_lines);
     }
     let main = Cursor
-        .read(&at(&own(MAIN)), &|| false, &mut |_| {})
+        .read(&placed(&own(MAIN)), &|| false, &mut |_| {})
         .unwrap();
     assert_eq!(main.skipped_lines, 2);
     assert_eq!(main.captured_through_seq, Some(15));
@@ -261,7 +240,7 @@ fn runs_of_the_model_are_one_message_placed_at_their_first_text() {
         .unwrap();
     assert_eq!(seen, [1, 3, 6, 9]);
     assert_eq!(
-        surface(&log),
+        surface(&Cursor, &log),
         [
             (Role::User, "a".into()),
             (Role::Assistant, "one\ntwo".into()),
@@ -353,21 +332,10 @@ fn every_shared_log_reads_and_the_scanner_agrees() {
     let Some(dir) = real_logs("cursor") else {
         return;
     };
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.extension().is_some_and(|e| e == "jsonl") {
-                files.push(path);
-            }
-        }
-    }
+    let files = test_support::files_below(&dir, test_support::is_jsonl);
     assert_eq!(files.len(), 6, "{files:?}");
     for path in &files {
-        let log = at(path);
+        let log = placed(path);
         let first = log.bytes.split(|&b| b == b'\n').next().unwrap();
         assert!(Cursor.recognizes(first), "{}", path.display());
         assert_eq!(
@@ -389,7 +357,7 @@ fn every_shared_log_reads_and_the_scanner_agrees() {
     }
     // The README's expectations of the source-following tree.
     let tree = dir.join("synthetic-tree/projects/home-user-my-app/agent-transcripts/d1e2f3a4-b5c6-4d7e-8f90-a1b2c3d4e5f6");
-    let main = at(&tree.join("d1e2f3a4-b5c6-4d7e-8f90-a1b2c3d4e5f6.jsonl"));
+    let main = placed(&tree.join("d1e2f3a4-b5c6-4d7e-8f90-a1b2c3d4e5f6.jsonl"));
     let summary = Cursor.read(&main, &|| false, &mut |_| {}).unwrap();
     assert_eq!(summary.header.id, "d1e2f3a4-b5c6-4d7e-8f90-a1b2c3d4e5f6");
     assert_eq!(
@@ -405,7 +373,7 @@ fn every_shared_log_reads_and_the_scanner_agrees() {
         Some("Why does `cargo test` fail on CI?")
     );
     assert_eq!(
-        surface(&main),
+        surface(&Cursor, &main),
         [
             (Role::User, "Why does `cargo test` fail on CI?".into()),
             (
@@ -416,7 +384,7 @@ fn every_shared_log_reads_and_the_scanner_agrees() {
             (Role::Assistant, "release.yml has the same problem.".into()),
         ]
     );
-    let child = at(&tree.join("subagents/e2f3a4b5-c6d7-4e8f-9a01-b2c3d4e5f6a7.jsonl"));
+    let child = placed(&tree.join("subagents/e2f3a4b5-c6d7-4e8f-9a01-b2c3d4e5f6a7.jsonl"));
     let summary = Cursor.read(&child, &|| false, &mut |_| {}).unwrap();
     assert_eq!(
         summary.header.id,
@@ -427,8 +395,8 @@ fn every_shared_log_reads_and_the_scanner_agrees() {
         Some("Read every file in .github/workflows and list missing packages.")
     );
     // The curated session: the wrapper is dropped, `[REDACTED]` is not shown.
-    let curated = at(&dir.join("curated-agent-sessions-test-session.jsonl"));
-    let texts = surface(&curated);
+    let curated = placed(&dir.join("curated-agent-sessions-test-session.jsonl"));
+    let texts = surface(&Cursor, &curated);
     assert_eq!(texts.len(), 4, "{texts:?}");
     assert_eq!(texts[0], (Role::User, "run ls command".into()));
     assert_eq!(

@@ -10,7 +10,7 @@ use super::message;
 use super::place::Place;
 use crate::formats::claude_code::text::first_line;
 use crate::formats::text;
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Event, Role, SessionHeader};
 
 /// The model's lines since the last user message or end of turn.
@@ -46,24 +46,7 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Cursor transcript: no complete line";
 
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
+    tracker_parts!(scan_or_project, file_modified, tally_and_header);
 
     fn file_path(&mut self, path: &Path) {
         self.place = Place::of(path, Path::new("/"));
@@ -164,12 +147,6 @@ impl Track for Tracker {
 
     /// The header, once the log is known to be a session: a person's or
     /// the model's message was read (or a bad line, whose read says why).
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header
-            .as_ref()
-            .filter(|_| self.tally.not_session.is_none())
-    }
-
     /// The first user message cut to 80.
     fn title(&self) -> Option<String> {
         self.first_prompt.clone()

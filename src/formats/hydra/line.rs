@@ -154,7 +154,7 @@ fn line_text(line: &[u8]) -> Result<&str, LineError> {
     // Logs are mostly non-ASCII-heavy text: the SIMD validator is several
     // times faster than `std::str::from_utf8` there.
     let text = simdutf8::basic::from_utf8(line).map_err(|_| LineError::NotUtf8)?;
-    if has_unpaired_surrogate_escape(text) {
+    if crate::model::surrogates::has_lone_surrogate(line) {
         // serde_json skips ignored strings without decoding their escapes,
         // but the contract makes any unpaired surrogate escape invalid.
         return Err(LineError::InvalidJson);
@@ -175,68 +175,6 @@ fn parse_json<'a, T: Deserialize<'a>>(text: &'a str) -> Result<T, LineError> {
             LineError::NotAnObject
         }
     })
-}
-
-/// Whether a `\uD800`–`\uDFFF` escape in a JSON string is not part of a
-/// high-low pair. Only lines that contain `\ud`/`\uD` are walked.
-fn has_unpaired_surrogate_escape(text: &str) -> bool {
-    let bytes = text.as_bytes();
-    static ESCAPE: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
-        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(b"\\u"));
-    if !ESCAPE
-        .find_iter(bytes)
-        .any(|i| matches!(bytes.get(i + 2), Some(b'd' | b'D')))
-    {
-        return false;
-    }
-    let mut in_string = false;
-    let mut i = 0;
-    let mut pending_high = false;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if !in_string {
-            in_string = b == b'"';
-            i += 1;
-            continue;
-        }
-        match b {
-            b'"' => {
-                if pending_high {
-                    return true;
-                }
-                in_string = false;
-                i += 1;
-            }
-            b'\\' => {
-                if bytes.get(i + 1) == Some(&b'u') {
-                    let unit = bytes
-                        .get(i + 2..i + 6)
-                        .and_then(|h| std::str::from_utf8(h).ok())
-                        .and_then(|h| u16::from_str_radix(h, 16).ok());
-                    let Some(unit) = unit else { return false };
-                    let is_high = (0xd800..0xdc00).contains(&unit);
-                    let is_low = (0xdc00..0xe000).contains(&unit);
-                    if is_low && !pending_high || pending_high && !is_low {
-                        return true;
-                    }
-                    pending_high = is_high;
-                    i += 6;
-                } else {
-                    if pending_high {
-                        return true;
-                    }
-                    i += 2;
-                }
-            }
-            _ => {
-                if pending_high {
-                    return true;
-                }
-                i += 1;
-            }
-        }
-    }
-    pending_high
 }
 
 // ---------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 
 use super::line::{self, Header, LineError};
 use super::reader::{to_entry, EventCursor};
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{tracker_parts, Track};
 use crate::model::{Entry, SessionHeader};
 
 /// One log's state.
@@ -23,16 +23,7 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "no complete session header";
 
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
-    fn for_read() -> Self {
-        Tracker {
-            project: true,
-            ..Tracker::default()
-        }
-    }
+    tracker_parts!(scan_or_project);
 
     fn line(&mut self, raw: &[u8], sink: &mut dyn FnMut(Entry<'_>)) {
         if self.is_done() {

@@ -17,9 +17,8 @@ pub mod unverified;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::TrackScanner;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The Pi format.
@@ -31,26 +30,11 @@ impl LogFormat for Pi {
         "pi"
     }
 
-    fn display_name(&self) -> &'static str {
-        "Pi"
-    }
-
     /// Rule (1b): `type` `"session"`, no key `createdAt`, a string `id`
     /// and a string `timestamp`.
     fn recognizes(&self, line: &[u8]) -> bool {
         entry::is_pi_header(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
+    tracked_by!(scan: Tracker, read_with: reader::read_log);
 }

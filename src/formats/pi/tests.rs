@@ -7,12 +7,11 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, assert_golden_file, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::toolkit::test_support::{lines, marked_surface, owned, scan_lines, unplaced};
 use crate::formats::{HeaderState, LogFormat};
-use crate::reference::projection::Projector;
 
 const SHOP: &str = "tests/fixtures/pi/sessions/--home-ana-shop--";
 const V3: &str = "2026-03-04T10-00-00-000Z_5f0c2a1e-8b3d-4c7a-9e21-3d4b5c6d7e8f.jsonl";
@@ -23,66 +22,23 @@ fn own(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(SHOP).join(name)
 }
 
-fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap()).modified(7)
-}
-
-fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
-}
-
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = Pi.scanner();
-    scanner.file_modified(7);
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
-}
-
-/// The projected surface: `(role, text)`, a checkpoint as `"checkpoint"`.
-fn surface(log: &MemoryLog) -> Vec<(&'static str, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    Pi.read(log, &|| false, &mut |e| projector.push(e)).unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| {
-            let who = if m.checkpoint {
-                "checkpoint"
-            } else {
-                m.role.as_str()
-            };
-            (who, m.text)
-        })
-        .collect()
-}
-
-fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
-    pairs.iter().map(|(r, t)| (*r, t.to_string())).collect()
-}
-
 #[test]
 fn the_fixtures_read_as_their_golden_files_say() {
     for name in [V3, V1, HEADER_ONLY] {
         let path = own(name);
-        assert_golden(&path, &read_as_json(&Pi, &at(&path)));
+        assert_golden(&path, &read_as_json(&Pi, &unplaced(&path)));
     }
 }
 
 #[test]
 fn branches_off_the_live_path_and_a_compaction_with_its_kept_tail() {
-    let log = at(&own(V3));
+    let log = unplaced(&own(V3));
     // The abandoned branch (u3, a4 and its session_info) is off the path;
     // the compaction keeps u7 on, after its summary; tool results, the
     // `!command`, the branch summary and the injected message are never
     // shown.
     assert_eq!(
-        surface(&log),
+        marked_surface(&Pi, &log),
         owned(&[
             (
                 "checkpoint",
@@ -114,9 +70,9 @@ fn branches_off_the_live_path_and_a_compaction_with_its_kept_tail() {
 fn a_v1_compaction_names_its_first_kept_entry_by_index() {
     // Index 3 counts the header as 0 and every line that parses: the line
     // that is not JSON is not counted, so it is the second user message.
-    let log = at(&own(V1));
+    let log = unplaced(&own(V1));
     assert_eq!(
-        surface(&log),
+        marked_surface(&Pi, &log),
         owned(&[
             ("checkpoint", "Endpoints listed."),
             ("user", "What does /health return?"),
@@ -132,13 +88,13 @@ fn a_v1_compaction_names_its_first_kept_entry_by_index() {
 
 #[test]
 fn a_header_only_file_is_no_session() {
-    let log = at(&own(HEADER_ONLY));
+    let log = unplaced(&own(HEADER_ONLY));
     let err = Pi.read(&log, &|| false, &mut |_| {}).unwrap_err();
     assert!(
         err.to_string().contains("no user or assistant message"),
         "{err}"
     );
-    assert_eq!(scan(&log).header(), HeaderState::Pending);
+    assert_eq!(scan_lines(&Pi, &log).header(), HeaderState::Pending);
 }
 
 const H3: &str =
@@ -159,7 +115,7 @@ fn compaction_corner_cases() {
         r#"{"type":"message","id":"c","parentId":"k2","message":{"role":"assistant","content":[{"type":"text","text":"three"}]}}"#,
     ]);
     assert_eq!(
-        surface(&log),
+        marked_surface(&Pi, &log),
         owned(&[
             ("checkpoint", crate::formats::copilot_cli::track::NO_SUMMARY),
             ("assistant", "three"),
@@ -185,7 +141,7 @@ fn the_leaf_is_the_last_entry_with_an_id_and_times_fall_back() {
         "[1,2]",
     ]);
     assert_eq!(
-        surface(&log),
+        marked_surface(&Pi, &log),
         owned(&[("user", "root"), ("user", "again b")])
     );
     let summary = Pi.read(&log, &|| false, &mut |_| {}).unwrap();
@@ -195,7 +151,7 @@ fn the_leaf_is_the_last_entry_with_an_id_and_times_fall_back() {
     );
     assert_eq!(summary.header.cwd, None);
     assert_eq!(summary.skipped_lines, 2);
-    let scanner = scan(&log);
+    let scanner = scan_lines(&Pi, &log);
     assert_eq!(scanner.header(), HeaderState::Session(summary.header));
     // No time anywhere: the file's.
     let undated = lines(&[
@@ -225,7 +181,7 @@ fn files_that_are_not_sessions_and_bad_bytes() {
         ]);
         assert!(Pi.read(&log, &|| false, &mut |_| {}).is_err(), "{first}");
         assert!(
-            matches!(scan(&log).header(), HeaderState::NotASession(_)),
+            matches!(scan_lines(&Pi, &log).header(), HeaderState::NotASession(_)),
             "{first}"
         );
     }
@@ -242,7 +198,7 @@ fn files_that_are_not_sessions_and_bad_bytes() {
     let log = MemoryLog::new(bytes);
     let err = Pi.read(&log, &|| false, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains(":2: invalid UTF-8"), "{err}");
-    assert!(scan(&log).meta().failure.is_some());
+    assert!(scan_lines(&Pi, &log).meta().failure.is_some());
 }
 
 #[test]
@@ -273,12 +229,12 @@ fn the_shared_real_files_read_as_their_golden_files_say() {
         "2025-11-20T23-33-50-805Z_d703a1a9-1b7b-4fb1-b512-c9738b1fe617.jsonl",
         "2025-12-09T00-53-29-825Z_ffae836b-9420-4060-ac13-7745215f90ff.jsonl",
     ] {
-        let log = at(&project.join(name));
+        let log = unplaced(&project.join(name));
         let read = read_as_json(&Pi, &log);
         assert_golden_file(&golden.join(format!("{name}.expected.json")), &read);
         // The scan agrees with the read.
         let summary = Pi.read(&log, &|| false, &mut |_| {}).unwrap();
-        let scanner = scan(&log);
+        let scanner = scan_lines(&Pi, &log);
         assert_eq!(scanner.header(), HeaderState::Session(summary.header));
         assert_eq!(scanner.meta().title, summary.title);
         assert_eq!(scanner.meta().skipped_lines, summary.skipped_lines);
@@ -340,7 +296,7 @@ proptest::proptest! {
         let mut seqs = Vec::new();
         let read = Pi.read(&log, &|| false, &mut |e| seqs.push(e.seq));
         proptest::prop_assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{:?}", seqs);
-        let scanner = scan(&log);
+        let scanner = scan_lines(&Pi, &log);
         match read {
             Ok(summary) => {
                 proptest::prop_assert_eq!(scanner.header(), HeaderState::Session(summary.header.clone()));
@@ -351,10 +307,10 @@ proptest::proptest! {
             Err(_) => proptest::prop_assert!(!matches!(scanner.header(), HeaderState::Session(_))),
         }
         // Fed in two parts, as after an append.
-        let whole = scan(&MemoryLog::new(bytes.clone()));
+        let whole = scan_lines(&Pi, &MemoryLog::new(bytes.clone()));
         let head = &bytes[..cut];
         let complete = head.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let mut pieces = scan(&MemoryLog::new(bytes[..complete].to_vec()));
+        let mut pieces = scan_lines(&Pi, &MemoryLog::new(bytes[..complete].to_vec()));
         let rest = &bytes[complete..];
         if let Some(rest) = rest.strip_suffix(b"\n") {
             for l in rest.split(|&b| b == b'\n') {

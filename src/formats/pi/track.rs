@@ -5,18 +5,16 @@
 use super::entry::{self, First, Kind, Line};
 use super::tree::{Kept, Tree};
 use crate::formats::text;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// One session file's state.
 #[derive(Debug, Clone, Default)]
 pub struct Tracker {
     file_modified: Option<u64>,
-    /// Complete lines read.
-    lines: u64,
-    skipped: u64,
-    failure: Option<u64>,
-    not_session: Option<String>,
+    /// Elements or lines read, skipped, the one not UTF-8, and why the
+    /// log is no session (what every tracker counts alike).
+    tally: Tally,
     first: Option<entry::Header>,
     /// Lines that parsed as JSON, the header included: what a v1
     /// `firstKeptEntryIndex` counts.
@@ -34,6 +32,8 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Pi session: no complete line";
 
+    tracker_parts!(file_modified, tally_and_header);
+
     fn for_scan() -> Self {
         Tracker::default()
     }
@@ -45,17 +45,13 @@ impl Track for Tracker {
         }
     }
 
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
-
     fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
         if simdutf8::basic::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
+            self.tally.failure = Some(self.tally.lines);
             // Listed still, once it is known to be a session file: its
             // read says why it fails.
             if self.first.is_some() {
@@ -70,7 +66,7 @@ impl Track for Tracker {
                     self.parsed = 1;
                 }
                 First::Other => {
-                    self.not_session = Some(
+                    self.tally.not_session = Some(
                         "not a Pi session: line 1 is no header with type \"session\" and a string id"
                             .into(),
                     );
@@ -79,23 +75,23 @@ impl Track for Tracker {
             return;
         };
         let tree_ids = header.tree;
-        let line_no = self.lines;
+        let line_no = self.tally.lines;
         let e = match entry::parse(raw) {
             Line::Entry(e) => e,
             Line::Blank => return,
             Line::NotAnEntry => {
                 self.parsed += 1;
-                self.skipped += 1;
+                self.tally.skipped += 1;
                 return;
             }
             Line::NotJson => {
-                self.skipped += 1;
+                self.tally.skipped += 1;
                 return;
             }
         };
         self.parsed += 1;
         if tree_ids && e.id.is_none() {
-            self.skipped += 1;
+            self.tally.skipped += 1;
             return;
         }
         if let Some(t) = e.timestamp {
@@ -143,26 +139,6 @@ impl Track for Tracker {
         if self.has_message && (!known || undated) {
             self.settle(false);
         }
-    }
-
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
     }
 
     /// The last `session_info` name, else the first user message cut to 80.

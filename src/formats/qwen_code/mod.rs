@@ -17,9 +17,8 @@ pub mod unverified;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::TrackScanner;
-use super::{LogFormat, LogSource, Scanner};
-use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
+use super::toolkit::track::tracked_by;
+use super::LogFormat;
 use track::Tracker;
 
 /// The Qwen Code format.
@@ -31,25 +30,10 @@ impl LogFormat for QwenCode {
         "qwen-code"
     }
 
-    fn display_name(&self) -> &'static str {
-        "Qwen Code"
-    }
-
     /// Rule (6a), before Claude Code's.
     fn recognizes(&self, line: &[u8]) -> bool {
         record::is_first_record(line)
     }
 
-    fn scanner(&self) -> Box<dyn Scanner> {
-        TrackScanner::<Tracker>::boxed()
-    }
-
-    fn read(
-        &self,
-        log: &dyn LogSource,
-        cancelled: Cancelled<'_>,
-        sink: &mut dyn FnMut(Entry<'_>),
-    ) -> Result<ReadSummary, ReadError> {
-        reader::read_log(log, cancelled, sink)
-    }
+    tracked_by!(scan: Tracker, read_with: reader::read_log);
 }

@@ -7,11 +7,10 @@
 use std::path::{Path, PathBuf};
 
 use super::*;
-use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
+use crate::formats::toolkit::test_support::{lines, marked_surface, owned, scan_lines, unplaced};
 use crate::formats::{HeaderState, LogFormat};
-use crate::reference::projection::Projector;
 
 const CHATS: &str = "tests/fixtures/qwen-code/projects/-home-ana-shop/chats";
 const MAIN: &str = "3b9f6c2e-1d4a-4e8b-9c7f-5a6b7c8d9e0f";
@@ -22,50 +21,6 @@ fn own(id: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(CHATS)
         .join(format!("{id}.jsonl"))
-}
-
-fn at(path: &Path) -> MemoryLog {
-    MemoryLog::new(std::fs::read(path).unwrap()).modified(7)
-}
-
-fn lines(lines: &[&str]) -> MemoryLog {
-    MemoryLog::new(lines.iter().map(|l| format!("{l}\n")).collect::<String>()).modified(7)
-}
-
-fn scan(log: &MemoryLog) -> Box<dyn Scanner> {
-    let mut scanner = QwenCode.scanner();
-    scanner.file_modified(7);
-    let bytes = &log.bytes;
-    for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
-        scanner.line(l);
-        Ok(Flow::Continue)
-    })
-    .unwrap();
-    scanner
-}
-
-fn surface(log: &MemoryLog) -> Vec<(&'static str, String)> {
-    let mut projector = Projector::new(None, usize::MAX);
-    QwenCode
-        .read(log, &|| false, &mut |e| projector.push(e))
-        .unwrap();
-    projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| {
-            let who = if m.checkpoint {
-                "checkpoint"
-            } else {
-                m.role.as_str()
-            };
-            (who, m.text)
-        })
-        .collect()
-}
-
-fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
-    pairs.iter().map(|(r, t)| (*r, t.to_string())).collect()
 }
 
 /// A record line of session `s`.
@@ -84,20 +39,20 @@ fn text(role: &str, t: &str) -> String {
 fn the_fixtures_read_as_their_golden_files_say() {
     for id in [MAIN, SUB, NONE] {
         let path = own(id);
-        assert_golden(&path, &read_as_json(&QwenCode, &at(&path)));
+        assert_golden(&path, &read_as_json(&QwenCode, &unplaced(&path)));
     }
 }
 
 #[test]
 fn streaming_records_rewind_compression_title_and_sidechains() {
-    let log = at(&own(MAIN));
+    let log = unplaced(&own(MAIN));
     // The rewound turn (u2, a3) is on a dead branch; the sub-agent's
     // records are off the chain; everything before the compression is
     // shadowed by it, its ack is not shown, its retained history follows;
     // the notification is the system's; the two `a5` records are one
     // message.
     assert_eq!(
-        surface(&log),
+        marked_surface(&QwenCode, &log),
         owned(&[
             (
                 "checkpoint",
@@ -120,7 +75,7 @@ fn streaming_records_rewind_compression_title_and_sidechains() {
     assert_eq!(summary.capacity, Some(262_144));
     assert_eq!(summary.skipped_lines, 1);
     assert_eq!(summary.captured_through_seq, Some(22));
-    let scanner = scan(&log);
+    let scanner = scan_lines(&QwenCode, &log);
     assert_eq!(scanner.header(), HeaderState::Session(summary.header));
     assert_eq!(scanner.meta().title, summary.title);
     assert_eq!(scanner.meta().capacity, Some(262_144));
@@ -161,7 +116,7 @@ fn records_of_one_uuid_are_one_message_at_its_first_line() {
         ),
     ]);
     assert_eq!(
-        surface(&log),
+        marked_surface(&QwenCode, &log),
         owned(&[
             ("user", "Why?"),
             ("assistant", "Because of rounding."),
@@ -195,7 +150,7 @@ fn a_compression_without_a_summary_and_titles() {
         &rec("a", Some("t"), "assistant", &text("model", "after")),
     ]);
     assert_eq!(
-        surface(&log),
+        marked_surface(&QwenCode, &log),
         owned(&[
             ("checkpoint", crate::formats::copilot_cli::track::NO_SUMMARY),
             ("assistant", "after"),
@@ -221,20 +176,20 @@ fn a_compression_without_a_summary_and_titles() {
 #[test]
 fn what_is_no_session() {
     // A file of system records only: no message.
-    let log = at(&own(NONE));
+    let log = unplaced(&own(NONE));
     let err = QwenCode.read(&log, &|| false, &mut |_| {}).unwrap_err();
     assert!(
         err.to_string().contains("no user or assistant message"),
         "{err}"
     );
-    assert_eq!(scan(&log).header(), HeaderState::Pending);
+    assert_eq!(scan_lines(&QwenCode, &log).header(), HeaderState::Pending);
     // A Claude Code line is not Qwen's, in a qwen-code store too.
     let claude = lines(&[
         r#"{"uuid":"u","parentUuid":null,"sessionId":"s","type":"user","message":{"role":"user","content":"hi"}}"#,
     ]);
     assert!(QwenCode.read(&claude, &|| false, &mut |_| {}).is_err());
     assert!(matches!(
-        scan(&claude).header(),
+        scan_lines(&QwenCode, &claude).header(),
         HeaderState::NotASession(_)
     ));
     assert_eq!(
@@ -252,7 +207,7 @@ fn what_is_no_session() {
     let bad = MemoryLog::new(bytes);
     let err = QwenCode.read(&bad, &|| false, &mut |_| {}).unwrap_err();
     assert!(err.to_string().contains(":2: invalid UTF-8"), "{err}");
-    assert!(scan(&bad).meta().failure.is_some());
+    assert!(scan_lines(&QwenCode, &bad).meta().failure.is_some());
 }
 
 fn pool() -> Vec<String> {
@@ -324,7 +279,7 @@ proptest::proptest! {
         let mut seqs = Vec::new();
         let read = QwenCode.read(&log, &|| false, &mut |e| seqs.push(e.seq));
         proptest::prop_assert!(seqs.windows(2).all(|w| w[0] < w[1]), "{:?}", seqs);
-        let scanner = scan(&log);
+        let scanner = scan_lines(&QwenCode, &log);
         match read {
             Ok(summary) => {
                 proptest::prop_assert_eq!(scanner.header(), HeaderState::Session(summary.header.clone()));
@@ -336,9 +291,9 @@ proptest::proptest! {
             Err(_) => proptest::prop_assert!(!matches!(scanner.header(), HeaderState::Session(_))),
         }
         // Fed in two parts, as after an append.
-        let whole = scan(&MemoryLog::new(bytes.clone()));
+        let whole = scan_lines(&QwenCode, &MemoryLog::new(bytes.clone()));
         let complete = bytes[..cut].iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let mut pieces = scan(&MemoryLog::new(bytes[..complete].to_vec()));
+        let mut pieces = scan_lines(&QwenCode, &MemoryLog::new(bytes[..complete].to_vec()));
         if let Some(rest) = bytes[complete..].strip_suffix(b"\n") {
             for l in rest.split(|&b| b == b'\n') {
                 pieces.line(l);

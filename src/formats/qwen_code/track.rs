@@ -6,17 +6,16 @@ use super::chain::Chain;
 use super::record::{self, Kind, Line, Record};
 use super::unverified;
 use crate::formats::text;
-use crate::formats::toolkit::track::Track;
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, Role, SessionHeader};
 
 /// One chat file's state.
 #[derive(Debug, Clone, Default)]
 pub struct Tracker {
     file_modified: Option<u64>,
-    lines: u64,
-    skipped: u64,
-    failure: Option<u64>,
-    not_session: Option<String>,
+    /// Elements or lines read, skipped, the one not UTF-8, and why the
+    /// log is no session (what every tracker counts alike).
+    tally: Tally,
     /// Line 1's `sessionId`, once line 1 satisfied rule (6a).
     id: Option<String>,
     first_time: Option<u64>,
@@ -62,6 +61,8 @@ pub fn is_compression(r: &Record<'_>) -> bool {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Qwen Code chat: no complete line";
 
+    tracker_parts!(file_modified, tally_and_header);
+
     fn for_scan() -> Self {
         Tracker::default()
     }
@@ -73,24 +74,20 @@ impl Track for Tracker {
         }
     }
 
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
-    }
-
     fn line(&mut self, raw: &[u8], _sink: &mut dyn FnMut(Entry<'_>)) {
-        self.lines += 1;
+        self.tally.lines += 1;
         if self.is_done() {
             return;
         }
         if simdutf8::basic::from_utf8(raw).is_err() {
-            self.failure = Some(self.lines);
+            self.tally.failure = Some(self.tally.lines);
             if self.id.is_some() {
                 self.settle(true);
             }
             return;
         }
-        if self.lines == 1 && !record::is_first_record(raw) {
-            self.not_session = Some(
+        if self.tally.lines == 1 && !record::is_first_record(raw) {
+            self.tally.not_session = Some(
                 "not a Qwen Code chat: line 1 is no ChatRecord of its own shape (rule 6a)".into(),
             );
             return;
@@ -99,11 +96,11 @@ impl Track for Tracker {
             Line::Record(r) => r,
             Line::Blank => return,
             Line::NotARecord => {
-                self.skipped += 1;
+                self.tally.skipped += 1;
                 return;
             }
         };
-        if self.lines == 1 {
+        if self.tally.lines == 1 {
             self.id = r.session_id.as_deref().map(str::to_string);
             self.first_time = r.timestamp;
         }
@@ -134,7 +131,7 @@ impl Track for Tracker {
         }
         if let Some(chain) = &mut self.chain {
             chain.record(
-                self.lines,
+                self.tally.lines,
                 &r.uuid,
                 r.parent_uuid.as_deref(),
                 role,
@@ -147,26 +144,6 @@ impl Track for Tracker {
         if self.has_message && (known != (self.has_message, self.cwd.is_some()) || undated) {
             self.settle(false);
         }
-    }
-
-    fn lines(&self) -> u64 {
-        self.lines
-    }
-
-    fn skipped(&self) -> u64 {
-        self.skipped
-    }
-
-    fn failure(&self) -> Option<u64> {
-        self.failure
-    }
-
-    fn not_session(&self) -> Option<&str> {
-        self.not_session.as_deref()
-    }
-
-    fn header(&self) -> Option<&SessionHeader> {
-        self.header.as_ref().filter(|_| self.not_session.is_none())
     }
 
     /// The last `custom_title`, else the first user message cut to 80.

@@ -20,5 +20,7 @@ pub mod memory_log;
 #[cfg(test)]
 pub mod real_logs;
 pub mod side_index;
+#[cfg(test)]
+pub mod test_support;
 pub mod track;
 pub mod whole;

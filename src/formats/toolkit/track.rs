@@ -341,10 +341,28 @@ pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHead
 /// The [`crate::formats::LogFormat::scanner`] and
 /// [`crate::formats::LogFormat::read`] of a line format whose tracker does
 /// both: `tracked_by!(Tracker);` in its `impl LogFormat`, or
-/// `tracked_by!(scan: A, read: B);` when the scan keeps less than the read.
+/// `tracked_by!(scan: A, read: B);` when the scan keeps less than the read,
+/// or `tracked_by!(scan: A, read_with: reader::read_log);` when the read
+/// is the format's own (one that needs the whole file's tree). A whole
+/// document's format says `document_by!(Tracker);` instead
+/// ([`super::whole`]).
 macro_rules! tracked_by {
     ($tracker:ty) => {
         $crate::formats::toolkit::track::tracked_by!(scan: $tracker, read: $tracker);
+    };
+    (scan: $scan:ty, read_with: $read:path) => {
+        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
+            $crate::formats::toolkit::track::TrackScanner::<$scan>::boxed()
+        }
+
+        fn read(
+            &self,
+            log: &dyn $crate::formats::LogSource,
+            cancelled: $crate::model::Cancelled<'_>,
+            sink: &mut dyn FnMut($crate::model::Entry<'_>),
+        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
+            $read(log, cancelled, sink)
+        }
     };
     (scan: $scan:ty, read: $read:ty) => {
         fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
@@ -362,6 +380,49 @@ macro_rules! tracked_by {
     };
 }
 pub(crate) use tracked_by;
+
+/// The parts of an `impl Track` most trackers write alike, named in one
+/// `tracker_parts!(…);` inside it:
+/// - `scan_or_project`: `for_scan` is the `Default` tracker, `for_read`
+///   the same with its field `project` set (events built, not only
+///   judged);
+/// - `file_modified`: the log's time kept in the field `file_modified`;
+/// - `tally_and_header`: the counts are the field `tally`, the header the
+///   field `header`, unless the log is known to be no session.
+macro_rules! tracker_parts {
+    ($($part:ident),+ $(,)?) => {
+        $($crate::formats::toolkit::track::tracker_parts!(@ $part);)+
+    };
+    (@ scan_or_project) => {
+        fn for_scan() -> Self {
+            Self::default()
+        }
+
+        fn for_read() -> Self {
+            Self {
+                project: true,
+                ..Self::default()
+            }
+        }
+    };
+    (@ file_modified) => {
+        fn file_modified(&mut self, millis: u64) {
+            self.file_modified = Some(millis);
+        }
+    };
+    (@ tally_and_header) => {
+        fn tally(&self) -> &$crate::formats::toolkit::track::Tally {
+            &self.tally
+        }
+
+        fn header(&self) -> Option<&$crate::model::SessionHeader> {
+            self.header
+                .as_ref()
+                .filter(|_| self.tally.not_session.is_none())
+        }
+    };
+}
+pub(crate) use tracker_parts;
 
 /// Bytes handed to the tracker at a time.
 const CHUNK: usize = 64 * 1024;

@@ -46,3 +46,34 @@ pub fn read<T: Track>(
         bytes,
     })
 }
+
+/// The [`crate::formats::LogFormat`] methods of a whole document's format,
+/// which no first line tells (its name does), read by its bytes:
+/// `document_by!(Tracker);` in its `impl LogFormat`.
+macro_rules! document_by {
+    ($tracker:ty) => {
+        fn is_document(&self) -> bool {
+            true
+        }
+
+        /// No first line tells a document: its name does
+        /// ([`crate::formats::LogFormat::claims_name`]).
+        fn recognizes(&self, _line: &[u8]) -> bool {
+            false
+        }
+
+        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
+            $crate::formats::toolkit::track::TrackScanner::<$tracker>::boxed()
+        }
+
+        fn read(
+            &self,
+            log: &dyn $crate::formats::LogSource,
+            cancelled: $crate::model::Cancelled<'_>,
+            sink: &mut dyn FnMut($crate::model::Entry<'_>),
+        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
+            $crate::formats::toolkit::whole::read::<$tracker>(log, cancelled, sink)
+        }
+    };
+}
+pub(crate) use document_by;

@@ -1,10 +1,9 @@
 //! Crush's `crush.db` as a database format (agent-logs-db-3.md "Crush"):
 //! the queries; the rules are `formats::crush`.
 
-use rusqlite::Transaction;
-
-use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{integer, text, Columns, DbError, ReadOnlyDb};
+use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
+use super::open::{integer, text, Columns, ReadOnlyDb};
+use super::session_tables::{SessionTables, Tables};
 use crate::formats::crush::{self, is_title_session, MessageRow, SessionRow};
 
 #[derive(Debug)]
@@ -20,17 +19,16 @@ impl DbFormat for Crush {
     }
 
     fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let sessions = db.columns("sessions")?;
-        let messages = db.columns("messages")?;
-        sessions
-            .require("sessions", &["id"])
-            .and_then(|()| messages.require("messages", &["id", "session_id"]))
-            .map_err(|why| OpenError::NotOfFormat(format!("not a Crush database: {why}")))?;
-        Ok(Box::new(Open {
+        let [sessions, messages] = require_tables(
+            &mut db,
+            "Crush",
+            [("sessions", &["id"]), ("messages", &["id", "session_id"])],
+        )?;
+        Ok(Box::new(Tables(Open {
             db,
             sessions,
             messages,
-        }))
+        })))
     }
 }
 
@@ -40,26 +38,66 @@ struct Open {
     messages: Columns,
 }
 
-impl Open {
+impl SessionTables for Open {
+    type Session = SessionRow;
+    type Message = MessageRow;
+
+    fn db(&mut self) -> &mut ReadOnlyDb {
+        &mut self.db
+    }
+
+    fn sessions(&self) -> &Columns {
+        &self.sessions
+    }
+
+    fn message_number(&self) -> &'static str {
+        "rowid"
+    }
+
+    fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+        session_row(row)
+    }
+
+    fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+        message_row(row)
+    }
+
+    fn id(session: &SessionRow) -> &str {
+        &session.id
+    }
+
+    fn hidden(session: &SessionRow) -> bool {
+        is_title_session(session)
+    }
+
+    fn one(
+        session: &SessionRow,
+        messages: &[MessageRow],
+        context: &DbContext,
+        limit: Option<u64>,
+    ) -> DbSession {
+        one(session, messages, context, limit)
+    }
+
     fn session_sql(&self, filter: &str) -> String {
         let s = &self.sessions;
+        let optional = [
+            "parent_session_id",
+            "title",
+            "created_at",
+            "summary_message_id",
+        ];
         format!(
-            "SELECT s.id, {}, {}, {}, {} FROM sessions s {filter}",
-            s.or_null("s", "parent_session_id"),
-            s.or_null("s", "title"),
-            s.or_null("s", "created_at"),
-            s.or_null("s", "summary_message_id"),
+            "SELECT s.id, {} FROM sessions s {filter}",
+            s.or_nulls("s", &optional)
         )
     }
 
     fn message_sql(&self) -> String {
         let m = &self.messages;
         format!(
-            "SELECT m.id, {}, {}, {}, {} FROM messages m WHERE m.session_id = ?1 ORDER BY {}",
-            m.or_null("m", "role"),
-            m.or_null("m", "parts"),
-            m.or_null("m", "created_at"),
-            m.or_null("m", "is_summary_message"),
+            "SELECT m.id, {} FROM messages m WHERE m.session_id = ?1 ORDER BY {}",
+            m.or_nulls("m", &["role", "parts", "created_at", "is_summary_message"]),
             crush::unverified::ORDER_BY
                 .split(", ")
                 .map(|c| format!("m.{c}"))
@@ -79,18 +117,14 @@ fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
     })
 }
 
-fn messages(tx: &Transaction<'_>, sql: &str, id: &str) -> Result<Vec<MessageRow>, DbError> {
-    let mut statement = tx.prepare_cached(sql)?;
-    let rows = statement.query_map([id], |row| {
-        Ok(MessageRow {
-            id: row.get(0)?,
-            role: text(row, 1)?,
-            parts: text(row, 2)?,
-            created_at: integer(row, 3)?,
-            is_summary_message: integer(row, 4)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+    Ok(MessageRow {
+        id: row.get(0)?,
+        role: text(row, 1)?,
+        parts: text(row, 2)?,
+        created_at: integer(row, 3)?,
+        is_summary_message: integer(row, 4)?,
+    })
 }
 
 fn one(
@@ -104,78 +138,5 @@ fn one(
         .clone()
         .or(crush::unverified::CWD_WITHOUT_INDEX);
     let p = crush::project(row, messages, limit, cwd.as_deref(), context.modified_ms);
-    let mut out = DbSession {
-        header: p.header,
-        title: p.title,
-        capacity: None,
-        skipped: p.skipped,
-        entries: p.entries,
-        rows: p.rows,
-        not_a_session: None,
-    };
-    if !out.has_messages() {
-        out.not_a_session = Some("no user or assistant message".into());
-    }
-    out
-}
-
-impl DbRead for Open {
-    fn stamp(&mut self) -> Result<String, DbError> {
-        let updated = self.sessions.or_null("s", "updated_at");
-        let sql = format!(
-            "SELECT (SELECT max({updated}) FROM sessions s), (SELECT max(rowid) FROM messages), \
-             (SELECT count(*) FROM sessions), (SELECT count(*) FROM messages)"
-        );
-        self.db.read(|tx| {
-            Ok(tx.query_row(&sql, [], |row| {
-                Ok(format!(
-                    "{:?}/{:?}/{:?}/{:?}",
-                    row.get_ref(0)?,
-                    row.get_ref(1)?,
-                    row.get_ref(2)?,
-                    row.get_ref(3)?
-                ))
-            })?)
-        })
-    }
-
-    fn list(&mut self, context: &DbContext) -> Result<Vec<DbSession>, DbError> {
-        let sql = self.session_sql("ORDER BY s.id");
-        let message_sql = self.message_sql();
-        self.db.read(|tx| {
-            let rows = {
-                let mut statement = tx.prepare(&sql)?;
-                let rows = statement.query_map([], session_row)?;
-                rows.collect::<Result<Vec<_>, _>>()?
-            };
-            let mut out = Vec::new();
-            for row in rows.iter().filter(|r| !is_title_session(r)) {
-                let messages = messages(tx, &message_sql, &row.id)?;
-                out.push(one(row, &messages, context, None));
-            }
-            Ok(out)
-        })
-    }
-
-    fn read(
-        &mut self,
-        context: &DbContext,
-        id: &str,
-        limit: Option<u64>,
-    ) -> Result<Option<DbSession>, DbError> {
-        let sql = self.session_sql("WHERE s.id = ?1");
-        let message_sql = self.message_sql();
-        self.db.read(|tx| {
-            let row = {
-                let mut statement = tx.prepare(&sql)?;
-                let mut rows = statement.query_map([id], session_row)?;
-                rows.next().transpose()?
-            };
-            let Some(row) = row.filter(|r| !is_title_session(r)) else {
-                return Ok(None);
-            };
-            let messages = messages(tx, &message_sql, id)?;
-            Ok(Some(one(&row, &messages, context, limit)))
-        })
-    }
+    DbSession::projected(p.header, p.title, None, p.skipped, p.entries, p.rows)
 }

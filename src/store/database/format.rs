@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use super::open::{DbError, ReadOnlyDb};
+use super::open::{Columns, DbError, ReadOnlyDb};
 use crate::model::{Entry, SessionHeader};
 
 /// What a format knows of a database besides its rows: facts of where it
@@ -39,6 +39,31 @@ pub struct DbSession {
 }
 
 impl DbSession {
+    /// A session as its format projected it; one with no user or
+    /// assistant message is not a session after all (listed as a note).
+    pub fn projected(
+        header: SessionHeader,
+        title: Option<String>,
+        capacity: Option<u64>,
+        skipped: u64,
+        entries: Vec<Entry<'static>>,
+        rows: u64,
+    ) -> DbSession {
+        let mut one = DbSession {
+            header,
+            title,
+            capacity,
+            skipped,
+            entries,
+            rows,
+            not_a_session: None,
+        };
+        if !one.has_messages() {
+            one.not_a_session = Some("no user or assistant message".into());
+        }
+        one
+    }
+
     /// Whether any user or assistant message projects.
     pub fn has_messages(&self) -> bool {
         self.entries
@@ -116,4 +141,25 @@ impl PartialEq for Candidate {
             && self.format.name() == other.format.name()
             && self.context == other.context
     }
+}
+
+/// The columns of each of `tables` (name, the columns it must have: what
+/// `auto` tells the formats apart by), all read before any is judged; or
+/// why the database is not `display`'s.
+pub fn require_tables<const N: usize>(
+    db: &mut ReadOnlyDb,
+    display: &str,
+    tables: [(&str, &[&str]); N],
+) -> Result<[Columns; N], OpenError> {
+    let mut columns = Vec::with_capacity(N);
+    for (table, _) in &tables {
+        columns.push(db.columns(table)?);
+    }
+    for ((table, want), have) in tables.iter().zip(&columns) {
+        have.require(table, want)
+            .map_err(|why| OpenError::NotOfFormat(format!("not a {display} database: {why}")))?;
+    }
+    columns
+        .try_into()
+        .map_err(|_| OpenError::NotOfFormat(format!("not a {display} database")))
 }

@@ -2,11 +2,11 @@
 //! "Goose"): the queries; the rules are `formats::goose`.
 
 use rusqlite::types::ValueRef;
-use rusqlite::Transaction;
 use serde_json::Value;
 
-use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{integer, text, Columns, DbError, ReadOnlyDb};
+use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
+use super::open::{integer, text, Columns, ReadOnlyDb};
+use super::session_tables::{SessionTables, Tables};
 use crate::formats::goose::{self, is_hidden, MessageRow, SessionRow};
 
 #[derive(Debug)]
@@ -24,17 +24,19 @@ impl DbFormat for Goose {
     /// A `sessions.db` is Goose's when its `messages` table has a
     /// `content_json` column (the `auto` rule).
     fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let sessions = db.columns("sessions")?;
-        let messages = db.columns("messages")?;
-        sessions
-            .require("sessions", &["id"])
-            .and_then(|()| messages.require("messages", &["session_id", "content_json"]))
-            .map_err(|why| OpenError::NotOfFormat(format!("not a Goose database: {why}")))?;
-        Ok(Box::new(Open {
+        let [sessions, messages] = require_tables(
+            &mut db,
+            "Goose",
+            [
+                ("sessions", &["id"]),
+                ("messages", &["session_id", "content_json"]),
+            ],
+        )?;
+        Ok(Box::new(Tables(Open {
             db,
             sessions,
             messages,
-        }))
+        })))
     }
 }
 
@@ -44,19 +46,66 @@ struct Open {
     messages: Columns,
 }
 
-impl Open {
+impl SessionTables for Open {
+    type Session = SessionRow;
+    type Message = MessageRow;
+
+    fn db(&mut self) -> &mut ReadOnlyDb {
+        &mut self.db
+    }
+
+    fn sessions(&self) -> &Columns {
+        &self.sessions
+    }
+
+    fn message_number(&self) -> &'static str {
+        if self.messages.has("id") {
+            "id"
+        } else {
+            "rowid"
+        }
+    }
+
+    fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+        session_row(row)
+    }
+
+    fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+        message_row(row)
+    }
+
+    fn id(session: &SessionRow) -> &str {
+        &session.id
+    }
+
+    fn hidden(session: &SessionRow) -> bool {
+        is_hidden(session)
+    }
+
+    fn one(
+        session: &SessionRow,
+        messages: &[MessageRow],
+        context: &DbContext,
+        limit: Option<u64>,
+    ) -> DbSession {
+        one(session, messages, context, limit)
+    }
+
     fn session_sql(&self, filter: &str) -> String {
         let s = &self.sessions;
+        let optional = [
+            "name",
+            "description",
+            "user_set_name",
+            "session_type",
+            "working_dir",
+            "created_at",
+            "model_config_json",
+            "parent_session_id",
+        ];
         format!(
-            "SELECT s.id, {}, {}, {}, {}, {}, {}, {}, {} FROM sessions s {filter}",
-            s.or_null("s", "name"),
-            s.or_null("s", "description"),
-            s.or_null("s", "user_set_name"),
-            s.or_null("s", "session_type"),
-            s.or_null("s", "working_dir"),
-            s.or_null("s", "created_at"),
-            s.or_null("s", "model_config_json"),
-            s.or_null("s", "parent_session_id"),
+            "SELECT s.id, {} FROM sessions s {filter}",
+            s.or_nulls("s", &optional)
         )
     }
 
@@ -97,18 +146,14 @@ fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
     })
 }
 
-fn messages(tx: &Transaction<'_>, sql: &str, id: &str) -> Result<Vec<MessageRow>, DbError> {
-    let mut statement = tx.prepare_cached(sql)?;
-    let rows = statement.query_map([id], |row| {
-        Ok(MessageRow {
-            id: integer(row, 0)?.unwrap_or_default(),
-            role: text(row, 1)?,
-            content_json: text(row, 2)?,
-            created_timestamp: integer(row, 3)?,
-            metadata_json: text(row, 4)?,
-        })
-    })?;
-    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+    Ok(MessageRow {
+        id: integer(row, 0)?.unwrap_or_default(),
+        role: text(row, 1)?,
+        content_json: text(row, 2)?,
+        created_timestamp: integer(row, 3)?,
+        metadata_json: text(row, 4)?,
+    })
 }
 
 fn one(
@@ -118,83 +163,5 @@ fn one(
     limit: Option<u64>,
 ) -> DbSession {
     let p = goose::project(row, messages, limit, context.modified_ms);
-    let mut out = DbSession {
-        header: p.header,
-        title: p.title,
-        capacity: p.capacity,
-        skipped: p.skipped,
-        entries: p.entries,
-        rows: p.rows,
-        not_a_session: None,
-    };
-    if !out.has_messages() {
-        out.not_a_session = Some("no user or assistant message".into());
-    }
-    out
-}
-
-impl DbRead for Open {
-    fn stamp(&mut self) -> Result<String, DbError> {
-        let updated = self.sessions.or_null("s", "updated_at");
-        let id = if self.messages.has("id") {
-            "id"
-        } else {
-            "rowid"
-        };
-        let sql = format!(
-            "SELECT (SELECT max({updated}) FROM sessions s), (SELECT max({id}) FROM messages), \
-             (SELECT count(*) FROM sessions), (SELECT count(*) FROM messages)"
-        );
-        self.db.read(|tx| {
-            Ok(tx.query_row(&sql, [], |row| {
-                Ok(format!(
-                    "{:?}/{:?}/{:?}/{:?}",
-                    row.get_ref(0)?,
-                    row.get_ref(1)?,
-                    row.get_ref(2)?,
-                    row.get_ref(3)?
-                ))
-            })?)
-        })
-    }
-
-    fn list(&mut self, context: &DbContext) -> Result<Vec<DbSession>, DbError> {
-        let sql = self.session_sql("ORDER BY s.id");
-        let message_sql = self.message_sql();
-        self.db.read(|tx| {
-            let rows = {
-                let mut statement = tx.prepare(&sql)?;
-                let rows = statement.query_map([], session_row)?;
-                rows.collect::<Result<Vec<_>, _>>()?
-            };
-            let mut out = Vec::new();
-            for row in rows.iter().filter(|r| !is_hidden(r)) {
-                let messages = messages(tx, &message_sql, &row.id)?;
-                out.push(one(row, &messages, context, None));
-            }
-            Ok(out)
-        })
-    }
-
-    fn read(
-        &mut self,
-        context: &DbContext,
-        id: &str,
-        limit: Option<u64>,
-    ) -> Result<Option<DbSession>, DbError> {
-        let sql = self.session_sql("WHERE s.id = ?1");
-        let message_sql = self.message_sql();
-        self.db.read(|tx| {
-            let row = {
-                let mut statement = tx.prepare(&sql)?;
-                let mut rows = statement.query_map([id], session_row)?;
-                rows.next().transpose()?
-            };
-            let Some(row) = row.filter(|r| !is_hidden(r)) else {
-                return Ok(None);
-            };
-            let messages = messages(tx, &message_sql, id)?;
-            Ok(Some(one(&row, &messages, context, limit)))
-        })
-    }
+    DbSession::projected(p.header, p.title, p.capacity, p.skipped, p.entries, p.rows)
 }

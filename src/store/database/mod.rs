@@ -11,6 +11,7 @@ pub mod format;
 mod goose;
 pub mod open;
 mod opencode;
+mod session_tables;
 mod store;
 mod zed;
 

@@ -336,6 +336,16 @@ impl Columns {
         }
     }
 
+    /// [`Self::or_null`] of each of `names`, comma-separated: the optional
+    /// columns of a `SELECT`.
+    pub fn or_nulls(&self, alias: &str, names: &[&str]) -> String {
+        names
+            .iter()
+            .map(|name| self.or_null(alias, name))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+
     /// The first of `want` the table lacks, as a reason.
     pub fn require(&self, table: &str, want: &[&str]) -> Result<(), String> {
         if !self.exists() {

@@ -62,19 +62,14 @@ impl Open {
     ) -> Result<DbSession, DbError> {
         let rows = self.db.session_rows(&row.id)?;
         let projected = session::project_rows(row, &rows, limit);
-        let mut one = DbSession {
-            header: session::header(row, context.modified_ms),
-            title: session::session_title(row, Some(&projected)),
-            capacity: None,
-            skipped: projected.skipped,
-            rows: projected.rows,
-            entries: projected.entries,
-            not_a_session: None,
-        };
-        if !one.has_messages() {
-            one.not_a_session = Some("no user or assistant message".into());
-        }
-        Ok(one)
+        Ok(DbSession::projected(
+            session::header(row, context.modified_ms),
+            session::session_title(row, Some(&projected)),
+            None,
+            projected.skipped,
+            projected.entries,
+            projected.rows,
+        ))
     }
 }
 

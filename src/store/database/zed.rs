@@ -3,7 +3,7 @@
 
 use rusqlite::types::ValueRef;
 
-use super::format::{DbContext, DbFormat, DbRead, DbSession, OpenError};
+use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
 use super::open::{text, Columns, DbError, ReadOnlyDb};
 use crate::formats::zed::{self, ThreadRow};
 
@@ -22,10 +22,8 @@ impl DbFormat for Zed {
     /// A `threads.db` is Zed's when its `threads` table has a `data_type`
     /// column (the `auto` rule).
     fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let threads = db.columns("threads")?;
-        threads
-            .require("threads", &["id", "data_type", "data"])
-            .map_err(|why| OpenError::NotOfFormat(format!("not a Zed database: {why}")))?;
+        let [threads] =
+            require_tables(&mut db, "Zed", [("threads", &["id", "data_type", "data"])])?;
         Ok(Box::new(Open { db, threads }))
     }
 }
@@ -38,14 +36,16 @@ struct Open {
 impl Open {
     fn sql(&self, filter: &str) -> String {
         let t = &self.threads;
+        let optional = [
+            "parent_id",
+            "folder_paths",
+            "folder_paths_order",
+            "created_at",
+        ];
         format!(
-            "SELECT t.id, {}, {}, t.data_type, t.data, {}, {}, {}, {} FROM threads t {filter}",
-            t.or_null("t", "summary"),
-            t.or_null("t", "updated_at"),
-            t.or_null("t", "parent_id"),
-            t.or_null("t", "folder_paths"),
-            t.or_null("t", "folder_paths_order"),
-            t.or_null("t", "created_at"),
+            "SELECT t.id, {}, t.data_type, t.data, {} FROM threads t {filter}",
+            t.or_nulls("t", &["summary", "updated_at"]),
+            t.or_nulls("t", &optional),
         )
     }
 }
@@ -71,21 +71,11 @@ fn thread_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<ThreadRow> {
 
 fn one(row: &ThreadRow, context: &DbContext, limit: Option<u64>) -> DbSession {
     let p = zed::project(row, limit, context.modified_ms);
-    let mut out = DbSession {
-        header: p.header,
-        title: p.title,
-        capacity: None,
-        skipped: p.skipped,
-        entries: p.entries,
-        rows: p.rows,
-        not_a_session: None,
-    };
-    if !out.has_messages() {
-        out.not_a_session = Some(if p.skipped > 0 && p.rows == 0 {
-            "its data cannot be read (neither zstd nor json, or not a JSON object)".into()
-        } else {
-            "no user or assistant message".into()
-        });
+    let unreadable = p.skipped > 0 && p.rows == 0;
+    let mut out = DbSession::projected(p.header, p.title, None, p.skipped, p.entries, p.rows);
+    if out.not_a_session.is_some() && unreadable {
+        out.not_a_session =
+            Some("its data cannot be read (neither zstd nor json, or not a JSON object)".into());
     }
     out
 }

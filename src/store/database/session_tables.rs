@@ -1,0 +1,125 @@
+//! What the databases whose sessions are rows of `sessions` and whose
+//! messages are rows of `messages` share (Crush's, Goose's): the stamp,
+//! the list and the read of one session, in one transaction each, over a
+//! format's own queries and rules ([`SessionTables`]).
+
+use rusqlite::{Row, Transaction};
+
+use super::format::{DbContext, DbRead, DbSession};
+use super::open::{Columns, DbError, ReadOnlyDb};
+
+/// One format's queries and rules over its two tables.
+pub trait SessionTables {
+    type Session;
+    type Message;
+
+    fn db(&mut self) -> &mut ReadOnlyDb;
+
+    /// The `sessions` table's columns.
+    fn sessions(&self) -> &Columns;
+
+    /// The `messages` column that grows with each message (`id`, else
+    /// `rowid`).
+    fn message_number(&self) -> &'static str;
+
+    /// The sessions' query, `filter` its tail (`WHERE s.id = ?1`).
+    fn session_sql(&self, filter: &str) -> String;
+
+    /// The messages of the session `?1`, in order.
+    fn message_sql(&self) -> String;
+
+    fn session_row(row: &Row<'_>) -> rusqlite::Result<Self::Session>;
+
+    fn message_row(row: &Row<'_>) -> rusqlite::Result<Self::Message>;
+
+    fn id(session: &Self::Session) -> &str;
+
+    /// Whether a row is listed as no session at all (Crush's title
+    /// sessions, Goose's hidden ones).
+    fn hidden(session: &Self::Session) -> bool;
+
+    /// The session projected from its row and its first `limit` messages.
+    fn one(
+        session: &Self::Session,
+        messages: &[Self::Message],
+        context: &DbContext,
+        limit: Option<u64>,
+    ) -> DbSession;
+}
+
+/// A [`SessionTables`] format's open database.
+pub struct Tables<T>(pub T);
+
+impl<T: SessionTables> DbRead for Tables<T> {
+    fn stamp(&mut self) -> Result<String, DbError> {
+        let updated = self.0.sessions().or_null("s", "updated_at");
+        let number = self.0.message_number();
+        let sql = format!(
+            "SELECT (SELECT max({updated}) FROM sessions s), (SELECT max({number}) FROM messages), \
+             (SELECT count(*) FROM sessions), (SELECT count(*) FROM messages)"
+        );
+        self.0.db().read(|tx| {
+            Ok(tx.query_row(&sql, [], |row| {
+                Ok(format!(
+                    "{:?}/{:?}/{:?}/{:?}",
+                    row.get_ref(0)?,
+                    row.get_ref(1)?,
+                    row.get_ref(2)?,
+                    row.get_ref(3)?
+                ))
+            })?)
+        })
+    }
+
+    fn list(&mut self, context: &DbContext) -> Result<Vec<DbSession>, DbError> {
+        let sql = self.0.session_sql("ORDER BY s.id");
+        let message_sql = self.0.message_sql();
+        self.0.db().read(|tx| {
+            let rows = {
+                let mut statement = tx.prepare(&sql)?;
+                let rows = statement.query_map([], T::session_row)?;
+                rows.collect::<Result<Vec<_>, _>>()?
+            };
+            let mut out = Vec::new();
+            for row in rows.iter().filter(|r| !T::hidden(r)) {
+                let messages = messages::<T>(tx, &message_sql, T::id(row))?;
+                out.push(T::one(row, &messages, context, None));
+            }
+            Ok(out)
+        })
+    }
+
+    fn read(
+        &mut self,
+        context: &DbContext,
+        id: &str,
+        limit: Option<u64>,
+    ) -> Result<Option<DbSession>, DbError> {
+        let sql = self.0.session_sql("WHERE s.id = ?1");
+        let message_sql = self.0.message_sql();
+        self.0.db().read(|tx| {
+            let row = {
+                let mut statement = tx.prepare(&sql)?;
+                let mut rows = statement.query_map([id], T::session_row)?;
+                rows.next().transpose()?
+            };
+            let Some(row) = row.filter(|r| !T::hidden(r)) else {
+                return Ok(None);
+            };
+            let messages = messages::<T>(tx, &message_sql, id)?;
+            Ok(Some(T::one(&row, &messages, context, limit)))
+        })
+    }
+}
+
+/// The session `id`'s messages (the statement cached: it runs once per
+/// session of a list).
+fn messages<T: SessionTables>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    id: &str,
+) -> Result<Vec<T::Message>, DbError> {
+    let mut statement = tx.prepare_cached(sql)?;
+    let rows = statement.query_map([id], T::message_row)?;
+    Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
