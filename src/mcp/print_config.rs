@@ -27,8 +27,13 @@ pub fn print_config(client: &str, request: &McpRequest) -> Option<String> {
         "codex" => codex(&args),
         "gemini" => trusted_settings("Gemini CLI", "~/.gemini/settings.json", "gemini -p", &args),
         "qwen-code" => trusted_settings("Qwen Code", "~/.qwen/settings.json", "qwen -p", &args),
-        "opencode" => opencode_style("~/.config/opencode/opencode.json", &args),
-        "kilo" => opencode_style("~/.config/kilo/opencode.json", &args),
+        "opencode" => opencode_style(
+            "~/.config/opencode/opencode.json",
+            Some("https://opencode.ai/config.json"),
+            &args,
+        ),
+        // Kilo reads kilo.json(c) and opencode.json(c) in its folder.
+        "kilo" => opencode_style("~/.config/kilo/kilo.json", None, &args),
         "copilot-cli" => copilot_cli(&args),
         "cursor" => format!(
             "// In ~/.cursor/mcp.json (or .cursor/mcp.json in a project):\n{}\n",
@@ -123,22 +128,25 @@ fn trusted_settings(agent: &str, file: &str, headless: &str, args: &[String]) ->
 /// OpenCode's config (Kilo is its fork): `mcp` entries of type `local`,
 /// the command and its arguments as one array. OpenCode runs MCP tools
 /// without asking unless a `permission` rule says otherwise.
-fn opencode_style(file: &str, args: &[String]) -> String {
+fn opencode_style(file: &str, schema: Option<&str>, args: &[String]) -> String {
     let mut command = vec![PROGRAM.to_string()];
     command.extend(args.iter().cloned());
+    let mut config = json!({
+        "mcp": {NAME: {"type": "local", "command": command, "enabled": true}},
+    });
+    if let (Some(schema), Some(object)) = (schema, config.as_object_mut()) {
+        object.insert("$schema".into(), json!(schema));
+    }
     format!(
-        "// In {file}:\n{}\n",
-        pretty(&json!({
-            "$schema": "https://opencode.ai/config.json",
-            "mcp": {NAME: {"type": "local", "command": command, "enabled": true}},
-        }))
+        "// In {file} (comments are allowed there):\n{}\n",
+        pretty(&config)
     )
 }
 
 /// Copilot CLI: its own `copilot mcp add`, or the entry it writes to
 /// `~/.copilot/mcp-config.json` (`"tools": ["*"]`: every tool offered).
-/// `copilot -p` asks before an MCP tool runs, and with no one to answer
-/// refuses it: `--allow-tool=hydra` allows this server's tools.
+/// It approves read-only tools without asking, in `copilot -p` too, and
+/// all four are annotated read-only: no permission flag is needed.
 fn copilot_cli(args: &[String]) -> String {
     let mut command = vec![PROGRAM.to_string()];
     command.extend(args.iter().cloned());
@@ -147,7 +155,7 @@ fn copilot_cli(args: &[String]) -> String {
          copilot mcp add {NAME} -- {}\n\
          # or add to ~/.copilot/mcp-config.json:\n\
          {}\n\
-         # Let the model read sessions without asking (they only read): copilot --allow-tool={NAME}\n",
+         # The tools are read-only: Copilot CLI runs them without asking (copilot -p too).\n",
         shell_line(&command),
         pretty(&json!({"mcpServers": {NAME: {
             "type": "local",

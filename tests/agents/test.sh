@@ -12,12 +12,16 @@
 #   5. Pi, Qwen Code, Kilo, Continue, Cline and Aider (sessions_test.py):
 #      each writes a real session in a fresh HOME (a prompt, a tool call, a
 #      resumed turn), which `candidates`, `prepare`, `status` and `search`
-#      find with zero configuration.
+#      find with zero configuration;
+#   6. Gemini CLI, OpenCode and Copilot CLI (more_agents_test.py): the MCP
+#      server configured as `mcp --print-config <agent>` prints it, one
+#      prompt calling every tool (each result in the next request), the
+#      agent's own session read back, Gemini's `@hydra:<uri>` attachment.
 #
 #   bash tests/agents/test.sh target/debug/hydra-session-lsp [AGENT...]
 #
 # AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
-# cline, aider (5); default all.
+# cline, aider (5), gemini, opencode, copilot (6); default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
@@ -35,12 +39,14 @@ shift
 # (the others), each with the names asked for.
 hooks=()
 readers=()
+more=()
 for agent in "$@"; do
   case "$agent" in
     claude | codex) hooks+=("$agent") ;;
     pi | qwen | kilo | continue | cline | aider) readers+=("$agent") ;;
+    gemini | opencode | copilot) more+=("$agent") ;;
     *)
-      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider)" >&2
+      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini opencode copilot)" >&2
       exit 2
       ;;
   esac
@@ -53,10 +59,12 @@ if [ $# -gt 0 ]; then
   [ ${#hooks[@]} -gt 0 ] || hooks_run=0
   [ ${#hooks[@]} -ne 1 ] || hooks_only=${hooks[0]}
   [ ${#readers[@]} -gt 0 ] || readers=(none)
+  [ ${#more[@]} -gt 0 ] || more=(none)
 elif [ -n "${HYDRA_AGENTS_ONLY:-}" ]; then
   # As before the other agents came: HYDRA_AGENTS_ONLY alone picks among
   # Claude Code's and Codex's groups only.
   readers=(none)
+  more=(none)
 fi
 store="$repo/examples/sessions"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hydra-agents.XXXXXX")
@@ -84,8 +92,9 @@ for tool in node npm tmux python3; do
 done
 
 rc=0
-# npm and PyPI at once; a fresh machine's first install takes about 2 min.
-timeout --kill-after=10 420 bash "$here/install.sh" "$@" >"$work/install.out" 2>"$work/install.err" || rc=$?
+# npm and PyPI at once; a fresh machine's first install takes about 2 min
+# alone, 10 min on a loaded one (with Gemini CLI, OpenCode and Copilot CLI).
+timeout --kill-after=10 900 bash "$here/install.sh" "$@" >"$work/install.out" 2>"$work/install.err" || rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "FAIL agents: install.sh exited with status $rc"
   tail -n 20 "$work/install.err"
@@ -126,5 +135,8 @@ if [ "$hooks_run" -eq 1 ]; then
 fi
 if [ "${readers[*]-}" != "none" ]; then
   run_script sessions_test.py 420 "$server" "$work/install.out" ${readers[@]+"${readers[@]}"}
+fi
+if [ "${more[*]-}" != "none" ]; then
+  run_script more_agents_test.py 1200 "$server" "$work/install.out" "$store" ${more[@]+"${more[@]}"}
 fi
 finish

@@ -9,6 +9,7 @@ mod real_logs;
 mod agent_prompts;
 mod commands;
 mod formats;
+mod help_words;
 mod hook;
 mod packaging;
 mod search;
