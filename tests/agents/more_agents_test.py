@@ -17,7 +17,7 @@ configured exactly as `mcp --print-config <agent>` prints it:
 
 INSTALL_OUT is what tests/agents/install.sh printed (NAME=PATH lines);
 STORE the hydra store the MCP server reads (examples/sessions); AGENT
-names (gemini opencode copilot) pick groups, default all. Groups run as
+names (gemini opencode copilot configs) pick groups, default all. Groups run as
 processes of their own, HYDRA_AGENTS_JOBS (default 3) at once.
 
 Prints one "PASS name" / "FAIL name: why" line per check; exits 1 on any
@@ -307,7 +307,55 @@ def printed_json(printed):
         return ""
 
 
-TESTS = {"gemini": test_gemini, "opencode": test_opencode, "copilot": test_copilot}
+# ---- Every printed config, parsed -----------------------------------------------
+
+
+def test_configs():
+    """Every client's snippet parses in its file's own language (JSON with
+    the comments the file allows, YAML, TOML), with the server's command and
+    arguments in it: the check for the agents not installed here."""
+    import tomllib
+
+    import yaml
+
+    r = st.Run("configs")
+    try:
+        status, out, err = r.server("mcp", "--help")
+        clients = re.search(r"--print-config <CLIENT>.*?\[possible values: ([^\]]+)\]", out, re.S)
+        names = [n.strip() for n in clients.group(1).replace("\n", " ").split(",")] if clients else []
+        check("configs: mcp --help lists the clients", len(names) >= 14, tail(out))
+        for client in names:
+            printed = printed_config(r, client)
+            body = [line for line in printed.splitlines() if not line.lstrip().startswith(("//", "#"))]
+            try:
+                if client in ("goose", "continue"):
+                    value = yaml.safe_load("\n".join(body))
+                    entry = value["extensions"]["hydra"] if client == "goose" else value["mcpServers"][0]
+                    command, args = entry.get("cmd") or entry.get("command"), entry["args"]
+                elif client in ("codex", "claude-code"):
+                    if client == "codex":
+                        table = tomllib.loads("\n".join(line for line in body if not line.startswith("codex ")))
+                        command, args = table["mcp_servers"]["hydra"]["command"], table["mcp_servers"]["hydra"]["args"]
+                    else:
+                        json.loads("\n".join(line for line in body if not line.startswith("claude ")))
+                        command, args = "hydra-session-lsp", [a for a in printed.split("-- hydra-session-lsp ", 1)[1].split()[:1]]
+                else:
+                    value = json.loads("\n".join(line for line in body if not line.startswith("copilot ")))
+                    entry = next(iter(v for v in value.values() if isinstance(v, dict)))["hydra"]
+                    command = entry["command"]
+                    args = entry.get("args")
+                    if isinstance(command, list):  # OpenCode's and Kilo's one array
+                        command, args = command[0], command[1:]
+                ok = command == "hydra-session-lsp" and args[:1] == ["mcp"]
+                why = f"command {command!r}, args {args!r}"
+            except Exception as e:  # a snippet that does not parse is the failure reported
+                ok, why = False, f"{type(e).__name__}: {e}; {tail(printed)}"
+            check(f"configs: {client}'s snippet parses, the server's command in it", ok, why)
+    finally:
+        r.close()
+
+
+TESTS = {"gemini": test_gemini, "opencode": test_opencode, "copilot": test_copilot, "configs": test_configs}
 
 
 def run_groups_in_parallel(groups, jobs):

@@ -16,12 +16,13 @@
 #   6. Gemini CLI, OpenCode and Copilot CLI (more_agents_test.py): the MCP
 #      server configured as `mcp --print-config <agent>` prints it, one
 #      prompt calling every tool (each result in the next request), the
-#      agent's own session read back, Gemini's `@hydra:<uri>` attachment.
+#      agent's own session read back, Gemini's `@hydra:<uri>` attachment;
+#      and every client's printed config parsed (configs).
 #
 #   bash tests/agents/test.sh target/debug/hydra-session-lsp [AGENT...]
 #
 # AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
-# cline, aider (5), gemini, opencode, copilot (6); default all.
+# cline, aider (5), gemini, opencode, copilot, configs (6); default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
@@ -44,9 +45,9 @@ for agent in "$@"; do
   case "$agent" in
     claude | codex) hooks+=("$agent") ;;
     pi | qwen | kilo | continue | cline | aider) readers+=("$agent") ;;
-    gemini | opencode | copilot) more+=("$agent") ;;
+    gemini | opencode | copilot | configs) more+=("$agent") ;;
     *)
-      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini opencode copilot)" >&2
+      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini opencode copilot configs)" >&2
       exit 2
       ;;
   esac
