@@ -36,7 +36,8 @@ pub enum Command {
         /// Input file, or `-` for standard input (the default).
         file: Option<PathBuf>,
     },
-    /// List mention candidates from the store, ranked.
+    /// List mention candidates from the stores, ranked.
+    #[command(long_about = candidates_about())]
     Candidates {
         #[command(flatten)]
         store: StoreArgs,
@@ -93,7 +94,7 @@ pub enum Command {
     #[command(subcommand)]
     Hook(HookCommand),
     /// Run the MCP server on stdin/stdout: sessions as resources, and the
-    /// tools list_sessions, read_session and prepare.
+    /// tools list_sessions, search_sessions, read_session and prepare.
     Mcp {
         #[command(flatten)]
         store: StoreArgs,
@@ -231,13 +232,33 @@ fn store_formats() -> Vec<&'static str> {
     crate::formats::FormatChoice::names()
 }
 
+/// `--store`'s long help: the short one with the agents whose default
+/// stores are added, from the one table of formats.
+fn store_help() -> String {
+    format!(
+        "Session store; repeat for a list (default: $HYDRA_SESSION_STORE, else \
+         $HYDRA_HOME/sessions, else ~/.hydra/sessions, plus the stores of every agent this \
+         build reads that exist: {})",
+        crate::formats::table::agent_names()
+    )
+}
+
+/// `candidates --help`: whose sessions are candidates, from the one table.
+fn candidates_about() -> String {
+    format!(
+        "List mention candidates from the stores, ranked: hydra's sessions and those of {} \
+         (each agent's default store when it exists, or the --store given).",
+        crate::formats::table::agent_names()
+    )
+}
+
 /// Store and limit settings shared by the store-reading commands.
 #[derive(Debug, Args)]
 pub struct StoreArgs {
     /// Session store; repeat for a list (default: $HYDRA_SESSION_STORE, else
     /// $HYDRA_HOME/sessions, else ~/.hydra/sessions, plus the stores of every
     /// agent this build reads that exist).
-    #[arg(long)]
+    #[arg(long, long_help = store_help())]
     pub store: Vec<PathBuf>,
     /// The log format of the --store before it (one of the formats this
     /// build reads, or auto: each log's first line tells).

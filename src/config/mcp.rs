@@ -3,8 +3,25 @@
 
 use super::settings::{Requested, SpillRequest};
 
-/// The clients `mcp --print-config` knows, by the name it takes.
-pub const CLIENTS: [&str; 6] = ["claude-code", "codex", "gemini", "cursor", "vscode", "zed"];
+/// The clients `mcp --print-config` knows, by the name it takes: every
+/// agent this build reads that has MCP (by its format's name; `vscode`
+/// for Copilot Chat), in the table's order. Pi and Aider have no MCP.
+pub const CLIENTS: [&str; 14] = [
+    "claude-code",
+    "codex",
+    "gemini",
+    "copilot-cli",
+    "opencode",
+    "cursor",
+    "vscode",
+    "qwen-code",
+    "continue",
+    "cline",
+    "kilo",
+    "goose",
+    "crush",
+    "zed",
+];
 
 /// The default and the hard cap of the resources one list offers: Claude
 /// Code reads one page only and lists every resource in its `@` menu.

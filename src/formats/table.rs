@@ -211,6 +211,22 @@ pub fn row(name: &str) -> Option<&'static Row> {
     ROWS.iter().find(|r| r.name == name)
 }
 
+/// The agents this build reads, by the names their users know, in the
+/// table's order (`Claude Code, Codex, …, Zed`): what the MCP server's
+/// instructions, its `list_sessions` description and the CLI's help say,
+/// so no hand-kept list goes stale when a row is added. hydra's own
+/// sessions are named apart: hydra is not another agent.
+pub fn agent_names() -> &'static str {
+    static NAMES: OnceLock<String> = OnceLock::new();
+    NAMES.get_or_init(|| {
+        ROWS.iter()
+            .filter(|r| r.name != "hydra")
+            .map(|r| r.display_name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
 /// The line formats, in `auto` order.
 pub fn line_formats() -> &'static [&'static dyn LogFormat] {
     static BY_RANK: OnceLock<Vec<&'static dyn LogFormat>> = OnceLock::new();
@@ -263,6 +279,18 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), ROWS.len(), "a name is in two rows");
+    }
+
+    #[test]
+    fn agent_names_come_from_the_rows() {
+        let names = agent_names();
+        assert!(
+            names.starts_with("Claude Code, Codex, Gemini CLI, "),
+            "{names}"
+        );
+        assert!(names.ends_with(", Zed"), "{names}");
+        assert!(!names.contains("hydra"), "{names}");
+        assert_eq!(names.split(", ").count(), ROWS.len() - 1);
     }
 
     #[test]

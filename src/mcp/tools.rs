@@ -36,9 +36,12 @@ pub fn definitions() -> Vec<Tool> {
     vec![
         Tool::new(
             LIST_SESSIONS,
-            "List the agent sessions (Claude Code, Codex, hydra) that can be cited: \
-             newest first, this workspace's first. Each has an id, title, agent, cwd, \
-             createdAt, a resource uri and the mention to cite it with.",
+            format!(
+                "List the agent sessions ({}, hydra) that can be cited: newest first, this \
+                 workspace's first. Each has an id, title, agent, cwd, createdAt, a resource \
+                 uri and the mention to cite it with.",
+                crate::formats::table::agent_names()
+            ),
             schema(json!({
                 "query": {
                     "type": "string",

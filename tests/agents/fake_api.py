@@ -33,8 +33,20 @@ else as text). It answers:
   the first turn's call.
 
 - the Gemini API (Gemini CLI, through GOOGLE_GEMINI_BASE_URL):
-  POST .../models/MODEL:streamGenerateContent (SSE, one chunk) or
-  :generateContent with one text part; :countTokens with a count.
+  POST …/models/<model>:streamGenerateContent (SSE) and :generateContent,
+  one candidate of a text part or of one functionCall part; :countTokens
+  with a count.
+
+FAKE_API_TOOL_CHAIN scripts a chain of tool calls on the Chat Completions,
+Responses and Gemini APIs (it takes the place of FAKE_API_TOOLS and
+FAKE_API_READ_SESSION there): a JSON list of [tool name, arguments object];
+a request holding k tool results so far, whose last turn is the person's or
+a tool result, gets a call of the k-th entry while the request offers a tool
+of that name (exactly, or as the end of an agent's prefixed name such as
+Gemini CLI's mcp_hydra_list_sessions or OpenCode's hydra_list_sessions);
+past the chain, or when the tool is not offered, a final message. So one
+prompt runs every tool of the chain in turn, each result in the request
+that follows it.
 
 SESSION comes from the environment variable FAKE_API_READ_SESSION; without
 it no tool is ever called on the Anthropic and Responses APIs.
@@ -181,6 +193,23 @@ def responses_stream(body):
     items = body.get("input") if isinstance(body.get("input"), list) else []
     call = None
     session = os.environ.get("FAKE_API_READ_SESSION")
+    if tool_chain() is not None:
+        session = None
+        done = sum(1 for i in items if isinstance(i, dict) and i.get("type", "").endswith("_call_output"))
+        offered = dict(tool_names(body.get("tools")))
+        last = items[-1] if items else {}
+        last_is_turn = isinstance(last, dict) and (last.get("role") == "user" or last.get("type", "").endswith("_call_output"))
+        chained = chained_call(done, last_is_turn, list(offered))
+        if chained:
+            call = {
+                "type": "function_call",
+                "id": f"fc_fake_{done + 1}",
+                "call_id": f"call_fake_{done + 1}",
+                "name": chained[0],
+                "arguments": json.dumps(chained[1]),
+            }
+            if offered[chained[0]].get("namespace"):
+                call["namespace"] = offered[chained[0]]["namespace"]
     if session and not has_tool_result(items):
         for name, tool in tool_names(body.get("tools")):
             if name.endswith("read_session"):
@@ -226,10 +255,79 @@ def responses_stream(body):
     return sse(events)
 
 
+def tool_chain():
+    """FAKE_API_TOOL_CHAIN's [name, arguments] pairs, or None when unset."""
+    raw = os.environ.get("FAKE_API_TOOL_CHAIN")
+    if not raw:
+        return None
+    try:
+        turns = json.loads(raw)
+    except ValueError:
+        return []
+    return turns if isinstance(turns, list) else []
+
+
+def offered_as(names, want):
+    """The offered name that is `want`, or ends with it after a separator
+    (agents prefix an MCP tool with its server's name)."""
+    for name in names:
+        if not isinstance(name, str):
+            continue
+        if name == want or (name.endswith(want) and not name[-len(want) - 1].isalnum()):
+            return name
+    return None
+
+
+def chained_call(done, last_is_turn, names):
+    """The chain's next (name as offered, arguments), if any."""
+    turns = tool_chain() or []
+    if not last_is_turn or done >= len(turns):
+        return None
+    want, arguments = turns[done]
+    name = offered_as(names, want)
+    return (name, arguments) if name else None
+
+
+def gemini_reply(body):
+    """One Gemini candidate: the chain's next functionCall, or the text."""
+    contents = [c for c in body.get("contents") or [] if isinstance(c, dict)]
+    parts = [p for c in contents for p in c.get("parts") or [] if isinstance(p, dict)]
+    done = sum(1 for p in parts if "functionResponse" in p)
+    names = [
+        d.get("name")
+        for t in body.get("tools") or []
+        if isinstance(t, dict)
+        for d in t.get("functionDeclarations") or []
+        if isinstance(d, dict)
+    ]
+    last_is_turn = bool(contents) and contents[-1].get("role") == "user"
+    call = chained_call(done, last_is_turn, names)
+    part = {"functionCall": {"name": call[0], "args": call[1]}} if call else {"text": REPLY_TEXT}
+    return {
+        "candidates": [{"content": {"role": "model", "parts": [part]}, "finishReason": "STOP", "index": 0}],
+        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 4, "totalTokenCount": 14},
+        "modelVersion": body.get("model", "gemini-fake"),
+    }
+
+
 def chat_tool_call(body):
     """The scripted tool call for a Chat Completions request, if any (see
     FAKE_API_TOOLS above): the model acts first, then answers what the tool
     gave."""
+    if tool_chain() is not None:
+        messages = [m for m in body.get("messages") or [] if isinstance(m, dict)]
+        done = sum(1 for m in messages if m.get("role") == "tool")
+        offered = [(t.get("function") or {}).get("name") for t in body.get("tools") or [] if isinstance(t, dict)]
+        last_is_turn = bool(messages) and messages[-1].get("role") in ("user", "tool")
+        call = chained_call(done, last_is_turn, offered)
+        if call is None:
+            return None
+        return {
+            "index": 0,
+            "id": f"call_fake_{done + 1}",
+            "type": "function",
+            "function": {"name": call[0], "arguments": json.dumps(call[1])},
+        }
     try:
         turns = json.loads(os.environ.get("FAKE_API_TOOLS") or "[]")
     except ValueError:
@@ -248,16 +346,6 @@ def chat_tool_call(body):
         "id": f"call_fake_{calls + 1}",
         "type": "function",
         "function": {"name": name, "arguments": json.dumps(arguments)},
-    }
-
-
-def gemini_response():
-    return {
-        "candidates": [
-            {"content": {"role": "model", "parts": [{"text": REPLY_TEXT}]}, "finishReason": "STOP", "index": 0}
-        ],
-        "usageMetadata": {"promptTokenCount": 10, "candidatesTokenCount": 4, "totalTokenCount": 14},
-        "modelVersion": "gemini-fake",
     }
 
 
@@ -353,14 +441,14 @@ class Handler(BaseHTTPRequestHandler):
                 self.send(200, chat_stream(body), "text/event-stream")
             else:
                 self.send(200, chat_completion(body))
-        elif self.command == "POST" and path.endswith("/responses"):
-            self.send(200, responses_stream(body), "text/event-stream")
-        elif self.command == "POST" and path.endswith(":streamGenerateContent"):
-            self.send(200, f"data: {json.dumps(gemini_response())}\n\n".encode(), "text/event-stream")
-        elif self.command == "POST" and path.endswith(":generateContent"):
-            self.send(200, gemini_response())
         elif self.command == "POST" and path.endswith(":countTokens"):
             self.send(200, {"totalTokens": 10})
+        elif self.command == "POST" and path.endswith(":streamGenerateContent"):
+            self.send(200, f"data: {json.dumps(gemini_reply(body))}\n\n".encode(), "text/event-stream")
+        elif self.command == "POST" and path.endswith(":generateContent"):
+            self.send(200, gemini_reply(body))
+        elif self.command == "POST" and path.endswith("/responses"):
+            self.send(200, responses_stream(body), "text/event-stream")
         elif path.endswith("/models"):
             self.send(200, {"data": [], "models": [], "has_more": False, "object": "list"})
         else:

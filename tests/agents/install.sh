@@ -13,10 +13,9 @@
 #   @continuedev/cli               1.5.47   (cn)
 #   cline                          3.0.65   (a Node launcher of a native binary)
 #   @google/gemini-cli             0.61.0   (gemini)
-#   opencode-ai                    1.18.33  (opencode, a native binary; read
-#                                            for its plugins, not driven)
-#   @github/copilot                1.0.102  (copilot, a native binary; read,
-#                                            not driven)
+#   opencode-ai                    1.18.33  (a native binary)
+#   @github/copilot                1.0.102  (a Node launcher of a native binary,
+#                                            which unpacks itself on a first run)
 # From PyPI, by aider-requirements.txt beside this script, into a venv:
 #   aider-chat                     0.86.2   (aider)
 # Crush (@charmland/crush) is not installed: its postinstall downloads the
@@ -24,7 +23,8 @@
 #
 #   bash tests/agents/install.sh [AGENT...]
 #
-# With agent names (claude codex pi qwen kilo continue cline aider gemini) the venv
+# With agent names (claude codex pi qwen kilo continue cline aider gemini
+# opencode copilot) the venv
 # is made only when aider is among them; npm installs the whole lock either
 # way. A second run reuses each install whose pin file has not changed.
 # Prints NAME=PATH for each agent installed, and each install's seconds and
@@ -95,7 +95,8 @@ fi
 
 bin="$cache/node_modules/.bin"
 agents=(claude="$bin/claude" codex="$bin/codex" pi="$bin/pi" qwen="$bin/qwen" kilo="$bin/kilo"
-  continue="$bin/cn" cline="$bin/cline" gemini="$bin/gemini")
+  continue="$bin/cn" cline="$bin/cline" gemini="$bin/gemini" opencode="$bin/opencode"
+  copilot="$bin/copilot")
 [ "$want_aider" -eq 1 ] && agents+=(aider="$cache/aider-venv/bin/aider")
 for entry in "${agents[@]}"; do
   if [ ! -x "${entry#*=}" ]; then

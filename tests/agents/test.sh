@@ -13,14 +13,20 @@
 #      each writes a real session in a fresh HOME (a prompt, a tool call, a
 #      resumed turn), which `candidates`, `prepare`, `status` and `search`
 #      find with zero configuration;
-#   6. `hook gemini` under `gemini -p` (Gemini CLI 0.61.0) and `hook qwen`
+#   6. Gemini CLI, OpenCode and Copilot CLI (more_agents_test.py): the MCP
+#      server configured as `mcp --print-config <agent>` prints it, one
+#      prompt calling every tool (each result in the next request), the
+#      agent's own session read back, Gemini's `@hydra:<uri>` attachment;
+#      and every client's printed config parsed (configs).
+#   7. `hook gemini` under `gemini -p` (Gemini CLI 0.61.0) and `hook qwen`
 #      under `qwen -p` (hooks_more_test.py): the context in the request,
 #      Gemini's systemMessage shown, a bad mention blocked.
 #
 #   bash tests/agents/test.sh target/debug/hydra-session-lsp [AGENT...]
 #
 # AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
-# cline, aider (5), gemini (6; qwen also runs its group of 6); default all.
+# cline, aider (5), gemini, opencode, copilot, configs (6); gemini and qwen
+# also run their prompt hooks (7); default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
@@ -39,17 +45,22 @@ shift
 hooks=()
 readers=()
 more=()
+prompt_hooks=()
 for agent in "$@"; do
   case "$agent" in
     claude | codex) hooks+=("$agent") ;;
     pi | kilo | continue | cline | aider) readers+=("$agent") ;;
     qwen)
       readers+=(qwen)
-      more+=(qwen)
+      prompt_hooks+=(qwen)
       ;;
-    gemini) more+=(gemini) ;;
+    gemini)
+      more+=(gemini)
+      prompt_hooks+=(gemini)
+      ;;
+    opencode | copilot | configs) more+=("$agent") ;;
     *)
-      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini)" >&2
+      echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini opencode copilot configs)" >&2
       exit 2
       ;;
   esac
@@ -63,11 +74,13 @@ if [ $# -gt 0 ]; then
   [ ${#hooks[@]} -ne 1 ] || hooks_only=${hooks[0]}
   [ ${#readers[@]} -gt 0 ] || readers=(none)
   [ ${#more[@]} -gt 0 ] || more=(none)
+  [ ${#prompt_hooks[@]} -gt 0 ] || prompt_hooks=(none)
 elif [ -n "${HYDRA_AGENTS_ONLY:-}" ]; then
   # As before the other agents came: HYDRA_AGENTS_ONLY alone picks among
   # Claude Code's and Codex's groups only.
   readers=(none)
   more=(none)
+  prompt_hooks=(none)
 fi
 store="$repo/examples/sessions"
 work=$(mktemp -d "${TMPDIR:-/tmp}/hydra-agents.XXXXXX")
@@ -100,8 +113,9 @@ for tool in node npm tmux python3; do
 done
 
 rc=0
-# npm and PyPI at once; a fresh machine's first install takes about 2 min.
-timeout --kill-after=10 420 bash "$here/install.sh" "$@" >"$work/install.out" 2>"$work/install.err" || rc=$?
+# npm and PyPI at once; a fresh machine's first install takes about 2 min
+# alone, 10 min on a loaded one (with Gemini CLI, OpenCode and Copilot CLI).
+timeout --kill-after=10 900 bash "$here/install.sh" "$@" >"$work/install.out" 2>"$work/install.err" || rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "FAIL agents: install.sh exited with status $rc"
   tail -n 20 "$work/install.err"
@@ -144,6 +158,9 @@ if [ "${readers[*]-}" != "none" ]; then
   run_script sessions_test.py 420 "$server" "$work/install.out" ${readers[@]+"${readers[@]}"}
 fi
 if [ "${more[*]-}" != "none" ]; then
-  run_script hooks_more_test.py 300 "$server" "$store" "$work/install.out" ${more[@]+"${more[@]}"}
+  run_script more_agents_test.py 1200 "$server" "$work/install.out" "$store" ${more[@]+"${more[@]}"}
+fi
+if [ "${prompt_hooks[*]-}" != "none" ]; then
+  run_script hooks_more_test.py 300 "$server" "$store" "$work/install.out" ${prompt_hooks[@]+"${prompt_hooks[@]}"}
 fi
 finish

@@ -11,6 +11,7 @@ mod skip;
 mod agent_prompts;
 mod commands;
 mod formats;
+mod help_words;
 mod hook;
 mod packaging;
 mod search;

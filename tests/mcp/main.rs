@@ -158,6 +158,10 @@ async fn handshake_without_discover() {
     let instructions = init["instructions"].as_str().expect("instructions");
     assert!(instructions.contains("untrusted"), "{instructions}");
     assert!(instructions.contains("read_session"), "{instructions}");
+    // Issue 25 item 4: the agents named are the formats this build reads.
+    for agent in ["Claude Code", "Gemini CLI", "OpenCode", "Qwen Code", "Zed"] {
+        assert!(instructions.contains(agent), "{instructions}");
+    }
     // No resource templates: Claude Code completes them to URIs it never attaches.
     let templates = client.call("resources/templates/list", json!({})).await;
     assert_eq!(templates["resourceTemplates"], json!([]));
@@ -814,7 +818,22 @@ fn print_config_names_absolute_stores_for_every_client() {
     std::fs::create_dir_all(setup.cwd.path().join("rel")).expect("mkdir");
     let here = std::fs::canonicalize(setup.cwd.path()).expect("canonical");
     let absolute = here.join("rel");
-    for client in ["claude-code", "codex", "gemini", "cursor", "vscode", "zed"] {
+    for client in [
+        "claude-code",
+        "codex",
+        "gemini",
+        "qwen-code",
+        "copilot-cli",
+        "opencode",
+        "kilo",
+        "cursor",
+        "vscode",
+        "cline",
+        "continue",
+        "goose",
+        "crush",
+        "zed",
+    ] {
         let out = mcp_common::command(
             &["mcp", "--print-config", client, "--store", "rel"],
             &here,
