@@ -74,7 +74,7 @@ async fn run(shared: Arc<Shared>, first: Key) {
         // A query that is no search (a quote not closed, a filter alone)
         // simply has no body matches: completion shows no error.
         let hits = match search::parse_query(&key.query) {
-            Ok(parsed) => super::search::run_on(
+            Ok(parsed) => super::search_run::run_on(
                 shared.clone(),
                 view,
                 key.stores.clone(),

@@ -12,6 +12,7 @@ pub mod links;
 mod markdown;
 mod place;
 pub mod search;
+mod search_run;
 pub mod workspace_symbol;
 
 use std::sync::atomic::{AtomicBool, Ordering};

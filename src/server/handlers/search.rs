@@ -4,19 +4,13 @@
 //! search turned off is RequestFailed (`SESSION_REFERENCE_INVALID_CONFIG`)
 //! saying so.
 
-use std::sync::Arc;
-
-use super::blocking;
 use super::place::age;
-use crate::live::View;
 use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
-use crate::search::{self, Followed, ParsedQuery, SearchOptions, SessionHit};
+use crate::search::{self, SessionHit};
 use crate::server::error::{self, Result};
 use crate::server::lsp_ext::{self, CustomRequest};
-use crate::server::shared::Shared;
 use crate::server::snapshot::Snapshot;
-use crate::store::StoreSpec;
 
 /// Sessions listed when the request names no limit.
 const DEFAULT_LIMIT: u64 = 10;
@@ -31,7 +25,7 @@ pub async fn search(
         .text_document
         .as_ref()
         .and_then(|d| snapshot.target_cwd(&d.uri));
-    let hits = run(snapshot, &params.query, limit, cwd).await?;
+    let hits = super::search_run::run(snapshot, &params.query, limit, cwd).await?;
     // The typed `@query` a chosen mention replaces (as pickCandidates').
     let range = match (&params.text_document, params.position) {
         (Some(doc), Some(at)) => {
@@ -62,84 +56,6 @@ fn detail(hit: &SessionHit, now_ms: u64) -> String {
         one_line(hit.cwd.as_deref().unwrap_or("no cwd")),
         age(hit.created_at, now_ms)
     )
-}
-
-/// The sessions matching `query`, `cwd`'s first (also what
-/// `workspace/symbol` lists); an error when search is off.
-pub async fn run(
-    snapshot: &Snapshot,
-    query: &str,
-    limit: usize,
-    cwd: Option<String>,
-) -> Result<Vec<SessionHit>> {
-    if let Some(off) = snapshot.search_off() {
-        return Err(error::request_failed(
-            &crate::reference::ReferenceError::invalid_config(format!("session-reference: {off}")),
-        ));
-    }
-    let parsed = search::parse_query(query).map_err(|e| error::invalid_params(e.to_string()))?;
-    let view = snapshot.sessions().await;
-    run_on(
-        snapshot.shared.clone(),
-        view,
-        snapshot.stores(),
-        parsed,
-        limit,
-        cwd,
-        Some(search::WAIT_FOR_BUILD),
-    )
-    .await
-}
-
-/// Searches the sessions of `view`, read from `stores`, off the async
-/// workers (what completion's body matches run too, with no request and
-/// no `wait`: they never wait for another process's build of the index).
-pub async fn run_on(
-    shared: Arc<Shared>,
-    view: Arc<View>,
-    stores: Vec<StoreSpec>,
-    parsed: ParsedQuery,
-    limit: usize,
-    cwd: Option<String>,
-    wait: Option<std::time::Duration>,
-) -> Result<Vec<SessionHit>> {
-    blocking("search", move |cancelled| {
-        let reader = view
-            .reader
-            .clone()
-            .ok_or_else(|| error::internal("search"))?;
-        let exists = |id: &str| view.get(id).is_some();
-        let options = SearchOptions {
-            limit,
-            workspace: cwd.as_deref(),
-            now_ms: search::now_ms(),
-            exists: Some(&exists),
-        };
-        let followed = Followed {
-            specs: &stores,
-            state: Some(view.generation),
-            sessions: &|| view.all(),
-            reader: reader.as_ref(),
-        };
-        shared
-            .search
-            .search(&followed, &parsed, options, cancelled, wait, &mut |note| {
-                tracing::warn!("{note}")
-            })
-            .map_err(|e| search_failed(&e))
-    })
-    .await?
-}
-
-/// A search that could not run (the index broken beyond repair, a full
-/// disk): RequestFailed with the reason as it is, not as the failure to
-/// read one session (`SESSION_REFERENCE_READ_FAILED` is still its code).
-fn search_failed(e: &search::SearchError) -> lsp_server::ResponseError {
-    use crate::reference::{ErrorCode, ReferenceError};
-    error::request_failed(&ReferenceError::new(
-        ErrorCode::ReadFailed,
-        format!("session-reference: {e}"),
-    ))
 }
 
 #[cfg(test)]

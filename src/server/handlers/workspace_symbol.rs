@@ -37,7 +37,7 @@ pub async fn workspace_symbol(
     };
     let searched = match snapshot.search_off() {
         Some(_) => None,
-        None => match super::search::run(snapshot, &params.query, LIMIT, None).await {
+        None => match super::search_run::run(snapshot, &params.query, LIMIT, None).await {
             Ok(hits) => Some(hits),
             Err(e) if error::is_invalid_params(&e) => return Err(e),
             // The index cannot be used now (a full disk): the picker

@@ -1,0 +1,92 @@
+//! The search the faces of the language server share: a request's
+//! (`sessionReference/search`, `workspace/symbol`) and completion's body
+//! matches. On its own so that completion, which starts body matches, does
+//! not depend on the search request's handler (and so on `custom`).
+
+use std::sync::Arc;
+
+use super::blocking;
+use crate::live::View;
+use crate::search::{self, Followed, ParsedQuery, SearchOptions, SessionHit};
+use crate::server::error::{self, Result};
+use crate::server::shared::Shared;
+use crate::server::snapshot::Snapshot;
+use crate::store::StoreSpec;
+
+/// The sessions matching `query`, `cwd`'s first (also what
+/// `workspace/symbol` lists); an error when search is off.
+pub async fn run(
+    snapshot: &Snapshot,
+    query: &str,
+    limit: usize,
+    cwd: Option<String>,
+) -> Result<Vec<SessionHit>> {
+    if let Some(off) = snapshot.search_off() {
+        return Err(error::request_failed(
+            &crate::reference::ReferenceError::invalid_config(format!("session-reference: {off}")),
+        ));
+    }
+    let parsed = search::parse_query(query).map_err(|e| error::invalid_params(e.to_string()))?;
+    let view = snapshot.sessions().await;
+    run_on(
+        snapshot.shared.clone(),
+        view,
+        snapshot.stores(),
+        parsed,
+        limit,
+        cwd,
+        Some(search::WAIT_FOR_BUILD),
+    )
+    .await
+}
+
+/// Searches the sessions of `view`, read from `stores`, off the async
+/// workers (what completion's body matches run too, with no request and
+/// no `wait`: they never wait for another process's build of the index).
+pub async fn run_on(
+    shared: Arc<Shared>,
+    view: Arc<View>,
+    stores: Vec<StoreSpec>,
+    parsed: ParsedQuery,
+    limit: usize,
+    cwd: Option<String>,
+    wait: Option<std::time::Duration>,
+) -> Result<Vec<SessionHit>> {
+    blocking("search", move |cancelled| {
+        let reader = view
+            .reader
+            .clone()
+            .ok_or_else(|| error::internal("search"))?;
+        let exists = |id: &str| view.get(id).is_some();
+        let options = SearchOptions {
+            limit,
+            workspace: cwd.as_deref(),
+            now_ms: search::now_ms(),
+            exists: Some(&exists),
+        };
+        let followed = Followed {
+            specs: &stores,
+            state: Some(view.generation),
+            sessions: &|| view.all(),
+            reader: reader.as_ref(),
+        };
+        shared
+            .search
+            .search(&followed, &parsed, options, cancelled, wait, &mut |note| {
+                tracing::warn!("{note}")
+            })
+            .map_err(|e| search_failed(&e))
+    })
+    .await?
+}
+
+/// A search that could not run (the index broken beyond repair, a full
+/// disk): RequestFailed with the reason as it is, not as the failure to
+/// read one session (`SESSION_REFERENCE_READ_FAILED` is still its code).
+fn search_failed(e: &search::SearchError) -> lsp_server::ResponseError {
+    use crate::reference::{ErrorCode, ReferenceError};
+    error::request_failed(&ReferenceError::new(
+        ErrorCode::ReadFailed,
+        format!("session-reference: {e}"),
+    ))
+}
