@@ -384,6 +384,7 @@ fn main() {
             workspace: None,
             now_ms: 1_800_000_000_000,
             exists: None,
+            texts: None,
         };
         let started = Instant::now();
         let hits = search.search(&parsed, options).expect("search");

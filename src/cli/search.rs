@@ -11,7 +11,7 @@ use super::{print_ok, print_text, terminal, Failure, OK};
 use crate::model::{SearchStatus, Session, SessionStore};
 use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
-use crate::search::{self, location, Search, SearchError, SearchOptions};
+use crate::search::{self, location, Search, SearchError, SearchOptions, Texts};
 use crate::store::{FsStore, Scan};
 
 /// Sessions listed when `--limit` is not given.
@@ -32,17 +32,22 @@ pub fn run(
     let workspace = super::workspace(settings, &store, cwd);
     let mut index = open(settings, no_index, &sessions, &store)?;
     let exists = |id: &str| store.get(id).is_some();
+    let session = |id: &str| store.get(id);
+    let reader = store.reader();
     let options = SearchOptions {
         limit,
         workspace: workspace.as_deref(),
         now_ms: search::now_ms(),
         exists: Some(&exists),
+        texts: Some(Texts {
+            session: &session,
+            reader: reader.as_ref(),
+        }),
     };
     let hits = match index.search(&query, options) {
         // Corrupt under an intact footer (found by its checksums): moved
         // aside, built again and searched once more.
         Err(SearchError::Broken(why)) => {
-            let reader = store.reader();
             note(
                 &index
                     .repair(&why, &sessions, reader.as_ref(), &|| false)

@@ -83,11 +83,16 @@ impl Sessions {
             .clone()
             .ok_or_else(|| ReferenceError::read_failed("the session index is unavailable"))?;
         let exists = |id: &str| view.get(id).is_some();
+        let session = |id: &str| view.get(id);
         let options = SearchOptions {
             limit,
             workspace: cwd,
             now_ms: crate::search::now_ms(),
             exists: Some(&exists),
+            texts: Some(crate::search::Texts {
+                session: &session,
+                reader: reader.as_ref(),
+            }),
         };
         let followed = Followed {
             specs: &self.settings.stores,

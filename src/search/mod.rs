@@ -22,6 +22,7 @@ pub mod location;
 pub mod query;
 pub mod schema;
 pub mod snippet;
+pub mod texts;
 pub mod tokenizer;
 pub mod writer;
 
@@ -39,6 +40,7 @@ pub use index::SearchIndex;
 pub use live::{Followed, Live};
 pub use query::{ParsedQuery, QueryError};
 pub use snippet::Snippet;
+pub use texts::Texts;
 pub use writer::SyncReport;
 
 use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
@@ -134,6 +136,8 @@ pub struct SearchOptions<'a> {
     /// Whether a session still exists in the store: a log deleted after
     /// the last sync leaves no trace in results.
     pub exists: Option<&'a dyn Fn(&str) -> bool>,
+    /// Where the text of snippets is read (none: hits without snippets).
+    pub texts: Option<Texts<'a>>,
 }
 
 /// The index of one store list, ready to search and to update.
@@ -385,8 +389,8 @@ impl Search {
                 entry.docs.push(doc);
             }
         }
-        let (exact, prefix) = query.terms();
         let mut hits = Vec::with_capacity(order.len());
+        let mut docs: HashMap<String, (Vec<TantivyDocument>, u64)> = HashMap::new();
         for id in order {
             let Some(found) = found.remove(&id) else {
                 continue;
@@ -409,18 +413,6 @@ impl Search {
             }
             let age = options.now_ms.saturating_sub(created_at) as f64;
             score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
-            let snippets = found
-                .docs
-                .iter()
-                .filter_map(|doc| {
-                    let text = doc.get_first(f.text)?.as_str()?;
-                    let turn = doc.get_first(f.turn).and_then(|v| v.as_u64()).unwrap_or(0);
-                    let role = doc.get_first(f.role).and_then(|v| v.as_str()).unwrap_or("");
-                    query
-                        .has_words()
-                        .then(|| snippet::make(turn, role, text, &exact, prefix.as_deref()))
-                })
-                .collect();
             let title = str_of(&meta, f.title);
             let display_title = str_of(&meta, f.display_title);
             let label = display_title
@@ -428,6 +420,11 @@ impl Search {
                 .or(title.as_deref())
                 .unwrap_or(&id)
                 .to_string();
+            let version = meta
+                .get_first(f.version)
+                .and_then(|v| v.as_u64())
+                .unwrap_or(0);
+            docs.insert(id.clone(), (found.docs, version));
             hits.push(SessionHit {
                 mention: mention::format(&id, Some(&label)),
                 session_id: id,
@@ -437,7 +434,7 @@ impl Search {
                 cwd,
                 created_at,
                 score,
-                snippets,
+                snippets: Vec::new(),
             });
         }
         hits.sort_by(|a, b| {
@@ -447,7 +444,59 @@ impl Search {
                 .then_with(|| a.session_id.cmp(&b.session_id))
         });
         hits.truncate(options.limit);
+        if query.has_words() {
+            if let Some(texts) = options.texts {
+                for hit in &mut hits {
+                    let (found, version) = docs.remove(&hit.session_id).unwrap_or_default();
+                    hit.snippets = self.snippets(hit, &found, version, query, texts);
+                }
+            }
+        }
         Ok(hits)
+    }
+
+    /// The snippets of `hit` from its best documents `found`: a title's
+    /// from the session document, a message's from its log read again
+    /// (left out when the log changed since it was indexed, `version`, and
+    /// no longer shows a match there).
+    fn snippets(
+        &self,
+        hit: &SessionHit,
+        found: &[TantivyDocument],
+        version: u64,
+        query: &ParsedQuery,
+        texts: Texts<'_>,
+    ) -> Vec<Snippet> {
+        let f = &self.index.fields;
+        let (exact, prefix) = query.terms();
+        let u64_of = |doc: &TantivyDocument, field| doc.get_first(field).and_then(|v| v.as_u64());
+        let seqs: Vec<u64> = found
+            .iter()
+            .filter(|doc| u64_of(doc, f.turn).unwrap_or(0) > 0)
+            .filter_map(|doc| u64_of(doc, f.seq))
+            .collect();
+        let (read, now) = texts.read(&hit.session_id, &seqs, &|| false);
+        let unchanged = now == Some(version);
+        found
+            .iter()
+            .filter_map(|doc| {
+                let turn = u64_of(doc, f.turn).unwrap_or(0);
+                let role = doc.get_first(f.role).and_then(|v| v.as_str()).unwrap_or("");
+                let text = if turn == 0 {
+                    let titles: Vec<&str> = hit
+                        .title
+                        .as_deref()
+                        .into_iter()
+                        .chain(hit.display_title.as_deref())
+                        .collect();
+                    titles.join("\n")
+                } else {
+                    read.get(&u64_of(doc, f.seq)?)?.clone()
+                };
+                let made = snippet::make(turn, role, &text, &exact, prefix.as_deref());
+                (unchanged || !made.ranges.is_empty()).then_some(made)
+            })
+            .collect()
     }
 }
 

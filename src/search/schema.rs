@@ -46,7 +46,8 @@ pub struct Fields {
     /// for the `after:`/`before:` filters and recency.
     pub time: Field,
     /// The words: a message's text, or a session's titles (positions kept
-    /// for phrases; stored for snippets).
+    /// for phrases; not stored: a snippet is cut from the log read again,
+    /// see `texts.rs`, or from the session document's titles).
     pub text: Field,
     /// The log format (`claude-code`, `codex`, …), raw, indexed on every
     /// document for `agent:`.
@@ -69,19 +70,20 @@ pub struct Fields {
     /// messages are added); a shadowing checkpoint, a rewind or a rewrite
     /// changes it (the session is indexed again).
     pub surface_hash: Field,
+    /// A message's event `seq` in its log (message documents, stored):
+    /// where its snippet's text is read again at query time.
+    pub seq: Field,
 }
 
 impl Fields {
     pub fn new() -> Self {
         let mut b = Schema::builder();
         let raw_stored = STRING | STORED;
-        let text_options = TextOptions::default()
-            .set_indexing_options(
-                TextFieldIndexing::default()
-                    .set_tokenizer(tokenizer::NAME)
-                    .set_index_option(IndexRecordOption::WithFreqsAndPositions),
-            )
-            .set_stored();
+        let text_options = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(tokenizer::NAME)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions),
+        );
         let stored_u64 = NumericOptions::default().set_stored();
         // What the writer compares on every sync is read from columns
         // (one value per session document), never from the stored
@@ -102,6 +104,7 @@ impl Fields {
         let version = b.add_u64_field("version", sync_u64.clone());
         let messages = b.add_u64_field("messages", sync_u64.clone());
         let surface_hash = b.add_u64_field("surface_hash", sync_u64);
+        let seq = b.add_u64_field("seq", stored_u64);
         Fields {
             schema: b.build(),
             kind,
@@ -119,6 +122,7 @@ impl Fields {
             version,
             messages,
             surface_hash,
+            seq,
         }
     }
 }

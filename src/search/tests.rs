@@ -90,6 +90,7 @@ fn ids(search: &Search, text: &str) -> Vec<String> {
                 workspace: None,
                 now_ms: NOW,
                 exists: None,
+                texts: None,
             },
         )
         .unwrap();
@@ -162,7 +163,15 @@ fn bodies_titles_identifiers_and_filters_are_found() {
     assert!(NOW - DAY > parse_date_ms("2025-06-01"));
     assert_eq!(ids(&search, "after:2025-06-01 the "), ["tax"]);
     assert_eq!(ids(&search, "before:2025-06-01 refactor "), ["inv"]);
-    // Snippets: the match in context, its ranges in scalars.
+    // Snippets: the match in context, its ranges in scalars, cut from
+    // the log read again (the index stores no text).
+    let store = fx.store();
+    let reader = store.reader();
+    let session = |id: &str| store.get(id);
+    let texts = Texts {
+        session: &session,
+        reader: reader.as_ref(),
+    };
     let hits = search
         .search(
             &parse_query("rounding").unwrap(),
@@ -171,6 +180,7 @@ fn bodies_titles_identifiers_and_filters_are_found() {
                 workspace: None,
                 now_ms: NOW,
                 exists: None,
+                texts: Some(texts),
             },
         )
         .unwrap();
@@ -212,6 +222,7 @@ fn the_workspace_and_recency_rank_first_among_equals() {
         workspace: Some("/w"),
         now_ms: NOW,
         exists: None,
+        texts: None,
     };
     let order: Vec<String> = search
         .search(&query, options)
@@ -411,6 +422,7 @@ fn a_corrupt_index_file_is_found_by_its_checksum_and_rebuilt() {
             workspace: None,
             now_ms: NOW,
             exists: None,
+            texts: None,
         };
         let query = parse_query("foxtrot ").unwrap();
         match search.search(&query, options) {

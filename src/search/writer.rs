@@ -264,6 +264,7 @@ fn index_session(
             f.time => created_at,
             f.agent => agent,
             f.text => message.text.as_str(),
+            f.seq => message.seq,
         );
         for path in &cwd_paths {
             message_doc.add_text(f.cwd_path, path);
@@ -276,7 +277,7 @@ fn index_session(
 
 /// `entry` with a message's or a checkpoint's text cut to its first
 /// [`MAX_MESSAGE_BYTES`] (at a character boundary), before it is copied.
-fn capped(entry: Entry<'_>) -> Entry<'_> {
+pub(crate) fn capped(entry: Entry<'_>) -> Entry<'_> {
     let event = match entry.event {
         Event::Message { role, text } => Event::Message {
             role,
@@ -335,7 +336,7 @@ fn surface_hashes(messages: &[Message]) -> Vec<u64> {
 /// (such a session is read again on every sync).
 /// The stamp of `session`'s log as one number (0: none, the log is gone):
 /// the one its store saw when it listed it, else the reader's.
-fn version_hash(reader: &dyn SessionReader, session: &Session) -> u64 {
+pub(crate) fn version_hash(reader: &dyn SessionReader, session: &Session) -> u64 {
     if session.stamp != 0 {
         return session.stamp;
     }

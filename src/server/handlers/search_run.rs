@@ -58,11 +58,16 @@ pub async fn run_on(
             .clone()
             .ok_or_else(|| error::internal("search"))?;
         let exists = |id: &str| view.get(id).is_some();
+        let session = |id: &str| view.get(id);
         let options = SearchOptions {
             limit,
             workspace: cwd.as_deref(),
             now_ms: search::now_ms(),
             exists: Some(&exists),
+            texts: Some(crate::search::Texts {
+                session: &session,
+                reader: reader.as_ref(),
+            }),
         };
         let followed = Followed {
             specs: &stores,
