@@ -11,6 +11,13 @@
 //! 1000 per agent) and `SEARCH_BENCH_KB` (default 100 per log) make a
 //! smaller corpus. Prints a Markdown table; docs/performance.md ("Search")
 //! records a run.
+//!
+//! `SEARCH_BENCH_CORPUS=prose` (issue 29 item 5): the prose corpus
+//! instead — 1,000 sessions (500 per agent unless `SEARCH_BENCH_LOGS`
+//! says otherwise) of 100 KB of messages only (no tool output: every byte
+//! of a message is on the surface, the worst case for the index's size)
+//! drawn from 200,000 words, deterministic (the same generator, seeded).
+//! `SEARCH_BENCH_VOCABULARY` sets the number of words of either corpus.
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
@@ -30,8 +37,10 @@ use lsp_common::file_uri;
 use serde_json::json;
 use support::{ms, percentile, rss_kib, spawn_server, status_kib, Lcg};
 
-/// Distinct words of the generated language.
+/// Distinct words of the generated language (the default corpus's).
 const VOCABULARY: usize = 30_000;
+/// Distinct words of the prose corpus.
+const PROSE_VOCABULARY: usize = 200_000;
 /// Words at or past this rank count as distinctive for a query.
 const DISTINCTIVE: usize = 3_000;
 const QUERIES: usize = 200;
@@ -54,24 +63,39 @@ fn word(r: usize) -> String {
 struct Language {
     words: Vec<String>,
     rank: HashMap<String, usize>,
+    /// Whether logs hold tool output beside the messages.
+    tools: bool,
+}
+
+/// Which corpus, from `SEARCH_BENCH_CORPUS`: `prose` or the default.
+fn prose_corpus() -> bool {
+    std::env::var("SEARCH_BENCH_CORPUS").is_ok_and(|v| v == "prose")
 }
 
 impl Language {
     fn new() -> Self {
-        let words: Vec<String> = (0..VOCABULARY).map(word).collect();
+        let prose = prose_corpus();
+        let default = if prose { PROSE_VOCABULARY } else { VOCABULARY };
+        let size = env_usize("SEARCH_BENCH_VOCABULARY", default).max(DISTINCTIVE * 2);
+        let words: Vec<String> = (0..size).map(word).collect();
         let rank = words
             .iter()
             .enumerate()
             .map(|(r, w)| (w.clone(), r))
             .collect();
-        Language { words, rank }
+        Language {
+            words,
+            rank,
+            tools: !prose,
+        }
     }
 
     /// A Zipf draw (exponent 1): rank ⌊N^u⌋ − 1.
     fn draw(&self, rng: &mut Lcg) -> &str {
         let u = rng.next(1 << 20) as f64 / (1u64 << 20) as f64;
-        let r = ((VOCABULARY as f64).powf(u) as usize).saturating_sub(1);
-        &self.words[r.min(VOCABULARY - 1)]
+        let n = self.words.len();
+        let r = ((n as f64).powf(u) as usize).saturating_sub(1);
+        &self.words[r.min(n - 1)]
     }
 
     /// `least` to `least + spread` words of prose, now and then a code
@@ -132,7 +156,9 @@ fn claude(lang: &Language, rng: &mut Lcg, i: usize, bytes: usize) -> (String, St
                 "sessionId": session, "version": "2.1.7", "type": kind, "message": message,
                 "uuid": uuid(2, i * 10_000 + j), "timestamp": stamp(i, j)})
         };
-        let line = match j % 3 {
+        // 1: a prompt, 2: an answer, 0: a tool's output (prose: none).
+        let kind = if lang.tools { j % 3 } else { 2 - j % 2 };
+        let line = match kind {
             1 => base(
                 "user",
                 json!({"role": "user", "content": lang.prose(rng, 10, 20)}),
@@ -169,7 +195,9 @@ fn codex(lang: &Language, rng: &mut Lcg, i: usize, bytes: usize) -> (String, Str
     let mut j = 0;
     while out.len() < bytes {
         j += 1;
-        let payload = match j % 3 {
+        // 1: a prompt, 2: a tool's output (prose: none), 0: an answer.
+        let kind = if lang.tools { j % 3 } else { j % 2 };
+        let payload = match kind {
             1 => json!({"type": "message", "role": "user",
                 "content": [{"type": "input_text", "text": lang.prose(rng, 10, 20)}]}),
             2 => json!({"type": "function_call_output", "call_id": format!("call_{i}_{j}"),
@@ -198,19 +226,20 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 /// The corpus under `target/`, generated once per size.
-fn corpus(logs: usize, kb: usize) -> PathBuf {
+fn corpus(logs: usize, kb: usize, lang: &Language) -> PathBuf {
+    let kind = if lang.tools { "" } else { "prose-" };
+    let words = lang.words.len();
     let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("target/search-bench-corpus-{logs}x{kb}k"));
+        .join(format!("target/search-bench-corpus-{kind}{logs}x{kb}k-{words}w"));
     let done = root.join(".complete");
     if done.exists() {
         return root;
     }
-    let lang = Language::new();
     let mut rng = Lcg(11);
     for i in 0..logs {
         for (rel, text) in [
-            claude(&lang, &mut rng, i, kb * 1024),
-            codex(&lang, &mut rng, i, kb * 1024),
+            claude(lang, &mut rng, i, kb * 1024),
+            codex(lang, &mut rng, i, kb * 1024),
         ] {
             let path = root.join(rel);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("mkdir");
@@ -326,9 +355,10 @@ fn main() {
     if args.iter().any(|a| a == "--list" || a == "--test") {
         return; // `cargo test --benches` lists benches: nothing to list.
     }
-    let logs = env_usize("SEARCH_BENCH_LOGS", 1000);
+    let lang = Language::new();
+    let logs = env_usize("SEARCH_BENCH_LOGS", if lang.tools { 1000 } else { 500 });
     let kb = env_usize("SEARCH_BENCH_KB", 100);
-    let root = corpus(logs, kb);
+    let root = corpus(logs, kb, &lang);
     let log_bytes = dir_bytes(&root.join("claude")) + dir_bytes(&root.join("codex"));
     let cache = tempfile::tempdir().expect("tempdir");
     let index =
@@ -350,12 +380,12 @@ fn main() {
     let index_bytes = dir_bytes(&index);
 
     // 2. Known items, and query latency in process.
-    let lang = Language::new();
     let specs = specs(&root);
     let store = FsStore::open(&specs, Scan::HeadersOnly);
     let sessions = store.sessions();
     let reader = store.reader();
     let search = Search::open_existing(&index).expect("open").expect("built");
+    let session_of = |id: &str| store.get(id); // texts
     let mut rng = Lcg(99);
     let (mut first, mut top5, mut asked) = (0, 0, 0);
     let mut latencies = Vec::new();
@@ -384,7 +414,7 @@ fn main() {
             workspace: None,
             now_ms: 1_800_000_000_000,
             exists: None,
-            texts: None,
+            texts: Some(search::Texts { session: &session_of, reader: reader.as_ref() }),
         };
         let started = Instant::now();
         let hits = search.search(&parsed, options).expect("search");
@@ -641,7 +671,7 @@ fn lang_word_unused(lang: &Language, n: usize) -> String {
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_millis() as usize % 1_000_000_007)
     });
-    let w = format!("{}{}", word(VOCABULARY * 4 + n * 7919), word(run));
+    let w = format!("{}{}", word(lang.words.len() * 4 + n * 7919), word(run));
     assert!(!lang.rank.contains_key(&w));
     w
 }
