@@ -229,8 +229,9 @@ fn env_usize(name: &str, default: usize) -> usize {
 fn corpus(logs: usize, kb: usize, lang: &Language) -> PathBuf {
     let kind = if lang.tools { "" } else { "prose-" };
     let words = lang.words.len();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(format!("target/search-bench-corpus-{kind}{logs}x{kb}k-{words}w"));
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!(
+        "target/search-bench-corpus-{kind}{logs}x{kb}k-{words}w"
+    ));
     let done = root.join(".complete");
     if done.exists() {
         return root;
@@ -414,7 +415,10 @@ fn main() {
             workspace: None,
             now_ms: 1_800_000_000_000,
             exists: None,
-            texts: Some(search::Texts { session: &session_of, reader: reader.as_ref() }),
+            texts: Some(search::Texts {
+                session: &session_of,
+                reader: reader.as_ref(),
+            }),
         };
         let started = Instant::now();
         let hits = search.search(&parsed, options).expect("search");

@@ -23,6 +23,16 @@ const LAYOUT: &str = concat!(
     env!("HYDRA_FORMATS_HASH")
 );
 
+/// The schema as JSON: an index of other fields (one that stored the
+/// text, one without a field added since) is in another folder, built
+/// anew, and the old folder left to [`super::lifecycle`].
+fn schema_key() -> &'static str {
+    static KEY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    KEY.get_or_init(|| {
+        serde_json::to_string(&super::schema::Fields::new().schema).unwrap_or_default()
+    })
+}
+
 /// The default root: `<cache>/hydra-session/search`.
 pub fn default_root() -> Option<PathBuf> {
     paths::index_cache_dir().map(|d| d.join("search"))
@@ -34,6 +44,7 @@ pub fn index_dir(root: &Path, stores: &[(PathBuf, &str)]) -> PathBuf {
     use std::hash::Hasher;
     let mut h = rustc_hash::FxHasher::default();
     h.write(LAYOUT.as_bytes());
+    h.write(schema_key().as_bytes());
     for (path, format) in stores {
         h.write(path.to_string_lossy().as_bytes());
         h.write_u8(0);

@@ -17,6 +17,7 @@
 
 pub mod error;
 pub mod index;
+pub mod lifecycle;
 pub mod live;
 pub mod location;
 pub mod query;
@@ -150,6 +151,7 @@ impl Search {
     /// the stores at `roots`.
     pub fn open(dir: &Path, roots: &[PathBuf], now_ms: u64) -> Result<Self, SearchError> {
         location::prepare(dir, roots).map_err(SearchError::Io)?;
+        lifecycle::mark_used(dir);
         Ok(Search {
             index: SearchIndex::open_or_create(dir, now_ms)?,
         })
@@ -167,9 +169,13 @@ impl Search {
     ) -> Result<(Self, Vec<String>), SearchError> {
         let mut notes = Vec::new();
         let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
-        let opened = location::default_for(specs)
-            .filter(|_| on_disk)
-            .map(|dir| Search::open(&dir, &roots, now_ms));
+        let opened = location::default_for(specs).filter(|_| on_disk).map(|dir| {
+            // The cache's other indexes, once per start (lifecycle.rs).
+            if let Some(root) = dir.parent() {
+                lifecycle::remove_unused(root, &dir, std::time::SystemTime::now());
+            }
+            Search::open(&dir, &roots, now_ms)
+        });
         let search = match opened {
             Some(Ok(search)) => search,
             // A full disk turns search off (until there is room again):
@@ -277,6 +283,9 @@ impl Search {
         cancelled: Cancelled<'_>,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<SyncReport, SearchError> {
+        if let Some(dir) = self.index.dir() {
+            lifecycle::mark_used(dir);
+        }
         self.checked(|| writer::sync(&self.index, sessions, reader, cancelled, progress))
     }
 
