@@ -62,7 +62,7 @@ pub fn remove_unused(root: &Path, keep: &Path, now: SystemTime) -> usize {
         ours.push((meta.modified().unwrap_or(now), path));
     }
     // Newest first; `keep` is one of the kept.
-    ours.sort_by(|a, b| b.0.cmp(&a.0));
+    ours.sort_by_key(|b| std::cmp::Reverse(b.0));
     let oldest = now
         .checked_sub(Duration::from_secs(UNUSED_DAYS * 86_400))
         .unwrap_or(SystemTime::UNIX_EPOCH);
