@@ -499,3 +499,58 @@ fn a_search_waits_for_another_writer_and_then_says_still_indexing() {
     assert_eq!(shared, Ok(SyncReport::default()));
     assert_eq!(ids(&search, "hotel "), ["t"]);
 }
+
+/// Issue 29 item 5: the index stores no text; a snippet is cut from the
+/// log read again, and once the log says something else at that message
+/// (rewritten after the last sync) the snippet is left out, never shown
+/// wrong.
+#[test]
+fn snippets_come_from_the_log_and_never_from_a_changed_one() {
+    let fx = Fixture::new();
+    let lines = [
+        header("kept", NOW - DAY, "/w"),
+        user(1, "first prompt"),
+        assistant(2, "the heron migration plan"),
+        user(3, "later words"),
+    ];
+    write(&fx.store_dir, "a.jsonl", &lines);
+    let (search, _) = fx.sync();
+    let f = &search.index().fields;
+    let text_is_stored = f.schema.get_field_entry(f.text).is_stored();
+    assert!(!text_is_stored, "the text is not stored");
+    let hits_now = |fx: &Fixture| {
+        let store = fx.store();
+        let reader = store.reader();
+        let session = |id: &str| store.get(id);
+        let options = SearchOptions {
+            limit: 5,
+            workspace: None,
+            now_ms: NOW,
+            exists: None,
+            texts: Some(Texts {
+                session: &session,
+                reader: reader.as_ref(),
+            }),
+        };
+        search
+            .search(&parse_query("heron").unwrap(), options)
+            .unwrap()
+    };
+    let hits = hits_now(&fx);
+    assert_eq!(hits[0].snippets.len(), 1);
+    assert_eq!(hits[0].snippets[0].text, "the heron migration plan");
+    // Rewritten, not synced: message 2 says something else now.
+    write(
+        &fx.store_dir,
+        "a.jsonl",
+        &[
+            header("kept", NOW - DAY, "/w"),
+            user(1, "first prompt"),
+            assistant(2, "an unrelated answer"),
+            user(3, "later words"),
+        ],
+    );
+    let hits = hits_now(&fx);
+    assert_eq!(hits.len(), 1, "found by the index until the next sync");
+    assert!(hits[0].snippets.is_empty(), "{:?}", hits[0].snippets);
+}
