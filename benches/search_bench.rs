@@ -488,7 +488,7 @@ fn main() {
         peak_kib as f64 / 1024.0
     );
     println!(
-        "| index size | {:.1} MiB ({:.1} % of the logs) | ≤ 50 % |",
+        "| index size | {:.1} MiB ({:.1} % of the logs) | ≤ 40 % |",
         mib(index_bytes),
         100.0 * index_bytes as f64 / log_bytes as f64
     );
