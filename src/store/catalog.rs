@@ -207,7 +207,7 @@ impl Catalog {
                     }
                 };
                 match log {
-                    Some(log) if log.stamp == state.stamp => false,
+                    Some(log) if state.is_current(&log.stamp) => false,
                     log => {
                         fates.push(log);
                         true
@@ -301,6 +301,8 @@ impl Catalog {
             .map_or_else(|| Arc::from(rel), |p| p.0.clone());
         let previous = previous.map(|p| p.1);
         let before = previous.as_ref().map(|s| s.stamp);
+        // Read again under an equal stamp: what it holds may differ.
+        let racy = previous.as_ref().is_some_and(|s| s.racy);
         // Only regular files count; a symbolic link is not followed.
         let sides = self
             .format
@@ -323,7 +325,7 @@ impl Catalog {
                 self.refresh_path(&PathBuf::from(format!("{stem}.json")));
             }
         }
-        if before != after {
+        if before != after || (racy && after.is_some()) {
             self.elect();
             return true;
         }
@@ -496,6 +498,9 @@ impl Catalog {
                 full: r.full,
                 winner: r.winner,
                 first_line: (0, 0),
+                // Judged now, later than the read the cache recorded: a
+                // state racy then is racy now.
+                racy: super::file_state::racy_read(&r.rel, &r.stamp),
             };
             Some((r.rel, state))
         });

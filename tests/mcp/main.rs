@@ -885,3 +885,58 @@ fn print_config_names_absolute_stores_for_every_client() {
     .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 27 item 15: a whole document (Gemini CLI's, Copilot Chat's) seen
+/// half-written and then completed in place under a stamp that cannot tell
+/// (`lsp_common::in_place`) is listed once its write is heard, not only
+/// after some other file changes. Another document written after each
+/// step is the sign that the server has seen that step.
+#[tokio::test]
+async fn a_document_completed_in_place_under_an_equal_stamp_is_listed() {
+    use lsp_common::in_place::{documents, InPlace};
+    for i in 0..2 {
+        let setup = Setup::empty();
+        let root = setup.store.path();
+        let (format, path, text) = documents(root, "whole", "the whole doc").swap_remove(i);
+        let mut client = setup.spawn(&["--store-format", format]);
+        client.initialize().await;
+        let mut doc = InPlace::half(&path, &text);
+        let (_, one, one_text) = documents(root, "one", "first sign").swap_remove(i);
+        std::fs::write(one, one_text).expect("write");
+        let names = listed_once(&mut client, "first sign").await;
+        assert!(
+            !names.contains(&"the whole doc".to_string()),
+            "{format}: {names:?}"
+        );
+        doc.complete();
+        let (_, two, two_text) = documents(root, "two", "second sign").swap_remove(i);
+        std::fs::write(two, two_text).expect("write");
+        let names = listed_once(&mut client, "second sign").await;
+        assert!(
+            names.contains(&"the whole doc".to_string()),
+            "{format}: the completed document is missing: {names:?}"
+        );
+        assert!(client.close().await.success());
+    }
+}
+
+/// The resources' names once one is named `name` (polled, with a deadline:
+/// file events come when they come).
+async fn listed_once(client: &mut McpClient, name: &str) -> Vec<String> {
+    let deadline = tokio::time::Instant::now() + lsp_common::PATIENCE;
+    loop {
+        let list = resources(&client.call("resources/list", json!({})).await);
+        let names: Vec<String> = list
+            .iter()
+            .filter_map(|r| r["name"].as_str().map(String::from))
+            .collect();
+        if names.iter().any(|n| n == name) {
+            return names;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{name} never listed: {names:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
