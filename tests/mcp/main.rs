@@ -940,3 +940,60 @@ async fn listed_once(client: &mut McpClient, name: &str) -> Vec<String> {
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
 }
+
+/// Issue 27, tests that prove what they say: the MCP server's search is
+/// fresh. A word in a message appended to a watched log after the first
+/// search is found by `search_sessions` (polled with a deadline: file
+/// events come when they come), with the index on disk and without one.
+#[tokio::test]
+async fn search_sessions_finds_a_word_appended_to_a_watched_log() {
+    use std::io::Write;
+    let call = |query: &str| json!({"name": "search_sessions", "arguments": {"query": query}});
+    for extra in [&[][..], &["--no-search-index"][..]] {
+        let setup = Setup::empty();
+        let log = setup.store.path().join("growing.jsonl");
+        let builder = LogBuilder::new("growing", 1_764_400_011_000, Some("/home/ana/shop"))
+            .user("start the ledger")
+            .assistant("ledger started");
+        builder.write(&log);
+        let mut client = setup.spawn(extra);
+        client.initialize().await;
+        let hits = |found: &Value| -> Vec<Value> {
+            let (error, text) = tool(found);
+            assert!(!error || text.contains("still indexing"), "{text}");
+            serde_json::from_str(&text).unwrap_or_default()
+        };
+        let found = client.call("tools/call", call("ledger")).await;
+        assert_eq!(hits(&found).len(), 1, "{extra:?}: {found}");
+        let none = client.call("tools/call", call("zanzibarite")).await;
+        assert!(hits(&none).is_empty(), "{extra:?}: {none}");
+        let before = builder.text();
+        let grown = builder
+            .user("reconcile the quarterly zanzibarite totals")
+            .text();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .expect("open the log")
+            .write_all(&grown.as_bytes()[before.len()..])
+            .expect("append");
+        let deadline = tokio::time::Instant::now() + lsp_common::PATIENCE;
+        loop {
+            let found = client.call("tools/call", call("zanzibarite")).await;
+            let hits = hits(&found);
+            if let [hit] = &hits[..] {
+                assert_eq!(hit["sessionId"], "growing");
+                assert!(hit["snippets"][0]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("quarterly zanzibarite")));
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{extra:?}: the appended word was never found: {found}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert!(client.close().await.success());
+    }
+}
