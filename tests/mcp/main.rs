@@ -908,7 +908,10 @@ async fn a_document_completed_in_place_under_an_equal_stamp_is_listed() {
             !names.contains(&"the whole doc".to_string()),
             "{format}: {names:?}"
         );
-        doc.complete();
+        assert!(
+            doc.complete(),
+            "the completion must leave the stat as it was (the case under test)"
+        );
         let (_, two, two_text) = documents(root, "two", "second sign").swap_remove(i);
         std::fs::write(two, two_text).expect("write");
         let names = listed_once(&mut client, "second sign").await;
