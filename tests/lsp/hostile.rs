@@ -130,6 +130,16 @@ async fn unanswered_configuration_pulls_hold_nothing_back() {
         )
         .await;
     assert_eq!(candidates.as_array().map(Vec::len), Some(4));
+    // A pull was sent and is still unanswered (a server that never pulled
+    // would pass everything above); one at a time, the 39 asks made
+    // meanwhile folded into one more, which waits for its answer.
+    client
+        .wait_for("a configuration pull", |m| {
+            m["method"] == "workspace/configuration"
+        })
+        .await;
+    let more = client.drain("workspace/configuration").await.len();
+    assert_eq!(more, 0, "one pull at a time, not {}", 1 + more);
     client.notify("exit", Value::Null).await;
     assert_eq!(exit_status(&mut child, PATIENCE).await, Some(1));
 }
