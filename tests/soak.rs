@@ -1,7 +1,9 @@
 //! The soak test (issues 10 and 18): random edits (some with lone
 //! surrogates), hovers, completions, prepares, cancels, `$/` requests with
 //! ids, stray `shutdown` notifications, and store appends, renames and
-//! deletions against the built binary, for `HYDRA_SOAK_SECONDS` seconds
+//! deletions, Gemini documents seen half-written then completed in place
+//! under an unchanged stat (issue 27 item 15), and a log grown by sparse
+//! regions (item 19) against the built binary, for `HYDRA_SOAK_SECONDS` seconds
 //! (default 60). It asserts that every request is answered, that resident
 //! memory stays flat, and that in the end the diagnostics equal those of a
 //! fresh server on the same texts and store.
@@ -22,6 +24,7 @@ use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use lsp_common::in_place;
 use lsp_common::*;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
@@ -255,6 +258,14 @@ async fn soak() {
     for (i, log) in logs.iter_mut().enumerate() {
         write_log(log, i as u64);
     }
+    // Documents written half, completed now and then (issue 27 item 15),
+    // and a log grown by sparse regions (item 19).
+    let mut halves: Vec<in_place::InPlace> = Vec::new();
+    let sparse = store.path().join("d0/sparse.jsonl");
+    let mut regions = 0;
+    LogBuilder::new("soak-sparse", 1_764_400_000_000, Some(WORKSPACE))
+        .user("before the regions")
+        .write(&sparse);
     let (reader, mut writer, mut child) = spawn(store.path());
     let pid = child.id().expect("pid");
     let seen = reader_task(reader);
@@ -400,6 +411,41 @@ async fn soak() {
                 let (id, message) = request("sessionReference/status", json!({}));
                 send(&mut writer, &message).await;
                 sent.push(id);
+            }
+            _ if rng.below(8) == 0 => {
+                // Issue 27's inputs: a document half-written, one of those
+                // completed in place, or a log grown by a sparse region
+                // (over the index scan's line bound) and a line.
+                generation += 1;
+                match rng.below(3) {
+                    0 if halves.len() < 16 => {
+                        let id = format!("soak-doc-{generation}");
+                        let (_, path, text) = in_place::documents(
+                            store.path(),
+                            &id,
+                            &format!("document {generation}"),
+                        )
+                        .swap_remove(0);
+                        halves.push(in_place::InPlace::half(&path, &text));
+                    }
+                    0 | 1 if !halves.is_empty() => {
+                        let _ = halves.swap_remove(rng.below(halves.len())).complete();
+                    }
+                    // A few: a fresh server reads it all at the end.
+                    _ if regions < 8 => {
+                        regions += 1;
+                        let mut file = std::fs::OpenOptions::new()
+                            .append(true)
+                            .open(&sparse)
+                            .expect("the sparse log");
+                        let size = file.metadata().expect("stat").len();
+                        file.set_len(size + (20 << 20)).expect("grow");
+                        let line = json!({"seq": generation, "type": "user/message", "data": {"source": {"kind": "user"}, "content": [{"type": "text", "text": "after a region"}]}});
+                        std::io::Write::write_all(&mut file, format!("\n{line}\n").as_bytes())
+                            .expect("append");
+                    }
+                    _ => {}
+                }
             }
             _ => {
                 // The store: append, replace by a rename, delete, recreate.

@@ -52,11 +52,22 @@ impl LongLines {
     }
 }
 
+/// What a full read ([`LongLines::Fail`]) is handed for a line that holds
+/// a NUL byte and did not fit in one chunk: no log of any format holds one
+/// (JSON allows none, raw or in a string; text logs never do), so it is
+/// read through, not buffered, and handed on as this malformed line (a
+/// strict reader fails there, a lenient one skips it); an index scan
+/// ([`LongLines::Skip`]) is handed an empty line, as for an over-long one.
+/// A sparse region (a log grown by 100 GB with `truncate`) is such a line:
+/// a full read buffered it up to [`MAX_READ_LINE`], 256 MiB, then failed
+/// (issue 27 item 19).
+pub const NUL_LINE: &[u8] = b"\0";
+
 /// Hands each complete line of the first `limit` bytes of `reader` to
 /// `on_line` (without its `\n`, and without one `\r` before it). Returns
 /// the bytes consumed: up to and including the last `\n` handed on.
 /// `cancelled` is polled between chunks. Lines over [`MAX_READ_LINE`]
-/// fail the walk.
+/// fail the walk; a line with a NUL byte is [`NUL_LINE`].
 pub fn for_each_line<E>(
     reader: &mut dyn Read,
     limit: u64,
@@ -91,8 +102,10 @@ pub fn for_each_line_bounded<E>(
     // Absolute offset of `buf[0]`, and just past the last line handed on.
     let mut base = 0u64;
     let mut consumed = 0u64;
-    // Inside a line over the bound: its bytes are dropped as they come.
+    // Inside a line over the bound, or one with a NUL byte (then `nul`):
+    // its bytes are dropped as they come.
     let mut skipping = false;
+    let mut nul = false;
     let over_long = |on_line: &mut dyn FnMut(&[u8]) -> Result<Flow, E>| match long {
         LongLines::Skip(_) => on_line(b"").map_err(LinesError::Line),
         LongLines::Fail(_) => Err(LinesError::TooLong),
@@ -122,7 +135,13 @@ pub fn for_each_line_bounded<E>(
             skipping = false;
             line_start = nl + 1;
             consumed = base + line_start as u64;
-            if over_long(on_line)? == Flow::Stop {
+            // A full read hands on what it cannot read; an index scan
+            // skips it as it skips an over-long line.
+            let flow = match (std::mem::take(&mut nul), long) {
+                (true, LongLines::Fail(_)) => on_line(NUL_LINE).map_err(LinesError::Line)?,
+                _ => over_long(on_line)?,
+            };
+            if flow == Flow::Stop {
                 return Ok(consumed);
             }
         }
@@ -145,10 +164,15 @@ pub fn for_each_line_bounded<E>(
                 }
             }
         }
+        // The pending line's bytes this chunk brought (earlier ones were
+        // looked at before).
+        let new_from = start.max(line_start) - line_start;
         buf.drain(..line_start);
         base += line_start as u64;
-        if buf.len() > max_line {
-            // The pending line is over the bound: skip the rest of it.
+        nul = memchr::memchr(0, &buf[new_from.min(buf.len())..]).is_some();
+        if nul || buf.len() > max_line {
+            // The pending line is over the bound, or no line of any log:
+            // skip the rest of it.
             skipping = true;
             base += buf.len() as u64;
             buf.clear();
@@ -284,5 +308,47 @@ mod tests {
         )
         .unwrap();
         assert_eq!((lines, consumed), (0, 0));
+    }
+
+    /// Issue 27 item 19: a sparse region longer than [`MAX_READ_LINE`]
+    /// (a watched log grown with `truncate`) failed a full read after
+    /// buffering 256 MiB of zeros; it is now one [`NUL_LINE`], read
+    /// through chunk by chunk, and the lines after it are read.
+    #[test]
+    fn a_sparse_region_is_one_nul_line_never_buffered() {
+        let hole = (MAX_READ_LINE + (4 << 20)) as u64;
+        let mut log = io::repeat(0)
+            .take(hole)
+            .chain(&b"{\"late\":1}\n{\"last\":2}\n"[..]);
+        let limit = hole + 22;
+        let mut out = Vec::new();
+        let mut widest = 0;
+        let consumed = for_each_line::<()>(&mut log, limit, &|| false, &mut |l| {
+            out.push(l.to_vec());
+            widest = widest.max(l.len());
+            Ok(Flow::Continue)
+        })
+        .unwrap();
+        assert_eq!(consumed, limit);
+        assert_eq!(out, [b"\0".to_vec(), b"{\"last\":2}".to_vec()]);
+        // An index scan skips it, as an over-long line.
+        let mut log = io::repeat(0).take(1 << 20).chain(&b"x\n{}\n"[..]);
+        let mut scanned = Vec::new();
+        for_each_line_bounded::<()>(
+            &mut log,
+            (1 << 20) + 5,
+            LongLines::Skip(MAX_SCAN_LINE),
+            &|| false,
+            &mut |l| {
+                scanned.push(l.to_vec());
+                Ok(Flow::Continue)
+            },
+        )
+        .unwrap();
+        assert_eq!(scanned, [b"".to_vec(), b"{}".to_vec()]);
+        // A short one inside a chunk is handed on as it is.
+        let (lines, _) = lines(b"a\0b\n{}\n");
+        assert_eq!(lines, [b"a\0b".to_vec(), b"{}".to_vec()]);
+        assert!(widest < CHUNK);
     }
 }

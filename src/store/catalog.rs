@@ -207,7 +207,7 @@ impl Catalog {
                     }
                 };
                 match log {
-                    Some(log) if log.stamp == state.stamp => false,
+                    Some(log) if state.is_current(&log.stamp) => false,
                     log => {
                         fates.push(log);
                         true
@@ -301,6 +301,12 @@ impl Catalog {
             .map_or_else(|| Arc::from(rel), |p| p.0.clone());
         let previous = previous.map(|p| p.1);
         let before = previous.as_ref().map(|s| s.stamp);
+        // Read again under an equal stamp: what it holds may differ, and
+        // only a difference is a change.
+        let racy = previous
+            .as_ref()
+            .filter(|s| s.racy)
+            .map(|s| (s.header(), s.meta()));
         // Only regular files count; a symbolic link is not followed.
         let sides = self
             .format
@@ -312,6 +318,11 @@ impl Catalog {
             .map(|stamp| facts.map_or(stamp, |f| stamp.with_facts(f)))
             .map(|stamp| refresh_state(path, stamp, previous, self.format, self.titles));
         let after = state.as_ref().map(|s| s.stamp);
+        let reread = racy.is_some_and(|was| {
+            state
+                .as_ref()
+                .is_some_and(|now| (now.header(), now.meta()) != was)
+        });
         let shadowed = shadowed_name(&rel);
         if let Some(state) = state {
             self.files.insert(rel, state);
@@ -323,7 +334,7 @@ impl Catalog {
                 self.refresh_path(&PathBuf::from(format!("{stem}.json")));
             }
         }
-        if before != after {
+        if before != after || reread {
             self.elect();
             return true;
         }
@@ -496,6 +507,9 @@ impl Catalog {
                 full: r.full,
                 winner: r.winner,
                 first_line: (0, 0),
+                // Judged now, later than the read the cache recorded: a
+                // state racy then is racy now.
+                racy: super::file_state::racy_read(&r.rel, &r.stamp),
             };
             Some((r.rel, state))
         });

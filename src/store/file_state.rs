@@ -25,6 +25,10 @@ pub(super) struct FileState {
     /// place with another header (same inode, grown) is read again, not
     /// resumed. `(0, 0)` when not known.
     pub(super) first_line: (u32, u64),
+    /// Whether the stamp cannot vouch for what was read ([`racy_read`]):
+    /// such a state is read again even when its stamp is unchanged, until
+    /// a read comes after [`Stamp::RACY`].
+    pub(super) racy: bool,
 }
 
 /// What a scan of one file found.
@@ -42,6 +46,12 @@ pub(super) enum Found {
 }
 
 impl FileState {
+    /// Whether this state stands for the file as `stamp` says it is now:
+    /// the same stamp, and one that vouches for what was read.
+    pub(super) fn is_current(&self, stamp: &Stamp) -> bool {
+        self.stamp == *stamp && !self.racy
+    }
+
     pub(super) fn session_header(&self) -> Option<Cow<'_, SessionHeader>> {
         match &self.found {
             Found::Not(_) => None,
@@ -99,6 +109,17 @@ impl FileState {
     pub(super) fn resumable(&self) -> bool {
         self.full && matches!(&self.found, Found::Scanner(s) if s.resumable())
     }
+}
+
+/// Whether a read now of the log named `name` (its path or its name in
+/// the root) cannot trust its `stamp` to show a later write: a JSON
+/// document (Gemini CLI's `session-*.json`, Copilot Chat's, Cline's,
+/// Continue's) is rewritten in place by its agent, and a write in the
+/// same timestamp tick at the same size changes no field of the stamp, so
+/// a document seen half-written and completed so would stay half for ever
+/// (issue 27 item 15). A line log only grows, and its growth shows.
+pub(super) fn racy_read(name: &[u8], stamp: &Stamp) -> bool {
+    name.ends_with(b".json") && stamp.is_racy()
 }
 
 /// Why a log that holds no complete header yet is not a session.

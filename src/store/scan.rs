@@ -9,7 +9,7 @@ use std::sync::Arc;
 use rustc_hash::FxHasher;
 
 use super::discover::{self, LogFile, Walk};
-use super::file_state::{FileState, Found};
+use super::file_state::{racy_read, FileState, Found};
 use super::stamp::Stamp;
 use crate::formats::lines::{self, Flow, LongLines};
 use crate::formats::{FormatChoice, HeaderState, Scanner};
@@ -210,7 +210,7 @@ pub(super) fn refresh_state(
     titles: bool,
 ) -> FileState {
     if let Some(prev) = previous {
-        if prev.stamp == stamp {
+        if prev.is_current(&stamp) {
             return prev;
         }
         // A side file that changed changes what earlier lines meant.
@@ -231,6 +231,12 @@ pub(super) fn refresh_state(
 /// Scans a log from its first line: its format, header and (with `titles`)
 /// every line's metadata.
 fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> FileState {
+    let mut state = first_scan(path, stamp, choice, titles);
+    state.racy = racy_read(path.as_os_str().as_encoded_bytes(), &stamp);
+    state
+}
+
+fn first_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> FileState {
     let size = stamp.size;
     let mut state = FileState {
         stamp,
@@ -240,6 +246,7 @@ fn full_scan(path: &Path, stamp: Stamp, choice: FormatChoice, titles: bool) -> F
         full: titles,
         winner: false,
         first_line: (0, 0),
+        racy: false,
     };
     let mut file = match fsio::open_regular(path, Links::NoFollow) {
         Ok(file) => file,
@@ -382,6 +389,7 @@ fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileSt
     };
     if scanner.is_done() {
         state.stamp = stamp;
+        state.racy = racy_read(path.as_os_str().as_encoded_bytes(), &stamp);
         return Some(state);
     }
     let mut file = fsio::open_regular(path, Links::NoFollow).ok()?;
@@ -407,6 +415,7 @@ fn append_scan(path: &Path, mut state: FileState, stamp: Stamp) -> Option<FileSt
         .ok()?;
     state.consumed += used;
     state.stamp = stamp;
+    state.racy = racy_read(path.as_os_str().as_encoded_bytes(), &stamp);
     if let Some(first) = first_line {
         state.first_line = first;
     }

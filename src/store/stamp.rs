@@ -33,6 +33,24 @@ pub(crate) struct Stamp {
 }
 
 impl Stamp {
+    /// How long after a file's modification its stamp is not trusted to
+    /// tell a later write: the coarsest timestamps in common use tick in
+    /// 2 s (FAT), 1 s (ext3, HFS+, some network file systems), a jiffy
+    /// (ext4 before multigrain timestamps), and a write in the same tick
+    /// at the same size changes no field of the stamp.
+    pub const RACY: std::time::Duration = std::time::Duration::from_secs(3);
+
+    /// Whether the file was modified within [`Stamp::RACY`] of now (or in
+    /// the future): a read now may miss a write that leaves this stamp.
+    pub fn is_racy(&self) -> bool {
+        let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
+            return true;
+        };
+        let modified =
+            std::time::Duration::new(self.mtime.max(0) as u64, self.mtime_nsec.min(999_999_999));
+        modified + Stamp::RACY > now
+    }
+
     /// The log's stamp as [`crate::model::SessionReader::stamp`] gives it
     /// for a folder store: the store's place in the list, the `stat`
     /// fields, the side files' (when it has any: a log without keeps the

@@ -195,3 +195,65 @@ async fn a_log_written_all_the_time_still_gets_diagnostics_published() {
         "SESSION_REFERENCE_TRUNCATED"
     );
 }
+
+/// Issue 27 item 15, over the binary's stdio: a whole document (Gemini
+/// CLI's, Copilot Chat's) seen half-written and then completed in place
+/// under a stamp that cannot tell (`lsp_common::in_place`) is offered
+/// once its write is heard. Another document written after each step is
+/// the sign that the server has seen that step.
+#[tokio::test]
+async fn a_document_completed_in_place_under_an_equal_stamp_is_offered() {
+    use lsp_common::in_place::{documents, InPlace};
+    for i in 0..2 {
+        let store = tempfile::tempdir().expect("tempdir");
+        let root = store.path();
+        let (format, path, text) = documents(root, "whole", "the whole doc").swap_remove(i);
+        let (mut client, _child) = spawn(server_command());
+        client.start(root, "/home/ana/shop").await;
+        client.open(&file_uri(DOC), "@").await;
+        let mut doc = InPlace::half(&path, &text);
+        let (_, one, one_text) = documents(root, "one", "first sign").swap_remove(i);
+        std::fs::write(one, one_text).expect("write");
+        let got = offered_once(&mut client, "first sign").await;
+        assert!(
+            !got.iter().any(|l| l == "the whole doc"),
+            "{format}: {got:?}"
+        );
+        assert!(
+            doc.complete(),
+            "the completion must leave the stat as it was (the case under test)"
+        );
+        let (_, two, two_text) = documents(root, "two", "second sign").swap_remove(i);
+        std::fs::write(two, two_text).expect("write");
+        let got = offered_once(&mut client, "second sign").await;
+        assert!(
+            got.iter().any(|l| l == "the whole doc"),
+            "{format}: the completed document is not offered: {got:?}"
+        );
+        client.shutdown_and_exit().await;
+    }
+}
+
+/// Completion's labels once one is `label` (polled, with a deadline).
+async fn offered_once(client: &mut ProcessClient, label: &str) -> Vec<String> {
+    let deadline = Instant::now() + PATIENCE;
+    loop {
+        let got = client
+            .call("textDocument/completion", json!({"textDocument": {"uri": file_uri(DOC)}, "position": {"line": 0, "character": 1}}))
+            .await;
+        let labels: Vec<String> = got["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|i| i["label"].as_str().map(String::from))
+            .collect();
+        if labels.iter().any(|l| l == label) {
+            return labels;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{label} never offered: {labels:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}

@@ -8,6 +8,8 @@
 
 #![allow(dead_code)]
 
+pub mod in_place;
+
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

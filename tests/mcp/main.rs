@@ -885,3 +885,118 @@ fn print_config_names_absolute_stores_for_every_client() {
     .expect("runs");
     assert_eq!(out.status.code(), Some(2));
 }
+
+/// Issue 27 item 15: a whole document (Gemini CLI's, Copilot Chat's) seen
+/// half-written and then completed in place under a stamp that cannot tell
+/// (`lsp_common::in_place`) is listed once its write is heard, not only
+/// after some other file changes. Another document written after each
+/// step is the sign that the server has seen that step.
+#[tokio::test]
+async fn a_document_completed_in_place_under_an_equal_stamp_is_listed() {
+    use lsp_common::in_place::{documents, InPlace};
+    for i in 0..2 {
+        let setup = Setup::empty();
+        let root = setup.store.path();
+        let (format, path, text) = documents(root, "whole", "the whole doc").swap_remove(i);
+        let mut client = setup.spawn(&["--store-format", format]);
+        client.initialize().await;
+        let mut doc = InPlace::half(&path, &text);
+        let (_, one, one_text) = documents(root, "one", "first sign").swap_remove(i);
+        std::fs::write(one, one_text).expect("write");
+        let names = listed_once(&mut client, "first sign").await;
+        assert!(
+            !names.contains(&"the whole doc".to_string()),
+            "{format}: {names:?}"
+        );
+        assert!(
+            doc.complete(),
+            "the completion must leave the stat as it was (the case under test)"
+        );
+        let (_, two, two_text) = documents(root, "two", "second sign").swap_remove(i);
+        std::fs::write(two, two_text).expect("write");
+        let names = listed_once(&mut client, "second sign").await;
+        assert!(
+            names.contains(&"the whole doc".to_string()),
+            "{format}: the completed document is missing: {names:?}"
+        );
+        assert!(client.close().await.success());
+    }
+}
+
+/// The resources' names once one is named `name` (polled, with a deadline:
+/// file events come when they come).
+async fn listed_once(client: &mut McpClient, name: &str) -> Vec<String> {
+    let deadline = tokio::time::Instant::now() + lsp_common::PATIENCE;
+    loop {
+        let list = resources(&client.call("resources/list", json!({})).await);
+        let names: Vec<String> = list
+            .iter()
+            .filter_map(|r| r["name"].as_str().map(String::from))
+            .collect();
+        if names.iter().any(|n| n == name) {
+            return names;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "{name} never listed: {names:?}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Issue 27, tests that prove what they say: the MCP server's search is
+/// fresh. A word in a message appended to a watched log after the first
+/// search is found by `search_sessions` (polled with a deadline: file
+/// events come when they come), with the index on disk and without one.
+#[tokio::test]
+async fn search_sessions_finds_a_word_appended_to_a_watched_log() {
+    use std::io::Write;
+    let call = |query: &str| json!({"name": "search_sessions", "arguments": {"query": query}});
+    for extra in [&[][..], &["--no-search-index"][..]] {
+        let setup = Setup::empty();
+        let log = setup.store.path().join("growing.jsonl");
+        let builder = LogBuilder::new("growing", 1_764_400_011_000, Some("/home/ana/shop"))
+            .user("start the ledger")
+            .assistant("ledger started");
+        builder.write(&log);
+        let mut client = setup.spawn(extra);
+        client.initialize().await;
+        let hits = |found: &Value| -> Vec<Value> {
+            let (error, text) = tool(found);
+            assert!(!error || text.contains("still indexing"), "{text}");
+            serde_json::from_str(&text).unwrap_or_default()
+        };
+        let found = client.call("tools/call", call("ledger")).await;
+        assert_eq!(hits(&found).len(), 1, "{extra:?}: {found}");
+        let none = client.call("tools/call", call("zanzibarite")).await;
+        assert!(hits(&none).is_empty(), "{extra:?}: {none}");
+        let before = builder.text();
+        let grown = builder
+            .user("reconcile the quarterly zanzibarite totals")
+            .text();
+        std::fs::OpenOptions::new()
+            .append(true)
+            .open(&log)
+            .expect("open the log")
+            .write_all(&grown.as_bytes()[before.len()..])
+            .expect("append");
+        let deadline = tokio::time::Instant::now() + lsp_common::PATIENCE;
+        loop {
+            let found = client.call("tools/call", call("zanzibarite")).await;
+            let hits = hits(&found);
+            if let [hit] = &hits[..] {
+                assert_eq!(hit["sessionId"], "growing");
+                assert!(hit["snippets"][0]["text"]
+                    .as_str()
+                    .is_some_and(|t| t.contains("quarterly zanzibarite")));
+                break;
+            }
+            assert!(
+                tokio::time::Instant::now() < deadline,
+                "{extra:?}: the appended word was never found: {found}"
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        assert!(client.close().await.success());
+    }
+}

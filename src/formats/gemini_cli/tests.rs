@@ -633,3 +633,50 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
         Some("codebase_investigator")
     );
 }
+
+proptest::proptest! {
+    /// Issue 27 (generated logs, as Claude Code's and Codex's): logs put
+    /// together from the format's records (metadata, messages written
+    /// again, commands, context, snapshots, rewinds, lists, summaries,
+    /// junk), cut anywhere at a character. The read never panics; the
+    /// scanner says "a session" exactly when the read succeeds (a read
+    /// that succeeds where the scanner said "not a session" is a
+    /// finding), and then both name the same header and title.
+    #[test]
+    fn any_generated_log_is_a_session_to_the_scanner_exactly_when_it_reads(
+        picks in proptest::collection::vec(0usize..16, 0..24),
+        cut in 0usize..3000,
+    ) {
+        let pool: Vec<String> = vec![
+            META.to_string(),
+            r#"{"sessionId":"s2","projectHash":"h"}"#.to_string(),
+            user("u1", "first prompt"),
+            user("u1", "first prompt, rewritten"),
+            user("u2", "/command"),
+            gemini("g1", "an answer"),
+            gemini("g1", ""),
+            user("c", "<session_context>x</session_context>"),
+            user("s", "<state_snapshot>summary</state_snapshot>"),
+            gemini("a", "Got it. Thanks for the additional context!"),
+            r#"{"$rewindTo":"u1"}"#.to_string(),
+            r#"{"$rewindTo":"zz"}"#.to_string(),
+            r#"{"$set":{"summary":"Named"}}"#.to_string(),
+            format!(r#"{{"$set":{{"messages":[{},7]}}}}"#, gemini("g9", "listed")),
+            "junk".to_string(),
+            String::new(),
+        ];
+        let lines: Vec<&str> = picks.iter().map(|&i| pool[i].as_str()).collect();
+        let log = jsonl(&lines);
+        let text = String::from_utf8(log).expect("UTF-8 pieces");
+        let cut = text.char_indices().map(|(i, _)| i).find(|&i| i >= cut).unwrap_or(text.len());
+        let bytes = &text.as_bytes()[..cut];
+        let scanner = scan(bytes);
+        match read_at(bytes, None).1 {
+            Ok(summary) => {
+                proptest::prop_assert_eq!(scanner.header(), HeaderState::Session(summary.header));
+                proptest::prop_assert_eq!(scanner.meta().title, summary.title);
+            }
+            Err(_) => proptest::prop_assert!(!matches!(scanner.header(), HeaderState::Session(_))),
+        }
+    }
+}

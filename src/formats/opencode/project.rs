@@ -452,4 +452,77 @@ mod tests {
             ]
         );
     }
+
+    proptest::proptest! {
+        /// Issue 27 (generated logs, as Claude Code's and Codex's): a
+        /// session's rows put together from OpenCode's records (users,
+        /// assistants, summaries completing a compaction or not, junk;
+        /// text, hidden, reasoning and compaction parts, junk), with or
+        /// without a revert. Projection never panics, counts every message
+        /// row, hands out `seq`s that ascend within the rows, places each
+        /// checkpoint after what it covers, and counts as skipped at most
+        /// the rows it was given.
+        #[test]
+        fn any_generated_session_projects_in_order(
+            rows in proptest::collection::vec(
+                (0usize..6, proptest::collection::vec((0usize..6, 0usize..3), 0..4)),
+                0..12,
+            ),
+            revert in proptest::option::of(0usize..12),
+        ) {
+            let messages_pool = [
+                USER,
+                ASSISTANT,
+                r#"{"role":"assistant","summary":true,"finish":"stop","parentID":"m00"}"#,
+                r#"{"role":"assistant","summary":true,"error":{"name":"x"}}"#,
+                r#"{"role":"user"}"#,
+                "[1]",
+            ];
+            let ids: Vec<String> = (0..rows.len()).map(|i| format!("m{i:02}")).collect();
+            let part_ids: Vec<Vec<String>> = rows
+                .iter()
+                .enumerate()
+                .map(|(i, (_, parts))| (0..parts.len()).map(|j| format!("p{i:02}{j}")).collect())
+                .collect();
+            let part_data: Vec<Vec<String>> = rows
+                .iter()
+                .map(|(_, parts)| {
+                    parts
+                        .iter()
+                        .map(|&(kind, tail)| match kind {
+                            0 => r#"{"type":"text","text":"words"}"#.to_string(),
+                            1 => r#"{"type":"text","text":"x","synthetic":true}"#.to_string(),
+                            2 => r#"{"type":"reasoning","text":"hmm"}"#.to_string(),
+                            3 => format!(r#"{{"type":"compaction","tail_start_id":"m{tail:02}"}}"#),
+                            4 => r#"{"type":"compaction"}"#.to_string(),
+                            _ => "nope".to_string(),
+                        })
+                        .collect()
+                })
+                .collect();
+            let messages: Vec<MessageRow<'_>> = rows
+                .iter()
+                .zip(&ids)
+                .map(|((kind, _), id)| MessageRow { id, data: messages_pool[*kind] })
+                .collect();
+            let mut parts = Vec::new();
+            for (i, id) in ids.iter().enumerate() {
+                for (pid, data) in part_ids[i].iter().zip(&part_data[i]) {
+                    parts.push(PartRow { message_id: id, id: pid, data });
+                }
+            }
+            let revert = revert.map(|r| format!("m{r:02}"));
+            let p = project(&messages, &parts, revert.as_deref());
+            proptest::prop_assert_eq!(p.rows, messages.len() as u64);
+            proptest::prop_assert!(p.skipped <= (messages.len() + parts.len()) as u64);
+            let seqs: Vec<u64> = p.entries.iter().map(|e| e.seq).collect();
+            proptest::prop_assert!(seqs.windows(2).all(|w| w[0] <= w[1]), "{:?}", seqs);
+            proptest::prop_assert!(seqs.iter().all(|&s| s >= 1 && s <= p.rows), "{:?}", seqs);
+            for e in &p.entries {
+                if let Event::Checkpoint { through_seq, .. } = &e.event {
+                    proptest::prop_assert!(*through_seq <= p.rows);
+                }
+            }
+        }
+    }
 }
