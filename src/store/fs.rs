@@ -622,8 +622,11 @@ impl FsReader {
     /// The reader of `locator`'s store when its session is a database's
     /// (OpenCode's store, a database store, an `auto` store's databases).
     fn other(&self, locator: &Locator) -> Option<&dyn SessionReader> {
-        // Line logs and Aider's histories are files this reader opens.
-        database::by_name(locator.format)?;
+        // Line logs and Aider's histories are files this reader opens;
+        // databases and team stores have readers of their own.
+        if locator.format != formats::TEAM {
+            database::by_name(locator.format)?;
+        }
         self.others.get(locator.store)?.as_deref()
     }
 

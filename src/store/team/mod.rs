@@ -17,7 +17,7 @@ pub mod manifest;
 pub mod net;
 pub mod pin;
 mod reader;
-mod session;
+pub mod session;
 pub mod store;
 pub mod url;
 

@@ -6,10 +6,11 @@ use std::sync::Arc;
 
 use super::cache;
 use super::listing::Listed;
-use crate::formats::{self, HeaderState};
+use crate::formats::{self, HeaderState, TEAM};
 use crate::model::{Locator, Session, SessionHeader, Version};
+use crate::reference::pin::is_sha256_hex;
 
-/// The locator's format: a snapshot is a hydra log.
+/// The format a snapshot is read in: a hydra log.
 pub const SNAPSHOT_FORMAT: &str = "hydra";
 
 /// The live session of `listed` (its latest version); `None` for a
@@ -39,6 +40,20 @@ pub fn live(listed: &Listed, store: usize) -> Option<Session> {
     Some(session)
 }
 
+/// Whether `session` is a team store's published session (a hydra
+/// snapshot named by its digest, under a published id).
+pub fn is_published(session: &Session) -> bool {
+    session.locator.format == TEAM
+        && session.id().starts_with('~')
+        && std::str::from_utf8(&session.locator.name).is_ok_and(is_sha256_hex)
+}
+
+/// The session a pinned id names, given the session of its live id:
+/// `None` when `live` is no team store's (a local session has no pins).
+pub fn pinned_of(live: &Session, pinned_id: &str, sha: &str) -> Option<Session> {
+    is_published(live).then(|| pinned(live, pinned_id, sha))
+}
+
 /// Version `sha` of the listed session `live`, under its pinned id.
 pub fn pinned(live: &Session, pinned_id: &str, sha: &str) -> Session {
     let mut session = live.clone();
@@ -54,7 +69,9 @@ pub fn pinned(live: &Session, pinned_id: &str, sha: &str) -> Session {
 fn locator(store: usize, sha: &str) -> Locator {
     Locator {
         store,
-        format: SNAPSHOT_FORMAT,
+        // The store kind, so the store list hands the read to the
+        // team store's reader.
+        format: TEAM,
         name: Arc::from(sha.as_bytes()),
     }
 }

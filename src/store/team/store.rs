@@ -146,7 +146,7 @@ impl SessionStore for TeamStore {
         }
         let (live, sha) = split_pin(id)?;
         let listed = self.listed_session(live)?;
-        Some(session::pinned(listed, id, sha))
+        session::pinned_of(listed, id, sha)
     }
 
     fn reader(&self) -> Arc<dyn SessionReader> {
