@@ -70,6 +70,10 @@ fn server_args(request: &McpRequest) -> Vec<String> {
     if request.no_search_index {
         args.push("--no-search-index".into());
     }
+    if let Some(revision) = &request.protocol {
+        args.push("--protocol".into());
+        args.push(revision.clone());
+    }
     args
 }
 
