@@ -194,7 +194,11 @@ impl ServerHandler for Handler {
         &self,
         _requested: &SubscriptionFilter,
     ) -> Option<SubscriptionFilter> {
-        Some(SubscriptionFilter::builder().resources_list_changed().build())
+        Some(
+            SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build(),
+        )
     }
 
     /// Tells the subscription of every store change until it ends.

@@ -153,12 +153,7 @@ async fn serve(resolved: Resolved) -> i32 {
         .map(|d| d.to_string_lossy().into_owned());
     let handler = Handler::new(sessions, limit, cwd, revisions.clone());
     let changes = handler.changes();
-    let transport = wire::Stdio::new(
-        tokio::io::stdin(),
-        tokio::io::stdout(),
-        MAX_LINE,
-        revisions,
-    );
+    let transport = wire::Stdio::new(tokio::io::stdin(), tokio::io::stdout(), MAX_LINE, revisions);
     let running = match handler.serve(transport).await {
         Ok(running) => running,
         // The client left before the handshake: nothing to serve.

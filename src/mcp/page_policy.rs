@@ -97,13 +97,25 @@ mod tests {
     #[test]
     fn a_short_list_is_one_page_and_bad_cursors_are_refused() {
         let first = Page::of(500, None).unwrap();
-        assert_eq!(first, Page { offset: 0, size: 25 });
+        assert_eq!(
+            first,
+            Page {
+                offset: 0,
+                size: 25
+            }
+        );
         assert_eq!(first.next_cursor(4, 500), None);
         assert_eq!(first.next_cursor(25, 500).as_deref(), Some("at:25"));
         let past = Page::of(30, Some("at:30")).unwrap_err();
         assert!(past.contains("cursor"), "{past}");
         let last = Page::of(30, Some("at:28")).unwrap();
-        assert_eq!(last, Page { offset: 28, size: 2 });
+        assert_eq!(
+            last,
+            Page {
+                offset: 28,
+                size: 2
+            }
+        );
         assert_eq!(last.next_cursor(30, 30), None);
         // A page the ranking did not fill is the last.
         assert_eq!(Page::of(30, Some("at:2")).unwrap().next_cursor(3, 30), None);

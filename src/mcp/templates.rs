@@ -20,12 +20,14 @@ use crate::live::View;
 /// The template's URI: the form of every listed resource.
 pub const TEMPLATE: &str = "session:{slug}/{id}";
 
-/// `clientInfo.name` of the clients that attach templated URIs.
-const ATTACHING_CLIENTS: &[&str] = &["qwen-code", "qwen-code-mcp-client"];
+/// How the clients that attach templated URIs begin their
+/// `clientInfo.name`: Qwen Code names its client for each server,
+/// `qwen-cli-mcp-client-<server>` (`-hydra` as printed).
+const ATTACHING_CLIENTS: &[&str] = &["qwen-cli-mcp-client"];
 
 /// Whether the client named `name` is offered the template.
 pub fn offered_to(name: Option<&str>) -> bool {
-    name.is_some_and(|n| ATTACHING_CLIENTS.contains(&n))
+    name.is_some_and(|n| ATTACHING_CLIENTS.iter().any(|prefix| n.starts_with(prefix)))
 }
 
 pub fn template() -> ResourceTemplate {
@@ -82,8 +84,8 @@ mod tests {
 
     #[test]
     fn only_clients_seen_attaching_get_the_template() {
-        assert!(offered_to(Some("qwen-code")));
-        for name in ["claude-code", "gemini-cli-mcp-client", "opencode"] {
+        assert!(offered_to(Some("qwen-cli-mcp-client-hydra")));
+        for name in ["claude-code", "gemini-cli-mcp-client", "opencode", "qwen"] {
             assert!(!offered_to(Some(name)), "{name}");
         }
         assert!(!offered_to(None));

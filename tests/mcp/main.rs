@@ -276,7 +276,10 @@ async fn resources_are_one_page_named_for_people() {
     small.initialize().await;
     let first = small.call("resources/list", json!({})).await;
     assert_eq!(resources(&first).len(), 1);
-    let cursor = first["nextCursor"].as_str().expect("a second page").to_string();
+    let cursor = first["nextCursor"]
+        .as_str()
+        .expect("a second page")
+        .to_string();
     let second = small
         .call("resources/list", json!({"cursor": cursor}))
         .await;

@@ -27,12 +27,17 @@ async fn discover_then_requests_that_carry_their_own_meta() {
     let discovered = client
         .call("server/discover", json!({"_meta": meta("claude-code")}))
         .await;
-    let versions = discovered["supportedVersions"].as_array().expect("versions");
+    let versions = discovered["supportedVersions"]
+        .as_array()
+        .expect("versions");
     for version in ["2026-07-28", "2025-11-25", "2025-06-18"] {
         assert!(versions.contains(&json!(version)), "{discovered}");
     }
     assert_eq!(discovered["capabilities"]["resources"]["listChanged"], true);
-    assert!(discovered["instructions"].as_str().is_some(), "{discovered}");
+    assert!(
+        discovered["instructions"].as_str().is_some(),
+        "{discovered}"
+    );
     // A request without its `_meta` is refused, and the server goes on.
     let id = client.request("resources/list", json!({})).await;
     assert_eq!(client.answer(id).await["error"]["code"], -32602);
@@ -49,7 +54,10 @@ async fn discover_then_requests_that_carry_their_own_meta() {
     }
     let uri = listed[2]["uri"].clone();
     let read = client
-        .call("resources/read", with_meta("claude-code", json!({"uri": uri})))
+        .call(
+            "resources/read",
+            with_meta("claude-code", json!({"uri": uri})),
+        )
         .await;
     assert_eq!(read["ttlMs"], 5000, "{read}");
     assert_eq!(read["cacheScope"], "private", "{read}");
@@ -134,7 +142,7 @@ async fn a_subscription_hears_of_a_store_append() {
 async fn the_template_and_its_completion_only_for_clients_that_attach_it() {
     let setup = Setup::demo();
     let mut client = setup.spawn(&[]);
-    for (name, offered) in [("qwen-code", true), ("claude-code", false)] {
+    for (name, offered) in [("qwen-cli-mcp-client-hydra", true), ("claude-code", false)] {
         let templates = client
             .call("resources/templates/list", with_meta(name, json!({})))
             .await;
@@ -146,7 +154,7 @@ async fn the_template_and_its_completion_only_for_clients_that_attach_it() {
         .call(
             "completion/complete",
             with_meta(
-                "qwen-code",
+                "qwen-cli-mcp-client-hydra",
                 json!({"ref": template, "argument": {"name": "slug", "value": "checkout"}}),
             ),
         )
@@ -159,7 +167,7 @@ async fn the_template_and_its_completion_only_for_clients_that_attach_it() {
         .call(
             "completion/complete",
             with_meta(
-                "qwen-code",
+                "qwen-cli-mcp-client-hydra",
                 json!({"ref": template, "argument": {"name": "id", "value": "checkout"},
                        "context": {"arguments": {"slug": "checkout-tax-rounding"}}}),
             ),
@@ -171,7 +179,7 @@ async fn the_template_and_its_completion_only_for_clients_that_attach_it() {
         .call(
             "resources/read",
             with_meta(
-                "qwen-code",
+                "qwen-cli-mcp-client-hydra",
                 json!({"uri": "session:checkout-tax-rounding/checkout-tax"}),
             ),
         )
