@@ -75,11 +75,9 @@ fn rfc3339(secs: u64) -> String {
     )
 }
 
-/// Spawns `mcp` on `store`, shakes hands, asks `resources/list`: the time
-/// from the spawn to its answer, and how many resources it gave.
-fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
-    let started = Instant::now();
-    let mut child = Command::new(binary())
+/// `mcp` on `store`, its caches under `cache`, the machine's stores kept out.
+fn spawn_server(store: &Path, cache: &Path) -> std::process::Child {
+    Command::new(binary())
         .args(["mcp", "--store"])
         .arg(store)
         .env_remove("HYDRA_SESSION_STORE")
@@ -92,7 +90,14 @@ fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("spawn the server (cargo bench builds it)");
+        .expect("spawn the server (cargo bench builds it)")
+}
+
+/// Spawns `mcp` on `store`, shakes hands, asks `resources/list`: the time
+/// from the spawn to its answer, and how many resources it gave.
+fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
+    let started = Instant::now();
+    let mut child = spawn_server(store, cache);
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut send = |v: Value| {
@@ -137,20 +142,7 @@ fn median_ms(mut times: Vec<Duration>) -> f64 {
 /// first page, of `resources/read` and of the `prepare` tool for the same
 /// session, over `rounds` requests each; and that session's mention.
 fn warm_requests(store: &Path, cache: &Path, rounds: usize) -> (f64, f64, f64, String) {
-    let mut child = Command::new(binary())
-        .args(["mcp", "--store"])
-        .arg(store)
-        .env_remove("HYDRA_SESSION_STORE")
-        .env_remove("HYDRA_HOME")
-        .env("XDG_CACHE_HOME", cache)
-        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
-        .env("CODEX_HOME", "/nonexistent")
-        .env("RUST_LOG", "warn")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .expect("spawn the server (cargo bench builds it)");
+    let mut child = spawn_server(store, cache);
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut id = 0;

@@ -23,8 +23,9 @@ pub const CLIENTS: [&str; 14] = [
     "zed",
 ];
 
-/// The default and the hard cap of the resources one list offers: Claude
-/// Code reads one page only and lists every resource in its `@` menu.
+/// The default of the resources one list offers, over at most 20 pages
+/// (`mcp::page_policy`): Claude Code reads at most 20 and lists every
+/// resource in its `@` menu.
 pub const DEFAULT_RESOURCE_LIMIT: u64 = 500;
 
 /// The MCP revisions `mcp --protocol` can force as the newest served.
