@@ -151,11 +151,14 @@ fn qwen_code(args: &[String]) -> String {
         "\"alwaysLoadTools\": true",
         "// alwaysLoadTools: the tools are offered to the model directly, not behind tool_search.",
     );
-    comment_above(
+    let mut text = comment_above(
         &text,
         "\"versionNegotiation\"",
         "// versionNegotiation: MCP 2026-07-28 when the server speaks it, else the older handshake.",
-    )
+    );
+    // `comment_above` drops the last line end.
+    text.push('\n');
+    text
 }
 
 /// OpenCode's config (Kilo is its fork): `mcp` entries of type `local`,
