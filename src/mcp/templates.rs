@@ -6,7 +6,8 @@
 //! reads whatever `@<server>:<uri>` a person types (a templated URI
 //! included); Gemini CLI 0.61 attaches only URIs it listed; Claude Code
 //! 2.1.332 completes templates to URIs it then never attaches; OpenCode
-//! 1.18 and Copilot CLI 1.0.102 attach none. The clients are told apart
+//! 1.18 attaches only what its TUI's `@` menu listed (`opencode run`
+//! attaches none); Copilot CLI 1.0.102 was not seen attaching any. The clients are told apart
 //! by `clientInfo.name` (the handshake's, or a 2026-07-28 request's
 //! `_meta`).
 
