@@ -251,9 +251,9 @@ fn main() {
     println!();
     println!("| one server up, warm index cache, {sessions} sessions | median answer (ms) |");
     println!("|---|---:|");
-    println!("| `resources/list`, first page | {list:.1} |");
-    println!("| `resources/read` of the newest session | {read:.1} |");
-    println!("| `tools/call prepare` of its mention | {prepare:.1} |");
+    println!("| `resources/list`, first page | {list:.2} |");
+    println!("| `resources/read` of the newest session | {read:.2} |");
+    println!("| `tools/call prepare` of its mention | {prepare:.2} |");
     let t = Instant::now();
     let mut cli = Command::new(binary())
         .args(["prepare", "--store"])
