@@ -5,6 +5,11 @@
 //! first run left (what a client starting the server again meets), and
 //! the CLI's `candidates` from the same warm cache beside it.
 //!
+//! Then, in one server started on the warm cache (issue 25): the answer
+//! times of `resources/list`'s first page once the index is up, and of
+//! `resources/read` of one session beside the `prepare` tool and the
+//! CLI's `prepare` of that session's mention.
+//!
 //! Run: `cargo bench --bench mcp_bench` (release build);
 //! `MCP_BENCH_SESSIONS=100000` sets the store's size (default 10,000).
 //! `BENCH_BINARY=path` measures another build. The store and the cache are
@@ -70,11 +75,9 @@ fn rfc3339(secs: u64) -> String {
     )
 }
 
-/// Spawns `mcp` on `store`, shakes hands, asks `resources/list`: the time
-/// from the spawn to its answer, and how many resources it gave.
-fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
-    let started = Instant::now();
-    let mut child = Command::new(binary())
+/// `mcp` on `store`, its caches under `cache`, the machine's stores kept out.
+fn spawn_server(store: &Path, cache: &Path) -> std::process::Child {
+    Command::new(binary())
         .args(["mcp", "--store"])
         .arg(store)
         .env_remove("HYDRA_SESSION_STORE")
@@ -87,7 +90,14 @@ fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
         .stdout(Stdio::piped())
         .stderr(Stdio::inherit())
         .spawn()
-        .expect("spawn the server (cargo bench builds it)");
+        .expect("spawn the server (cargo bench builds it)")
+}
+
+/// Spawns `mcp` on `store`, shakes hands, asks `resources/list`: the time
+/// from the spawn to its answer, and how many resources it gave.
+fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
+    let started = Instant::now();
+    let mut child = spawn_server(store, cache);
     let mut stdin = child.stdin.take().expect("stdin");
     let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
     let mut send = |v: Value| {
@@ -118,6 +128,82 @@ fn first_list(store: &Path, cache: &Path) -> (Duration, usize) {
     let _ = child.kill();
     let _ = child.wait();
     (elapsed, count)
+}
+
+/// The median of `times` in milliseconds.
+fn median_ms(mut times: Vec<Duration>) -> f64 {
+    times.sort();
+    times
+        .get(times.len() / 2)
+        .map_or(0.0, |t| t.as_secs_f64() * 1000.0)
+}
+
+/// One running server on the warm cache: the median answer time of the
+/// first page, of `resources/read` and of the `prepare` tool for the same
+/// session, over `rounds` requests each; and that session's mention.
+fn warm_requests(store: &Path, cache: &Path, rounds: usize) -> (f64, f64, f64, String) {
+    let mut child = spawn_server(store, cache);
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    let mut id = 0;
+    let mut ask = |method: &str, params: Value| -> (Duration, Value) {
+        id += 1;
+        let started = Instant::now();
+        let line = json!({"jsonrpc":"2.0","id":id,"method":method,"params":params});
+        writeln!(stdin, "{line}").expect("write");
+        stdin.flush().expect("flush");
+        loop {
+            let mut line = String::new();
+            if stdout.read_line(&mut line).expect("read") == 0 {
+                panic!("the server ended");
+            }
+            let v: Value = serde_json::from_str(&line).expect("JSON");
+            if v["id"] == id {
+                return (started.elapsed(), v);
+            }
+        }
+    };
+    ask(
+        "initialize",
+        json!({"protocolVersion":"2025-11-25","capabilities":{},
+        "clientInfo":{"name":"bench","version":"1"}}),
+    );
+    // The first request waits for the index (read from the cache); the
+    // rounds after it are what a client meets once the server is up.
+    let (_, first) = ask("resources/list", json!({}));
+    let uri = first["result"]["resources"][0]["uri"]
+        .as_str()
+        .expect("a listed session")
+        .to_string();
+    let (_, found) = ask(
+        "tools/call",
+        json!({"name":"list_sessions","arguments":{"limit":1}}),
+    );
+    let mention = found["result"]["structuredContent"]["sessions"][0]["mention"]
+        .as_str()
+        .expect("a mention")
+        .to_string();
+    let (mut list, mut read, mut prepare) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..rounds {
+        list.push(ask("resources/list", json!({})).0);
+        read.push(ask("resources/read", json!({"uri": uri})).0);
+        let text = format!("{mention} ");
+        prepare.push(
+            ask(
+                "tools/call",
+                json!({"name":"prepare","arguments":{"text": text}}),
+            )
+            .0,
+        );
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    (
+        median_ms(list),
+        median_ms(read),
+        median_ms(prepare),
+        mention,
+    )
 }
 
 fn main() {
@@ -159,6 +245,33 @@ fn main() {
     println!(
         "| CLI `candidates`, warm index cache (for comparison; exit {}) | {:.0} | |",
         out.status.code().unwrap_or(-1),
+        t.elapsed().as_secs_f64() * 1000.0
+    );
+    let (list, read, prepare, mention) = warm_requests(&store, &cache, 20);
+    println!();
+    println!("| one server up, warm index cache, {sessions} sessions | median answer (ms) |");
+    println!("|---|---:|");
+    println!("| `resources/list`, first page | {list:.2} |");
+    println!("| `resources/read` of the newest session | {read:.2} |");
+    println!("| `tools/call prepare` of its mention | {prepare:.2} |");
+    let t = Instant::now();
+    let mut cli = Command::new(binary())
+        .args(["prepare", "--store"])
+        .arg(&store)
+        .env("XDG_CACHE_HOME", &cache)
+        .env("CLAUDE_CONFIG_DIR", "/nonexistent")
+        .env("CODEX_HOME", "/nonexistent")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .expect("run the CLI");
+    if let Some(mut stdin) = cli.stdin.take() {
+        let _ = write!(stdin, "{mention} ");
+    }
+    let status = cli.wait().expect("the CLI ends");
+    println!(
+        "| CLI `prepare` of the same mention (a process; exit {}) | {:.1} |",
+        status.code().unwrap_or(-1),
         t.elapsed().as_secs_f64() * 1000.0
     );
     let _ = std::fs::remove_dir_all(&base);

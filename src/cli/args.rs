@@ -109,6 +109,12 @@ pub enum Command {
         #[arg(long, value_name = "CLIENT",
               value_parser = clap::builder::PossibleValuesParser::new(crate::config::mcp::CLIENTS))]
         print_config: Option<String>,
+        /// The newest MCP revision to speak (default: 2026-07-28; also
+        /// HYDRA_SESSION_MCP_PROTOCOL). An older one answers
+        /// `server/discover` with "method not found".
+        #[arg(long, value_name = "REVISION",
+              value_parser = clap::builder::PossibleValuesParser::new(crate::config::mcp::PROTOCOL_REVISIONS))]
+        protocol: Option<String>,
     },
     /// The stores: their formats, sessions, skipped lines, errors and
     /// notes, and the search index (the language server's

@@ -87,6 +87,7 @@ pub fn main() -> Invocation {
             limit,
             index,
             print_config,
+            protocol,
         }) => {
             if print_config.is_some() {
                 if let Err(message) = settings::printable_paths(&store, &spill) {
@@ -100,6 +101,7 @@ pub fn main() -> Invocation {
                 limit: limit.map(|d| d.0),
                 print_config,
                 no_search_index: index.no_search_index,
+                protocol,
             })
         }
         Some(command) => Invocation::Done(run_command(command)),

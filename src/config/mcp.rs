@@ -23,9 +23,13 @@ pub const CLIENTS: [&str; 14] = [
     "zed",
 ];
 
-/// The default and the hard cap of the resources one list offers: Claude
-/// Code reads one page only and lists every resource in its `@` menu.
+/// The default of the resources one list offers, over at most 20 pages
+/// (`mcp::page_policy`): Claude Code reads at most 20 and lists every
+/// resource in its `@` menu.
 pub const DEFAULT_RESOURCE_LIMIT: u64 = 500;
+
+/// The MCP revisions `mcp --protocol` can force as the newest served.
+pub const PROTOCOL_REVISIONS: [&str; 3] = ["2026-07-28", "2025-11-25", "2025-06-18"];
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct McpRequest {
@@ -37,4 +41,6 @@ pub struct McpRequest {
     pub print_config: Option<String>,
     /// `--no-search-index`: `search_sessions` keeps its index in memory.
     pub no_search_index: bool,
+    /// `--protocol REVISION`: the newest MCP revision served.
+    pub protocol: Option<String>,
 }

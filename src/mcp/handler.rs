@@ -4,15 +4,19 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, DiscoverRequestMethod, DiscoverResult, ErrorData,
-    Implementation, InitializeResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    ErrorData, Implementation, InitializeResult, ListResourceTemplatesResult, ListResourcesResult,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams,
+    ReadResourceResponse, Reference, ServerCapabilities, SubscriptionFilter,
 };
-use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::ServerHandler;
+use tokio::sync::broadcast;
 
+use super::page_policy::Page;
+use super::revision::{is_inline, Revisions};
 use super::sessions::Sessions;
-use super::{resources, tools};
+use super::{resources, templates, tools};
 use crate::live::View;
 use crate::reference::ReferenceError;
 
@@ -36,6 +40,14 @@ pub fn instructions() -> String {
 /// How long a client may take to answer `roots/list`.
 const ROOTS_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The 2026-07-28 caching hints (`ttlMs`, `cacheScope`): a list or a read
+/// stays fresh for a few seconds (the store changes while agents write,
+/// and a change is announced), the tools and the template for the
+/// server's life; every answer is this person's sessions, so private.
+const LIST_TTL_MS: u64 = 5_000;
+const READ_TTL_MS: u64 = 5_000;
+const STATIC_TTL_MS: u64 = 3_600_000;
+
 #[derive(Clone)]
 pub struct Handler {
     state: Arc<State>,
@@ -49,17 +61,34 @@ struct State {
     /// The workspace the list ranks first: the client's first root, else
     /// the server's current directory.
     workspace: RwLock<Option<String>>,
+    /// The revisions served.
+    revisions: Revisions,
+    /// Each store change, for the 2026-07-28 subscriptions.
+    changes: broadcast::Sender<()>,
 }
 
 impl Handler {
-    pub fn new(sessions: Arc<Sessions>, limit: u64, cwd: Option<String>) -> Self {
+    pub fn new(
+        sessions: Arc<Sessions>,
+        limit: u64,
+        cwd: Option<String>,
+        revisions: Revisions,
+    ) -> Self {
+        let (changes, _) = broadcast::channel(16);
         Self {
             state: Arc::new(State {
                 sessions,
                 limit,
                 workspace: RwLock::new(cwd),
+                revisions,
+                changes,
             }),
         }
+    }
+
+    /// Where store changes are told to the open subscriptions.
+    pub fn changes(&self) -> broadcast::Sender<()> {
+        self.state.changes.clone()
     }
 
     fn workspace(&self) -> Option<String> {
@@ -141,9 +170,10 @@ impl ServerHandler for Handler {
             .enable_resources()
             .enable_resources_list_changed()
             .enable_tools()
+            .enable_completions()
             .build();
         InitializeResult::new(capabilities)
-            .with_protocol_version(ProtocolVersion::V_2025_11_25)
+            .with_protocol_version(self.state.revisions.handshake())
             .with_server_info(Implementation::new(
                 "hydra-session-lsp",
                 env!("CARGO_PKG_VERSION"),
@@ -151,17 +181,42 @@ impl ServerHandler for Handler {
             .with_instructions(instructions())
     }
 
-    /// The versions with an `initialize` handshake: a client asking for an
-    /// older one (2024-11-05) gets it.
+    /// Every revision up to the newest served: a client asking for an
+    /// older one (2024-11-05) gets it; `server/discover` (the SDK's
+    /// answer, from [`Self::get_info`]) names them all.
     fn supported_protocol_versions(&self) -> std::borrow::Cow<'static, [ProtocolVersion]> {
-        std::borrow::Cow::Borrowed(ProtocolVersion::known_up_to(&ProtocolVersion::V_2025_11_25))
+        std::borrow::Cow::Borrowed(self.state.revisions.supported())
     }
 
-    async fn discover(
+    /// A 2026-07-28 client's `subscriptions/listen`: the resource list's
+    /// changes are the one notification this server sends.
+    fn accepted_subscription_filter(
         &self,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<DiscoverResult, ErrorData> {
-        Err(ErrorData::method_not_found::<DiscoverRequestMethod>())
+        _requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        Some(
+            SubscriptionFilter::builder()
+                .resources_list_changed()
+                .build(),
+        )
+    }
+
+    /// Tells the subscription of every store change until it ends.
+    async fn listen(&self, context: SubscriptionContext) -> Result<(), ErrorData> {
+        let mut changes = self.state.changes.subscribe();
+        loop {
+            tokio::select! {
+                () = context.cancelled() => return Ok(()),
+                change = changes.recv() => match change {
+                    Ok(()) | Err(broadcast::error::RecvError::Lagged(_)) => {
+                        if context.sink().notify_resource_list_changed().await.is_err() {
+                            return Ok(());
+                        }
+                    }
+                    Err(broadcast::error::RecvError::Closed) => return Ok(()),
+                },
+            }
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
@@ -172,21 +227,89 @@ impl ServerHandler for Handler {
         self.follow_roots(context.peer);
     }
 
-    /// One page, no cursor (Claude Code reads at most 20 pages, and each
-    /// resource is one line of its `@` menu).
+    /// One page of the bounded list ([`super::page_policy`]).
     async fn list_resources(
         &self,
-        _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let limit = self.state.limit;
-        let listed = self
-            .blocking(move |sessions, view, cwd| sessions.list(view, cwd, "", limit))
+        let cursor = request.and_then(|r| r.cursor);
+        let page = Page::of(limit, cursor.as_deref())
+            .map_err(|why| ErrorData::invalid_params(why, None))?;
+        let ranked = self
+            .blocking(move |sessions, view, cwd| sessions.list(view, cwd, "", page.end()))
             .await?
             .map_err(internal)?;
-        Ok(ListResourcesResult::with_all_items(
-            listed.iter().map(resources::resource).collect(),
-        ))
+        let next = page.next_cursor(ranked.len(), limit);
+        let mut result = ListResourcesResult::with_all_items(
+            ranked
+                .iter()
+                .skip(page.offset as usize)
+                .map(resources::resource)
+                .collect(),
+        );
+        result.next_cursor = next;
+        if is_inline(context.protocol_version().as_ref()) {
+            result = result
+                .with_ttl_ms(LIST_TTL_MS)
+                .with_cache_scope(CacheScope::Private);
+        }
+        Ok(result)
+    }
+
+    /// The template, to the clients that attach templated URIs only.
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let client = context.client_info();
+        let offered = templates::offered_to(client.as_ref().map(|c| c.name.as_str()));
+        tracing::debug!(client = ?client.map(|c| c.name), offered, "resources/templates/list");
+        let mut result = ListResourceTemplatesResult::with_all_items(if offered {
+            vec![templates::template()]
+        } else {
+            Vec::new()
+        });
+        if is_inline(context.protocol_version().as_ref()) {
+            result = result
+                .with_ttl_ms(STATIC_TTL_MS)
+                .with_cache_scope(CacheScope::Private);
+        }
+        Ok(result)
+    }
+
+    /// Completes the template's `slug` and `id` over titles and ids.
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let Reference::Resource(reference) = &request.r#ref else {
+            return Ok(CompleteResult::default());
+        };
+        if reference.uri != templates::TEMPLATE {
+            return Ok(CompleteResult::default());
+        }
+        let argument = request.argument;
+        let slug = request
+            .context
+            .and_then(|c| c.arguments)
+            .and_then(|mut a| a.remove("slug"));
+        let completion = self
+            .blocking(move |sessions, view, cwd| {
+                templates::complete(
+                    sessions,
+                    view,
+                    cwd,
+                    &argument.name,
+                    &argument.value,
+                    slug.as_deref(),
+                )
+            })
+            .await?;
+        Ok(CompleteResult::new(completion))
     }
 
     async fn read_resource(
@@ -195,21 +318,34 @@ impl ServerHandler for Handler {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let uri = request.uri;
+        let inline = is_inline(context.protocol_version().as_ref());
         let ct = context.ct;
         self.blocking(move |sessions, view, _| {
             resources::read(sessions, view, &uri, &|| ct.is_cancelled())
         })
         .await?
-        .map(ReadResourceResponse::from)
+        .map(|mut read| {
+            if inline {
+                read.ttl_ms = Some(READ_TTL_MS);
+                read.cache_scope = Some(CacheScope::Private);
+            }
+            ReadResourceResponse::from(read)
+        })
         .map_err(|why| ErrorData::resource_not_found(why, None))
     }
 
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::definitions()))
+        let mut result = ListToolsResult::with_all_items(tools::definitions());
+        if is_inline(context.protocol_version().as_ref()) {
+            result = result
+                .with_ttl_ms(STATIC_TTL_MS)
+                .with_cache_scope(CacheScope::Private);
+        }
+        Ok(result)
     }
 
     async fn call_tool(

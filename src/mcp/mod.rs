@@ -8,9 +8,12 @@
 mod guard;
 mod handler;
 mod output;
+mod page_policy;
 mod print_config;
 mod resources;
+mod revision;
 mod sessions;
+mod templates;
 mod text;
 mod tools;
 mod uri;
@@ -77,6 +80,7 @@ struct Resolved {
     spill: Option<Spill>,
     limit: u64,
     search_on_disk: bool,
+    revisions: revision::Revisions,
 }
 
 /// Every setting validated before the protocol starts.
@@ -87,11 +91,23 @@ fn resolve(request: &McpRequest) -> Result<Resolved, ReferenceError> {
         Some(n) => crate::reference::candidates::check_limit(n)? as u64,
         None => DEFAULT_RESOURCE_LIMIT,
     };
+    // The flag wins over the environment.
+    let forced = request
+        .protocol
+        .clone()
+        .or_else(|| std::env::var(revision::PROTOCOL_ENV).ok());
+    let revisions = revision::Revisions::new(forced.as_deref()).map_err(|why| {
+        ReferenceError::new(
+            crate::reference::ErrorCode::InvalidConfig,
+            format!("{}: {why}", revision::PROTOCOL_ENV),
+        )
+    })?;
     Ok(Resolved {
         settings,
         spill: Spill::for_setting(&spill.dir, spill.max_bytes),
         limit,
         search_on_disk: !request.no_search_index,
+        revisions,
     })
 }
 
@@ -106,6 +122,7 @@ async fn serve(resolved: Resolved) -> i32 {
         spill,
         limit,
         search_on_disk,
+        revisions,
     } = resolved;
     // The core's live index, as the language server's: it is built while
     // the client shakes hands (requests wait for it), from the on-disk
@@ -134,14 +151,15 @@ async fn serve(resolved: Resolved) -> i32 {
     let cwd = std::env::current_dir()
         .ok()
         .map(|d| d.to_string_lossy().into_owned());
-    let handler = Handler::new(sessions, limit, cwd);
-    let transport = wire::Stdio::new(tokio::io::stdin(), tokio::io::stdout(), MAX_LINE);
+    let handler = Handler::new(sessions, limit, cwd, revisions.clone());
+    let changes = handler.changes();
+    let transport = wire::Stdio::new(tokio::io::stdin(), tokio::io::stdout(), MAX_LINE, revisions);
     let running = match handler.serve(transport).await {
         Ok(running) => running,
         // The client left before the handshake: nothing to serve.
         Err(e) => return fail(&format!("no session with the client: {e}")),
     };
-    tokio::spawn(watch::follow(events, running.peer().clone()));
+    tokio::spawn(watch::follow(events, running.peer().clone(), changes));
     match running.waiting().await {
         Ok(_) => 0,
         Err(e) => fail(&format!("stopped: {e}")),

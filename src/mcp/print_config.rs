@@ -26,7 +26,7 @@ pub fn print_config(client: &str, request: &McpRequest) -> Option<String> {
         "claude-code" => claude_code(&args),
         "codex" => codex(&args),
         "gemini" => trusted_settings("Gemini CLI", "~/.gemini/settings.json", "gemini -p", &args),
-        "qwen-code" => trusted_settings("Qwen Code", "~/.qwen/settings.json", "qwen -p", &args),
+        "qwen-code" => qwen_code(&args),
         "opencode" => opencode_style(
             "~/.config/opencode/opencode.json",
             Some("https://opencode.ai/config.json"),
@@ -69,6 +69,10 @@ fn server_args(request: &McpRequest) -> Vec<String> {
     }
     if request.no_search_index {
         args.push("--no-search-index".into());
+    }
+    if let Some(revision) = &request.protocol {
+        args.push("--protocol".into());
+        args.push(revision.clone());
     }
     args
 }
@@ -123,6 +127,38 @@ fn trusted_settings(agent: &str, file: &str, headless: &str, args: &[String]) ->
         "// In {file} (comments are allowed there):\n{}\n",
         comment_above(&json, "\"trust\": true", &comment)
     )
+}
+
+/// Qwen Code's: Gemini CLI's form, and two settings of its own. Qwen Code
+/// 0.24 defers a server's tools behind its `tool_search` tool unless
+/// `alwaysLoadTools` (four small tools are worth their place in every
+/// request), and speaks MCP 2026-07-28 (`server/discover` first, falling
+/// back to `initialize`) only with `"versionNegotiation": "auto"`.
+fn qwen_code(args: &[String]) -> String {
+    let text = trusted_settings("Qwen Code", "~/.qwen/settings.json", "qwen -p", args);
+    let text = text.replacen(
+        "\"trust\": true",
+        "\"trust\": true,\n      \"versionNegotiation\": \"auto\"",
+        1,
+    );
+    let text = text.replacen(
+        "\"args\": [",
+        "\"alwaysLoadTools\": true,\n      \"args\": [",
+        1,
+    );
+    let text = comment_above(
+        &text,
+        "\"alwaysLoadTools\": true",
+        "// alwaysLoadTools: the tools are offered to the model directly, not behind tool_search.",
+    );
+    let mut text = comment_above(
+        &text,
+        "\"versionNegotiation\"",
+        "// versionNegotiation: MCP 2026-07-28 when the server speaks it, else the older handshake.",
+    );
+    // `comment_above` drops the last line end.
+    text.push('\n');
+    text
 }
 
 /// OpenCode's config (Kilo is its fork): `mcp` entries of type `local`,

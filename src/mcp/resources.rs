@@ -11,8 +11,8 @@ use crate::reference::time;
 
 pub const MIME_TYPE: &str = "text/markdown";
 
-/// The resource of a listed session. `name` is what Claude Code's `@` menu
-/// shows; `description` repeats it first because it is the only readable
+/// The resource of a listed session. `name` (and `title`, the same words)
+/// is what Claude Code's `@` menu shows; `description` repeats it first because it is the only readable
 /// column there (cut at about 60 characters).
 pub fn resource(listed: &Listed) -> Resource {
     let c = &listed.candidate;
@@ -24,7 +24,8 @@ pub fn resource(listed: &Listed) -> Resource {
     }
     description.push_str(" · ");
     description.push_str(&time::minutes(c.created_at));
-    Resource::new(listed.uri.clone(), name)
+    Resource::new(listed.uri.clone(), name.clone())
+        .with_title(name)
         .with_description(one_line(&description))
         .with_mime_type(MIME_TYPE)
 }
@@ -97,6 +98,7 @@ mod tests {
     fn names_and_descriptions_follow_the_issue() {
         let r = resource(&listed(None, Some("/home/ana/shop")));
         assert_eq!(r.name, "Plan the inventory refactor");
+        assert_eq!(r.title.as_deref(), Some("Plan the inventory refactor"));
         assert_eq!(
             r.description.as_deref(),
             Some("Plan the inventory refactor — claude-code · shop · 2026-12-01 08:11")

@@ -352,7 +352,6 @@ def test_claude_mcp_print():
         run = sb.run([CLAUDE, "-p", "Summarise the checkout tax session."], env)
         denied = [b for b in tool_results(sb.api) if b.get("is_error") and holds(b, "mcp__hydra__read_session")]
         check("claude-code -p mcp: without a permission rule, read_session is refused", bool(denied), tail(run.stdout + run.stderr))
-        before = len(sb.api.requests("/v1/messages"))
 
         _, printed, _ = server("mcp", "--store", STORE, "--print-config", "claude-code")
         rule = "mcp__hydra__read_session"
@@ -365,14 +364,30 @@ def test_claude_mcp_print():
         with open(os.path.join(config_dir, "settings.json"), "w") as f:
             json.dump(settings if allowed else {"permissions": {"allow": [rule]}}, f)
         # The fake model first loads the deferred tool with ToolSearch, as
-        # a model does, then calls it.
-        run = sb.run([CLAUDE, "-p", "Summarise the checkout tax session."], env)
-        results = tool_results(sb.api, since=before)
-        check(
-            "claude-code -p mcp: the read_session result (prepare's context) reaches the next request",
-            any(holds(b, expected) and not b.get("is_error") for b in results),
-            f"status {run.returncode}; results {tail(json.dumps(results))}; output {tail(run.stdout + run.stderr)}",
-        )
+        # a model does, then calls it. Claude Code probes with
+        # server/discover: by default the server answers it and they speak
+        # MCP 2026-07-28 (every request carries its `_meta`, no
+        # initialize); with an older revision forced, the probe is −32601
+        # and Claude Code falls back on initialize.
+        sb.trace_mcp()
+        sb.mcp_messages()
+        forced = {"HYDRA_SESSION_MCP_PROTOCOL": "2025-11-25"}
+        for revision, extra in (("2026-07-28", {}), ("2025-11-25 forced", forced)):
+            before = len(sb.api.requests("/v1/messages"))
+            run = sb.run([CLAUDE, "-p", "Summarise the checkout tax session."], dict(env, **extra))
+            results = tool_results(sb.api, since=before)
+            check(
+                f"claude-code -p mcp ({revision}): the read_session result (prepare's context) reaches the next request",
+                any(holds(b, expected) and not b.get("is_error") for b in results),
+                f"status {run.returncode}; results {tail(json.dumps(results))}; output {tail(run.stdout + run.stderr)}",
+            )
+            methods = [m.get("method") for m in sb.mcp_messages() if m.get("method")]
+            calls = [m for m in methods if m not in ("server/discover", "notifications/initialized")]
+            if extra:
+                path = methods[:1] == ["server/discover"] and calls[:1] == ["initialize"]
+            else:
+                path = methods[:1] == ["server/discover"] and "initialize" not in methods and "tools/call" in methods
+            check(f"claude-code -p mcp ({revision}): the lifecycle Claude Code took", path, f"methods {methods}")
     finally:
         sb.close()
 

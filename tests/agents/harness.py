@@ -106,6 +106,38 @@ class Sandbox:
         os.symlink(server, os.path.join(self.bin, "hydra-session-lsp"))
         self.api = FakeApi(self.root, read_session, api_env)
 
+    def trace_mcp(self):
+        """From now on, what the agent writes to each `hydra-session-lsp mcp`
+        it starts is kept too (mcp_messages reads it): the server behind a
+        wrapper that copies its stdin, every other command run as it is."""
+        server = os.path.realpath(os.path.join(self.bin, "hydra-session-lsp"))
+        self.mcp_trace = os.path.join(self.root, "mcp-stdin.jsonl")
+        wrapper = os.path.join(self.bin, "hydra-session-lsp")
+        os.remove(wrapper)
+        with open(wrapper, "w") as f:
+            f.write(
+                "#!/bin/sh\n"
+                f'if [ "$1" = mcp ]; then tee -a "{self.mcp_trace}" | "{server}" "$@"; exit $?; fi\n'
+                f'exec "{server}" "$@"\n'
+            )
+        os.chmod(wrapper, 0o755)
+
+    def mcp_messages(self):
+        """The messages traced since the last call (see trace_mcp)."""
+        try:
+            with open(self.mcp_trace) as f:
+                lines = f.readlines()
+            os.truncate(self.mcp_trace, 0)
+        except OSError:
+            return []
+        messages = []
+        for line in lines:
+            try:
+                messages.append(json.loads(line))
+            except ValueError:
+                pass
+        return messages
+
     def env(self, extra):
         keep = ("PATH", "LANG", "LC_ALL", "TERM", "TMPDIR", "USER", "LOGNAME", "SHELL")
         env = {k: v for k, v in os.environ.items() if k in keep}

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Gemini CLI, OpenCode and Copilot CLI as people run them (issue 25), each
+"""Gemini CLI, Qwen Code, OpenCode and Copilot CLI as people run them (issue 25), each
 headless against the fake model API in a fresh HOME, with the MCP server
 configured exactly as `mcp --print-config <agent>` prints it:
 
@@ -9,15 +9,16 @@ configured exactly as `mcp --print-config <agent>` prints it:
     its call;
   - the agent's own session (that prompt and a resumed turn) is found with
     zero configuration by `candidates`, `prepare`, `status` and `search`;
-  - Gemini CLI, which attaches MCP resources with `@server:uri`, attaches
-    a session with `@hydra:session:<slug>/<id>` in its headless mode: the
-    session's context is in the first request.
+  - Gemini CLI and Qwen Code, which attach MCP resources with
+    `@server:uri`, attach a session with `@hydra:session:<slug>/<id>` in
+    their headless mode: the session's context is in the first request
+    (Qwen's too for a URI never listed, the template's form).
 
     python3 more_agents_test.py SERVER INSTALL_OUT STORE [AGENT...]
 
 INSTALL_OUT is what tests/agents/install.sh printed (NAME=PATH lines);
 STORE the hydra store the MCP server reads (examples/sessions); AGENT
-names (gemini opencode copilot configs) pick groups, default all. Groups run as
+names (gemini qwen opencode copilot configs) pick groups, default all. Groups run as
 processes of their own, HYDRA_AGENTS_JOBS (default 3) at once.
 
 Prints one "PASS name" / "FAIL name: why" line per check; exits 1 on any
@@ -182,6 +183,54 @@ def test_gemini():
                 offered and not any("hydra" in (n or "") for n in offered),
                 f"offered {sorted(set(map(str, offered)))}",
             )
+    finally:
+        r.close()
+
+
+# ---- Qwen Code -----------------------------------------------------------------
+
+
+def test_qwen():
+    """Qwen Code 0.24.4 with the server as `--print-config qwen-code` prints
+    it (the whole ~/.qwen/settings.json, comments and `trust` included; no
+    approval flag): the tool chain, and `@hydra:<uri>` attachments — a
+    listed URI, and one it was never given (the template's form, a slug
+    of a person's own), which Qwen reads all the same."""
+    group = "qwen mcp"
+    r = new_run("qwen")
+    try:
+        qwen_dir = os.path.join(r.sb.home, ".qwen")
+        os.makedirs(qwen_dir)
+        with open(os.path.join(qwen_dir, "settings.json"), "w") as f:
+            f.write(printed_config(r, "qwen-code"))
+        env = {
+            "OPENAI_BASE_URL": r.url,
+            "OPENAI_API_KEY": st.FAKE_KEY,
+            "OPENAI_MODEL": st.MODEL,
+        }
+        qwen = [st.INSTALLED["qwen"], "--auth-type", "openai", "-m", st.MODEL]
+        r.sb.trace_mcp()
+        if not st.ran(group, "qwen -p (the tool chain)", r.run(qwen + ["-p", FIRST_PROMPT], env, seconds=240)):
+            return
+        check_chain(group, r.chat_requests(), chat_results)
+        # As printed (`"versionNegotiation": "auto"`), Qwen Code probes with
+        # server/discover and speaks MCP 2026-07-28: no initialize.
+        methods = [m.get("method") for m in r.sb.mcp_messages() if m.get("method")]
+        check(
+            f"{group}: Qwen Code speaks MCP 2026-07-28 (server/discover, no initialize)",
+            methods[:1] == ["server/discover"] and "initialize" not in methods,
+            f"methods {methods}",
+        )
+        for uri in ("session:checkout-tax-rounding/checkout-tax", "session:my-own-words/checkout-tax"):
+            before = len(r.chat_requests())
+            p = r.run(qwen + ["-p", f"Summarise @hydra:{uri} for me"], env, seconds=240)
+            if st.ran(group, f"qwen -p with @hydra:{uri}", p):
+                first = [q for q in r.chat_requests()[before:] if chat_results(q["body"]) == 0 and holds(q["body"], "Summarise")]
+                check(
+                    f"{group}: @hydra:{uri} puts the session's context in the request",
+                    any(holds(q["body"], ATTACHED) for q in first),
+                    tail(json.dumps(first[:1]), 2500),
+                )
     finally:
         r.close()
 
@@ -355,7 +404,7 @@ def test_configs():
         r.close()
 
 
-TESTS = {"gemini": test_gemini, "opencode": test_opencode, "copilot": test_copilot, "configs": test_configs}
+TESTS = {"gemini": test_gemini, "qwen": test_qwen, "opencode": test_opencode, "copilot": test_copilot, "configs": test_configs}
 
 
 def run_groups_in_parallel(groups, jobs):

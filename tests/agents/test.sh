@@ -13,10 +13,11 @@
 #      each writes a real session in a fresh HOME (a prompt, a tool call, a
 #      resumed turn), which `candidates`, `prepare`, `status` and `search`
 #      find with zero configuration;
-#   6. Gemini CLI, OpenCode and Copilot CLI (more_agents_test.py): the MCP
+#   6. Gemini CLI, Qwen Code, OpenCode and Copilot CLI (more_agents_test.py): the MCP
 #      server configured as `mcp --print-config <agent>` prints it, one
 #      prompt calling every tool (each result in the next request), the
-#      agent's own session read back, Gemini's `@hydra:<uri>` attachment;
+#      agent's own session read back (not Qwen's: group 5 has it), Gemini's
+#      and Qwen's `@hydra:<uri>` attachments;
 #      and every client's printed config parsed (configs).
 #   7. `hook gemini` under `gemini -p` (Gemini CLI 0.61.0) and `hook qwen`
 #      under `qwen -p` (hooks_more_test.py): the context in the request,
@@ -26,7 +27,7 @@
 #
 # AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
 # cline, aider (5), gemini, opencode, copilot, configs (6); gemini and qwen
-# also run their prompt hooks (7); default all.
+# also run their prompt hooks (7), qwen its MCP group in 6; default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
@@ -52,6 +53,7 @@ for agent in "$@"; do
     pi | kilo | continue | cline | aider) readers+=("$agent") ;;
     qwen)
       readers+=(qwen)
+      more+=(qwen)
       prompt_hooks+=(qwen)
       ;;
     gemini)

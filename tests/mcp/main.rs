@@ -6,6 +6,7 @@
 #[path = "../lsp_common/mod.rs"]
 mod lsp_common;
 mod mcp_common;
+mod next;
 
 use std::path::PathBuf;
 
@@ -59,6 +60,13 @@ impl Setup {
         args.extend(extra.iter().map(|s| s.to_string()));
         let args: Vec<&str> = args.iter().map(String::as_str).collect();
         McpClient::spawn(&args, self.cwd.path(), self.cache.path())
+    }
+
+    /// The server with the variables `env` set.
+    fn spawn_env(&self, env: &[(&str, &str)]) -> McpClient {
+        let args: Vec<String> = self.flags();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        McpClient::spawn_env(&args, self.cwd.path(), self.cache.path(), env)
     }
 
     /// The CLI with the same flags, in the same folder, on `stdin`.
@@ -168,39 +176,46 @@ async fn handshake_without_discover() {
     assert!(client.close().await.success());
 }
 
+/// With an older revision forced (`--protocol`, or the environment), the
+/// path of Claude Code's fallback: its `server/discover` probe is −32601.
 #[tokio::test]
-async fn handshake_after_a_server_discover_probe() {
+async fn handshake_after_a_server_discover_probe_with_an_older_revision_forced() {
     let setup = Setup::demo();
-    let mut client = setup.spawn(&[]);
-    // What Claude Code 2.1.332 sends first, then the same without `_meta`.
-    for params in [
-        json!({"_meta": {
-            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-            "io.modelcontextprotocol/clientCapabilities": {},
-            "io.modelcontextprotocol/clientInfo": {"name": "claude-code", "version": "2.1.332"}
-        }}),
-        json!({}),
-        Value::Null,
-    ] {
-        let id = client.request("server/discover", params).await;
-        let answer = client.answer(id).await;
-        assert_eq!(answer["error"]["code"], -32601, "{answer}");
+    for forced in ["flag", "env"] {
+        let mut client = if forced == "flag" {
+            setup.spawn(&["--protocol", "2025-11-25"])
+        } else {
+            setup.spawn_env(&[("HYDRA_SESSION_MCP_PROTOCOL", "2025-11-25")])
+        };
+        // What Claude Code 2.1.332 sends first, then the same without `_meta`.
+        for params in [
+            json!({"_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "claude-code", "version": "2.1.332"}
+            }}),
+            json!({}),
+            Value::Null,
+        ] {
+            let id = client.request("server/discover", params).await;
+            let answer = client.answer(id).await;
+            assert_eq!(answer["error"]["code"], -32601, "{forced}: {answer}");
+        }
+        // Anything else before `initialize` is answered the same way; the
+        // server keeps running.
+        let id = client.request("resources/list", json!({})).await;
+        assert_eq!(client.answer(id).await["error"]["code"], -32601);
+        client.notify("notifications/initialized", json!({})).await;
+        let init = client.initialize_with("2026-07-28", json!({})).await;
+        assert_eq!(init["protocolVersion"], "2025-11-25");
+        // A probe after the handshake too.
+        let id = client.request("server/discover", json!({})).await;
+        assert_eq!(client.answer(id).await["error"]["code"], -32601);
+        let list = client.call("resources/list", json!({})).await;
+        assert_eq!(resources(&list).len(), 4);
+        assert!(list.get("ttlMs").is_none(), "{list}");
+        assert!(client.close().await.success());
     }
-    // Anything else before `initialize` is answered the same way; the
-    // server keeps running.
-    let id = client.request("resources/list", json!({})).await;
-    assert_eq!(client.answer(id).await["error"]["code"], -32601);
-    client.notify("notifications/initialized", json!({})).await;
-    let init = client.initialize().await;
-    assert_eq!(init["protocolVersion"], "2025-11-25");
-    // A probe after the handshake too.
-    let id = client.request("server/discover", json!({})).await;
-    assert_eq!(client.answer(id).await["error"]["code"], -32601);
-    assert_eq!(
-        resources(&client.call("resources/list", json!({})).await).len(),
-        4
-    );
-    assert!(client.close().await.success());
 }
 
 #[tokio::test]
@@ -253,13 +268,24 @@ async fn resources_are_one_page_named_for_people() {
         checkout["uri"], "session:checkout-tax-rounding/checkout-tax",
         "the slug from the title; a plain id is its own key"
     );
-    // The setting caps the list.
+    for r in &list {
+        assert_eq!(r["title"], r["name"], "{r}");
+    }
+    // The setting caps the list, in pages of one (20 pages hold the bound).
     let mut small = setup.spawn(&["--limit", "2"]);
     small.initialize().await;
-    assert_eq!(
-        resources(&small.call("resources/list", json!({})).await).len(),
-        2
-    );
+    let first = small.call("resources/list", json!({})).await;
+    assert_eq!(resources(&first).len(), 1);
+    let cursor = first["nextCursor"]
+        .as_str()
+        .expect("a second page")
+        .to_string();
+    let second = small
+        .call("resources/list", json!({"cursor": cursor}))
+        .await;
+    assert_eq!(resources(&second).len(), 1);
+    assert!(second.get("nextCursor").is_none(), "{second}");
+    assert_ne!(resources(&first)[0]["uri"], resources(&second)[0]["uri"]);
 }
 
 #[tokio::test]

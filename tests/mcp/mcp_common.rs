@@ -36,6 +36,7 @@ pub fn command(args: &[&str], cwd: &Path, cache: &Path) -> std::process::Command
         .current_dir(cwd)
         .env_remove("HYDRA_SESSION_STORE")
         .env_remove("HYDRA_HOME")
+        .env_remove("HYDRA_SESSION_MCP_PROTOCOL")
         .env("XDG_CACHE_HOME", cache)
         .env("CLAUDE_CONFIG_DIR", "/nonexistent")
         .env("CODEX_HOME", "/nonexistent");
@@ -45,9 +46,16 @@ pub fn command(args: &[&str], cwd: &Path, cache: &Path) -> std::process::Command
 impl McpClient {
     /// `mcp ARGS` started in `cwd`.
     pub fn spawn(args: &[&str], cwd: &Path, cache: &Path) -> Self {
+        Self::spawn_env(args, cwd, cache, &[])
+    }
+
+    /// `mcp ARGS` started in `cwd` with the variables `env` set.
+    pub fn spawn_env(args: &[&str], cwd: &Path, cache: &Path, env: &[(&str, &str)]) -> Self {
         let mut full = vec!["mcp"];
         full.extend_from_slice(args);
-        let mut child = Command::from(command(&full, cwd, cache))
+        let mut command = command(&full, cwd, cache);
+        command.envs(env.iter().copied());
+        let mut child = Command::from(command)
             .kill_on_drop(true)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

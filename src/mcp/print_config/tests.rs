@@ -80,6 +80,17 @@ fn json_snippets_parse_without_their_comments() {
 }
 
 #[test]
+fn qwen_loads_the_tools_and_negotiates_the_revision() {
+    let text = print_config("qwen-code", &request()).unwrap();
+    let hydra = &json_of(&text)["mcpServers"]["hydra"];
+    assert_eq!(hydra["alwaysLoadTools"], true, "{text}");
+    assert_eq!(hydra["versionNegotiation"], "auto", "{text}");
+    assert_eq!(hydra["args"][0], "mcp", "{text}");
+    assert!(text.contains("// alwaysLoadTools: "), "{text}");
+    assert!(text.contains("// versionNegotiation: "), "{text}");
+}
+
+#[test]
 fn gemini_and_qwen_trust_the_server_and_say_what_that_grants() {
     for (client, headless) in [("gemini", "gemini -p"), ("qwen-code", "qwen -p")] {
         let text = print_config(client, &request()).unwrap();

@@ -15,13 +15,14 @@ use std::future::Future;
 use std::pin::Pin;
 use std::sync::Arc;
 
-use rmcp::model::{ClientRequest, ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
+use rmcp::model::{ErrorData, JsonRpcMessage, ServerJsonRpcMessage};
 use rmcp::service::{RoleServer, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt};
 use tokio::sync::Mutex;
 
-use super::guard::{verdict, Verdict};
+use super::guard::{starts, verdict, Verdict};
+use super::revision::Revisions;
 use envelope::{classify, Incoming};
 use lines::{Line, Lines};
 
@@ -31,7 +32,9 @@ pub struct Stdio<R, W> {
     lines: Lines<R>,
     output: Arc<Mutex<W>>,
     max_line: usize,
-    initialized: bool,
+    revisions: Revisions,
+    /// The SDK has a lifecycle (see [`super::guard`]).
+    started: bool,
     /// An answer of ours being written. Kept here, not in `receive`'s
     /// future, which the service loop may drop: the answer is finished at
     /// the next call.
@@ -43,14 +46,15 @@ where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
 {
-    /// A transport over `input` and `output`; a line over `max_line`
-    /// bytes is skipped (and answered).
-    pub fn new(input: R, output: W, max_line: usize) -> Self {
+    /// A transport over `input` and `output` for the `revisions` served;
+    /// a line over `max_line` bytes is skipped (and answered).
+    pub fn new(input: R, output: W, max_line: usize, revisions: Revisions) -> Self {
         Self {
             lines: Lines::new(input, max_line),
             output: Arc::new(Mutex::new(output)),
             max_line,
-            initialized: false,
+            revisions,
+            started: false,
             sending: None,
         }
     }
@@ -75,12 +79,10 @@ where
         &mut self,
         message: RxJsonRpcMessage<RoleServer>,
     ) -> Option<RxJsonRpcMessage<RoleServer>> {
-        match verdict(&message, self.initialized) {
+        match verdict(&message, self.started, self.revisions.inline()) {
             Verdict::Pass => {
-                if let JsonRpcMessage::Request(r) = &message {
-                    if matches!(r.request, ClientRequest::InitializeRequest(_)) {
-                        self.initialized = true;
-                    }
+                if !self.started && starts(&message, self.revisions.supported()) {
+                    self.started = true;
                 }
                 Some(message)
             }
