@@ -1,4 +1,4 @@
-//! The session: everything the client's notifications change — open
+//! The server state: everything the client's notifications change — open
 //! documents, settings, encoding, workspace folders, what the client can
 //! do — owned by the main loop and changed only there, in arrival order
 //! (as ruff_server's `Session`). Requests read it through a
