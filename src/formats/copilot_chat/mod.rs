@@ -18,7 +18,6 @@ pub mod track;
 mod tests;
 
 use super::toolkit::declare::log_format;
-use super::LogFormat;
 use place::{EMPTY_WINDOW_DIR, SESSIONS_DIR};
 use track::Tracker;
 

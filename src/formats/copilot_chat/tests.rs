@@ -10,7 +10,7 @@ use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
 use crate::formats::toolkit::test_support::{self, in_clone, lines, placed, scan_lines, surface};
-use crate::formats::HeaderState;
+use crate::formats::{HeaderState, LogFormat};
 use crate::model::{ReadSummary, Role};
 
 const WORKSPACE: &str =

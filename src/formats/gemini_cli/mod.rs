@@ -14,7 +14,6 @@ pub mod track;
 pub(crate) mod tests;
 
 use super::toolkit::declare::log_format;
-use super::LogFormat;
 use record::Message;
 use track::Tracker;
 

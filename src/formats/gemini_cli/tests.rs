@@ -8,7 +8,7 @@ use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::{HeaderState, Scanner};
+use crate::formats::{HeaderState, LogFormat, Scanner};
 use crate::model::{ReadError, ReadSummary, Role, SessionHeader};
 use crate::reference::projection::Projector;
 
@@ -558,11 +558,6 @@ fn the_scanner_and_a_read_agree() {
         }
     }
 }
-
-/// The known gap: a `.json` already indexed was not judged again when the
-/// `.jsonl` of the same name appeared beside it later (its own stamp did
-/// not change), so the stale document stayed the session, before the log
-/// (`X.json` sorts first). Both through a rescan and a change notice.
 
 /// The project written here (`tests/fixtures/gemini-cli/tmp/shop/`, small
 /// and invented): a session replayed (an initial `$set.messages` with a

@@ -4,6 +4,10 @@
 
 use crate::formats::gemini_cli::tests::*;
 
+/// The known gap: a `.json` already indexed was not judged again when the
+/// `.jsonl` of the same name appeared beside it later (its own stamp did
+/// not change), so the stale document stayed the session, before the log
+/// (`X.json` sorts first). Both through a rescan and a change notice.
 #[test]
 fn a_json_indexed_before_its_jsonl_appears_is_judged_again() {
     use crate::store::Catalog;
