@@ -24,7 +24,17 @@ use track::Tracker;
 /// Folders VS Code keeps chat files in that are no sessions of their own:
 /// hand-over copies (deleted after minutes) and an older fallback of
 /// empty windows (agent-logs-more.md "Not read").
-const NOT_READ: [&[u8]; 2] = [b"transferredChatSessions/", b"no-workspace/chatSessions/"];
+///
+/// Searched for in every name an `auto` store walks, so each finder is
+/// built once (building one costs more than the search).
+static NOT_READ: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+    std::sync::LazyLock::new(|| {
+        [
+            b"transferredChatSessions/".as_slice(),
+            b"no-workspace/chatSessions/",
+        ]
+        .map(memchr::memmem::Finder::new)
+    });
 
 log_format! {
     /// The Copilot Chat format.
@@ -39,9 +49,7 @@ log_format! {
                 let dir = &stem[..memchr::memrchr(b'/', stem)?];
                 Some(memchr::memrchr(b'/', dir).map_or(dir, |at| &dir[at + 1..]))
             });
-            let ignored = NOT_READ
-                .iter()
-                .any(|dir| memchr::memmem::find(rel, dir).is_some());
+            let ignored = NOT_READ.iter().any(|dir| dir.find(rel).is_some());
             !ignored
                 && (rel.ends_with(b".jsonl")
                     || json_folder.is_some_and(|d| {
