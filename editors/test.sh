@@ -120,6 +120,19 @@ echo "using node $(node --version), $server"
 installed() { # WHAT: runs the installer for WHAT, prints its "name=path" line
   bash "$repo/tests/editors/install.sh" "$1" 2>>"$work/install.log" | tail -n 1
 }
+# WHAT LABEL: sets $bin to WHAT's installed binary; else counts LABEL's
+# install as failed, shows the install log's end and returns 1 (in this
+# shell, not a subshell, so the failure is counted).
+binary_of() {
+  local line
+  line=$(installed "$1" || true)
+  bin=${line#*=}
+  if [ -z "$line" ] || [ ! -x "$bin" ]; then
+    fail "$2: install (see below)"
+    tail -n 20 "$work/install.log"
+    return 1
+  fi
+}
 nvim_run() { # LABEL NVIM [MODE]: the headless test, then "no server left"
   local label=$1 nvim=$2 mode=${3:-} dir="$work/$1"
   mkdir -p "$dir"
@@ -152,13 +165,7 @@ nvim_run() { # LABEL NVIM [MODE]: the headless test, then "no server left"
   fi
 }
 for v in nvim07 nvim010 nvim011; do
-  line=$(installed "$v" || true)
-  bin=${line#*=}
-  if [ -z "$line" ] || [ ! -x "$bin" ]; then
-    fail "$v: install (see below)"
-    tail -n 20 "$work/install.log"
-    continue
-  fi
+  binary_of "$v" "$v" || continue
   echo "using $("$bin" --version | head -n 1) ($v)"
   nvim_run "$v" "$bin"
   if [ "$v" = nvim011 ]; then
@@ -239,12 +246,8 @@ print(("PASS" if ok else "FAIL") + " helix: languages.toml parses and wires hydr
 PY
 
 # ---- 5. Helix for real, in tmux ---------------------------------------------
-line=$(installed hx || true)
-hx=${line#*=}
-if [ -z "$line" ] || [ ! -x "$hx" ]; then
-  fail "helix: install (see below)"
-  tail -n 20 "$work/install.log"
-else
+if binary_of hx helix; then
+  hx=$bin
   echo "using $("$hx" --version) (Debian unstable)"
   helix_run=(python3 "$repo/tests/editors/helix_test.py" "$hx" "$server" "$store"
     ${HYDRA_SCREENS:+"$repo/docs/helix-screen.txt"})

@@ -18,6 +18,6 @@ pub use inside::is_inside;
 pub use open::{open_nonblocking, open_regular, opened_path, Links};
 pub use private::{
     create_private_dir_all, is_temp_name, make_private_dir, make_private_file, owned_by_me,
-    private_temp_file, refuse_shared_dir,
+    private_temp_file, refuse_shared_dir, DirRefused,
 };
 pub use read::read_side_file;

@@ -3,7 +3,7 @@
 
 use std::fs::{self, File};
 use std::io;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Random characters in a temporary file's name.
 pub const TEMP_RANDOM: usize = 12;
@@ -57,25 +57,65 @@ pub fn create_private_dir_all(dir: &Path) -> io::Result<()> {
     Ok(())
 }
 
+/// Why a folder cannot hold the program's own files.
+#[derive(Debug)]
+pub enum DirRefused {
+    /// It could not be looked at, created or narrowed.
+    Io { dir: PathBuf, error: io::Error },
+    /// Another user owns it.
+    OtherOwner { dir: PathBuf, owner: u32, me: u32 },
+    /// Other users can write to it.
+    WritableByOthers { dir: PathBuf },
+}
+
+impl DirRefused {
+    fn io(dir: &Path, error: io::Error) -> Self {
+        DirRefused::Io {
+            dir: dir.to_path_buf(),
+            error,
+        }
+    }
+}
+
+impl std::fmt::Display for DirRefused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            DirRefused::Io { dir, error } => write!(f, "{}: {error}", dir.display()),
+            DirRefused::OtherOwner { dir, owner, me } => write!(
+                f,
+                "{} is owned by another user (uid {owner}, not {me})",
+                dir.display()
+            ),
+            DirRefused::WritableByOthers { dir } => {
+                write!(f, "{} is writable by other users", dir.display())
+            }
+        }
+    }
+}
+
+impl std::error::Error for DirRefused {}
+
 /// Why the program must not keep its files in `dir`: a folder owned by
 /// another user, or one other users can write to, lets them replace what
 /// the program stored. `Ok` for a folder of the current user that others
 /// cannot write.
-pub fn refuse_shared_dir(dir: &Path) -> Result<(), String> {
+pub fn refuse_shared_dir(dir: &Path) -> Result<(), DirRefused> {
     #[cfg(unix)]
     {
         use std::os::unix::fs::MetadataExt;
-        let meta = fs::metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+        let meta = fs::metadata(dir).map_err(|e| DirRefused::io(dir, e))?;
         let me = rustix::process::geteuid().as_raw();
         if meta.uid() != me {
-            return Err(format!(
-                "{} is owned by another user (uid {}, not {me})",
-                dir.display(),
-                meta.uid()
-            ));
+            return Err(DirRefused::OtherOwner {
+                dir: dir.to_path_buf(),
+                owner: meta.uid(),
+                me,
+            });
         }
         if meta.mode() & 0o002 != 0 {
-            return Err(format!("{} is writable by other users", dir.display()));
+            return Err(DirRefused::WritableByOthers {
+                dir: dir.to_path_buf(),
+            });
         }
     }
     let _ = dir;
@@ -85,19 +125,19 @@ pub fn refuse_shared_dir(dir: &Path) -> Result<(), String> {
 /// Creates `dir` (folders 0700), refuses it when it is shared
 /// ([`refuse_shared_dir`]), and narrows an existing one to 0700: for the
 /// program's own folders (the index cache).
-pub fn make_private_dir(dir: &Path) -> Result<(), String> {
-    create_private_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+pub fn make_private_dir(dir: &Path) -> Result<(), DirRefused> {
+    create_private_dir_all(dir).map_err(|e| DirRefused::io(dir, e))?;
     refuse_shared_dir(dir)?;
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
         let mode = fs::metadata(dir)
-            .map_err(|e| e.to_string())?
+            .map_err(|e| DirRefused::io(dir, e))?
             .permissions()
             .mode();
         if mode & 0o077 != 0 {
             fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
-                .map_err(|e| format!("{}: {e}", dir.display()))?;
+                .map_err(|e| DirRefused::io(dir, e))?;
         }
     }
     Ok(())
@@ -167,7 +207,10 @@ mod tests {
         fs::create_dir(&open).unwrap();
         fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
         let why = refuse_shared_dir(&open).unwrap_err();
-        assert!(why.ends_with("is writable by other users"), "{why}");
+        assert!(
+            why.to_string().ends_with("is writable by other users"),
+            "{why}"
+        );
         assert!(make_private_dir(&open).is_err());
         let wide = root.path().join("wide");
         fs::create_dir(&wide).unwrap();

@@ -81,7 +81,7 @@ pub fn prepare(dir: &Path, roots: &[PathBuf]) -> Result<(), String> {
         ));
     }
     if let Some(parent) = dir.parent() {
-        fsio::make_private_dir(parent)?;
+        fsio::make_private_dir(parent).map_err(|e| e.to_string())?;
     }
     make_index_dir(dir)
 }
@@ -118,7 +118,7 @@ pub fn make_index_dir(dir: &Path) -> Result<(), String> {
     }
     // No link (checked just above, in a parent only this user can write):
     // the owner and the mode are the folder's own.
-    fsio::make_private_dir(dir)
+    fsio::make_private_dir(dir).map_err(|e| e.to_string())
 }
 
 /// Narrows every file of the index folder to 0600 (through the open file,

@@ -12,9 +12,9 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 
 use super::logging;
+use super::request_view::RequestView;
 use super::settings::SECTION;
 use super::shared::{LoopEvent, Shared};
-use super::snapshot::Snapshot;
 use crate::live::IndexEvent;
 
 /// How long a `workspace/configuration` pull waits for the client.
@@ -56,9 +56,8 @@ pub async fn report_indexing(shared: Arc<Shared>) {
 /// sessions are indexed (on the blocking pool: completion and hover are
 /// answered meanwhile), so the first search need not build it. With
 /// `report`, a work-done progress of its own shows how far it is.
-pub async fn build_search_index(snapshot: Snapshot, report: bool) {
-    let shared = snapshot.shared.clone();
-    let view = snapshot.sessions().await;
+pub async fn build_search_index(shared: Arc<Shared>, request: RequestView, report: bool) {
+    let view = request.sessions().await;
     let token = NumberOrString::String("hydra-session/search".to_string());
     let reporting = report && {
         let create = WorkDoneProgressCreateParams {
@@ -79,7 +78,7 @@ pub async fn build_search_index(snapshot: Snapshot, report: bool) {
         };
         progress(&shared, &token, WorkDoneProgress::Begin(begin)).await;
     }
-    let stores = snapshot.stores();
+    let stores = request.stores();
     let worker = shared.clone();
     let report_token = token.clone();
     let built = in_the_background(move || {

@@ -1,6 +1,6 @@
 //! Open documents: their text as ropes, with the client's version.
 //!
-//! Owned by the main loop's [`Session`](super::session::Session) and
+//! Owned by the main loop's [`ServerState`](super::state::ServerState) and
 //! changed only by notifications, in their arrival order.
 
 use std::collections::HashMap;

@@ -12,12 +12,12 @@ use super::background;
 use super::capabilities::capabilities;
 use super::handlers::diagnostics;
 use super::logging;
-use super::session::{ClientFlags, Session};
 use super::shared;
+use super::state::{ClientFlags, ServerState};
 use super::workspace::Workspace;
 use crate::proto::position::Encoding;
 
-impl Session {
+impl ServerState {
     pub fn on_initialize(&mut self, params: InitializeParams) -> InitializeResult {
         let offered = params
             .capabilities
@@ -83,10 +83,14 @@ impl Session {
     /// Builds the search index of the configured stores in the background,
     /// unless search is off.
     fn build_search_index(&self) {
-        let snapshot = self.snapshot(None);
-        if snapshot.search_off().is_none() {
+        let request = self.request_view(None);
+        if request.search_off().is_none() {
             let report = self.flags.work_done_progress;
-            tokio::spawn(background::build_search_index(snapshot, report));
+            tokio::spawn(background::build_search_index(
+                self.shared.clone(),
+                request,
+                report,
+            ));
         }
     }
 
@@ -227,7 +231,7 @@ impl Session {
         let Some(ticket) = self.documents.ticket(&uri) else {
             return;
         };
-        let snapshot = self.snapshot(Some(&uri));
-        diagnostics::schedule(snapshot, uri, ticket, delay);
+        let request = self.request_view(Some(&uri));
+        diagnostics::schedule(request, uri, ticket, delay);
     }
 }

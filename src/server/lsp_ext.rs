@@ -8,8 +8,8 @@
 //! tests/lsp/ext_shapes.rs can read its fields and compare them with the
 //! VS Code extension's `lsp_ext.ts`.
 
+pub use lsp_types::request::Request;
 use lsp_types::{Position, Range, TextDocumentIdentifier};
-use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 pub use crate::proto::ext::{
@@ -19,17 +19,10 @@ pub use crate::proto::ext::{
 use crate::reference::mention;
 use crate::search;
 
-/// A custom request.
-pub trait CustomRequest {
-    const METHOD: &'static str;
-    type Params: DeserializeOwned;
-    type Result: Serialize;
-}
-
 /// `sessionReference/prepare`: the prepare result for a document's text.
 pub enum Prepare {}
 
-impl CustomRequest for Prepare {
+impl Request for Prepare {
     const METHOD: &'static str = "sessionReference/prepare";
     type Params = PrepareParams;
     type Result = PrepareResult;
@@ -87,7 +80,7 @@ pub struct PreparedMarkdown {
 /// added to it, so what the contract says is what the wire carries.
 pub enum Candidates {}
 
-impl CustomRequest for Candidates {
+impl Request for Candidates {
     const METHOD: &'static str = "sessionReference/candidates";
     type Params = CandidatesParams;
     type Result = Vec<Candidate>;
@@ -98,7 +91,7 @@ impl CustomRequest for Candidates {
 /// contract's `candidates` answer stays the contract's.
 pub enum PickCandidates {}
 
-impl CustomRequest for PickCandidates {
+impl Request for PickCandidates {
     const METHOD: &'static str = "sessionReference/pickCandidates";
     type Params = PickParams;
     type Result = Vec<PickerCandidate>;
@@ -153,7 +146,7 @@ pub struct CandidatesParams {
 /// (reference.md §7a).
 pub enum Files {}
 
-impl CustomRequest for Files {
+impl Request for Files {
     const METHOD: &'static str = "sessionReference/files";
     type Params = CandidatesParams;
     type Result = Vec<FileCandidate>;
@@ -163,7 +156,7 @@ impl CustomRequest for Files {
 /// It never waits for the index.
 pub enum Status {}
 
-impl CustomRequest for Status {
+impl Request for Status {
     const METHOD: &'static str = "sessionReference/status";
     type Params = StatusParams;
     type Result = StatusResult;
@@ -180,7 +173,7 @@ pub use crate::proto::ext::Status as StatusResult;
 /// (docs/search.md), best first, each with what a picker shows and inserts.
 pub enum Search {}
 
-impl CustomRequest for Search {
+impl Request for Search {
     const METHOD: &'static str = "sessionReference/search";
     type Params = SearchParams;
     type Result = Vec<PickerSearchHit>;

@@ -1,6 +1,6 @@
-//! The main loop: takes messages in arrival order, changes the session on
+//! The main loop: takes messages in arrival order, changes the server state on
 //! notifications, answers the lifecycle itself, and runs every other
-//! request on a snapshot taken here, off the loop, at most
+//! request on a view taken here, off the loop, at most
 //! [`MAX_IN_FLIGHT`] at once. Nothing on the loop waits for work, so
 //! `status`, `shutdown`, `exit`, cancels and end of input are heard while
 //! requests run. It waits for the client in one case only: when the
@@ -24,10 +24,10 @@ use serde_json::Value;
 use tokio::task::AbortHandle;
 
 use super::error::{self, Result};
-use super::lsp_ext::{self, CustomRequest};
+use super::lsp_ext;
 use super::router::{self, Job};
-use super::session::Session;
 use super::shared::{LoopEvent, Shared};
+use super::state::ServerState;
 
 /// Requests being worked on, at most; the rest wait in arrival order.
 pub const MAX_IN_FLIGHT: usize = 32;
@@ -37,11 +37,11 @@ const MAX_WAITING: usize = 1024;
 /// How long work already received may go on after the end of input.
 const EOF_GRACE: Duration = Duration::from_secs(2);
 
-/// Runs the session until `exit` or end of input; whether `shutdown` came
+/// Runs the server state until `exit` or end of input; whether `shutdown` came
 /// first.
-pub fn run(session: Session, input: Receiver<Message>, events: Receiver<LoopEvent>) -> bool {
+pub fn run(state: ServerState, input: Receiver<Message>, events: Receiver<LoopEvent>) -> bool {
     let mut main = MainLoop {
-        session,
+        state,
         input,
         events,
         running: HashMap::new(),
@@ -49,11 +49,11 @@ pub fn run(session: Session, input: Receiver<Message>, events: Receiver<LoopEven
         next_key: 0,
     };
     main.run();
-    main.session.shut_down
+    main.state.shut_down
 }
 
 struct MainLoop {
-    session: Session,
+    state: ServerState,
     input: Receiver<Message>,
     events: Receiver<LoopEvent>,
     /// Requests at work, by the loop's own key (a client may reuse an id).
@@ -104,7 +104,7 @@ impl MainLoop {
     }
 
     fn shared(&self) -> &Shared {
-        &self.session.shared
+        &self.state.shared
     }
 
     fn answer(&self, id: RequestId, answer: Result<Value>) {
@@ -133,7 +133,7 @@ impl MainLoop {
             self.answer(id, Ok(Value::Null));
             return Flow::Exit;
         }
-        if self.session.shut_down {
+        if self.state.shut_down {
             // After `shutdown` only `exit` is served (LSP 3.17).
             self.answer(
                 id,
@@ -150,35 +150,35 @@ impl MainLoop {
             return Flow::Go;
         }
         if method == Initialize::METHOD {
-            let answer = if self.session.initialized {
+            let answer = if self.state.initialized {
                 Err(error::invalid_request(
                     "Invalid request: already initialized",
                 ))
             } else {
                 params_of(params).map(|params| {
-                    let result = self.session.on_initialize(params);
+                    let result = self.state.on_initialize(params);
                     serde_json::to_value(result).unwrap_or(Value::Null)
                 })
             };
             self.answer(id, answer);
             return Flow::Go;
         }
-        if !self.session.initialized {
+        if !self.state.initialized {
             self.answer(id, Err(error::not_initialized()));
             return Flow::Go;
         }
         match method.as_str() {
             Shutdown::METHOD => {
-                self.session.shut_down = true;
+                self.state.shut_down = true;
                 self.answer(id, Ok(Value::Null));
             }
             lsp_ext::Status::METHOD => {
-                let status = serde_json::to_value(self.session.status_now());
+                let status = serde_json::to_value(self.state.status_now());
                 self.answer(id, Ok(status.unwrap_or(Value::Null)));
             }
             _ => {
-                let snapshot = self.session.snapshot(document_of(&params).as_ref());
-                match router::route(&method, params, snapshot) {
+                let view = self.state.request_view(document_of(&params).as_ref());
+                match router::route(&method, params, view) {
                     None => self.answer(id, Err(error::method_not_found(&method))),
                     Some(Err(e)) => self.answer(id, Err(e)),
                     Some(Ok(job)) => self.enqueue(id, job),
@@ -202,7 +202,7 @@ impl MainLoop {
                 return;
             };
             let answer = AnswerOnDrop {
-                shared: self.session.shared.clone(),
+                shared: self.state.shared.clone(),
                 key,
                 id: Some(id.clone()),
             };
@@ -241,7 +241,7 @@ impl MainLoop {
         if method == "exit" {
             return Flow::Exit;
         }
-        if self.session.shut_down {
+        if self.state.shut_down {
             return Flow::Go;
         }
         match method.as_str() {
@@ -261,33 +261,33 @@ impl MainLoop {
             }
             _ => {}
         }
-        if !self.session.initialized {
+        if !self.state.initialized {
             tracing::debug!("ignored {method} before initialize");
             return Flow::Go;
         }
         match method.as_str() {
-            Initialized::METHOD => self.session.on_initialized(),
+            Initialized::METHOD => self.state.on_initialized(),
             DidOpenTextDocument::METHOD => {
                 if let Some(params) = self.document_params(&method, params) {
-                    self.session.on_did_open(params);
+                    self.state.on_did_open(params);
                 }
             }
             DidChangeTextDocument::METHOD => {
                 if let Some(params) = self.document_params(&method, params) {
-                    self.session.on_did_change(params);
+                    self.state.on_did_change(params);
                 }
             }
             DidCloseTextDocument::METHOD => {
                 if let Some(params) = self.document_params(&method, params) {
-                    self.session.on_did_close(params);
+                    self.state.on_did_close(params);
                 }
             }
             DidChangeConfiguration::METHOD => match params_of(params) {
-                Ok(params) => self.session.on_did_change_configuration(params),
+                Ok(params) => self.state.on_did_change_configuration(params),
                 Err(e) => tracing::warn!("ignored {method}: {}", e.message),
             },
             DidChangeWorkspaceFolders::METHOD => match params_of(params) {
-                Ok(params) => self.session.on_did_change_workspace_folders(params),
+                Ok(params) => self.state.on_did_change_workspace_folders(params),
                 Err(e) => tracing::warn!("ignored {method}: {}", e.message),
             },
             _ => tracing::debug!("ignored the notification {method}"),
@@ -324,8 +324,8 @@ impl MainLoop {
                     self.start_waiting();
                 }
             }
-            LoopEvent::Pulled(update) => self.session.on_pulled(update),
-            LoopEvent::StoreChanged => self.session.refresh_diagnostics(),
+            LoopEvent::Pulled(update) => self.state.on_pulled(update),
+            LoopEvent::StoreChanged => self.state.refresh_diagnostics(),
         }
     }
 }
@@ -362,7 +362,7 @@ fn params_of<P: DeserializeOwned>(params: Value) -> Result<P> {
         .map_err(|e| error::invalid_params(format!("Invalid params: {e}")))
 }
 
-/// The document a request names (`textDocument.uri`), for its snapshot.
+/// The document a request names (`textDocument.uri`), for its request view.
 fn document_of(params: &Value) -> Option<Url> {
     let uri = params.get("textDocument")?.get("uri")?.as_str()?;
     Url::parse(uri).ok()

@@ -2,7 +2,7 @@
 //!
 //! One JSON-RPC stack: [`edge`] reads and frames the input once into
 //! lsp-server's messages and writes the output; [`main_loop`] owns the
-//! [`session`] and hands each request a [`snapshot`] that [`router`] routes
+//! [`state`] (the server state) and hands each request a [`request_view`] that [`router`] routes
 //! to one handler in [`handlers`]. Stdout is the protocol channel, so
 //! nothing here may print to it; logs go to stderr through `tracing`.
 
@@ -24,11 +24,11 @@ mod lifecycle;
 pub mod logging;
 pub mod lsp_ext;
 mod main_loop;
+mod request_view;
 mod router;
-mod session;
 pub mod settings;
 mod shared;
-mod snapshot;
+mod state;
 mod workspace;
 
 use std::io::{Read, Write};
@@ -37,8 +37,8 @@ use std::time::Duration;
 
 use self::client::Client;
 use self::edge::{spawn_reader, IdBook, Writer, INPUT_MESSAGES, OUTPUT_MESSAGES};
-use self::session::Session;
 use self::shared::Shared;
+use self::state::ServerState;
 use crate::live::LiveIndex;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
@@ -112,7 +112,11 @@ pub fn serve_with(
             body_searches: Default::default(),
             events,
         });
-        main_loop::run(Session::new(shared, index_events), to_handle, loop_events)
+        main_loop::run(
+            ServerState::new(shared, index_events),
+            to_handle,
+            loop_events,
+        )
     };
     writer.finish(FLUSH_GRACE);
     // Blocking reads of logs, and requests the client never answered, must

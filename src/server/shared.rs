@@ -1,7 +1,7 @@
 //! The handles every request and background task shares: the client, the
 //! store index, the snapshot cache, and the way back to the main loop.
 //! No document, setting or workspace state lives here: that is the
-//! [`Session`](super::session::Session)'s, read through snapshots.
+//! [`ServerState`](super::state::ServerState)'s, read through snapshots.
 
 use std::sync::Arc;
 
@@ -71,8 +71,9 @@ pub fn configured_stores(settings: &Settings, workspace: &Workspace) -> Vec<Stor
 
 /// The spill store `sessionReference/prepare` writes to; `None` when
 /// spilling is disabled. A relative `spillDir` is under the first
-/// workspace folder.
-pub fn spill(settings: &Settings, workspace: &Workspace) -> Option<Spill> {
+/// workspace folder; nothing is written inside any of `stores`. Made from
+/// settings alone: nothing on disk is looked at.
+pub fn spill(settings: &Settings, workspace: &Workspace, stores: &[StoreSpec]) -> Option<Spill> {
     let dir = match settings.spill_dir.as_deref() {
         None => spill::default_dir(),
         Some(dir) => spill::configured_dir(
@@ -80,9 +81,6 @@ pub fn spill(settings: &Settings, workspace: &Workspace) -> Option<Spill> {
             &workspace.first_folder().unwrap_or_else(paths::current_dir),
         ),
     };
-    let roots: Vec<_> = configured_stores(settings, workspace)
-        .into_iter()
-        .map(|s| s.path)
-        .collect();
+    let roots: Vec<_> = stores.iter().map(|s| s.path.clone()).collect();
     Spill::for_setting(&dir, settings.limits.spill_max_bytes).map(|s| s.outside_of(&roots))
 }

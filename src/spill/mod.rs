@@ -82,7 +82,7 @@ impl Spill {
         fsio::create_private_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
         // Another user who can replace a stored file can put words in the
         // agent's mouth: such a folder is never used.
-        fsio::refuse_shared_dir(dir)?;
+        fsio::refuse_shared_dir(dir).map_err(|e| e.to_string())?;
         let temp = fsio::private_temp_file(dir, TEMP_PREFIX, TEMP_SUFFIX)
             .map_err(|e| format!("{}: {e}", dir.display()))?;
         let (hasher, bytes) = {

@@ -15,6 +15,8 @@ pub mod database;
 pub mod discover;
 mod election;
 mod file_state;
+#[cfg(test)]
+mod format_tests;
 pub mod fs;
 pub mod index_cache;
 mod notes;

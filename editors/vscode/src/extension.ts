@@ -1,6 +1,6 @@
 // Hydra Session References for VS Code: starts `hydra-session-lsp --stdio`
 // for Markdown and prompt files and adds the commands around its custom
-// requests (docs/editors.md, server.md "Custom requests").
+// requests (docs/lsp-extensions.md, server.md "Custom requests").
 import * as path from 'path';
 import * as vscode from 'vscode';
 import {

@@ -10,33 +10,24 @@ pub mod reader;
 pub mod text;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
-use super::toolkit::track::tracked_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use meta::Meta;
 
-/// The Claude Code format.
-#[derive(Debug, Clone, Copy)]
-pub struct ClaudeCode;
-
-impl LogFormat for ClaudeCode {
-    fn name(&self) -> &'static str {
-        "claude-code"
+log_format! {
+    /// The Claude Code format.
+    ClaudeCode = "claude-code",
+    recognizes: line::recognizes,
+    tracked_by: (scan: Meta, read_with: reader::read_log),
+    {
+        /// Transcripts are `*.jsonl`; spilled tool results (`tool-results/`)
+        /// and sidecar metadata (`*.meta.json`) are not sessions.
+        fn is_log_name(&self, rel: &[u8]) -> bool {
+            rel.ends_with(b".jsonl")
+                && !rel
+                    .split(|&b| b == b'/')
+                    .any(|part| part == b"tool-results")
+        }
     }
-
-    /// Transcripts are `*.jsonl`; spilled tool results (`tool-results/`)
-    /// and sidecar metadata (`*.meta.json`) are not sessions.
-    fn is_log_name(&self, rel: &[u8]) -> bool {
-        rel.ends_with(b".jsonl")
-            && !rel
-                .split(|&b| b == b'/')
-                .any(|part| part == b"tool-results")
-    }
-
-    fn recognizes(&self, line: &[u8]) -> bool {
-        line::recognizes(line)
-    }
-
-    tracked_by!(scan: Meta, read_with: reader::read_log);
 }

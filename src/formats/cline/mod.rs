@@ -20,35 +20,29 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::whole::document_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The Cline format (Cline, Roo Code, Kilo Code legacy).
-#[derive(Debug, Clone, Copy)]
-pub struct Cline;
+log_format! {
+    /// The Cline format (Cline, Roo Code, Kilo Code legacy).
+    Cline = "cline",
+    document_by: Tracker,
+    {
+        /// `ui_messages.json` directly in a task folder directly in `tasks`.
+        fn is_log_name(&self, rel: &[u8]) -> bool {
+            place::is_task_log(rel)
+        }
 
-impl LogFormat for Cline {
-    fn name(&self) -> &'static str {
-        "cline"
+        fn claims_name(&self, path: &[u8]) -> bool {
+            place::is_task_log(path)
+        }
+
+        fn side_facts(&self, path: &Path) -> Option<u64> {
+            history::fingerprint(path)
+        }
+
+        fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
+            place::scope_of(rel)
+        }
     }
-
-    /// `ui_messages.json` directly in a task folder directly in `tasks`.
-    fn is_log_name(&self, rel: &[u8]) -> bool {
-        place::is_task_log(rel)
-    }
-
-    fn claims_name(&self, path: &[u8]) -> bool {
-        place::is_task_log(path)
-    }
-
-    fn side_facts(&self, path: &Path) -> Option<u64> {
-        history::fingerprint(path)
-    }
-
-    fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
-        place::scope_of(rel)
-    }
-
-    document_by!(Tracker);
 }

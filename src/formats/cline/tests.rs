@@ -11,7 +11,8 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, assert_golden_file, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::toolkit::test_support::{placed, scan_document, surface};
+use crate::formats::toolkit::test_support::{in_clone, placed, scan_document, surface};
+use crate::formats::LogFormat;
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
 use crate::reference::projection::Projector;
@@ -23,10 +24,7 @@ const KILO: &str = "kilocode.kilo-code/tasks/c4b3a291-0f8e-4d7c-a6b5-948372615a0
 const CLINE: &str = "saoudrizwan.claude-dev/tasks/1796600000000";
 
 fn fixture(dir: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/fixtures/cline")
-        .join(dir)
-        .join(place::UI_MESSAGES)
+    in_clone(format!("tests/fixtures/cline/{dir}/{}", place::UI_MESSAGES))
 }
 
 /// `elements` as the task `id`'s compact document, in a folder with no index.

@@ -19,36 +19,30 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::whole::document_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The Cline CLI format.
-#[derive(Debug, Clone, Copy)]
-pub struct ClineCli;
+log_format! {
+    /// The Cline CLI format.
+    ClineCli = "cline-cli",
+    document_by: Tracker,
+    {
+        /// `<id>.messages.json` directly in a folder named `<id>`.
+        fn is_log_name(&self, rel: &[u8]) -> bool {
+            place::session_id_of(rel).is_some()
+        }
 
-impl LogFormat for ClineCli {
-    fn name(&self) -> &'static str {
-        "cline-cli"
+        /// Under `auto`, when that folder is directly in `sessions` too.
+        fn claims_name(&self, path: &[u8]) -> bool {
+            place::is_in_sessions(path)
+        }
+
+        fn side_facts(&self, path: &Path) -> Option<u64> {
+            place::fingerprint(path)
+        }
+
+        fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
+            place::scope_of(rel)
+        }
     }
-
-    /// `<id>.messages.json` directly in a folder named `<id>`.
-    fn is_log_name(&self, rel: &[u8]) -> bool {
-        place::session_id_of(rel).is_some()
-    }
-
-    /// Under `auto`, when that folder is directly in `sessions` too.
-    fn claims_name(&self, path: &[u8]) -> bool {
-        place::is_in_sessions(path)
-    }
-
-    fn side_facts(&self, path: &Path) -> Option<u64> {
-        place::fingerprint(path)
-    }
-
-    fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
-        place::scope_of(rel)
-    }
-
-    document_by!(Tracker);
 }

@@ -9,28 +9,19 @@ pub mod reader;
 pub mod text;
 pub mod track;
 
-use super::toolkit::track::{tracked_by, TrackScanner};
-use super::LogFormat;
+use super::toolkit::declare::log_format;
+use super::toolkit::track::TrackScanner;
 use track::Tracker;
 
-/// The Codex rollout format.
-#[derive(Debug, Clone, Copy)]
-pub struct Codex;
-
-impl LogFormat for Codex {
-    fn name(&self) -> &'static str {
-        "codex"
-    }
-
-    fn recognizes(&self, line: &[u8]) -> bool {
-        line::is_session_meta(line)
-    }
-
-    tracked_by!(scan: Tracker, read_with: reader::read_log);
+log_format! {
+    /// The Codex rollout format.
+    Codex = "codex",
+    recognizes: line::is_session_meta,
+    tracked_by: (scan: Tracker, read_with: reader::read_log)
 }
 
 /// The store's scanner of a rollout.
 pub type CodexScanner = TrackScanner<Tracker>;
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

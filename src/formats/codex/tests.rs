@@ -6,6 +6,7 @@ use super::*;
 use crate::formats::lines::{self, Flow};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
+use crate::formats::LogFormat;
 use crate::formats::Scanner;
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::{Entry, ReadError, ReadSummary};
@@ -13,27 +14,27 @@ use crate::model::{Event, Role, SessionHeader};
 use crate::reference::projection::Projector;
 
 /// A real rollout of `../shared/real-logs/codex` (`None`, said, when absent).
-fn fixture(name: &str) -> Option<Vec<u8>> {
+pub(crate) fn fixture(name: &str) -> Option<Vec<u8>> {
     let path = real_logs("codex")?.join(name);
     Some(std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display())))
 }
 
-const OLD_EXEC: &str =
+pub(crate) const OLD_EXEC: &str =
     "2026/01/02/rollout-2026-01-02T18-39-45-019b7f94-51b4-7593-922e-ba12b5b73b52.jsonl";
-const DESKTOP_REDACTED: &str =
+pub(crate) const DESKTOP_REDACTED: &str =
     "2026/02/23/rollout-2026-02-23T20-34-25-019c8bfe-ec25-79e0-97d7-bda6a9c575ff.jsonl";
-const TUI: &str =
+pub(crate) const TUI: &str =
     "2026/05/11/rollout-2026-05-11T11-26-55-019e1625-789d-76c0-80ab-3724b5ddb799.jsonl";
-const DESKTOP_NO_USER_ITEMS: &str =
+pub(crate) const DESKTOP_NO_USER_ITEMS: &str =
     "2026/05/11/rollout-2026-05-11T13-28-45-019e1695-0522-7c83-8b39-0dd379793f80.jsonl";
 
 /// Everything a full read yields: events and summary.
-struct Read_ {
-    entries: Vec<(u64, Event<'static>)>,
-    summary: Result<ReadSummary, ReadError>,
+pub(crate) struct Read_ {
+    pub(crate) entries: Vec<(u64, Event<'static>)>,
+    pub(crate) summary: Result<ReadSummary, ReadError>,
 }
 
-fn read(bytes: &[u8]) -> Read_ {
+pub(crate) fn read(bytes: &[u8]) -> Read_ {
     let mut entries = Vec::new();
     let summary = Codex.read(&MemoryLog::new(bytes), &|| false, &mut |e| {
         entries.push((e.seq, owned(e.event)));
@@ -41,7 +42,7 @@ fn read(bytes: &[u8]) -> Read_ {
     Read_ { entries, summary }
 }
 
-fn owned(event: Event<'_>) -> Event<'static> {
+pub(crate) fn owned(event: Event<'_>) -> Event<'static> {
     match event {
         Event::Message { role, text } => Event::Message {
             role,
@@ -58,7 +59,7 @@ fn owned(event: Event<'_>) -> Event<'static> {
 }
 
 /// The projected surface: `(role, checkpoint, text)` in order.
-fn surface(bytes: &[u8]) -> Vec<(Role, bool, String)> {
+pub(crate) fn surface(bytes: &[u8]) -> Vec<(Role, bool, String)> {
     let r = read(bytes);
     r.summary.expect("readable");
     let mut projector = Projector::new(None, usize::MAX);
@@ -73,7 +74,7 @@ fn surface(bytes: &[u8]) -> Vec<(Role, bool, String)> {
         .collect()
 }
 
-fn scan(bytes: &[u8]) -> CodexScanner {
+pub(crate) fn scan(bytes: &[u8]) -> CodexScanner {
     let mut scanner = CodexScanner::default();
     lines::for_each_line::<()>(&mut &bytes[..], bytes.len() as u64, &|| false, &mut |l| {
         scanner.line(l);
@@ -85,7 +86,7 @@ fn scan(bytes: &[u8]) -> CodexScanner {
 
 /// The header of a rollout once a user message follows its lines (a
 /// rollout is a session only with a message).
-fn header(bytes: &[u8]) -> SessionHeader {
+pub(crate) fn header(bytes: &[u8]) -> SessionHeader {
     let mut scanner = scan(bytes);
     scanner.line(user("a message").as_bytes());
     match scanner.header() {
@@ -94,20 +95,20 @@ fn header(bytes: &[u8]) -> SessionHeader {
     }
 }
 
-fn texts(surface: &[(Role, bool, String)]) -> Vec<&str> {
+pub(crate) fn texts(surface: &[(Role, bool, String)]) -> Vec<&str> {
     surface.iter().map(|(_, _, t)| t.as_str()).collect()
 }
 
 // ---------------------------------------------------------------------------
 // Synthetic rollouts.
 
-const T0: &str = "2026-01-01T00:00:00.000Z";
+pub(crate) const T0: &str = "2026-01-01T00:00:00.000Z";
 
-fn line(kind: &str, payload: &str) -> String {
+pub(crate) fn line(kind: &str, payload: &str) -> String {
     format!(r#"{{"timestamp":"{T0}","type":"{kind}","payload":{payload}}}"#)
 }
 
-fn meta_with(id: &str, extra: &str) -> String {
+pub(crate) fn meta_with(id: &str, extra: &str) -> String {
     line(
         "session_meta",
         &format!(
@@ -116,15 +117,15 @@ fn meta_with(id: &str, extra: &str) -> String {
     )
 }
 
-fn meta(id: &str) -> String {
+pub(crate) fn meta(id: &str) -> String {
     meta_with(id, r#","source":"cli""#)
 }
 
-fn json(text: &str) -> String {
+pub(crate) fn json(text: &str) -> String {
     serde_json::to_string(text).unwrap()
 }
 
-fn message(role: &str, kind: &str, texts: &[&str]) -> String {
+pub(crate) fn message(role: &str, kind: &str, texts: &[&str]) -> String {
     let blocks: Vec<String> = texts
         .iter()
         .map(|t| format!(r#"{{"type":"{kind}","text":{}}}"#, json(t)))
@@ -135,33 +136,33 @@ fn message(role: &str, kind: &str, texts: &[&str]) -> String {
     )
 }
 
-fn user(text: &str) -> String {
+pub(crate) fn user(text: &str) -> String {
     line("response_item", &message("user", "input_text", &[text]))
 }
 
-fn assistant(text: &str) -> String {
+pub(crate) fn assistant(text: &str) -> String {
     line(
         "response_item",
         &message("assistant", "output_text", &[text]),
     )
 }
 
-fn event(kind: &str, fields: &str) -> String {
+pub(crate) fn event(kind: &str, fields: &str) -> String {
     line("event_msg", &format!(r#"{{"type":"{kind}"{fields}}}"#))
 }
 
-fn user_event(text: &str) -> String {
+pub(crate) fn user_event(text: &str) -> String {
     event(
         "user_message",
         &format!(r#","message":{},"images":[]"#, json(text)),
     )
 }
 
-fn agent_event(text: &str) -> String {
+pub(crate) fn agent_event(text: &str) -> String {
     event("agent_message", &format!(r#","message":{}"#, json(text)))
 }
 
-fn compacted(message: &str, history: Option<&[String]>) -> String {
+pub(crate) fn compacted(message: &str, history: Option<&[String]>) -> String {
     let history = history.map_or(String::new(), |h| {
         format!(r#","replacement_history":[{}]"#, h.join(","))
     });
@@ -171,23 +172,23 @@ fn compacted(message: &str, history: Option<&[String]>) -> String {
     )
 }
 
-fn rollout(lines: &[String]) -> Vec<u8> {
+pub(crate) fn rollout(lines: &[String]) -> Vec<u8> {
     let mut out = lines.join("\n");
     out.push('\n');
     out.into_bytes()
 }
 
-const ENV: &str = "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>";
+pub(crate) const ENV: &str = "<environment_context>\n  <cwd>/w</cwd>\n</environment_context>";
 
-fn u(text: &str) -> (Role, bool, String) {
+pub(crate) fn u(text: &str) -> (Role, bool, String) {
     (Role::User, false, text.into())
 }
 
-fn a(text: &str) -> (Role, bool, String) {
+pub(crate) fn a(text: &str) -> (Role, bool, String) {
     (Role::Assistant, false, text.into())
 }
 
-fn cp(text: &str) -> (Role, bool, String) {
+pub(crate) fn cp(text: &str) -> (Role, bool, String) {
     (Role::User, true, text.into())
 }
 
@@ -932,29 +933,6 @@ fn created_at_falls_back_to_the_line_timestamp() {
 }
 
 #[test]
-fn the_index_dates_a_rollout_without_timestamps_by_its_file() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("rollout.jsonl");
-    std::fs::write(
-        &path,
-        format!(
-            "{{\"type\":\"session_meta\",\"payload\":{{\"id\":\"t\"}}}}\n{}\n",
-            user("hi")
-        ),
-    )
-    .unwrap();
-    let modified = std::fs::metadata(&path)
-        .unwrap()
-        .modified()
-        .unwrap()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_millis() as u64;
-    let catalog = crate::store::Catalog::scan(dir.path());
-    assert_eq!(catalog.get("t").unwrap().header.created_at, modified);
-}
-
-#[test]
 fn payload_before_type_is_read_the_same() {
     let lines = [
         r#"{"payload":{"id":"p","timestamp":"2026-01-01T00:00:00Z","cwd":"/w"},"type":"session_meta"}"#.to_string(),
@@ -968,49 +946,8 @@ fn payload_before_type_is_read_the_same() {
     assert_eq!(scan(&bytes).meta().capacity, Some(5));
 }
 
-#[test]
-fn the_index_reads_only_appended_lines() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("rollout.jsonl");
-    std::fs::write(&path, rollout(&[meta("grow"), user_event("first prompt")])).unwrap();
-    let mut catalog = crate::store::Catalog::scan(dir.path());
-    let session = catalog.get("grow").unwrap();
-    assert_eq!(session.title.as_deref(), Some("first prompt"));
-    assert_eq!(session.locator.format, "codex");
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .unwrap();
-    // A rename, a capacity, a line that is not understood, and half a line.
-    std::io::Write::write_all(
-        &mut file,
-        &rollout(&[
-            event("thread_name_updated", r#","thread_name":"Renamed""#),
-            event("task_started", r#","model_context_window":4096"#),
-            "{oops".into(),
-        ]),
-    )
-    .unwrap();
-    std::io::Write::write_all(&mut file, br#"{"type":"event_msg","#).unwrap();
-    assert!(catalog.refresh_path(&path));
-    let session = catalog.get("grow").unwrap();
-    assert_eq!(session.title.as_deref(), Some("Renamed"));
-    assert_eq!(session.capacity, Some(4096));
-    assert_eq!(session.skipped_lines, 1);
-    // The half line, once finished, is read from where the index stopped.
-    std::io::Write::write_all(
-        &mut file,
-        b"\"payload\":{\"type\":\"thread_name_updated\",\"thread_name\":\"Again\"}}\n",
-    )
-    .unwrap();
-    catalog.refresh_path(&path);
-    let session = catalog.get("grow").unwrap();
-    assert_eq!(session.title.as_deref(), Some("Again"));
-    assert_eq!(session.skipped_lines, 1);
-}
-
 /// Lines a generated rollout is made of: every kind, good and bad.
-fn line_pool() -> Vec<String> {
+pub(crate) fn line_pool() -> Vec<String> {
     vec![
         user("hello"),
         user("  spaced   out  "),
@@ -1080,56 +1017,8 @@ proptest::proptest! {
     }
 }
 
-#[test]
-fn a_rollout_without_a_message_is_not_a_session() {
-    // What a blocked first prompt can leave: the meta, developer and
-    // injected context, no message of the person's or the model's.
-    let lines = [
-        meta("blocked"),
-        line(
-            "response_item",
-            &message("developer", "input_text", &["dev"]),
-        ),
-        line("response_item", &message("user", "input_text", &[ENV])),
-        event("task_started", r#","model_context_window":200"#),
-    ];
-    let bytes = rollout(&lines);
-    let scanner = scan(&bytes);
-    assert_eq!(scanner.header(), HeaderState::Pending);
-    assert!(scanner.header_ref().is_none());
-    assert!(!scanner.is_done());
-    match read(&bytes).summary {
-        Err(ReadError::Log(e)) => {
-            assert_eq!(e.reason, "not a session: no user or assistant message")
-        }
-        other => panic!("{other:?}"),
-    }
-    // The index lists it as skipped until a message is appended.
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("rollout.jsonl");
-    std::fs::write(&path, &bytes).unwrap();
-    let mut catalog = crate::store::Catalog::scan(dir.path());
-    assert!(catalog.get("blocked").is_none());
-    assert_eq!(catalog.notes().len(), 1);
-    let mut file = std::fs::OpenOptions::new()
-        .append(true)
-        .open(&path)
-        .unwrap();
-    std::io::Write::write_all(&mut file, (user_event("typed at last") + "\n").as_bytes()).unwrap();
-    assert!(catalog.refresh_path(&path));
-    assert_eq!(
-        catalog.get("blocked").and_then(|s| s.title),
-        Some("typed at last".into())
-    );
-    // An assistant message alone is one too.
-    assert!(matches!(
-        scan(&rollout(&[meta("x"), assistant("hi")])).header(),
-        HeaderState::Session(_)
-    ));
-}
-
 /// `prepare --format text`'s output for one source, then the person's text.
-fn rendered_prompt(person: &str) -> String {
+pub(crate) fn rendered_prompt(person: &str) -> String {
     use crate::reference::render;
     let mut object = String::new();
     render::write_data_object(
@@ -1201,10 +1090,13 @@ fn a_rendered_context_leaves_the_title_and_the_surface() {
 /// `compacted` line with a `replacement_history` (its repeated summary not
 /// shown twice), `thread_name_updated`; a `thread_spawn` sub-agent; and a
 /// rollout of events only.
-const OWN_SESSIONS: &str = "tests/fixtures/codex/sessions/2026/11/30";
-const OWN_MAIN: &str = "rollout-2026-11-30T10-00-00-019ad0c1-2b3c-7d4e-8f50-617283940a1b.jsonl";
-const OWN_SUB: &str = "rollout-2026-11-30T10-00-30-019ad0c1-9e8d-7c6b-a5f4-e3d2c1b0a998.jsonl";
-const OWN_EVENTS: &str = "rollout-2026-11-30T11-00-00-019ad0c2-0000-7aaa-8bbb-ccccdddd0001.jsonl";
+pub(crate) const OWN_SESSIONS: &str = "tests/fixtures/codex/sessions/2026/11/30";
+pub(crate) const OWN_MAIN: &str =
+    "rollout-2026-11-30T10-00-00-019ad0c1-2b3c-7d4e-8f50-617283940a1b.jsonl";
+pub(crate) const OWN_SUB: &str =
+    "rollout-2026-11-30T10-00-30-019ad0c1-9e8d-7c6b-a5f4-e3d2c1b0a998.jsonl";
+pub(crate) const OWN_EVENTS: &str =
+    "rollout-2026-11-30T11-00-00-019ad0c2-0000-7aaa-8bbb-ccccdddd0001.jsonl";
 
 #[test]
 fn the_own_fixtures_read_as_their_golden_files_say() {
@@ -1250,19 +1142,4 @@ fn the_own_fixtures_read_as_their_golden_files_say() {
             ),
         ]
     );
-    // The store lists the sub-agent under the name its parent gave it.
-    let catalog = crate::store::Catalog::scan(&dir);
-    let labels: Vec<(String, Option<String>)> = catalog
-        .sessions()
-        .into_iter()
-        .map(|s| (s.header.id, s.header.label))
-        .collect();
-    assert!(
-        labels.contains(&(
-            "019ad0c1-9e8d-7c6b-a5f4-e3d2c1b0a998".into(),
-            Some("Callers finder".into())
-        )),
-        "{labels:?}"
-    );
-    assert_eq!(labels.len(), 3, "{labels:?}");
 }

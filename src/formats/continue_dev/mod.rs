@@ -16,39 +16,33 @@ mod tests;
 
 use std::path::Path;
 
-use super::toolkit::whole::document_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The Continue format.
-#[derive(Debug, Clone, Copy)]
-pub struct Continue;
+log_format! {
+    /// The Continue format.
+    Continue = "continue",
+    document_by: Tracker,
+    {
+        /// A `<name>.json` other than `sessions.json` directly in `sessions`.
+        fn is_log_name(&self, rel: &[u8]) -> bool {
+            place::is_session_file(rel)
+        }
 
-impl LogFormat for Continue {
-    fn name(&self) -> &'static str {
-        "continue"
+        /// Under `auto`, unless Gemini CLI's or Copilot Chat's name rule
+        /// claims the file first (agent-logs-files-3.md).
+        fn claims_name(&self, path: &[u8]) -> bool {
+            place::is_session_file(path)
+                && !super::gemini_cli::GeminiCli.is_log_name(path)
+                && !super::copilot_chat::CopilotChat.is_log_name(path)
+        }
+
+        fn side_facts(&self, path: &Path) -> Option<u64> {
+            place::fingerprint(path)
+        }
+
+        fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
+            place::scope_of(rel)
+        }
     }
-
-    /// A `<name>.json` other than `sessions.json` directly in `sessions`.
-    fn is_log_name(&self, rel: &[u8]) -> bool {
-        place::is_session_file(rel)
-    }
-
-    /// Under `auto`, unless Gemini CLI's or Copilot Chat's name rule
-    /// claims the file first (agent-logs-files-3.md).
-    fn claims_name(&self, path: &[u8]) -> bool {
-        place::is_session_file(path)
-            && !super::gemini_cli::GeminiCli.is_log_name(path)
-            && !super::copilot_chat::CopilotChat.is_log_name(path)
-    }
-
-    fn side_facts(&self, path: &Path) -> Option<u64> {
-        place::fingerprint(path)
-    }
-
-    fn side_scope(&self, rel: &[u8]) -> Option<Vec<u8>> {
-        place::scope_of(rel)
-    }
-
-    document_by!(Tracker);
 }

@@ -11,6 +11,7 @@ use super::*;
 use crate::formats::toolkit::golden::read_as_json;
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::test_support::{assert_blessed, scan_document, surface};
+use crate::formats::LogFormat;
 use crate::formats::{HeaderState, ScanMeta};
 use crate::model::Role;
 

@@ -17,54 +17,56 @@ pub mod track;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::tracked_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use place::{EMPTY_WINDOW_DIR, SESSIONS_DIR};
 use track::Tracker;
-
-/// The Copilot Chat format.
-#[derive(Debug, Clone, Copy)]
-pub struct CopilotChat;
 
 /// Folders VS Code keeps chat files in that are no sessions of their own:
 /// hand-over copies (deleted after minutes) and an older fallback of
 /// empty windows (agent-logs-more.md "Not read").
-const NOT_READ: [&[u8]; 2] = [b"transferredChatSessions/", b"no-workspace/chatSessions/"];
+///
+/// Searched for in every name an `auto` store walks, so each finder is
+/// built once (building one costs more than the search).
+static NOT_READ: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+    std::sync::LazyLock::new(|| {
+        [
+            b"transferredChatSessions/".as_slice(),
+            b"no-workspace/chatSessions/",
+        ]
+        .map(memchr::memmem::Finder::new)
+    });
 
-impl LogFormat for CopilotChat {
-    fn name(&self) -> &'static str {
-        "copilot-chat"
+log_format! {
+    /// The Copilot Chat format.
+    CopilotChat = "copilot-chat",
+    tracked_by: (Tracker),
+    {
+        /// Every `.jsonl`, and a `.json` directly in a `chatSessions` or
+        /// `emptyWindowChatSessions` folder; none in the folders not read.
+        fn is_log_name(&self, rel: &[u8]) -> bool {
+            // The name of the folder a `.json` is directly in.
+            let json_folder = rel.strip_suffix(b".json").and_then(|stem| {
+                let dir = &stem[..memchr::memrchr(b'/', stem)?];
+                Some(memchr::memrchr(b'/', dir).map_or(dir, |at| &dir[at + 1..]))
+            });
+            let ignored = NOT_READ.iter().any(|dir| dir.find(rel).is_some());
+            !ignored
+                && (rel.ends_with(b".jsonl")
+                    || json_folder.is_some_and(|d| {
+                        d == SESSIONS_DIR.as_bytes() || d == EMPTY_WINDOW_DIR.as_bytes()
+                    }))
+        }
+
+        /// A `.json` in a `chatSessions` (or `emptyWindowChatSessions`)
+        /// folder is Copilot Chat's by its name: a pretty-printed document's
+        /// first line, `{`, tells no format (agent-logs-more.md "auto").
+        fn claims_name(&self, path: &[u8]) -> bool {
+            path.ends_with(b".json") && self.is_log_name(path)
+        }
+
+        /// A full-state entry, or the start of a whole document.
+        fn recognizes(&self, line: &[u8]) -> bool {
+            track::is_log_start(line) || track::is_document_start(line)
+        }
     }
-
-    /// Every `.jsonl`, and a `.json` directly in a `chatSessions` or
-    /// `emptyWindowChatSessions` folder; none in the folders not read.
-    fn is_log_name(&self, rel: &[u8]) -> bool {
-        // The name of the folder a `.json` is directly in.
-        let json_folder = rel.strip_suffix(b".json").and_then(|stem| {
-            let dir = &stem[..memchr::memrchr(b'/', stem)?];
-            Some(memchr::memrchr(b'/', dir).map_or(dir, |at| &dir[at + 1..]))
-        });
-        let ignored = NOT_READ
-            .iter()
-            .any(|dir| memchr::memmem::find(rel, dir).is_some());
-        !ignored
-            && (rel.ends_with(b".jsonl")
-                || json_folder.is_some_and(|d| {
-                    d == SESSIONS_DIR.as_bytes() || d == EMPTY_WINDOW_DIR.as_bytes()
-                }))
-    }
-
-    /// A `.json` in a `chatSessions` (or `emptyWindowChatSessions`)
-    /// folder is Copilot Chat's by its name: a pretty-printed document's
-    /// first line, `{`, tells no format (agent-logs-more.md "auto").
-    fn claims_name(&self, path: &[u8]) -> bool {
-        path.ends_with(b".json") && self.is_log_name(path)
-    }
-
-    /// A full-state entry, or the start of a whole document.
-    fn recognizes(&self, line: &[u8]) -> bool {
-        track::is_log_start(line) || track::is_document_start(line)
-    }
-
-    tracked_by!(Tracker);
 }

@@ -10,7 +10,7 @@ use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
 use crate::formats::toolkit::test_support::{self, in_clone, lines, placed, scan_lines, surface};
-use crate::formats::HeaderState;
+use crate::formats::{HeaderState, LogFormat};
 use crate::model::{ReadSummary, Role};
 
 const WORKSPACE: &str =
@@ -212,35 +212,7 @@ proptest::proptest! {
     #[test]
     fn one_go_equals_appended_pieces(cut in 0usize..16) {
         let [path, _, _] = own();
-        let bytes = std::fs::read(&path).unwrap();
-        let all: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
-        let cut = cut.min(all.len());
-        let mut pieces = CopilotChat.scanner();
-        pieces.file_modified(7);
-        pieces.file_path(&path);
-        for line in all[..cut].iter().filter(|l| l.ends_with(b"\n")) {
-            pieces.line(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        let prefix: Vec<u8> = all[..cut].concat();
-        let early = CopilotChat.read(&MemoryLog::new(prefix).modified(7).at(&path), &|| false, &mut |_| {});
-        match (&early, pieces.header()) {
-            (Ok(s), HeaderState::Session(h)) => {
-                proptest::prop_assert_eq!(&s.header, &h);
-                proptest::prop_assert_eq!(&s.title, &pieces.meta().title);
-                proptest::prop_assert_eq!(s.skipped_lines, pieces.meta().skipped_lines);
-            }
-            (Err(_), HeaderState::Session(h)) => {
-                return Err(proptest::test_runner::TestCaseError::fail(format!("scanner has {h:?}, read fails")));
-            }
-            _ => {}
-        }
-        let mut resumed = pieces.clone();
-        for line in all[cut..].iter().filter(|l| l.ends_with(b"\n")) {
-            resumed.line(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        let whole = scan_lines(&CopilotChat, &placed(&path));
-        proptest::prop_assert_eq!(resumed.header(), whole.header());
-        proptest::prop_assert_eq!(resumed.meta(), whole.meta());
+        test_support::one_go_equals_appended_pieces(&CopilotChat, &placed(&path), cut, false)?;
     }
 }
 

@@ -12,26 +12,17 @@ pub mod workspace;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::tracked_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The GitHub Copilot CLI format.
-#[derive(Debug, Clone, Copy)]
-pub struct CopilotCli;
-
-impl LogFormat for CopilotCli {
-    fn name(&self) -> &'static str {
-        "copilot-cli"
+log_format! {
+    /// The GitHub Copilot CLI format.
+    CopilotCli = "copilot-cli",
+    recognizes: event::is_start_line,
+    tracked_by: (Tracker),
+    {
+        fn side_files(&self) -> &'static [(&'static str, &'static str)] {
+            &[(track::EVENTS, workspace::WORKSPACE)]
+        }
     }
-
-    fn side_files(&self) -> &'static [(&'static str, &'static str)] {
-        &[(track::EVENTS, workspace::WORKSPACE)]
-    }
-
-    fn recognizes(&self, line: &[u8]) -> bool {
-        event::is_start_line(line)
-    }
-
-    tracked_by!(Tracker);
 }

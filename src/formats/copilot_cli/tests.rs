@@ -9,8 +9,9 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::toolkit::test_support::{self, lines, placed, projected, scan_lines};
+use crate::formats::toolkit::test_support::{self, lines, placed, projected, scan_lines, unplaced};
 use crate::formats::HeaderState;
+use crate::formats::LogFormat;
 use crate::model::Role;
 
 const OWN: &str =
@@ -208,34 +209,7 @@ proptest::proptest! {
     /// full read of the first lines agrees with the scanner at that point.
     #[test]
     fn one_go_equals_appended_pieces(cut in 0usize..16) {
-        let bytes = std::fs::read(own()).unwrap();
-        let all: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
-        let cut = cut.min(all.len());
-        let mut pieces = CopilotCli.scanner();
-        pieces.file_modified(7);
-        for line in &all[..cut] {
-            pieces.line(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        let prefix: Vec<u8> = all[..cut].concat();
-        let early = CopilotCli.read(&MemoryLog::new(prefix).modified(7), &|| false, &mut |_| {});
-        match (&early, pieces.header()) {
-            (Ok(s), HeaderState::Session(h)) => {
-                proptest::prop_assert_eq!(&s.header, &h);
-                proptest::prop_assert_eq!(&s.title, &pieces.meta().title);
-                proptest::prop_assert_eq!(s.skipped_lines, pieces.meta().skipped_lines);
-            }
-            (Err(_), HeaderState::Session(h)) => {
-                return Err(proptest::test_runner::TestCaseError::fail(format!("scanner has {h:?}, read fails")));
-            }
-            _ => {}
-        }
-        let mut resumed = pieces.clone();
-        for line in &all[cut..] {
-            resumed.line(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        let whole = scan_lines(&CopilotCli, &MemoryLog::new(bytes.clone()).modified(7));
-        proptest::prop_assert_eq!(resumed.header(), whole.header());
-        proptest::prop_assert_eq!(resumed.meta(), whole.meta());
+        test_support::one_go_equals_appended_pieces(&CopilotCli, &unplaced(&own()), cut, false)?;
     }
 }
 

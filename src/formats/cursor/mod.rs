@@ -16,22 +16,12 @@ pub mod unverified;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::tracked_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The Cursor format.
-#[derive(Debug, Clone, Copy)]
-pub struct Cursor;
-
-impl LogFormat for Cursor {
-    fn name(&self) -> &'static str {
-        "cursor"
-    }
-
-    fn recognizes(&self, line: &[u8]) -> bool {
-        line::is_role_line(line)
-    }
-
-    tracked_by!(Tracker);
+log_format! {
+    /// The Cursor format.
+    Cursor = "cursor",
+    recognizes: line::is_role_line,
+    tracked_by: (Tracker)
 }

@@ -11,6 +11,7 @@ use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
 use crate::formats::toolkit::test_support::{self, placed, surface};
+use crate::formats::LogFormat;
 use crate::formats::{HeaderState, Scanner};
 use crate::model::Role;
 
@@ -20,9 +21,7 @@ const CHILD: &str = "home-ana-shop/agent-transcripts/7c1f2e3d-4b5a-4c6d-9e8f-0a1
 const OLDER: &str = "home-ana-api/agent-transcripts/0f9e8d7c-6b5a-4f3e-8d2c-1b0a9f8e7d6c.jsonl";
 
 fn own(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(PROJECTS)
-        .join(rel)
+    test_support::in_clone(PROJECTS).join(rel)
 }
 
 /// `lines` as the transcript at `path`.
@@ -291,39 +290,7 @@ proptest::proptest! {
     /// full read of the first lines agrees with the scanner at that point.
     #[test]
     fn one_go_equals_appended_pieces(cut in 0usize..16) {
-        let path = own(MAIN);
-        let bytes = std::fs::read(&path).unwrap();
-        let all: Vec<&[u8]> = bytes.split_inclusive(|&b| b == b'\n').collect();
-        let cut = cut.min(all.len());
-        let mut pieces = Cursor.scanner();
-        pieces.file_modified(7);
-        pieces.file_path(&path);
-        for line in &all[..cut] {
-            pieces.line(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        let prefix: Vec<u8> = all[..cut].concat();
-        let early = Cursor.read(&MemoryLog::new(prefix).modified(7).at(&path), &|| false, &mut |_| {});
-        match (&early, pieces.header()) {
-            (Ok(s), HeaderState::Session(h)) => {
-                proptest::prop_assert_eq!(&s.header, &h);
-                proptest::prop_assert_eq!(&s.title, &pieces.meta().title);
-                proptest::prop_assert_eq!(s.skipped_lines, pieces.meta().skipped_lines);
-            }
-            (Err(_), HeaderState::Session(h)) => {
-                return Err(proptest::test_runner::TestCaseError::fail(format!("scanner has {h:?}, read fails")));
-            }
-            (Ok(s), other) => {
-                return Err(proptest::test_runner::TestCaseError::fail(format!("read has {s:?}, scanner {other:?}")));
-            }
-            _ => {}
-        }
-        let mut resumed = pieces.clone();
-        for line in &all[cut..] {
-            resumed.line(line.strip_suffix(b"\n").unwrap_or(line));
-        }
-        let whole = scan_bytes(&bytes, &path);
-        proptest::prop_assert_eq!(resumed.header(), whole.header());
-        proptest::prop_assert_eq!(resumed.meta(), whole.meta());
+        test_support::one_go_equals_appended_pieces(&Cursor, &placed(&own(MAIN)), cut, true)?;
     }
 }
 

@@ -17,24 +17,14 @@ pub mod unverified;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::tracked_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The Pi format.
-#[derive(Debug, Clone, Copy)]
-pub struct Pi;
-
-impl LogFormat for Pi {
-    fn name(&self) -> &'static str {
-        "pi"
-    }
-
-    /// Rule (1b): `type` `"session"`, no key `createdAt`, a string `id`
-    /// and a string `timestamp`.
-    fn recognizes(&self, line: &[u8]) -> bool {
-        entry::is_pi_header(line)
-    }
-
-    tracked_by!(scan: Tracker, read_with: reader::read_log);
+log_format! {
+    /// The Pi format.
+    Pi = "pi",
+    // Rule (1b): `type` `"session"`, no key `createdAt`, a string `id`
+    // and a string `timestamp`.
+    recognizes: entry::is_pi_header,
+    tracked_by: (scan: Tracker, read_with: reader::read_log)
 }

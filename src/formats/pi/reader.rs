@@ -16,7 +16,7 @@ use super::track::Tracker;
 use crate::formats::copilot_cli::track::NO_SUMMARY;
 use crate::formats::lines::Flow;
 use crate::formats::toolkit::driver;
-use crate::formats::toolkit::track::{verdict, walk_tracked, Track};
+use crate::formats::toolkit::track::{whole_pass, Track};
 use crate::formats::LogSource;
 use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary};
 
@@ -26,12 +26,7 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let mut tracker = Tracker::for_read();
-    let bytes = walk_tracked(log, &mut tracker, None, cancelled, &mut |t, raw| {
-        t.line(raw, &mut |_| {})
-    })?
-    .bytes;
-    let header = verdict(log, &tracker)?;
+    let (mut tracker, bytes, header) = whole_pass::<Tracker>(log, cancelled)?;
     let plan = tracker
         .take_tree()
         .map(|tree| tree.plan(tracker.is_tree()))

@@ -17,23 +17,13 @@ pub mod unverified;
 #[cfg(test)]
 mod tests;
 
-use super::toolkit::track::tracked_by;
-use super::LogFormat;
+use super::toolkit::declare::log_format;
 use track::Tracker;
 
-/// The Qwen Code format.
-#[derive(Debug, Clone, Copy)]
-pub struct QwenCode;
-
-impl LogFormat for QwenCode {
-    fn name(&self) -> &'static str {
-        "qwen-code"
-    }
-
-    /// Rule (6a), before Claude Code's.
-    fn recognizes(&self, line: &[u8]) -> bool {
-        record::is_first_record(line)
-    }
-
-    tracked_by!(scan: Tracker, read_with: reader::read_log);
+log_format! {
+    /// The Qwen Code format.
+    QwenCode = "qwen-code",
+    // Rule (6a), before Claude Code's.
+    recognizes: record::is_first_record,
+    tracked_by: (scan: Tracker, read_with: reader::read_log)
 }

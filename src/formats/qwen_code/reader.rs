@@ -17,7 +17,7 @@ use crate::formats::copilot_cli::track::NO_SUMMARY;
 use crate::formats::lines::Flow;
 use crate::formats::text;
 use crate::formats::toolkit::driver;
-use crate::formats::toolkit::track::{verdict, walk_tracked, Track};
+use crate::formats::toolkit::track::{whole_pass, Track};
 use crate::formats::LogSource;
 use crate::model::{Cancelled, Entry, Event, ReadError, ReadSummary, Role};
 
@@ -42,12 +42,7 @@ pub fn read_log(
     cancelled: Cancelled<'_>,
     sink: &mut dyn FnMut(Entry<'_>),
 ) -> Result<ReadSummary, ReadError> {
-    let mut tracker = Tracker::for_read();
-    let bytes = walk_tracked(log, &mut tracker, None, cancelled, &mut |t, raw| {
-        t.line(raw, &mut |_| {})
-    })?
-    .bytes;
-    let header = verdict(log, &tracker)?;
+    let (mut tracker, bytes, header) = whole_pass::<Tracker>(log, cancelled)?;
     let plan = tracker.take_chain().map(|c| c.plan()).unwrap_or_default();
 
     let mut next = plan.iter().copied().peekable();

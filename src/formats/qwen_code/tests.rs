@@ -4,12 +4,14 @@
 //! hardest cases (aggregated streaming records, rewind, chat_compression,
 //! custom_title, sidechains), and generated logs.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::*;
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
-use crate::formats::toolkit::test_support::{lines, marked_surface, owned, scan_lines, unplaced};
+use crate::formats::toolkit::test_support::{
+    in_clone, lines, marked_surface, owned, scan_lines, unplaced,
+};
 use crate::formats::{HeaderState, LogFormat};
 
 const CHATS: &str = "tests/fixtures/qwen-code/projects/-home-ana-shop/chats";
@@ -18,9 +20,7 @@ const SUB: &str = "7e6d5c4b-3a29-4f18-8e07-d6c5b4a39281";
 const NONE: &str = "c0ffee00-1111-4222-8333-444455556666";
 
 fn own(id: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join(CHATS)
-        .join(format!("{id}.jsonl"))
+    in_clone(format!("{CHATS}/{id}.jsonl"))
 }
 
 /// A record line of session `s`.

@@ -1,5 +1,5 @@
 //! What every format's reader is built from, so that a format module holds
-//! only its own rules: lenient JSON values ([`lenient`]), the walk over a
+//! only its own rules: its declaration ([`declare`]), lenient JSON values ([`lenient`]), the walk over a
 //! log's complete lines with the errors every read reports alike
 //! ([`driver`]), a whole-JSON document's members as its lines come
 //! ([`document`]), a document's array elements as its bytes come
@@ -9,6 +9,7 @@
 //! line format's tracker ([`track`]), and the environment's paths each
 //! format's default stores are found by ([`home`]).
 
+pub mod declare;
 pub mod document;
 pub mod driver;
 pub mod elements;

@@ -130,3 +130,55 @@ pub fn is_jsonl(path: &Path) -> bool {
 pub fn owned(pairs: &[(&'static str, &str)]) -> Vec<(&'static str, String)> {
     pairs.iter().map(|(r, t)| (*r, t.to_string())).collect()
 }
+
+/// Reading `log` in one go equals reading it in appended pieces: the
+/// scanner fed its first `cut` complete lines, then the rest, ends where
+/// one fed all ends; and a full read of those first lines agrees with the
+/// scanner at that point (with `strict`, a read that finds a session the
+/// scanner does not is wrong too). For the formats' property tests.
+pub fn one_go_equals_appended_pieces(
+    format: &dyn LogFormat,
+    log: &MemoryLog,
+    cut: usize,
+    strict: bool,
+) -> Result<(), proptest::test_runner::TestCaseError> {
+    use crate::formats::HeaderState;
+    use proptest::test_runner::TestCaseError;
+    let complete: Vec<&[u8]> = log
+        .bytes
+        .split_inclusive(|&b| b == b'\n')
+        .filter(|l| l.ends_with(b"\n"))
+        .collect();
+    let cut = cut.min(complete.len());
+    let prefix = MemoryLog {
+        bytes: complete[..cut].concat(),
+        ..log.clone()
+    };
+    let mut pieces = scan_lines(format, &prefix);
+    let early = format.read(&prefix, &|| false, &mut |_| {});
+    match (&early, pieces.header()) {
+        (Ok(s), HeaderState::Session(h)) => {
+            proptest::prop_assert_eq!(&s.header, &h);
+            proptest::prop_assert_eq!(&s.title, &pieces.meta().title);
+            proptest::prop_assert_eq!(s.skipped_lines, pieces.meta().skipped_lines);
+        }
+        (Err(_), HeaderState::Session(h)) => {
+            return Err(TestCaseError::fail(format!(
+                "scanner has {h:?}, read fails"
+            )));
+        }
+        (Ok(s), other) if strict => {
+            return Err(TestCaseError::fail(format!(
+                "read has {s:?}, scanner {other:?}"
+            )));
+        }
+        _ => {}
+    }
+    for line in &complete[cut..] {
+        pieces.line(line.strip_suffix(b"\n").unwrap_or(line));
+    }
+    let whole = scan_lines(format, log);
+    proptest::prop_assert_eq!(pieces.header(), whole.header());
+    proptest::prop_assert_eq!(pieces.meta(), whole.meta());
+    Ok(())
+}

@@ -323,6 +323,23 @@ pub fn walk_tracked<T: Track>(
     })
 }
 
+/// Pass 1 of a read that must see every line before its surface (the
+/// formats whose live branch or chain ends at the last line): `T`'s read
+/// tracker over the whole log, how many bytes that was (later passes read
+/// no further), and its verdict.
+pub fn whole_pass<T: Track>(
+    log: &dyn LogSource,
+    cancelled: Cancelled<'_>,
+) -> Result<(T, u64, SessionHeader), ReadError> {
+    let mut tracker = T::for_read();
+    let bytes = walk_tracked(log, &mut tracker, None, cancelled, &mut |t, raw| {
+        t.line(raw, &mut |_| {})
+    })?
+    .bytes;
+    let header = verdict(log, &tracker)?;
+    Ok((tracker, bytes, header))
+}
+
 /// What a walked tracker says of its log: the session's header, or the
 /// error the read reports.
 pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHeader, ReadError> {

@@ -19,8 +19,7 @@ use super::place::describe;
 use crate::reference::one_line::one_line;
 use crate::search::{self, SessionHit};
 use crate::server::body_searches::Key;
-use crate::server::shared::Shared;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
 /// Shorter queries match too much to say anything.
 pub const MIN_QUERY_CHARS: usize = 3;
@@ -41,22 +40,25 @@ pub enum BodyMatches {
 }
 
 /// The body matches for `query` typed in a document of workspace `cwd`,
-/// as far as they are known now; starts the search when none is known.
-pub fn lookup(snapshot: &Snapshot, query: &str, cwd: Option<&str>) -> BodyMatches {
-    if query.chars().count() < MIN_QUERY_CHARS || snapshot.search_off().is_some() {
+/// as far as they are known now for the sessions of `generation` (the
+/// request's view); starts the search when none is known.
+pub fn lookup(
+    request: &RequestView,
+    generation: u64,
+    query: &str,
+    cwd: Option<&str>,
+) -> BodyMatches {
+    if query.chars().count() < MIN_QUERY_CHARS || request.search_off().is_some() {
         return BodyMatches::None;
     }
     let key = Key {
         query: query.to_string(),
         cwd: cwd.map(str::to_string),
-        stores: snapshot.stores(),
+        stores: request.stores(),
     };
-    let shared = &snapshot.shared;
-    let found = shared
-        .body_searches
-        .lookup(&key, shared.index.view().generation);
+    let found = request.body_searches().lookup(&key, generation);
     if let Some(key) = found.start {
-        tokio::spawn(run(shared.clone(), key));
+        tokio::spawn(run(request.renewed(), key));
     }
     match found.hits {
         Some(hits) => BodyMatches::Found(hits),
@@ -65,17 +67,18 @@ pub fn lookup(snapshot: &Snapshot, query: &str, cwd: Option<&str>) -> BodyMatche
 }
 
 /// Runs the search for `first`, then each one asked for meanwhile.
-async fn run(shared: Arc<Shared>, first: Key) {
+/// Each search takes the sessions as they are when it starts.
+async fn run(request: RequestView, first: Key) {
     let mut next = Some(first);
     while let Some(key) = next {
-        shared.index.ready().await;
-        let view = shared.index.view();
+        let step = request.renewed();
+        let view = step.sessions().await;
         let version = view.generation;
         // A query that is no search (a quote not closed, a filter alone)
         // simply has no body matches: completion shows no error.
         let hits = match search::parse_query(&key.query) {
             Ok(parsed) => super::search_run::run_on(
-                shared.clone(),
+                step.clone(),
                 view,
                 key.stores.clone(),
                 parsed,
@@ -90,7 +93,7 @@ async fn run(shared: Arc<Shared>, first: Key) {
             }),
             Err(_) => Vec::new(),
         };
-        next = shared.body_searches.finish(key, version, hits);
+        next = request.body_searches().finish(key, version, hits);
     }
 }
 

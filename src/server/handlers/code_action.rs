@@ -10,10 +10,10 @@ use lsp_types::*;
 use super::blocking;
 use crate::proto::{position, to_proto};
 use crate::reference::mention;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
 pub async fn code_action(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: CodeActionParams,
 ) -> Result<Option<CodeActionResponse>> {
     let uri = params.text_document.uri;
@@ -35,8 +35,8 @@ pub async fn code_action(
             ));
         }
     }
-    if let Some(doc) = snapshot.document(&uri) {
-        let encoding = snapshot.encoding;
+    if let Some(doc) = request.document(&uri) {
+        let encoding = request.encoding;
         let from = position::offset(&doc.rope, params.range.start, encoding);
         let to = position::offset(&doc.rope, params.range.end, encoding).max(from);
         let rope = doc.rope.clone();
@@ -54,7 +54,7 @@ pub async fn code_action(
         .await?
         .unwrap_or_default();
         if !bare.is_empty() {
-            let view = snapshot.sessions().await;
+            let view = request.sessions().await;
             for (span, id) in bare {
                 // `format(id, displayTitle ?? label)`, label being title ?? id.
                 let label = view

@@ -18,8 +18,8 @@ use crate::reference::candidates::{Candidate, Target};
 use crate::reference::mention::{self, is_ecma_whitespace};
 use crate::reference::one_line::one_line;
 use crate::server::error;
+use crate::server::request_view::RequestView;
 use crate::server::settings::CompletionFiltering;
-use crate::server::snapshot::Snapshot;
 
 /// Characters that may come right before the `@` of a mention (besides
 /// white space and the start of the line).
@@ -49,15 +49,15 @@ pub fn query_at(rope: &Rope, offset: usize) -> Option<(usize, String)> {
 }
 
 pub async fn completion(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: CompletionParams,
 ) -> Result<Option<CompletionResponse>> {
     let started = std::time::Instant::now();
     let uri = params.text_document_position.text_document.uri;
-    let Some(doc) = snapshot.document(&uri) else {
+    let Some(doc) = request.document(&uri) else {
         return Ok(None);
     };
-    let encoding = snapshot.encoding;
+    let encoding = request.encoding;
     let cursor = position::offset(&doc.rope, params.text_document_position.position, encoding);
     // Sessions where a session mention is being typed (not for a query that
     // asks for files only), then files where a file mention is.
@@ -66,18 +66,16 @@ pub async fn completion(
     if session_query.is_none() && file_query.is_none() {
         return Ok(None);
     }
-    let settings = &snapshot.settings;
+    let settings = &request.settings;
     let server_filters = settings.completion_filtering == CompletionFiltering::Server;
-    let cwd = snapshot.target_cwd(&uri);
+    let cwd = request.target_cwd(&uri);
     let mut items = Vec::new();
     let mut is_incomplete = false;
     if let Some((at, query)) = session_query {
         // During a slow first index, what is indexed so far (incomplete).
-        // The main loop started the index before taking this snapshot.
-        let index = &snapshot.shared.index;
-        let ready = index.ready_within(FIRST_INDEX_GRACE).await;
+        // The main loop started the index before taking this request.
+        let (view, ready) = request.sessions_within(FIRST_INDEX_GRACE).await;
         is_incomplete |= !ready;
-        let view = index.view();
         let target = Target {
             session_id: settings.target_session_id.as_deref(),
             cwd: cwd.as_deref(),
@@ -105,7 +103,7 @@ pub async fn completion(
         is_incomplete |= found.incomplete;
         // Then sessions whose messages match (docs/search.md), never
         // waited for: incomplete while their search runs.
-        match body_matches::lookup(snapshot, &query, cwd.as_deref()) {
+        match body_matches::lookup(request, view.generation, &query, cwd.as_deref()) {
             BodyMatches::None => {}
             BodyMatches::Pending => is_incomplete = true,
             BodyMatches::Found(hits) => {
@@ -261,10 +259,10 @@ pub(super) fn now_ms() -> u64 {
         .unwrap_or(0)
 }
 
-/// Adds a Markdown preview of the projected snapshot. An item that is not
+/// Adds a Markdown preview of the projected request. An item that is not
 /// ours, or a session that cannot be read, comes back unchanged (or with
 /// the reason as its documentation).
-pub async fn resolve(snapshot: &Snapshot, mut item: CompletionItem) -> Result<CompletionItem> {
+pub async fn resolve(request: &RequestView, mut item: CompletionItem) -> Result<CompletionItem> {
     let Some(data) = item
         .data
         .clone()
@@ -272,12 +270,12 @@ pub async fn resolve(snapshot: &Snapshot, mut item: CompletionItem) -> Result<Co
     else {
         return Ok(item);
     };
-    let view = snapshot.sessions().await;
+    let view = request.sessions().await;
     let Some(session) = view.get(&data.session_id) else {
         return Ok(item);
     };
     let retained = retained_source(
-        snapshot,
+        request,
         view.clone(),
         &session,
         &data.label,

@@ -14,38 +14,33 @@ use crate::proto::{from_proto, position};
 use crate::reference::candidates::{Candidate, Target};
 use crate::reference::full_snapshot::SpillStore;
 use crate::reference::prepare::{prepare_text, PrepareOptions};
-use crate::server::lsp_ext::{self, CustomRequest};
+use crate::server::lsp_ext::{self, Request};
 
-type Params<R> = <R as CustomRequest>::Params;
-type Answer<R> = Result<<R as CustomRequest>::Result>;
-use crate::live::CachedSource;
+type Params<R> = <R as Request>::Params;
+type Answer<R> = Result<<R as Request>::Result>;
 use crate::server::error;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
 /// `sessionReference/prepare`: the prepare result for the document.
 pub async fn prepare(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: Params<lsp_ext::Prepare>,
 ) -> Answer<lsp_ext::Prepare> {
-    let text = document_text(snapshot, &params.text_document.uri).await?;
-    let view = snapshot.sessions().await;
-    let settings = snapshot.settings.clone();
+    let text = document_text(request, &params.text_document.uri).await?;
+    let view = request.sessions().await;
+    let settings = request.settings.clone();
     let target = params
         .target_session_id
         .or(settings.target_session_id.clone());
-    let spill = snapshot.spill();
-    let shared = snapshot.shared.clone();
+    let request = request.clone();
     let prepared = blocking("prepare", move |cancelled| {
         let options = PrepareOptions {
             target: target.as_deref(),
             max_references: settings.limits.max_references,
             max_reference_bytes: settings.limits.max_reference_bytes,
         };
-        let source = CachedSource {
-            view: &view,
-            cache: &shared.cache,
-        };
-        let spill = spill.as_ref().map(|s| s as &dyn SpillStore);
+        let source = request.source(&view);
+        let spill = request.spill().map(|s| s as &dyn SpillStore);
         prepare_text(&text, options, &source, spill, cancelled)
     })
     .await?;
@@ -67,12 +62,12 @@ pub async fn prepare(
 /// `sessionReference/candidates`: ranked candidates for a query, the
 /// contract's array as the core gives it.
 pub async fn candidates(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: Params<lsp_ext::Candidates>,
 ) -> Answer<lsp_ext::Candidates> {
     let query = params.query.unwrap_or_default();
     Ok(ext::candidates(
-        ranked_candidates(snapshot, &params.text_document.uri, &query).await?,
+        ranked_candidates(request, &params.text_document.uri, &query).await?,
     ))
 }
 
@@ -81,24 +76,24 @@ pub async fn candidates(
 /// over `maxReferences` (those last, as completion sorts them) and the
 /// typed `@query` it replaces: what the editors show, decided here.
 pub async fn pick_candidates(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: Params<lsp_ext::PickCandidates>,
 ) -> Answer<lsp_ext::PickCandidates> {
     let uri = &params.text_document.uri;
     // A picker may run on a prompt that is neither open nor saved (an
     // untitled one): then nothing is typed and nothing referenced yet.
-    let text = document_text(snapshot, uri).await.unwrap_or_default();
+    let text = document_text(request, uri).await.unwrap_or_default();
     let rope = Rope::from_str(&text);
     let typed = params
         .position
-        .and_then(|p| typed_query(&rope, p, snapshot.encoding));
+        .and_then(|p| typed_query(&rope, p, request.encoding));
     let query = params
         .query
         .or_else(|| typed.as_ref().map(|(_, q)| q.clone()))
         .unwrap_or_default();
-    let found = ranked_candidates(snapshot, uri, &query).await?;
-    let own = snapshot.settings.target_session_id.as_deref();
-    let max = snapshot.settings.limits.max_references;
+    let found = ranked_candidates(request, uri, &query).await?;
+    let own = request.settings.target_session_id.as_deref();
+    let max = request.settings.limits.max_references;
     let referenced = completion::referenced_sessions(&text, own);
     let full = referenced.len() >= max;
     let now = completion::now_ms();
@@ -139,10 +134,14 @@ pub(super) fn typed_query(
 }
 
 /// The core's candidates (reference.md §7) for the document's target.
-async fn ranked_candidates(snapshot: &Snapshot, uri: &Url, query: &str) -> Result<Vec<Candidate>> {
-    let view = snapshot.sessions().await;
-    let settings = &snapshot.settings;
-    let cwd = snapshot.target_cwd(uri);
+async fn ranked_candidates(
+    request: &RequestView,
+    uri: &Url,
+    query: &str,
+) -> Result<Vec<Candidate>> {
+    let view = request.sessions().await;
+    let settings = &request.settings;
+    let cwd = request.target_cwd(uri);
     let target = Target {
         session_id: settings.target_session_id.as_deref(),
         cwd: cwd.as_deref(),
@@ -155,9 +154,12 @@ async fn ranked_candidates(snapshot: &Snapshot, uri: &Url, query: &str) -> Resul
 
 /// `sessionReference/files`: file candidates of the document's target cwd
 /// (reference.md §7a), `candidateLimit` at most.
-pub async fn files(snapshot: &Snapshot, params: Params<lsp_ext::Files>) -> Answer<lsp_ext::Files> {
-    let cwd = snapshot.target_cwd(&params.text_document.uri);
-    let limit = snapshot.settings.limits.candidate_limit as u64;
+pub async fn files(
+    request: &RequestView,
+    params: Params<lsp_ext::Files>,
+) -> Answer<lsp_ext::Files> {
+    let cwd = request.target_cwd(&params.text_document.uri);
+    let limit = request.settings.limits.candidate_limit as u64;
     let query = params.query.unwrap_or_default();
     let list = blocking("file candidates", move |_| {
         crate::files::candidates(cwd.as_deref().map(std::path::Path::new), &query, limit)
@@ -169,8 +171,8 @@ pub async fn files(snapshot: &Snapshot, params: Params<lsp_ext::Files>) -> Answe
 
 /// The open document's text (as the request saw it), else the file's when
 /// the URI is a readable `file:` URI.
-pub(super) async fn document_text(snapshot: &Snapshot, uri: &Url) -> Result<String> {
-    if let Some(doc) = snapshot.document(uri) {
+pub(super) async fn document_text(request: &RequestView, uri: &Url) -> Result<String> {
+    if let Some(doc) = request.document(uri) {
         return Ok(doc.rope.to_string());
     }
     let Some(path) = from_proto::file_path_buf(uri) else {

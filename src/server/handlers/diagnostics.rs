@@ -5,11 +5,10 @@ use std::time::Duration;
 
 use lsp_types::{self as lsp, Url};
 
-use crate::live::CachedSource;
 use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions};
 use crate::server::documents::Ticket;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
 /// How long typing must pause before diagnostics are computed.
 pub const DEBOUNCE: Duration = Duration::from_millis(150);
@@ -18,8 +17,8 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// snapshot taken when they were scheduled, unless the document changes
 /// (or is scheduled again) first: then the ticket is no longer current and
 /// a newer run has the newer text.
-pub fn schedule(snapshot: Snapshot, uri: Url, ticket: Ticket, delay: Duration) {
-    let Some(document) = snapshot.document(&uri) else {
+pub fn schedule(request: RequestView, uri: Url, ticket: Ticket, delay: Duration) {
+    let Some(document) = request.document(&uri) else {
         return;
     };
     tokio::spawn(async move {
@@ -30,15 +29,15 @@ pub fn schedule(snapshot: Snapshot, uri: Url, ticket: Ticket, delay: Duration) {
             return;
         }
         tracing::debug!("diagnosing {uri}");
-        let view = snapshot.sessions().await;
+        let view = request.sessions().await;
         if !ticket.is_current() {
             return;
         }
-        let settings = snapshot.settings.clone();
-        let cwd = snapshot.target_cwd(&uri);
-        let encoding = snapshot.encoding;
+        let settings = request.settings.clone();
+        let cwd = request.target_cwd(&uri);
+        let encoding = request.encoding;
         let version = document.version;
-        let shared = snapshot.shared.clone();
+        let worker = request.clone();
         let running = ticket.clone();
         let computed = tokio::task::spawn_blocking(move || {
             let text = document.rope.to_string();
@@ -47,10 +46,7 @@ pub fn schedule(snapshot: Snapshot, uri: Url, ticket: Ticket, delay: Duration) {
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            let source = CachedSource {
-                view: &view,
-                cache: &shared.cache,
-            };
+            let source = worker.source(&view);
             let found = merge(
                 diagnose(&text, options, &source, &|| !running.is_current()),
                 crate::files::diagnostics(&text, cwd.as_deref().map(std::path::Path::new)),
@@ -71,9 +67,8 @@ pub fn schedule(snapshot: Snapshot, uri: Url, ticket: Ticket, delay: Duration) {
         );
         let _publishing = ticket.publish.lock().await;
         if ticket.is_current() {
-            snapshot
-                .shared
-                .client
+            request
+                .client()
                 .publish_diagnostics(uri, diagnostics, Some(version))
                 .await;
         }

@@ -9,16 +9,16 @@ use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
 use crate::reference::uri::DecodeError;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
-pub async fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Hover>> {
+pub async fn hover(request: &RequestView, params: HoverParams) -> Result<Option<Hover>> {
     let uri = params.text_document_position_params.text_document.uri;
-    let Some(doc) = snapshot.document(&uri) else {
+    let Some(doc) = request.document(&uri) else {
         return Ok(None);
     };
-    let encoding = snapshot.encoding;
+    let encoding = request.encoding;
     let position = params.text_document_position_params.position;
-    let cwd = snapshot.target_cwd(&uri);
+    let cwd = request.target_cwd(&uri);
     // The scan is linear, but a document may be megabytes: it runs off the
     // async workers and stops when the request is cancelled.
     let found = blocking("hover", move |cancelled| {
@@ -56,7 +56,7 @@ pub async fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Ho
             return Ok(Some(markdown_hover(value, range)));
         }
     };
-    let view = snapshot.sessions().await;
+    let view = request.sessions().await;
     let Some(session) = view.get(&id) else {
         let value = format!(
             "Session {} is not in the store",
@@ -66,8 +66,8 @@ pub async fn hover(snapshot: &Snapshot, params: HoverParams) -> Result<Option<Ho
     };
     // The candidates' rank-0 test: both cwds known and equal.
     let same_workspace =
-        session.header.cwd.is_some() && session.header.cwd == snapshot.target_cwd(&uri);
-    let retained = retained_source(snapshot, view.clone(), &session, &label, "hover").await?;
+        session.header.cwd.is_some() && session.header.cwd == request.target_cwd(&uri);
+    let retained = retained_source(request, view.clone(), &session, &label, "hover").await?;
     let value = match retained {
         Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
         Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),

@@ -6,17 +6,17 @@ use lsp_types::*;
 use super::{blocking, files};
 use crate::proto::position;
 use crate::reference::mention;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
 pub async fn document_link(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: DocumentLinkParams,
 ) -> Result<Option<Vec<DocumentLink>>> {
-    let Some(doc) = snapshot.document(&params.text_document.uri) else {
+    let Some(doc) = request.document(&params.text_document.uri) else {
         return Ok(None);
     };
-    let encoding = snapshot.encoding;
-    let cwd = snapshot.target_cwd(&params.text_document.uri);
+    let encoding = request.encoding;
+    let cwd = request.target_cwd(&params.text_document.uri);
     let rope = doc.rope.clone();
     // Off the async workers, and the scan stops on a cancel (see `blocking`).
     let found = blocking("document links", move |cancelled| {
@@ -42,7 +42,7 @@ pub async fn document_link(
     if mentions.is_empty() {
         return Ok(Some(file_links));
     }
-    let view = snapshot.sessions().await;
+    let view = request.sessions().await;
     let mut links: Vec<DocumentLink> = mentions
         .into_iter()
         .filter_map(|(span, id)| {

@@ -18,11 +18,10 @@ pub mod workspace_symbol;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use super::snapshot::Snapshot;
+use super::request_view::RequestView;
 use crate::server::error::Result;
 
 use super::error;
-use crate::live::CachedSource;
 use crate::live::View;
 use crate::model::Session;
 use crate::reference::budget::Budget;
@@ -44,20 +43,17 @@ impl Drop for CancelOnDrop {
 /// off the async workers: what hover and the completion preview show.
 /// `view` is the one the request already read (a request reads it once).
 pub async fn retained_source(
-    snapshot: &Snapshot,
+    request: &RequestView,
     view: Arc<View>,
     session: &Session,
     label: &str,
     what: &str,
 ) -> Result<std::result::Result<(RetainedSource, Budget), ReferenceError>> {
-    let settings = snapshot.settings.clone();
-    let shared = snapshot.shared.clone();
+    let settings = request.settings.clone();
+    let request = request.clone();
     let (session, label) = (session.clone(), label.to_string());
     blocking(what, move |cancelled| {
-        let source = CachedSource {
-            view: &view,
-            cache: &shared.cache,
-        };
+        let source = request.source(&view);
         let limits = (
             settings.limits.max_reference_bytes,
             settings.limits.max_references,

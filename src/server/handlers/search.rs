@@ -9,31 +9,31 @@ use crate::reference::candidates::check_limit;
 use crate::reference::one_line::one_line;
 use crate::search::{self, SessionHit};
 use crate::server::error::{self, Result};
-use crate::server::lsp_ext::{self, CustomRequest};
-use crate::server::snapshot::Snapshot;
+use crate::server::lsp_ext::{self, Request};
+use crate::server::request_view::RequestView;
 
 /// Sessions listed when the request names no limit.
 const DEFAULT_LIMIT: u64 = 10;
 
 pub async fn search(
-    snapshot: &Snapshot,
-    params: <lsp_ext::Search as CustomRequest>::Params,
-) -> Result<<lsp_ext::Search as CustomRequest>::Result> {
+    request: &RequestView,
+    params: <lsp_ext::Search as Request>::Params,
+) -> Result<<lsp_ext::Search as Request>::Result> {
     let limit = check_limit(params.limit.unwrap_or(DEFAULT_LIMIT))
         .map_err(|e| error::invalid_params(e.message))?;
     let cwd = params
         .text_document
         .as_ref()
-        .and_then(|d| snapshot.target_cwd(&d.uri));
-    let hits = super::search_run::run(snapshot, &params.query, limit, cwd).await?;
+        .and_then(|d| request.target_cwd(&d.uri));
+    let hits = super::search_run::run(request, &params.query, limit, cwd).await?;
     // The typed `@query` a chosen mention replaces (as pickCandidates').
     let range = match (&params.text_document, params.position) {
         (Some(doc), Some(at)) => {
-            let text = super::custom::document_text(snapshot, &doc.uri)
+            let text = super::custom::document_text(request, &doc.uri)
                 .await
                 .unwrap_or_default();
             let rope = ropey::Rope::from_str(&text);
-            super::custom::typed_query(&rope, at, snapshot.encoding).map(|(r, _)| r)
+            super::custom::typed_query(&rope, at, request.encoding).map(|(r, _)| r)
         }
         _ => None,
     };

@@ -9,29 +9,28 @@ use super::blocking;
 use crate::live::View;
 use crate::search::{self, Followed, ParsedQuery, SearchOptions, SessionHit};
 use crate::server::error::{self, Result};
-use crate::server::shared::Shared;
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 use crate::store::StoreSpec;
 
 /// The sessions matching `query`, `cwd`'s first (also what
 /// `workspace/symbol` lists); an error when search is off.
 pub async fn run(
-    snapshot: &Snapshot,
+    request: &RequestView,
     query: &str,
     limit: usize,
     cwd: Option<String>,
 ) -> Result<Vec<SessionHit>> {
-    if let Some(off) = snapshot.search_off() {
+    if let Some(off) = request.search_off() {
         return Err(error::request_failed(
             &crate::reference::ReferenceError::invalid_config(format!("session-reference: {off}")),
         ));
     }
     let parsed = search::parse_query(query).map_err(|e| error::invalid_params(e.to_string()))?;
-    let view = snapshot.sessions().await;
+    let view = request.sessions().await;
     run_on(
-        snapshot.shared.clone(),
+        request.clone(),
         view,
-        snapshot.stores(),
+        request.stores(),
         parsed,
         limit,
         cwd,
@@ -44,7 +43,7 @@ pub async fn run(
 /// workers (what completion's body matches run too, with no request and
 /// no `wait`: they never wait for another process's build of the index).
 pub async fn run_on(
-    shared: Arc<Shared>,
+    request: RequestView,
     view: Arc<View>,
     stores: Vec<StoreSpec>,
     parsed: ParsedQuery,
@@ -75,8 +74,8 @@ pub async fn run_on(
             sessions: &|| view.all(),
             reader: reader.as_ref(),
         };
-        shared
-            .search
+        request
+            .search_index()
             .search(&followed, &parsed, options, cancelled, wait, &mut |note| {
                 tracing::warn!("{note}")
             })

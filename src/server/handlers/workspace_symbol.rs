@@ -14,19 +14,19 @@ use crate::reference::candidates::Target;
 use crate::reference::one_line::one_line;
 use crate::reference::time;
 use crate::server::error::{self, Result};
-use crate::server::snapshot::Snapshot;
+use crate::server::request_view::RequestView;
 
 /// Symbols listed at most.
 const LIMIT: usize = 50;
 
 pub async fn workspace_symbol(
-    snapshot: &Snapshot,
+    request: &RequestView,
     params: WorkspaceSymbolParams,
 ) -> Result<Option<WorkspaceSymbolResponse>> {
     if params.query.trim().is_empty() {
         return Ok(Some(WorkspaceSymbolResponse::Flat(Vec::new())));
     }
-    let view = snapshot.sessions().await;
+    let view = request.sessions().await;
     let Some(reader) = view.reader.as_ref() else {
         return Ok(Some(WorkspaceSymbolResponse::Flat(Vec::new())));
     };
@@ -35,9 +35,9 @@ pub async fn workspace_symbol(
         let uri = Url::parse(&reader.link_target(&session)?).ok()?;
         Some((session.locator.format, uri))
     };
-    let searched = match snapshot.search_off() {
+    let searched = match request.search_off() {
         Some(_) => None,
-        None => match super::search_run::run(snapshot, &params.query, LIMIT, None).await {
+        None => match super::search_run::run(request, &params.query, LIMIT, None).await {
             Ok(hits) => Some(hits),
             Err(e) if error::is_invalid_params(&e) => return Err(e),
             // The index cannot be used now (a full disk): the picker
@@ -65,7 +65,7 @@ pub async fn workspace_symbol(
             .collect(),
         None => {
             let target = Target {
-                session_id: snapshot.settings.target_session_id.as_deref(),
+                session_id: request.settings.target_session_id.as_deref(),
                 cwd: None,
             };
             let found = view

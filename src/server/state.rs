@@ -1,8 +1,8 @@
-//! The session: everything the client's notifications change — open
+//! The server state: everything the client's notifications change — open
 //! documents, settings, encoding, workspace folders, what the client can
 //! do — owned by the main loop and changed only there, in arrival order
 //! (as ruff_server's `Session`). Requests read it through a
-//! [`Snapshot`] taken on the loop.
+//! [`RequestView`] taken on the loop.
 
 use std::sync::Arc;
 
@@ -11,9 +11,9 @@ use tokio::sync::mpsc;
 
 use super::documents::Documents;
 use super::lsp_ext;
+use super::request_view::{search_off, RequestView};
 use super::settings::Settings;
 use super::shared::{self, Shared};
-use super::snapshot::{search_off, Snapshot};
 use super::workspace::Workspace;
 use crate::config;
 use crate::live::IndexEvent;
@@ -30,7 +30,7 @@ pub struct ClientFlags {
     pub work_done_progress: bool,
 }
 
-pub struct Session {
+pub struct ServerState {
     pub shared: Arc<Shared>,
     pub(super) documents: Documents,
     pub(super) settings: Settings,
@@ -51,9 +51,9 @@ pub struct Session {
     pub(super) pull_again: bool,
 }
 
-impl Session {
+impl ServerState {
     pub fn new(shared: Arc<Shared>, index_events: mpsc::UnboundedReceiver<IndexEvent>) -> Self {
-        Session {
+        ServerState {
             shared,
             documents: Documents::default(),
             settings: Settings::default(),
@@ -80,14 +80,14 @@ impl Session {
         settings
     }
 
-    /// A snapshot for a request about `uri` (or no document). Starts the
+    /// The view of a request about `uri` (or no document). Starts the
     /// index if nothing did yet: a client that never sends `initialized`
     /// still gets answers.
-    pub fn snapshot(&self, uri: Option<&Url>) -> Snapshot {
+    pub fn request_view(&self, uri: Option<&Url>) -> RequestView {
         self.ensure_index();
         let document =
             uri.and_then(|uri| self.documents.snapshot(uri).map(|doc| (uri.clone(), doc)));
-        Snapshot::new(
+        RequestView::new(
             self.shared.clone(),
             self.settings(),
             self.encoding,
