@@ -331,7 +331,8 @@ fn layers_depend_only_downwards() {
         // prompts by the contract's own grammar (agent-logs.md).
         ("formats", &["model", "fsio", "reference"][..]),
         ("reference", &["model"][..]),
-        ("store", &["model", "fsio", "formats"][..]),
+        // `reference`: pinned ids (team stores, issue 26).
+        ("store", &["model", "fsio", "formats", "reference"][..]),
         (
             "config",
             &["model", "fsio", "formats", "store", "reference"][..],

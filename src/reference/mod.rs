@@ -14,6 +14,7 @@ pub mod full_snapshot;
 pub mod json;
 pub mod mention;
 pub mod one_line;
+pub mod pin;
 pub mod prepare;
 pub mod preselect;
 pub mod projection;

@@ -22,6 +22,7 @@ pub mod opencode;
 mod record;
 mod scan;
 mod stamp;
+pub mod team;
 pub mod watch;
 
 pub use catalog::Catalog;
