@@ -7,8 +7,8 @@ use serde::Serialize;
 use super::args::Format;
 use super::settings::Settings;
 use super::{print_json, print_text, FAILED, OK};
-use crate::proto::ext::{PublishedSession, SecretFinding};
 use crate::model::SessionStore;
+use crate::proto::ext::{PublishedSession, SecretFinding};
 use crate::publish::{self, PublishError, PublishRequest, Sessions};
 use crate::store::Scan;
 
@@ -20,16 +20,14 @@ pub fn run(
     allow_secret: &[String],
     sessions: &[String],
 ) -> i32 {
-    let publisher = publisher
-        .or_else(login_name)
-        .unwrap_or_default();
+    let publisher = publisher.or_else(publish::login_name).unwrap_or_default();
     let store = settings.open_store(Scan::HeadersOnly);
     let request = PublishRequest {
         to,
         sessions,
         publisher: &publisher,
         allow_secret,
-        now_ms: now_ms(),
+        now_ms: publish::now_ms(),
     };
     let reader = store.reader();
     let sessions = Sessions {
@@ -60,38 +58,6 @@ pub fn run(
             FAILED
         }
     }
-}
-
-/// The login name: as the environment gives it, else the password
-/// file's name of the current user.
-fn login_name() -> Option<String> {
-    ["USER", "LOGNAME"]
-        .iter()
-        .filter_map(|k| std::env::var(k).ok())
-        .find(|v| !v.is_empty())
-        .or_else(passwd_name)
-}
-
-#[cfg(unix)]
-fn passwd_name() -> Option<String> {
-    let uid = rustix::process::getuid().as_raw().to_string();
-    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
-    passwd.lines().find_map(|line| {
-        let mut fields = line.split(':');
-        let name = fields.next()?;
-        (fields.nth(1)? == uid).then(|| name.to_owned())
-    })
-}
-
-#[cfg(not(unix))]
-fn passwd_name() -> Option<String> {
-    None
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 #[derive(Serialize)]

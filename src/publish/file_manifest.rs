@@ -71,7 +71,8 @@ fn highest(url: &str, versions: &Path, session_id: &str) -> Result<(u64, Manifes
     };
     let path = version_path(versions, n);
     let bytes = read_bounded(url, &path)?;
-    let manifest = Manifest::parse(&bytes).map_err(|e| e.at_manifest(url, &path.to_string_lossy()))?;
+    let manifest =
+        Manifest::parse(&bytes).map_err(|e| e.at_manifest(url, &path.to_string_lossy()))?;
     Ok((n, manifest))
 }
 
@@ -202,7 +203,11 @@ mod tests {
         shas.dedup();
         assert_eq!(shas.len(), 40);
         // Only versions and the manifest: no temporary file left behind.
-        let names: Vec<_> = std::fs::read_dir(&dir).unwrap().flatten().map(|e| e.file_name()).collect();
+        let names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name())
+            .collect();
         assert_eq!(names.len(), 2, "{names:?}");
     }
 

@@ -12,4 +12,4 @@ pub mod secrets;
 pub mod snapshot;
 
 pub use error::PublishError;
-pub use run::{publish, PublishRequest, Published, Sessions};
+pub use run::{login_name, now_ms, publish, PublishRequest, Published, Sessions};

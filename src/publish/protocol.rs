@@ -13,7 +13,9 @@
 use std::time::Duration;
 
 use object_store::path::Path;
-use object_store::{Error as StoreError, ObjectStoreExt as _, PutMode, PutOptions, PutPayload, UpdateVersion};
+use object_store::{
+    Error as StoreError, ObjectStoreExt as _, PutMode, PutOptions, PutPayload, UpdateVersion,
+};
 
 use super::PublishError;
 use crate::store::team::manifest::MAX_MANIFEST_BYTES;
@@ -25,7 +27,7 @@ pub const MAX_ATTEMPTS: u32 = 64;
 
 /// The object the probe writes: fixed bytes, so a server that ignores the
 /// precondition rewrites it with what it held.
-const PROBE: &str = "probe/conditional-writes";
+const PROBE: [&str; 2] = ["probe", "conditional-writes"];
 const PROBE_BYTES: &[u8] = b"hydra-session-lsp checks here that the store honours preconditions\n";
 
 fn err(client: &TeamClient, path: &Path, e: &StoreError) -> TeamError {
@@ -58,7 +60,7 @@ pub async fn put_snapshot(
 /// that is not the current one, must both fail. A server that lets either
 /// through would lose updates; publishing to it is refused.
 pub async fn probe(client: &TeamClient) -> Result<(), PublishError> {
-    let path = client.prefix.clone().join(PROBE);
+    let path = client.prefix.clone().join(PROBE[0]).join(PROBE[1]);
     let payload = || PutPayload::from_static(PROBE_BYTES);
     match client.store.put_opts(&path, payload(), create()).await {
         Ok(_) | Err(StoreError::AlreadyExists { .. }) => {}
@@ -115,8 +117,8 @@ async fn read_manifest(client: &TeamClient, path: &Path) -> Result<Option<Curren
         version: got.meta.version.clone(),
     };
     let bytes = got.bytes().await.map_err(|e| err(client, path, &e))?;
-    let manifest = Manifest::parse(&bytes)
-        .map_err(|e| e.at_manifest(client.url_text(), path.as_ref()))?;
+    let manifest =
+        Manifest::parse(&bytes).map_err(|e| e.at_manifest(client.url_text(), path.as_ref()))?;
     Ok(Some(Current { manifest, version }))
 }
 
@@ -137,7 +139,11 @@ pub async fn append_entry(
                 (manifest, PutMode::Create)
             }
             Some(current) => {
-                if current.manifest.latest().is_some_and(|l| l.sha256 == entry.sha256) {
+                if current
+                    .manifest
+                    .latest()
+                    .is_some_and(|l| l.sha256 == entry.sha256)
+                {
                     return Ok(());
                 }
                 if current.version.e_tag.is_none() && current.version.version.is_none() {
@@ -177,4 +183,75 @@ pub fn backoff(attempt: u32) -> Duration {
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.subsec_nanos() % 7_000_000);
     Duration::from_nanos(u64::from(attempt.min(40)) * 5_000_000 + u64::from(jitter))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use object_store::memory::InMemory;
+
+    use super::*;
+    use crate::store::team::TeamUrl;
+
+    fn client() -> TeamClient {
+        let url = TeamUrl::parse("s3://mem/team").unwrap();
+        TeamClient::over(Arc::new(InMemory::new()), "team", url, true)
+    }
+
+    fn entry(i: usize) -> ManifestEntry {
+        ManifestEntry {
+            sha256: format!("{i:064x}"),
+            bytes: i as u64,
+            published_at: "2026-12-02T10:00:00Z".into(),
+            title: None,
+        }
+    }
+
+    #[tokio::test]
+    async fn a_store_that_honours_preconditions_passes_the_probe() {
+        let c = client();
+        probe(&c).await.unwrap();
+        // Twice: the probe object exists by then.
+        probe(&c).await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn a_snapshot_that_exists_is_success_and_is_not_rewritten() {
+        let c = client();
+        let path = c.prefix.clone().join("snapshots").join("x.jsonl");
+        put_snapshot(&c, &path, b"one").await.unwrap();
+        put_snapshot(&c, &path, b"one").await.unwrap();
+        let got = c.store.get(&path).await.unwrap().bytes().await.unwrap();
+        assert_eq!(&got[..], b"one");
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn concurrent_appends_all_land() {
+        let c = client();
+        let path = Path::from("team/sessions/ana/czE/manifest.json");
+        let mut tasks = Vec::new();
+        for i in 1..=24 {
+            let (c, path) = (c.clone(), path.clone());
+            tasks.push(tokio::spawn(async move {
+                append_entry(&c, &path, "~ana/s1", &entry(i)).await
+            }));
+        }
+        for t in tasks {
+            t.await.unwrap().unwrap();
+        }
+        let bytes = c.store.get(&path).await.unwrap().bytes().await.unwrap();
+        let manifest = Manifest::parse(&bytes).unwrap();
+        let mut shas: Vec<_> = manifest.entries.iter().map(|e| e.sha256.clone()).collect();
+        shas.sort();
+        shas.dedup();
+        assert_eq!(shas.len(), 24);
+        // The latest again adds nothing.
+        append_entry(&c, &path, "~ana/s1", manifest.latest().unwrap())
+            .await
+            .unwrap();
+        let again =
+            Manifest::parse(&c.store.get(&path).await.unwrap().bytes().await.unwrap()).unwrap();
+        assert_eq!(again.entries.len(), 24);
+    }
 }

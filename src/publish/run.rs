@@ -116,7 +116,13 @@ pub fn publish(
         return Err(PublishError::Secret { findings });
     }
     let client = crate::store::team::open(&url)?;
-    runtime()?.block_on(upload(&client, request.publisher, &ready, request.now_ms))?;
+    let work = upload(&client, request.publisher, &ready, request.now_ms);
+    // On a face's blocking pool the face's runtime drives the requests;
+    // a one-shot command has none and starts its own.
+    match tokio::runtime::Handle::try_current() {
+        Ok(handle) => handle.block_on(work)?,
+        Err(_) => runtime()?.block_on(work)?,
+    }
     for item in &ready {
         // The cache is a convenience: a failure to fill it loses nothing.
         let _ = cache::cache_put(&item.published.sha256, &item.snapshot);
@@ -183,7 +189,9 @@ fn runtime() -> Result<tokio::runtime::Runtime, PublishError> {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| ReferenceError::read_failed(format!("cannot start the network runtime: {e}")).into())
+        .map_err(|e| {
+            ReferenceError::read_failed(format!("cannot start the network runtime: {e}")).into()
+        })
 }
 
 /// Stores that passed the probe in this process: it runs at the first
@@ -226,7 +234,12 @@ async fn upload(
         };
         if client.url.scheme == Scheme::File {
             let dir = file_dir(&client.url, &manifest);
-            file_manifest::append_entry(client.url_text(), &dir, &item.published.session_id, &entry)?;
+            file_manifest::append_entry(
+                client.url_text(),
+                &dir,
+                &item.published.session_id,
+                &entry,
+            )?;
         } else {
             protocol::append_entry(client, &manifest, &item.published.session_id, &entry).await?;
         }
@@ -244,4 +257,37 @@ fn file_dir(url: &TeamUrl, manifest: &object_store::path::Path) -> std::path::Pa
         dir.push(part.as_ref());
     }
     dir
+}
+
+/// The login name: as the environment gives it, else the password
+/// file's name of the current user.
+pub fn login_name() -> Option<String> {
+    ["USER", "LOGNAME"]
+        .iter()
+        .filter_map(|k| std::env::var(k).ok())
+        .find(|v| !v.is_empty())
+        .or_else(passwd_name)
+}
+
+#[cfg(unix)]
+fn passwd_name() -> Option<String> {
+    let uid = rustix::process::getuid().as_raw().to_string();
+    let passwd = std::fs::read_to_string("/etc/passwd").ok()?;
+    passwd.lines().find_map(|line| {
+        let mut fields = line.split(':');
+        let name = fields.next()?;
+        (fields.nth(1)? == uid).then(|| name.to_owned())
+    })
+}
+
+#[cfg(not(unix))]
+fn passwd_name() -> Option<String> {
+    None
+}
+
+/// Now, Unix epoch milliseconds.
+pub fn now_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as u64)
 }

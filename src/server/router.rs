@@ -15,7 +15,9 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::error::{self, Result};
-use super::handlers::{code_action, completion, custom, hover, links, search, workspace_symbol};
+use super::handlers::{
+    code_action, completion, custom, hover, links, publish, search, workspace_symbol,
+};
 use super::lsp_ext::{self, CustomRequest};
 use super::snapshot::Snapshot;
 
@@ -58,6 +60,9 @@ pub fn route(method: &str, params: Value, snapshot: Snapshot) -> Option<Result<J
         }),
         lsp_ext::Search::METHOD => job(params, snapshot, |s, p| async move {
             search::search(&s, p).await
+        }),
+        lsp_ext::Publish::METHOD => job(params, snapshot, |s, p| async move {
+            publish::publish(&s, p).await
         }),
         WorkspaceSymbolRequest::METHOD => job(params, snapshot, |s, p| async move {
             workspace_symbol::workspace_symbol(&s, p).await

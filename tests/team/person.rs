@@ -57,8 +57,7 @@ impl Person {
         }
         seq += 1;
         log += &(serde_json::json!({"seq": seq, "type": "session/title", "data": {"title": title}})
-            .to_string()
-            + "\n");
+            .to_string() + "\n");
         let name = format!("{}.jsonl", id.replace('/', "_"));
         std::fs::write(self.store().join(name), log).expect("a log");
     }

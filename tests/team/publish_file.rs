@@ -19,11 +19,18 @@ fn manifest_of(store: &Path, publisher: &str, id: &str) -> serde_json::Value {
 #[test]
 fn publish_writes_a_snapshot_a_manifest_entry_and_the_cache() {
     let ana = Person::new("ana", vec![]);
-    ana.write_session("s1", "Checkout tax rounding", &["Why is tax off?", "Rounding per line."]);
+    ana.write_session(
+        "s1",
+        "Checkout tax rounding",
+        &["Why is tax off?", "Rounding per line."],
+    );
     let team = tempfile::tempdir().unwrap();
     let url = file_url(team.path());
     let run = ana
-        .run(&["publish", "--store", &ana.store_arg(), "--to", &url, "s1"], "")
+        .run(
+            &["publish", "--store", &ana.store_arg(), "--to", &url, "s1"],
+            "",
+        )
         .ok();
     let out = run.json();
     let [one] = out.as_array().unwrap().as_slice() else {
@@ -33,31 +40,58 @@ fn publish_writes_a_snapshot_a_manifest_entry_and_the_cache() {
     let sha = one["sha256"].as_str().unwrap();
     assert_eq!(sha.len(), 64);
     let mention = one["mention"].as_str().unwrap();
-    assert!(mention.starts_with("@[Checkout tax rounding](hydra-session:"), "{mention}");
+    assert!(
+        mention.starts_with("@[Checkout tax rounding](hydra-session:"),
+        "{mention}"
+    );
     // The mention parses back to the pinned id.
     let parsed = ana.run(&["parse", "-"], mention).ok().json();
     assert_eq!(
         parsed["references"][0]["sessionId"],
         format!("~ana/s1@sha256:{sha}")
     );
-    let snapshot = std::fs::read(team.path().join(format!("snapshots/sha256/{sha}.jsonl"))).unwrap();
+    let snapshot =
+        std::fs::read(team.path().join(format!("snapshots/sha256/{sha}.jsonl"))).unwrap();
     assert_eq!(snapshot.len() as u64, one["bytes"].as_u64().unwrap());
-    let cached = ana
-        .home()
-        .join(format!(".cache/hydra-session-lsp/team/snapshots/{sha}.jsonl"));
+    let cached = ana.home().join(format!(
+        ".cache/hydra-session-lsp/team/snapshots/{sha}.jsonl"
+    ));
     assert_eq!(std::fs::read(cached).unwrap(), snapshot);
     let manifest = manifest_of(team.path(), "ana", "s1");
     assert_eq!(manifest["sessionId"], "~ana/s1");
     assert_eq!(manifest["entries"][0]["sha256"], sha);
 
     // The same surface again is the same version; a changed one is appended.
-    ana.run(&["publish", "--store", &ana.store_arg(), "--to", &url, "s1"], "").ok();
-    ana.write_session("s1", "Checkout tax rounding", &["Why is tax off?", "Rounding per line.", "Fix it."]);
+    ana.run(
+        &["publish", "--store", &ana.store_arg(), "--to", &url, "s1"],
+        "",
+    )
+    .ok();
+    ana.write_session(
+        "s1",
+        "Checkout tax rounding",
+        &["Why is tax off?", "Rounding per line.", "Fix it."],
+    );
     let again = ana
-        .run(&["publish", "--store", &ana.store_arg(), "--to", &url, "--format", "mention", "s1"], "")
+        .run(
+            &[
+                "publish",
+                "--store",
+                &ana.store_arg(),
+                "--to",
+                &url,
+                "--format",
+                "mention",
+                "s1",
+            ],
+            "",
+        )
         .ok();
     assert_eq!(again.stdout().lines().count(), 1);
-    let entries = manifest_of(team.path(), "ana", "s1")["entries"].as_array().unwrap().len();
+    let entries = manifest_of(team.path(), "ana", "s1")["entries"]
+        .as_array()
+        .unwrap()
+        .len();
     assert_eq!(entries, 2);
 }
 
@@ -72,15 +106,45 @@ fn a_session_is_named_by_id_uri_or_mention_and_as_whom() {
     let mention = format!("@[Two]({uri})");
     for arg in ["s/2", uri.as_str(), mention.as_str()] {
         let out = ana
-            .run(&["publish", "--store", &ana.store_arg(), "--to", &url, "--as", "ana-laptop", arg], "")
+            .run(
+                &[
+                    "publish",
+                    "--store",
+                    &ana.store_arg(),
+                    "--to",
+                    &url,
+                    "--as",
+                    "ana-laptop",
+                    arg,
+                ],
+                "",
+            )
             .ok()
             .json();
         assert_eq!(out[0]["sessionId"], "~ana-laptop/s/2", "{arg}");
     }
-    let bad = ana.run(&["publish", "--store", &ana.store_arg(), "--to", &url, "--as", "../x", "s/2"], "");
+    let bad = ana.run(
+        &[
+            "publish",
+            "--store",
+            &ana.store_arg(),
+            "--to",
+            &url,
+            "--as",
+            "../x",
+            "s/2",
+        ],
+        "",
+    );
     assert_eq!(bad.code(), Some(1));
-    assert_eq!(bad.json()["error"]["code"], "SESSION_REFERENCE_INVALID_CONFIG");
-    let unknown = ana.run(&["publish", "--store", &ana.store_arg(), "--to", &url, "nope"], "");
+    assert_eq!(
+        bad.json()["error"]["code"],
+        "SESSION_REFERENCE_INVALID_CONFIG"
+    );
+    let unknown = ana.run(
+        &["publish", "--store", &ana.store_arg(), "--to", &url, "nope"],
+        "",
+    );
     assert_eq!(unknown.code(), Some(1), "{}", unknown.stdout());
 }
 
@@ -92,12 +156,18 @@ fn a_secret_stops_the_publish_and_allow_secret_lets_it_through() {
     ana.write_session("s1", "Deploy", &["deploy please", &said]);
     let team = tempfile::tempdir().unwrap();
     let url = file_url(team.path());
-    let refused = ana.run(&["publish", "--store", &ana.store_arg(), "--to", &url, "s1"], "");
+    let refused = ana.run(
+        &["publish", "--store", &ana.store_arg(), "--to", &url, "s1"],
+        "",
+    );
     assert_eq!(refused.code(), Some(1));
     assert!(!refused.stdout().contains(&key) && !refused.stderr().contains(&key));
     let error = &refused.json()["error"];
     assert_eq!(error["code"], "SESSION_REFERENCE_SECRET");
-    assert!(error["message"].as_str().unwrap().contains("aws-access-key-id"));
+    assert!(error["message"]
+        .as_str()
+        .unwrap()
+        .contains("aws-access-key-id"));
     assert_eq!(
         error["findings"],
         serde_json::json!([{"session": "s1", "turn": 2, "kind": "aws-access-key-id"}])
@@ -105,17 +175,50 @@ fn a_secret_stops_the_publish_and_allow_secret_lets_it_through() {
     // Nothing left the machine.
     assert_eq!(std::fs::read_dir(team.path()).unwrap().count(), 0);
     let wrong_kind = ana.run(
-        &["publish", "--store", &ana.store_arg(), "--to", &url, "--allow-secret", "jwt", "s1"],
+        &[
+            "publish",
+            "--store",
+            &ana.store_arg(),
+            "--to",
+            &url,
+            "--allow-secret",
+            "jwt",
+            "s1",
+        ],
         "",
     );
-    assert_eq!(wrong_kind.json()["error"]["code"], "SESSION_REFERENCE_SECRET");
+    assert_eq!(
+        wrong_kind.json()["error"]["code"],
+        "SESSION_REFERENCE_SECRET"
+    );
     let unknown_kind = ana.run(
-        &["publish", "--store", &ana.store_arg(), "--to", &url, "--allow-secret", "nonsense", "s1"],
+        &[
+            "publish",
+            "--store",
+            &ana.store_arg(),
+            "--to",
+            &url,
+            "--allow-secret",
+            "nonsense",
+            "s1",
+        ],
         "",
     );
-    assert_eq!(unknown_kind.json()["error"]["code"], "SESSION_REFERENCE_INVALID_CONFIG");
+    assert_eq!(
+        unknown_kind.json()["error"]["code"],
+        "SESSION_REFERENCE_INVALID_CONFIG"
+    );
     ana.run(
-        &["publish", "--store", &ana.store_arg(), "--to", &url, "--allow-secret", "aws-access-key-id", "s1"],
+        &[
+            "publish",
+            "--store",
+            &ana.store_arg(),
+            "--to",
+            &url,
+            "--allow-secret",
+            "aws-access-key-id",
+            "s1",
+        ],
         "",
     )
     .ok();
@@ -123,9 +226,13 @@ fn a_secret_stops_the_publish_and_allow_secret_lets_it_through() {
 
 #[test]
 fn every_secret_kind_is_in_the_doc() {
-    let doc = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/team-store.md"))
-        .expect("docs/team-store.md");
+    let doc =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/team-store.md"))
+            .expect("docs/team-store.md");
     for kind in hydra_session_lsp::publish::secrets::kinds() {
-        assert!(doc.contains(&format!("`{kind}`")), "docs/team-store.md lists no `{kind}`");
+        assert!(
+            doc.contains(&format!("`{kind}`")),
+            "docs/team-store.md lists no `{kind}`"
+        );
     }
 }

@@ -4,7 +4,7 @@
 use std::time::Duration;
 
 use object_store::path::Path as ObjectPath;
-use object_store::{ObjectStore, ObjectStoreExt as _, PutPayload};
+use object_store::{ObjectStoreExt as _, PutPayload};
 
 use crate::person::{Person, Run};
 use crate::skip::skipped;
@@ -36,8 +36,15 @@ fn prepare(person: &Person, message: &str) -> Run {
     let store = person.store_arg();
     person.run(
         &[
-            "prepare", "--store", &store, "--store", URL, "--max-reference-bytes", "4000",
-            "--no-spill", "-",
+            "prepare",
+            "--store",
+            &store,
+            "--store",
+            URL,
+            "--max-reference-bytes",
+            "4000",
+            "--no-spill",
+            "-",
         ],
         message,
     )
@@ -56,20 +63,38 @@ fn what_one_publishes_the_other_lists_searches_and_mentions() {
     let Some(weed) = server() else { return };
     let ana = Person::new("ana", weed.env());
     let ben = Person::new("ben", weed.env());
-    ana.write_session("s1", "Checkout tax rounding", &["Why is the tax off by a cent?", "Rounding happens per line in cart.rs."]);
+    ana.write_session(
+        "s1",
+        "Checkout tax rounding",
+        &[
+            "Why is the tax off by a cent?",
+            "Rounding happens per line in cart.rs.",
+        ],
+    );
     ben.write_session("b1", "Ben's own", &["unrelated"]);
     let (mention, sha) = published(&publish(&ana, &["s1"]).ok());
 
     // Ben lists it, beside his own session.
     let listed = ben
-        .run(&["candidates", "--store", &ben.store_arg(), "--store", URL], "")
+        .run(
+            &["candidates", "--store", &ben.store_arg(), "--store", URL],
+            "",
+        )
         .ok()
         .json();
-    let ids: Vec<&str> = listed.as_array().unwrap().iter().filter_map(|c| c["sessionId"].as_str()).collect();
+    let ids: Vec<&str> = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["sessionId"].as_str())
+        .collect();
     assert!(ids.contains(&"~ana/s1") && ids.contains(&"b1"), "{ids:?}");
     // Ben finds it by what was said.
     let found = ben
-        .run(&["search", "--store", URL, "--format", "json", "cart.rs"], "")
+        .run(
+            &["search", "--store", URL, "--format", "json", "cart.rs"],
+            "",
+        )
         .ok()
         .json();
     assert_eq!(found[0]["sessionId"], "~ana/s1", "{found}");
@@ -82,12 +107,24 @@ fn what_one_publishes_the_other_lists_searches_and_mentions() {
     assert!(mine.stdout().contains("Rounding happens per line"));
 
     // A later publish moves the live id; the pin stays where it was.
-    ana.write_session("s1", "Checkout tax rounding", &["Why is the tax off by a cent?", "Rounding happens per line in cart.rs.", "Now round once per order."]);
+    ana.write_session(
+        "s1",
+        "Checkout tax rounding",
+        &[
+            "Why is the tax off by a cent?",
+            "Rounding happens per line in cart.rs.",
+            "Now round once per order.",
+        ],
+    );
     let (_, sha2) = published(&publish(&ana, &["s1"]).ok());
     assert_ne!(sha, sha2);
     let live = prepare(&ben, &format!("@[live]({})", live_uri(&ben)));
     let live = live.ok();
-    assert!(live.stdout().contains("round once per order"), "{}", live.stdout());
+    assert!(
+        live.stdout().contains("round once per order"),
+        "{}",
+        live.stdout()
+    );
     let pinned = prepare(&ben, &message).ok();
     assert_eq!(pinned.output.stdout, mine.output.stdout);
 }
@@ -103,8 +140,13 @@ fn a_tampered_snapshot_is_refused() {
     let client = weed.client();
     runtime().block_on(async {
         let got = client.get(&path).await.unwrap().bytes().await.unwrap();
-        let tampered = String::from_utf8(got.to_vec()).unwrap().replace("rounded", "ROUNDED");
-        client.put(&path, PutPayload::from(tampered.into_bytes())).await.unwrap();
+        let tampered = String::from_utf8(got.to_vec())
+            .unwrap()
+            .replace("rounded", "ROUNDED");
+        client
+            .put(&path, PutPayload::from(tampered.into_bytes()))
+            .await
+            .unwrap();
     });
     // Ben has no cached copy: he reads the tampered bytes and refuses them.
     let run = prepare(&ben, &format!("see {mention}"));
@@ -129,7 +171,12 @@ fn two_concurrent_publishes_keep_both_versions() {
     let (_, sha_a) = published(&a.ok());
     let (_, sha_b) = published(&b.ok());
     let manifest = manifest(&weed, "ana", "s1");
-    let shas: Vec<&str> = manifest["entries"].as_array().unwrap().iter().filter_map(|e| e["sha256"].as_str()).collect();
+    let shas: Vec<&str> = manifest["entries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["sha256"].as_str())
+        .collect();
     assert_eq!(shas.len(), 2, "{manifest}");
     assert!(shas.contains(&sha_a.as_str()) && shas.contains(&sha_b.as_str()));
 }
@@ -139,7 +186,8 @@ fn manifest(weed: &Weed, publisher: &str, id: &str) -> serde_json::Value {
     let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(id);
     let path = ObjectPath::from(format!("shop/sessions/{publisher}/{encoded}/manifest.json"));
     let client = weed.client();
-    let bytes = runtime().block_on(async { client.get(&path).await.unwrap().bytes().await.unwrap() });
+    let bytes =
+        runtime().block_on(async { client.get(&path).await.unwrap().bytes().await.unwrap() });
     serde_json::from_slice(&bytes).unwrap()
 }
 
@@ -151,11 +199,12 @@ fn a_secret_stops_a_publish_and_nothing_is_uploaded() {
     ana.write_session("s1", "Tokens", &[&format!("use {token} for the API")]);
     let refused = publish(&ana, &["s1"]);
     assert_eq!(refused.code(), Some(1));
-    assert_eq!(refused.json()["error"]["findings"][0]["kind"], "github-token");
+    assert_eq!(
+        refused.json()["error"]["findings"][0]["kind"],
+        "github-token"
+    );
     let client = weed.client();
-    let listed = runtime().block_on(async {
-        listing::all_objects(client.as_ref(), "shop").await
-    });
+    let listed = runtime().block_on(async { listing::all_objects(client.as_ref(), "shop").await });
     assert!(listed.is_empty(), "{listed:?}");
     publish(&ana, &["--allow-secret", "github-token", "s1"]).ok();
 }
@@ -183,12 +232,29 @@ mod listing {
 /// Completion from the local store while the team store is broken: a
 /// clear note naming its URL, soon, and the local sessions all there.
 fn local_completion_survives(person: &Person, why: &str) {
-    let run = person.run(&["candidates", "--store", &person.store_arg(), "--store", URL], "");
-    assert!(run.took < Duration::from_secs(10), "{why}: took {:?}", run.took);
+    let run = person.run(
+        &["candidates", "--store", &person.store_arg(), "--store", URL],
+        "",
+    );
+    assert!(
+        run.took < Duration::from_secs(10),
+        "{why}: took {:?}",
+        run.took
+    );
     let run = run.ok();
-    let ids: Vec<String> = run.json().as_array().unwrap().iter().filter_map(|c| c["sessionId"].as_str().map(str::to_owned)).collect();
+    let ids: Vec<String> = run
+        .json()
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["sessionId"].as_str().map(str::to_owned))
+        .collect();
     assert!(ids.contains(&"mine".to_owned()), "{why}: {ids:?}");
-    assert!(run.stderr().contains(URL), "{why}: no note naming {URL}: {}", run.stderr());
+    assert!(
+        run.stderr().contains(URL),
+        "{why}: no note naming {URL}: {}",
+        run.stderr()
+    );
 }
 
 #[test]
@@ -208,7 +274,11 @@ fn a_broken_team_store_is_a_note_and_local_completion_goes_on() {
     let mut wrong_endpoint = weed.env();
     wrong_endpoint.retain(|(k, _)| k != "AWS_ENDPOINT");
     // A port nothing listens on.
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     wrong_endpoint.push(("AWS_ENDPOINT".into(), format!("http://127.0.0.1:{port}")));
     let cat = Person::new("cat", wrong_endpoint);
     cat.write_session("mine", "Mine", &["local"]);
@@ -223,5 +293,11 @@ fn a_broken_team_store_is_a_note_and_local_completion_goes_on() {
 
 /// The canonical URI of the live id `~ana/s1`, as `uri encode` gives it.
 fn live_uri(person: &Person) -> String {
-    person.run(&["uri", "encode", "~ana/s1"], "").ok().json().as_str().unwrap().to_owned()
+    person
+        .run(&["uri", "encode", "~ana/s1"], "")
+        .ok()
+        .json()
+        .as_str()
+        .unwrap()
+        .to_owned()
 }

@@ -125,6 +125,8 @@ impl Weed {
 
     /// A client of the bucket for the tests' own looks and tampering.
     pub fn client(&self) -> Arc<dyn ObjectStore> {
+        // reqwest is built without a provider of its own (as the program).
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let store = AmazonS3Builder::new()
             .with_bucket_name(BUCKET)
             .with_region("us-east-1")
@@ -149,11 +151,7 @@ impl Weed {
                 }
             }
             let listed = runtime.block_on(async {
-                tokio::time::timeout(
-                    Duration::from_secs(2),
-                    client.list_with_delimiter(None),
-                )
-                .await
+                tokio::time::timeout(Duration::from_secs(2), client.list_with_delimiter(None)).await
             });
             if matches!(listed, Ok(Ok(_))) {
                 return Ok(());
