@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use super::paths;
 use crate::formats::{aider, table, FormatChoice};
 use crate::reference::ReferenceError;
+use crate::store::team::TeamUrl;
 use crate::store::StoreSpec;
 
 /// One configured store, as written: a path and an optional format name.
@@ -60,15 +61,41 @@ pub fn resolve_stores_in(
             .map(|d| d.spec)
             .collect());
     }
-    configured
+    let specs: Vec<StoreSpec> = configured
         .iter()
         .map(|entry| {
+            if TeamUrl::looks_like(&entry.path) {
+                return team_spec(entry);
+            }
             Ok(StoreSpec {
                 path: paths::resolve(Path::new(&entry.path), base),
                 format: format_choice(entry.format.as_deref())?,
             })
         })
-        .collect()
+        .collect::<Result<_, _>>()?;
+    // A team store comes after every local store (issue 26 item 1): a
+    // local session of an id wins, and the list's order is otherwise kept.
+    let (local, team): (Vec<StoreSpec>, Vec<StoreSpec>) = specs
+        .into_iter()
+        .partition(|s| s.format != FormatChoice::Team);
+    Ok(local.into_iter().chain(team).collect())
+}
+
+/// A store given as a URL (`s3://`, `gs://`, `az://`, `file://`): a team
+/// store, its URL kept as written. A format named beside it is refused (a
+/// team store's snapshots have one format).
+fn team_spec(entry: &StoreEntry) -> Result<StoreSpec, ReferenceError> {
+    let url = TeamUrl::parse(&entry.path)
+        .map_err(|e| ReferenceError::invalid_config(format!("session-reference: {e}")))?;
+    if entry.format.as_deref().is_some_and(|f| f != "auto") {
+        return Err(ReferenceError::invalid_config(format!(
+            "session-reference: the team store {url} takes no format"
+        )));
+    }
+    Ok(StoreSpec {
+        path: PathBuf::from(url.original),
+        format: FormatChoice::Team,
+    })
 }
 
 /// The default stores: each format's row's places (the hydra store

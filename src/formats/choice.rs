@@ -24,7 +24,14 @@ pub enum FormatChoice {
     /// An agent database store of the generic kind (`store::database`):
     /// `kilo`, `goose`, `crush`, `zed`, by name.
     Database(&'static str),
+    /// A team store at a URL (`s3://`, `gs://`, `az://`, `file://`; issue
+    /// 26): published snapshots listed and read by `store::team`. Chosen by
+    /// the URL, never by a format name.
+    Team,
 }
+
+/// The name of [`FormatChoice::Team`] (status, locators).
+pub const TEAM: &str = "team";
 
 impl FormatChoice {
     pub fn name(self) -> &'static str {
@@ -34,6 +41,7 @@ impl FormatChoice {
             FormatChoice::Opencode => super::opencode::NAME,
             FormatChoice::Aider => super::aider::NAME,
             FormatChoice::Database(name) => name,
+            FormatChoice::Team => TEAM,
         }
     }
 
@@ -44,7 +52,7 @@ impl FormatChoice {
                     || super::aider::is_history_name(rel)
             }
             FormatChoice::Fixed(f) => f.is_log_name(rel),
-            FormatChoice::Opencode | FormatChoice::Database(_) => false,
+            FormatChoice::Opencode | FormatChoice::Database(_) | FormatChoice::Team => false,
             FormatChoice::Aider => super::aider::is_history_name(rel),
         }
     }
@@ -95,7 +103,10 @@ impl FormatChoice {
         match self {
             FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes()),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode | FormatChoice::Aider | FormatChoice::Database(_) => None,
+            FormatChoice::Opencode
+            | FormatChoice::Aider
+            | FormatChoice::Database(_)
+            | FormatChoice::Team => None,
         }
         .filter(|f| f.is_document())
     }
@@ -121,9 +132,10 @@ impl FormatChoice {
         let (fixed, any) = match self {
             FormatChoice::Auto => (None, true),
             FormatChoice::Fixed(f) => (Some(f), false),
-            FormatChoice::Opencode | FormatChoice::Aider | FormatChoice::Database(_) => {
-                (None, false)
-            }
+            FormatChoice::Opencode
+            | FormatChoice::Aider
+            | FormatChoice::Database(_)
+            | FormatChoice::Team => (None, false),
         };
         let all = any.then(|| super::all().iter().copied());
         fixed.into_iter().chain(all.into_iter().flatten())
@@ -137,7 +149,10 @@ impl FormatChoice {
             FormatChoice::Auto => super::claimed_by_name(path.as_os_str().as_encoded_bytes())
                 .or_else(|| super::detect(first_line)),
             FormatChoice::Fixed(f) => Some(f),
-            FormatChoice::Opencode | FormatChoice::Aider | FormatChoice::Database(_) => None,
+            FormatChoice::Opencode
+            | FormatChoice::Aider
+            | FormatChoice::Database(_)
+            | FormatChoice::Team => None,
         }
     }
 }

@@ -35,7 +35,7 @@ use std::fmt;
 use std::io::{self, Read};
 use std::path::Path;
 
-pub use choice::FormatChoice;
+pub use choice::{FormatChoice, TEAM};
 
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary, SessionHeader};
 

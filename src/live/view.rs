@@ -70,8 +70,14 @@ impl View {
         self.sessions.len() == 0
     }
 
+    /// The session `id`; a pinned id of a team store's session
+    /// (`~p/id@sha256:…`, issue 26) is that version of the listed one,
+    /// unless a session has that exact id.
     pub fn get(&self, id: &str) -> Option<Session> {
-        self.sessions.get(id)
+        self.sessions.get(id).or_else(|| {
+            let (live, sha) = crate::reference::pin::split_pin(id)?;
+            crate::store::team::session::pinned_of(&self.sessions.get(live)?, id, sha)
+        })
     }
 
     /// Every session (what the search index is brought up to date with).

@@ -18,6 +18,7 @@ use super::index_cache;
 use super::opencode::OpencodeStore;
 use super::scan::Walker;
 use super::stamp::Stamp;
+use super::team::TeamStore;
 use super::watch::{Pending, RootWatcher};
 use crate::formats::FormatChoice;
 use crate::formats::{self, LogSource};
@@ -226,6 +227,10 @@ impl FsStore {
                 FormatChoice::Opencode => {
                     Member::Store(Box::new(OpencodeStore::unscanned(&spec.path, i, titles)))
                 }
+                FormatChoice::Team => Member::Store(Box::new(TeamStore::unscanned(
+                    &spec.path.to_string_lossy(),
+                    i,
+                ))),
                 FormatChoice::Database(name) => match database::by_name(name) {
                     Some(format) => Member::Store(Box::new(DatabaseStore::unscanned(
                         &spec.path,
@@ -617,8 +622,11 @@ impl FsReader {
     /// The reader of `locator`'s store when its session is a database's
     /// (OpenCode's store, a database store, an `auto` store's databases).
     fn other(&self, locator: &Locator) -> Option<&dyn SessionReader> {
-        // Line logs and Aider's histories are files this reader opens.
-        database::by_name(locator.format)?;
+        // Line logs and Aider's histories are files this reader opens;
+        // databases and team stores have readers of their own.
+        if locator.format != formats::TEAM {
+            database::by_name(locator.format)?;
+        }
         self.others.get(locator.store)?.as_deref()
     }
 

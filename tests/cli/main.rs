@@ -16,3 +16,4 @@ mod hook;
 mod packaging;
 mod search;
 mod spill;
+mod team;

@@ -129,15 +129,15 @@ fn client_options() -> ClientOptions {
 /// One quick retry at most, all attempts inside [`RETRY_TIMEOUT`]: a down
 /// store is reported, not waited for.
 fn retry_config() -> RetryConfig {
-    let mut retry = RetryConfig::default();
-    retry.max_retries = 1;
-    retry.retry_timeout = RETRY_TIMEOUT;
-    retry.backoff = BackoffConfig {
-        init_backoff: Duration::from_millis(100),
-        max_backoff: Duration::from_millis(500),
-        base: 2.0,
-    };
-    retry
+    RetryConfig {
+        max_retries: 1,
+        retry_timeout: RETRY_TIMEOUT,
+        backoff: BackoffConfig {
+            init_backoff: Duration::from_millis(100),
+            max_backoff: Duration::from_millis(500),
+            base: 2.0,
+        },
+    }
 }
 
 /// reqwest is built without a crypto provider of its own; rustls on `ring`

@@ -144,43 +144,79 @@ fn mentions_no_bucket(source: &(dyn std::error::Error + 'static)) -> bool {
     false
 }
 
-impl fmt::Display for TeamError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+impl TeamError {
+    /// The message without the store's URL (for a note that names the
+    /// store already).
+    pub fn detail(&self) -> String {
+        struct Detail<'a>(&'a TeamError);
+        impl fmt::Display for Detail<'_> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.write_detail(f)
+            }
+        }
+        Detail(self).to_string()
+    }
+
+    fn write_detail(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            TeamError::BadUrl { url, reason } => write!(f, "team store {url}: {reason}"),
-            TeamError::Config { url, reason } => {
-                write!(f, "team store {url}: cannot configure the client: {reason}")
+            TeamError::BadUrl { reason, .. } => write!(f, "{reason}"),
+            TeamError::Config { reason, .. } => {
+                write!(f, "cannot configure the client: {reason}")
             }
-            TeamError::Unreachable { url } => write!(f, "team store {url}: cannot connect"),
-            TeamError::Timeout { url } => write!(f, "team store {url}: no answer in time"),
-            TeamError::NoBucket { url } => {
-                write!(
-                    f,
-                    "team store {url}: the bucket or container does not exist"
-                )
+            TeamError::Unreachable { .. } => write!(f, "cannot connect"),
+            TeamError::Timeout { .. } => write!(f, "no answer in time"),
+            TeamError::NoBucket { .. } => {
+                write!(f, "the bucket or container does not exist")
             }
-            TeamError::Denied { url, status } => {
-                write!(f, "team store {url}: access denied (check the credentials")?;
+            TeamError::Denied { status, .. } => {
+                write!(f, "access denied (check the credentials")?;
                 match status {
                     Some(s) => write!(f, "; HTTP {s})"),
                     None => f.write_str(")"),
                 }
             }
-            TeamError::NotFound { url, path } => write!(f, "team store {url}: {path} is absent"),
-            TeamError::Conflict { url, path } => {
-                write!(f, "team store {url}: {path} changed or exists already")
+            TeamError::NotFound { path, .. } => write!(f, "{path} is absent"),
+            TeamError::Conflict { path, .. } => {
+                write!(f, "{path} changed or exists already")
             }
-            TeamError::BadManifest { url, path, reason } => {
-                write!(f, "team store {url}: {path} is not a manifest: {reason}")
+            TeamError::BadManifest { path, reason, .. } => {
+                write!(f, "{path} is not a manifest: {reason}")
             }
-            TeamError::HashMismatch { url, sha256 } => write!(
+            TeamError::HashMismatch { sha256, .. } => write!(
                 f,
-                "team store {url}: the bytes of snapshot sha256:{sha256} do not have that hash"
+                "the bytes of snapshot sha256:{sha256} do not have that hash"
             ),
-            TeamError::TooLarge { url, path, limit } => {
-                write!(f, "team store {url}: {path} is larger than {limit} bytes")
+            TeamError::TooLarge { path, limit, .. } => {
+                write!(f, "{path} is larger than {limit} bytes")
             }
-            TeamError::Backend { url, kind } => write!(f, "team store {url}: {kind}"),
+            TeamError::Backend { kind, .. } => write!(f, "{kind}"),
+        }
+    }
+}
+
+impl fmt::Display for TeamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "team store {}: ", self.url())?;
+        self.write_detail(f)
+    }
+}
+
+impl TeamError {
+    /// The store's URL the error names.
+    pub fn url(&self) -> &str {
+        match self {
+            TeamError::BadUrl { url, .. }
+            | TeamError::Config { url, .. }
+            | TeamError::Unreachable { url }
+            | TeamError::Timeout { url }
+            | TeamError::NoBucket { url }
+            | TeamError::Denied { url, .. }
+            | TeamError::NotFound { url, .. }
+            | TeamError::Conflict { url, .. }
+            | TeamError::BadManifest { url, .. }
+            | TeamError::HashMismatch { url, .. }
+            | TeamError::TooLarge { url, .. }
+            | TeamError::Backend { url, .. } => url,
         }
     }
 }

@@ -10,12 +10,19 @@
 pub mod cache;
 pub mod client;
 pub mod error;
+pub mod fetch;
 pub mod layout;
+pub mod listing;
 pub mod manifest;
+pub mod net;
 pub mod pin;
+mod reader;
+pub mod session;
+pub mod store;
 pub mod url;
 
 pub use client::{open, TeamClient};
 pub use error::TeamError;
 pub use manifest::{Manifest, ManifestEntry};
+pub use store::TeamStore;
 pub use url::{Scheme, TeamUrl};

@@ -61,7 +61,7 @@ impl TeamUrl {
             return Err(bad("control character in the URL"));
         }
         if scheme == Scheme::File {
-            return parse_file(rest, text).map_err(|r| bad(r));
+            return parse_file(rest, text).map_err(&bad);
         }
         let (bucket, prefix) = rest.split_once('/').unwrap_or((rest, ""));
         if bucket.contains('@') {

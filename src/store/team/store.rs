@@ -1,0 +1,321 @@
+//! A team store in the store list: the published sessions of its
+//! manifests as a [`SessionStore`], each listed as `~<publisher>/<id>`
+//! with the content of its latest version's snapshot.
+//!
+//! Network work never runs where a keystroke waits: a long-lived face
+//! calls [`SessionStore::watch`], which starts a poller thread of the
+//! store's own that lists in the background (every [`POLL`]) and wakes the
+//! index; [`SessionStore::update`] then only takes the poller's last
+//! listing. A one-shot command (no watch) lists once, synchronously,
+//! bounded by [`net::WHOLE_TIMEOUT`].
+
+use std::collections::HashMap;
+use std::sync::mpsc;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use super::client::{self, TeamClient};
+use super::error::TeamError;
+use super::listing::{self, Listed, Listing};
+use super::net;
+use super::reader::TeamReader;
+use super::session;
+use super::url::TeamUrl;
+use crate::formats::TEAM;
+use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus, Wake};
+use crate::reference::pin::split_pin;
+
+/// How often a watched team store is listed again.
+pub const POLL: Duration = Duration::from_secs(60);
+
+/// What the poller hands `update`.
+#[derive(Default)]
+struct Mailbox {
+    /// The latest listing's outcome not yet taken by `update`.
+    fresh: Option<Result<Listing, TeamError>>,
+}
+
+pub struct TeamStore {
+    index: usize,
+    /// The URL as given (for notes), even when it did not parse.
+    url_text: String,
+    client: Result<TeamClient, TeamError>,
+    /// The sessions of the last listing, by manifest path.
+    listed: HashMap<String, Listed>,
+    /// The sessions as listed, sorted by id.
+    sessions: Vec<Session>,
+    /// Why the last listing failed (the sessions are then the last good
+    /// listing's, and the cached snapshots stay readable).
+    down: Option<TeamError>,
+    skipped: Vec<TeamError>,
+    listed_once: bool,
+    mailbox: Arc<Mutex<Mailbox>>,
+    /// Dropping it stops the poller.
+    stop: Option<mpsc::Sender<()>>,
+    reader: Arc<TeamReader>,
+}
+
+impl TeamStore {
+    /// The team store at `url` (not listed yet), position `index` in the
+    /// store list. A URL that does not parse or a client that cannot be
+    /// built gives a store with no sessions and that note.
+    pub fn unscanned(url: &str, index: usize) -> TeamStore {
+        let client = TeamUrl::parse(url).and_then(|u| client::open(&u));
+        Self::with_client(url, index, client)
+    }
+
+    /// The store over an opened client (tests: `InMemory`).
+    pub fn with_client(
+        url: &str,
+        index: usize,
+        client: Result<TeamClient, TeamError>,
+    ) -> TeamStore {
+        let reader = Arc::new(TeamReader::new(client.clone().ok(), url));
+        TeamStore {
+            index,
+            url_text: url.to_owned(),
+            client,
+            listed: HashMap::new(),
+            sessions: Vec::new(),
+            down: None,
+            skipped: Vec::new(),
+            listed_once: false,
+            mailbox: Arc::new(Mutex::new(Mailbox::default())),
+            stop: None,
+            reader,
+        }
+    }
+
+    /// Takes a listing's outcome; whether the sessions changed.
+    fn apply(&mut self, outcome: Result<Listing, TeamError>) -> bool {
+        self.listed_once = true;
+        match outcome {
+            Ok(listing) => {
+                self.down = None;
+                self.skipped = listing.skipped;
+                if listing.sessions == self.listed {
+                    return false;
+                }
+                self.listed = listing.sessions;
+                self.rebuild();
+                true
+            }
+            Err(e) => {
+                let changed = self.down.as_ref() != Some(&e);
+                self.down = Some(e);
+                changed
+            }
+        }
+    }
+
+    fn rebuild(&mut self) {
+        let mut sessions: Vec<Session> = self
+            .listed
+            .values()
+            .filter_map(|l| session::live(l, self.index))
+            .collect();
+        sessions.sort_by(|a, b| a.id().cmp(b.id()));
+        self.sessions = sessions;
+    }
+
+    /// The last listing's session of published id `id`.
+    fn listed_session(&self, id: &str) -> Option<&Session> {
+        self.sessions
+            .binary_search_by(|s| s.id().cmp(id))
+            .ok()
+            .map(|i| &self.sessions[i])
+    }
+}
+
+impl SessionStore for TeamStore {
+    fn sessions(&self) -> Vec<Session> {
+        self.sessions.clone()
+    }
+
+    fn for_each_session(&self, f: &mut dyn FnMut(Session)) {
+        for s in &self.sessions {
+            f(s.clone());
+        }
+    }
+
+    /// A listed id, or a pinned id of a listed session (`~p/id@sha256:…`):
+    /// that version, read from the cache or the store.
+    fn get(&self, id: &str) -> Option<Session> {
+        if let Some(s) = self.listed_session(id) {
+            return Some(s.clone());
+        }
+        let (live, sha) = split_pin(id)?;
+        let listed = self.listed_session(live)?;
+        session::pinned_of(listed, id, sha)
+    }
+
+    fn reader(&self) -> Arc<dyn SessionReader> {
+        self.reader.clone()
+    }
+
+    fn watch(&mut self, wake: Wake) {
+        let Ok(client) = self.client.clone() else {
+            return;
+        };
+        let (stop, stopped) = mpsc::channel::<()>();
+        let mailbox = self.mailbox.clone();
+        let spawned = std::thread::Builder::new()
+            .name("team-store-poll".into())
+            .spawn(move || poll(client, mailbox, wake, stopped));
+        if spawned.is_ok() {
+            self.stop = Some(stop);
+        }
+    }
+
+    fn update(&mut self) -> bool {
+        let client = match &self.client {
+            Ok(c) => c.clone(),
+            Err(e) => {
+                let first = !self.listed_once;
+                self.listed_once = true;
+                self.down = Some(e.clone());
+                return first;
+            }
+        };
+        if self.stop.is_some() {
+            // Watched: what the poller found, if anything new.
+            let fresh = self.mailbox.lock().ok().and_then(|mut m| m.fresh.take());
+            return fresh.is_some_and(|outcome| self.apply(outcome));
+        }
+        if self.listed_once {
+            // A one-shot store lists once; nothing tells it of changes.
+            return false;
+        }
+        let outcome = list_blocking(&client, &self.listed);
+        self.apply(outcome);
+        true
+    }
+
+    fn status(&self) -> Vec<StoreStatus> {
+        vec![StoreStatus {
+            path: self.url_text.clone(),
+            format: TEAM.to_owned(),
+            sessions: self.sessions.len(),
+            skipped_lines: 0,
+            errors: self.down.iter().map(ToString::to_string).collect(),
+        }]
+    }
+
+    fn notes(&self) -> Vec<StoreNote> {
+        let mut notes: Vec<StoreNote> = self
+            .down
+            .iter()
+            .map(|e| StoreNote::Unreadable {
+                store: self.url_text.clone(),
+                error: format!(
+                    "{}; {} session(s) from the last listing and the cached snapshots stay usable",
+                    e.detail(),
+                    self.sessions.len()
+                ),
+            })
+            .collect();
+        notes.extend(self.skipped.iter().map(|e| StoreNote::NotASession {
+            rel: self.url_text.clone(),
+            why: e.detail(),
+        }));
+        notes
+    }
+}
+
+impl Drop for TeamStore {
+    fn drop(&mut self) {
+        // The poller sees the channel close and ends.
+        self.stop.take();
+    }
+}
+
+/// One listing, waited for (bounded).
+fn list_blocking(
+    client: &TeamClient,
+    last: &HashMap<String, Listed>,
+) -> Result<Listing, TeamError> {
+    let client = client.clone();
+    let last = last.clone();
+    let url = client.url_text().to_owned();
+    net::run(&url, net::WHOLE_TIMEOUT, async move {
+        listing::list(&client, &last).await
+    })
+}
+
+/// The poller: lists, hands the outcome over, wakes the index, waits
+/// [`POLL`] or until the store is dropped.
+fn poll(client: TeamClient, mailbox: Arc<Mutex<Mailbox>>, wake: Wake, stopped: mpsc::Receiver<()>) {
+    let mut last: HashMap<String, Listed> = HashMap::new();
+    loop {
+        let outcome = list_blocking(&client, &last);
+        if let Ok(listing) = &outcome {
+            last = listing.sessions.clone();
+        }
+        match mailbox.lock() {
+            Ok(mut m) => m.fresh = Some(outcome),
+            Err(_) => return,
+        }
+        wake();
+        match stopped.recv_timeout(POLL) {
+            Err(mpsc::RecvTimeoutError::Timeout) => {}
+            _ => return,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::team::cache;
+    use crate::store::team::client::tests::memory_client;
+    use crate::store::team::layout;
+    use crate::store::team::listing::tests::{manifest_of, put, put_manifest};
+
+    const A: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+
+    #[test]
+    fn a_one_shot_store_lists_published_sessions_and_their_pins() {
+        let c = memory_client("t");
+        put_manifest(&c, &manifest_of("ana", "s1", &[A]), "ana", "s1");
+        let mut store = TeamStore::with_client("s3://mem/t", 3, Ok(c));
+        assert!(store.update());
+        let sessions = store.sessions();
+        assert_eq!(sessions.len(), 1);
+        assert_eq!(sessions[0].id(), "~ana/s1");
+        assert_eq!(sessions[0].locator.store, 3);
+        assert_eq!(sessions[0].title.as_deref(), Some("title of s1"));
+        let pinned = store.get(&format!("~ana/s1@sha256:{A}")).unwrap();
+        assert_eq!(pinned.id(), format!("~ana/s1@sha256:{A}"));
+        assert!(store.get("~ana/none").is_none());
+        assert!(store.notes().is_empty());
+        assert!(!store.update());
+    }
+
+    #[test]
+    fn a_store_that_cannot_be_opened_says_so_naming_its_url() {
+        let mut store = TeamStore::unscanned("file:///nonexistent/team", 0);
+        assert!(store.update());
+        assert!(store.sessions().is_empty());
+        let notes: Vec<String> = store.notes().iter().map(ToString::to_string).collect();
+        assert_eq!(notes.len(), 1, "{notes:?}");
+        assert!(notes[0].contains("file:///nonexistent/team"), "{notes:?}");
+        assert_eq!(store.status()[0].errors.len(), 1);
+    }
+
+    #[test]
+    fn a_watched_store_lists_in_the_background_and_wakes_the_index() {
+        let c = memory_client("");
+        let bytes = b"x".to_vec();
+        let sha = cache::sha256_hex(&bytes);
+        put(&c, &layout::snapshot_path(&c, &sha).unwrap(), bytes);
+        put_manifest(&c, &manifest_of("bo", "s", &[&sha]), "bo", "s");
+        let mut store = TeamStore::with_client("s3://mem", 0, Ok(c));
+        let (tx, rx) = mpsc::channel();
+        store.watch(Arc::new(move || {
+            let _ = tx.send(());
+        }));
+        rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(store.update());
+        assert_eq!(store.sessions().len(), 1);
+    }
+}
