@@ -83,21 +83,21 @@ pub fn open(url: &TeamUrl) -> Result<TeamClient, TeamError> {
             let builder = AmazonS3Builder::from_env()
                 .with_bucket_name(&url.bucket)
                 .with_conditional_put(object_store::aws::S3ConditionalPut::ETagMatch)
-                .with_client_options(client_options())
+                .with_client_options(client_options(allow_http("AWS_ALLOW_HTTP")))
                 .with_retry(retry_config());
             (Arc::new(builder.build().map_err(config_err)?), true)
         }
         Scheme::Gcs => {
             let builder = GoogleCloudStorageBuilder::from_env()
                 .with_bucket_name(&url.bucket)
-                .with_client_options(client_options())
+                .with_client_options(client_options(allow_http("GOOGLE_ALLOW_HTTP")))
                 .with_retry(retry_config());
             (Arc::new(builder.build().map_err(config_err)?), true)
         }
         Scheme::Azure => {
             let builder = MicrosoftAzureBuilder::from_env()
                 .with_container_name(&url.bucket)
-                .with_client_options(client_options())
+                .with_client_options(client_options(allow_http("AZURE_ALLOW_HTTP")))
                 .with_retry(retry_config());
             (Arc::new(builder.build().map_err(config_err)?), true)
         }
@@ -120,10 +120,19 @@ pub fn open(url: &TeamUrl) -> Result<TeamClient, TeamError> {
 }
 
 /// Timeouts on every request (connect 2 s, request 5 s).
-fn client_options() -> ClientOptions {
+/// `allow_http`: the builder's own client options (where `from_env` put
+/// `AWS_ALLOW_HTTP`) are replaced by these, so the flag is read again here.
+fn client_options(allow_http: bool) -> ClientOptions {
     ClientOptions::new()
         .with_connect_timeout(CONNECT_TIMEOUT)
         .with_timeout(REQUEST_TIMEOUT)
+        .with_allow_http(allow_http)
+}
+
+/// Whether the environment variable `name` allows plain HTTP (a local
+/// server): `true` or `1`, as `object_store` reads it.
+fn allow_http(name: &str) -> bool {
+    std::env::var(name).is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
 }
 
 /// One quick retry at most, all attempts inside [`RETRY_TIMEOUT`]: a down
