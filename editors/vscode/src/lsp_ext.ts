@@ -195,7 +195,7 @@ export interface PublishParams {
   to: string;
   sessions: string[];
   as?: string | null;
-  allowSecret: string[];
+  allowSecret?: string[];
 }
 
 /** One session published: its live id, the pinned mention, the snapshot's hash and size. */
