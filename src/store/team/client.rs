@@ -12,6 +12,7 @@ use object_store::local::LocalFileSystem;
 use object_store::path::Path;
 use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
 
+use super::credentials;
 use super::error::TeamError;
 use super::url::{Scheme, TeamUrl};
 
@@ -80,7 +81,11 @@ pub fn open(url: &TeamUrl) -> Result<TeamClient, TeamError> {
             // `from_env` reads AWS_* (keys, region, endpoint, allow-http);
             // conditional put is If-Match on the ETag (the default, named
             // here because the manifest protocol depends on it).
-            let builder = AmazonS3Builder::from_env()
+            let builder = credentials::apply_aws_profile(AmazonS3Builder::from_env())
+                .map_err(|reason| TeamError::Config {
+                    url: url.original.clone(),
+                    reason,
+                })?
                 .with_bucket_name(&url.bucket)
                 .with_conditional_put(object_store::aws::S3ConditionalPut::ETagMatch)
                 .with_client_options(client_options(allow_http("AWS_ALLOW_HTTP")))

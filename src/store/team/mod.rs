@@ -9,6 +9,7 @@
 
 pub mod cache;
 pub mod client;
+pub mod credentials;
 pub mod error;
 pub mod fetch;
 pub mod layout;

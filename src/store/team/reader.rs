@@ -2,26 +2,47 @@
 //! store, verified by hash) read as the hydra log they are.
 
 use std::io::{self, Read};
+use std::sync::OnceLock;
 
-use super::client::TeamClient;
+use super::client::{self, TeamClient};
+use super::error::TeamError;
 use super::fetch;
 use super::session::SNAPSHOT_FORMAT;
+use super::url::TeamUrl;
 use crate::formats::{self, LogSource};
 use crate::model::{
     Cancelled, Entry, LogError, ReadError, ReadSummary, Session, SessionReader, Version,
 };
 
+/// Reads a team store's sessions; owns the store's client, opened on
+/// first use (credential discovery may run a process: never where the
+/// store list is only being configured).
 pub struct TeamReader {
-    client: Option<TeamClient>,
+    client: OnceLock<Result<TeamClient, TeamError>>,
     url: String,
 }
 
 impl TeamReader {
-    pub fn new(client: Option<TeamClient>, url: &str) -> TeamReader {
+    /// A reader of the store at `url`, its client not opened yet.
+    pub fn lazy(url: &str) -> TeamReader {
         TeamReader {
-            client,
+            client: OnceLock::new(),
             url: url.to_owned(),
         }
+    }
+
+    /// A reader over a client already opened (or failed).
+    pub fn with_client(url: &str, client: Result<TeamClient, TeamError>) -> TeamReader {
+        let reader = Self::lazy(url);
+        let _ = reader.client.set(client);
+        reader
+    }
+
+    /// The store's client, opened now if it was not.
+    pub fn client(&self) -> Result<&TeamClient, &TeamError> {
+        self.client
+            .get_or_init(|| TeamUrl::parse(&self.url).and_then(|u| client::open(&u)))
+            .as_ref()
     }
 
     /// The snapshot bytes of `session`'s version.
@@ -37,9 +58,10 @@ impl TeamReader {
         if let Some(bytes) = fetch::cached(sha) {
             return Ok(bytes);
         }
-        let client = self.client.as_ref().ok_or_else(|| {
+        let client = self.client().map_err(|e| {
             fail(format!(
-                "snapshot sha256:{sha} is not cached and the team store cannot be opened"
+                "snapshot sha256:{sha} is not cached and the store cannot be opened: {}",
+                e.detail()
             ))
         })?;
         fetch::snapshot(client, sha).map_err(|e| fail(e.detail()))

@@ -14,13 +14,12 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use super::client::{self, TeamClient};
+use super::client::TeamClient;
 use super::error::TeamError;
 use super::listing::{self, Listed, Listing};
 use super::net;
 use super::reader::TeamReader;
 use super::session;
-use super::url::TeamUrl;
 use crate::formats::TEAM;
 use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus, Wake};
 use crate::reference::pin::split_pin;
@@ -39,7 +38,6 @@ pub struct TeamStore {
     index: usize,
     /// The URL as given (for notes), even when it did not parse.
     url_text: String,
-    client: Result<TeamClient, TeamError>,
     /// The sessions of the last listing, by manifest path.
     listed: HashMap<String, Listed>,
     /// The sessions as listed, sorted by id.
@@ -60,8 +58,7 @@ impl TeamStore {
     /// store list. A URL that does not parse or a client that cannot be
     /// built gives a store with no sessions and that note.
     pub fn unscanned(url: &str, index: usize) -> TeamStore {
-        let client = TeamUrl::parse(url).and_then(|u| client::open(&u));
-        Self::with_client(url, index, client)
+        Self::over(url, index, TeamReader::lazy(url))
     }
 
     /// The store over an opened client (tests: `InMemory`).
@@ -70,11 +67,14 @@ impl TeamStore {
         index: usize,
         client: Result<TeamClient, TeamError>,
     ) -> TeamStore {
-        let reader = Arc::new(TeamReader::new(client.clone().ok(), url));
+        Self::over(url, index, TeamReader::with_client(url, client))
+    }
+
+    fn over(url: &str, index: usize, reader: TeamReader) -> TeamStore {
+        let reader = Arc::new(reader);
         TeamStore {
             index,
             url_text: url.to_owned(),
-            client,
             listed: HashMap::new(),
             sessions: Vec::new(),
             down: None,
@@ -154,29 +154,18 @@ impl SessionStore for TeamStore {
     }
 
     fn watch(&mut self, wake: Wake) {
-        let Ok(client) = self.client.clone() else {
-            return;
-        };
         let (stop, stopped) = mpsc::channel::<()>();
         let mailbox = self.mailbox.clone();
+        let reader = self.reader.clone();
         let spawned = std::thread::Builder::new()
             .name("team-store-poll".into())
-            .spawn(move || poll(client, mailbox, wake, stopped));
+            .spawn(move || poll(&reader, mailbox, wake, stopped));
         if spawned.is_ok() {
             self.stop = Some(stop);
         }
     }
 
     fn update(&mut self) -> bool {
-        let client = match &self.client {
-            Ok(c) => c.clone(),
-            Err(e) => {
-                let first = !self.listed_once;
-                self.listed_once = true;
-                self.down = Some(e.clone());
-                return first;
-            }
-        };
         if self.stop.is_some() {
             // Watched: what the poller found, if anything new.
             let fresh = self.mailbox.lock().ok().and_then(|mut m| m.fresh.take());
@@ -186,7 +175,10 @@ impl SessionStore for TeamStore {
             // A one-shot store lists once; nothing tells it of changes.
             return false;
         }
-        let outcome = list_blocking(&client, &self.listed);
+        let outcome = match self.reader.client() {
+            Ok(client) => list_blocking(client, &self.listed),
+            Err(e) => Err(e.clone()),
+        };
         self.apply(outcome);
         true
     }
@@ -244,10 +236,18 @@ fn list_blocking(
 
 /// The poller: lists, hands the outcome over, wakes the index, waits
 /// [`POLL`] or until the store is dropped.
-fn poll(client: TeamClient, mailbox: Arc<Mutex<Mailbox>>, wake: Wake, stopped: mpsc::Receiver<()>) {
+fn poll(
+    reader: &TeamReader,
+    mailbox: Arc<Mutex<Mailbox>>,
+    wake: Wake,
+    stopped: mpsc::Receiver<()>,
+) {
     let mut last: HashMap<String, Listed> = HashMap::new();
     loop {
-        let outcome = list_blocking(&client, &last);
+        let outcome = match reader.client() {
+            Ok(client) => list_blocking(client, &last),
+            Err(e) => Err(e.clone()),
+        };
         if let Ok(listing) = &outcome {
             last = listing.sessions.clone();
         }
