@@ -11,7 +11,7 @@
 
 use std::sync::LazyLock;
 
-use regex::Regex;
+use regex::{Regex, RegexSet};
 
 /// One credential kind: its stable id and what marks it.
 struct Rule {
@@ -142,6 +142,12 @@ static COMPILED: LazyLock<Vec<(&'static Rule, Regex)>> = LazyLock::new(|| {
         .collect()
 });
 
+/// Every pattern at once: one pass over a text says which rules can match
+/// at all (most texts: none), and only those are run to check their
+/// matches. `None` if the set does not compile (then every rule is run).
+static SET: LazyLock<Option<RegexSet>> =
+    LazyLock::new(|| RegexSet::new(RULES.iter().map(|r| r.pattern)).ok());
+
 /// Every kind the scan reports, in order.
 pub fn kinds() -> impl Iterator<Item = &'static str> {
     RULES.iter().map(|r| r.kind)
@@ -154,8 +160,17 @@ pub fn is_kind(kind: &str) -> bool {
 
 /// The kinds of credential found in `text`, in rule order, each once.
 pub fn kinds_in(text: &str) -> Vec<&'static str> {
+    let candidates = SET.as_ref().map(|set| set.matches(text));
     COMPILED
         .iter()
+        .filter(|(rule, _)| {
+            candidates.as_ref().is_none_or(|m| {
+                RULES
+                    .iter()
+                    .position(|r| r.kind == rule.kind)
+                    .is_some_and(|i| m.matched(i))
+            })
+        })
         .filter(|(rule, re)| re.find_iter(text).any(|m| (rule.keep)(m.as_str())))
         .map(|(rule, _)| rule.kind)
         .collect()
@@ -212,6 +227,7 @@ mod tests {
     #[test]
     fn every_rule_compiles() {
         assert_eq!(COMPILED.len(), RULES.len());
+        assert!(SET.is_some());
     }
 
     #[test]
