@@ -113,6 +113,15 @@ fn a_file_team_store_lists_and_prepares_the_live_and_the_pinned_id() {
         old.contains("first version") && !old.contains("second version"),
         "{old}"
     );
+
+    // The store gone: the pinned version read once is in the cache.
+    std::fs::remove_dir_all(root.path().join("sessions")).unwrap();
+    std::fs::remove_dir_all(root.path().join("snapshots")).unwrap();
+    let offline = context(&run(
+        &["prepare", "--store", &url, prompt.to_str().unwrap()],
+        cache.path(),
+    ));
+    assert_eq!(offline, old);
 }
 
 #[test]

@@ -5,12 +5,12 @@
 use std::sync::{Arc, Once};
 use std::time::Duration;
 
-use object_store::aws::AmazonS3Builder;
-use object_store::azure::MicrosoftAzureBuilder;
-use object_store::gcp::GoogleCloudStorageBuilder;
+use object_store::aws::{AmazonS3Builder, AmazonS3ConfigKey};
+use object_store::azure::{AzureConfigKey, MicrosoftAzureBuilder};
+use object_store::gcp::{GoogleCloudStorageBuilder, GoogleConfigKey};
 use object_store::local::LocalFileSystem;
 use object_store::path::Path;
-use object_store::{BackoffConfig, ClientOptions, ObjectStore, RetryConfig};
+use object_store::{BackoffConfig, ClientConfigKey, ObjectStore, RetryConfig};
 
 use super::credentials;
 use super::error::TeamError;
@@ -88,22 +88,22 @@ pub fn open(url: &TeamUrl) -> Result<TeamClient, TeamError> {
                 })?
                 .with_bucket_name(&url.bucket)
                 .with_conditional_put(object_store::aws::S3ConditionalPut::ETagMatch)
-                .with_client_options(client_options(allow_http("AWS_ALLOW_HTTP")))
                 .with_retry(retry_config());
+            let builder = with_timeouts(builder);
             (Arc::new(builder.build().map_err(config_err)?), true)
         }
         Scheme::Gcs => {
             let builder = GoogleCloudStorageBuilder::from_env()
                 .with_bucket_name(&url.bucket)
-                .with_client_options(client_options(allow_http("GOOGLE_ALLOW_HTTP")))
                 .with_retry(retry_config());
+            let builder = with_timeouts(builder);
             (Arc::new(builder.build().map_err(config_err)?), true)
         }
         Scheme::Azure => {
             let builder = MicrosoftAzureBuilder::from_env()
                 .with_container_name(&url.bucket)
-                .with_client_options(client_options(allow_http("AZURE_ALLOW_HTTP")))
                 .with_retry(retry_config());
+            let builder = with_timeouts(builder);
             (Arc::new(builder.build().map_err(config_err)?), true)
         }
         Scheme::File => {
@@ -124,20 +124,42 @@ pub fn open(url: &TeamUrl) -> Result<TeamClient, TeamError> {
     Ok(TeamClient::over(store, prefix, url.clone(), conditional))
 }
 
-/// Timeouts on every request (connect 2 s, request 5 s).
-/// `allow_http`: the builder's own client options (where `from_env` put
-/// `AWS_ALLOW_HTTP`) are replaced by these, so the flag is read again here.
-fn client_options(allow_http: bool) -> ClientOptions {
-    ClientOptions::new()
-        .with_connect_timeout(CONNECT_TIMEOUT)
-        .with_timeout(REQUEST_TIMEOUT)
-        .with_allow_http(allow_http)
+/// Sets the timeouts on a builder whose other client options (`*_ALLOW_HTTP`,
+/// proxies) came from the environment: through `with_config`, which
+/// keeps them, where `with_client_options` would replace them all.
+fn with_timeouts<B: WithConfig>(builder: B) -> B {
+    builder
+        .then_set(
+            ClientConfigKey::ConnectTimeout,
+            format!("{}s", CONNECT_TIMEOUT.as_secs()),
+        )
+        .then_set(
+            ClientConfigKey::Timeout,
+            format!("{}s", REQUEST_TIMEOUT.as_secs()),
+        )
 }
 
-/// Whether the environment variable `name` allows plain HTTP (a local
-/// server): `true` or `1`, as `object_store` reads it.
-fn allow_http(name: &str) -> bool {
-    std::env::var(name).is_ok_and(|v| v.eq_ignore_ascii_case("true") || v == "1")
+/// A builder that takes one more client option.
+trait WithConfig: Sized {
+    fn then_set(self, key: ClientConfigKey, value: String) -> Self;
+}
+
+impl WithConfig for AmazonS3Builder {
+    fn then_set(self, key: ClientConfigKey, value: String) -> Self {
+        self.with_config(AmazonS3ConfigKey::Client(key), value)
+    }
+}
+
+impl WithConfig for GoogleCloudStorageBuilder {
+    fn then_set(self, key: ClientConfigKey, value: String) -> Self {
+        self.with_config(GoogleConfigKey::Client(key), value)
+    }
+}
+
+impl WithConfig for MicrosoftAzureBuilder {
+    fn then_set(self, key: ClientConfigKey, value: String) -> Self {
+        self.with_config(AzureConfigKey::Client(key), value)
+    }
 }
 
 /// One quick retry at most, all attempts inside [`RETRY_TIMEOUT`]: a down

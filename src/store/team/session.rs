@@ -66,6 +66,27 @@ pub fn pinned(live: &Session, pinned_id: &str, sha: &str) -> Session {
     session
 }
 
+/// Version `sha` of a published session no listing has shown (the store
+/// is down, or was never reached): only when its snapshot is cached, so a
+/// pinned mention stays usable offline.
+pub fn cached_pin(store: usize, pinned_id: &str, sha: &str) -> Option<Session> {
+    let bytes = cache::cache_get(sha)?;
+    let mut session = Session {
+        header: SessionHeader {
+            id: pinned_id.to_owned(),
+            ..SessionHeader::default()
+        },
+        locator: locator(store, sha),
+        title: None,
+        capacity: None,
+        unreadable: None,
+        skipped_lines: 0,
+        stamp: Version(sha.as_bytes().to_vec()).token(),
+    };
+    fill_from_snapshot(&mut session, &bytes);
+    Some(session)
+}
+
 fn locator(store: usize, sha: &str) -> Locator {
     Locator {
         store,

@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use super::client::TeamClient;
 use super::error::TeamError;
+use super::layout;
 use super::listing::{self, Listed, Listing};
 use super::net;
 use super::reader::TeamReader;
@@ -145,8 +146,13 @@ impl SessionStore for TeamStore {
             return Some(s.clone());
         }
         let (live, sha) = split_pin(id)?;
-        let listed = self.listed_session(live)?;
-        session::pinned_of(listed, id, sha)
+        match self.listed_session(live) {
+            Some(listed) => session::pinned_of(listed, id, sha),
+            None if layout::split_published_id(live).is_some() => {
+                session::cached_pin(self.index, id, sha)
+            }
+            None => None,
+        }
     }
 
     fn reader(&self) -> Arc<dyn SessionReader> {
