@@ -33,6 +33,7 @@ pub mod live;
 pub mod mcp;
 pub mod model;
 pub mod proto;
+pub mod publish;
 pub mod reference;
 pub mod search;
 pub mod server;

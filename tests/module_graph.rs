@@ -346,6 +346,12 @@ fn layers_depend_only_downwards() {
             "search",
             &["model", "fsio", "formats", "store", "reference", "config"][..],
         ),
+        // Publishing to a team store: the secret scan, the snapshot bytes,
+        // the write protocol; below the faces that publish.
+        (
+            "publish",
+            &["model", "fsio", "formats", "store", "reference", "config"][..],
+        ),
         // The live session index: below the faces, over the stores.
         (
             "live",
@@ -365,6 +371,7 @@ fn layers_depend_only_downwards() {
                 "files",
                 "search",
                 "live",
+                "publish",
             ][..],
         ),
         (
@@ -381,6 +388,7 @@ fn layers_depend_only_downwards() {
                 "files",
                 "search",
                 "live",
+                "publish",
             ][..],
         ),
         // The MCP face: the core and the stores, never another face.

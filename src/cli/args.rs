@@ -148,6 +148,29 @@ pub enum Command {
         #[arg(required = true, num_args = 1..)]
         query: Vec<String>,
     },
+    /// Publish sessions to a team store: each session's projected surface
+    /// as one immutable snapshot named by its SHA-256, recorded in the
+    /// session's manifest. Prints the pinned mentions. Refuses (exit 1) when
+    /// the text holds credentials, unless --allow-secret names each kind.
+    Publish {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// The team store: s3://BUCKET/PREFIX, gs://BUCKET/PREFIX,
+        /// az://CONTAINER/PREFIX or file:///ABSOLUTE/PATH.
+        #[arg(long, value_name = "URL")]
+        to: String,
+        /// The publisher name in the published ids (`~NAME/id`; default:
+        /// the login name).
+        #[arg(long = "as", value_name = "NAME")]
+        publisher: Option<String>,
+        /// A kind of credential the scan found that is not one here;
+        /// repeat for each kind (docs/team-store.md lists the kinds).
+        #[arg(long = "allow-secret", value_name = "KIND")]
+        allow_secret: Vec<String>,
+        /// Sessions: a mention, a bare hydra-session: URI or an id.
+        #[arg(required = true)]
+        sessions: Vec<String>,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -395,6 +418,7 @@ impl Cli {
                 | HookCommand::Gemini { store, .. },
             )) => (&[], Some(store)),
             Some(Command::Mcp { store, .. }) => (&[], Some(store)),
+            Some(Command::Publish { store, .. }) => (&[Format::Json, Format::Mention], Some(store)),
             _ => (&[], None),
         };
         if let Some(store) = store {

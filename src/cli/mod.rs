@@ -4,6 +4,7 @@ mod args;
 mod check;
 mod hook;
 mod input;
+mod publish;
 mod search;
 mod settings;
 mod terminal;
@@ -272,6 +273,22 @@ fn run(command: Command) -> Result<i32, Failure> {
                 cwd,
                 index.no_search_index,
             )
+        }
+        Command::Publish {
+            store,
+            to,
+            publisher,
+            allow_secret,
+            sessions,
+        } => {
+            let settings = settings::resolve(&store)?;
+            Ok(publish::run(
+                &settings,
+                &to,
+                publisher,
+                &allow_secret,
+                &sessions,
+            ))
         }
         Command::Hook(command) => {
             let (host, store, print_config) = match command {

@@ -368,6 +368,27 @@ pub fn search_hits(hits: Vec<search::SessionHit>) -> Vec<SearchHit> {
     hits.into_iter().map(SearchHit::from).collect()
 }
 
+/// One session published (the CLI's `publish`, `sessionReference/publish`):
+/// its live published id, the canonical mention of the pinned version, the
+/// snapshot's SHA-256 and size.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishedSession {
+    pub session_id: String,
+    pub mention: String,
+    pub sha256: String,
+    pub bytes: u64,
+}
+
+/// A credential found by `publish`'s scan: where and what kind, never the
+/// credential (`turn` as search numbers turns; 0 = id, titles, cwd).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SecretFinding {
+    pub session: String,
+    pub turn: u64,
+    pub kind: String,
+}
+
 mod summary;
 
 #[cfg(test)]

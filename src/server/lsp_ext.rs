@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 
 pub use crate::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
-    ReferenceStats, SearchHit, SearchSnippet, StatusNote, StoreStatus, TextBlock,
+    PublishedSession, ReferenceStats, SearchHit, SearchSnippet, SecretFinding, StatusNote,
+    StoreStatus, TextBlock,
 };
 use crate::reference::mention;
 use crate::search;
@@ -169,6 +170,34 @@ pub struct StatusParams {}
 /// The store list's status: the shape the CLI's `status` prints too.
 pub use crate::proto::ext::Status as StatusResult;
 
+/// `sessionReference/publish`: sessions published to a team store
+/// (docs/team-store.md), as the CLI's `publish` does. A refusal is
+/// RequestFailed with `data.code` (`SESSION_REFERENCE_SECRET` with
+/// `data.findings` when credentials were found; nothing is uploaded then).
+pub enum Publish {}
+
+impl Request for Publish {
+    const METHOD: &'static str = "sessionReference/publish";
+    type Params = PublishParams;
+    type Result = Vec<PublishedSession>;
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PublishParams {
+    /// The team store's URL (`s3://…`, `gs://…`, `az://…`, `file:///…`).
+    pub to: String,
+    /// Each a mention, a bare `hydra-session:` URI or an id.
+    pub sessions: Vec<String>,
+    /// The publisher name (default: the `publisher` setting, else the
+    /// login name).
+    #[serde(default, rename = "as")]
+    pub publisher: Option<String>,
+    /// Secret kinds that are not secrets here.
+    #[serde(default)]
+    pub allow_secret: Vec<String>,
+}
+
 /// `sessionReference/search`: sessions found by what was said in them
 /// (docs/search.md), best first, each with what a picker shows and inserts.
 pub enum Search {}
@@ -229,11 +258,12 @@ impl PickerSearchHit {
 }
 
 /// Every custom method, in the order the docs list them.
-pub const METHODS: [&str; 6] = [
+pub const METHODS: [&str; 7] = [
     Prepare::METHOD,
     Candidates::METHOD,
     PickCandidates::METHOD,
     Files::METHOD,
     Status::METHOD,
     Search::METHOD,
+    Publish::METHOD,
 ];

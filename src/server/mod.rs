@@ -42,7 +42,7 @@ use self::state::ServerState;
 use crate::live::LiveIndex;
 
 /// The custom requests, by method name (documented in docs/lsp-extensions.md).
-pub const CUSTOM_METHODS: [&str; 6] = lsp_ext::METHODS;
+pub const CUSTOM_METHODS: [&str; 7] = lsp_ext::METHODS;
 
 /// How long output still queued at the end may take to be written.
 const FLUSH_GRACE: Duration = Duration::from_secs(1);

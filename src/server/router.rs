@@ -18,7 +18,9 @@ use lsp_types::request::{
 use serde_json::Value;
 
 use super::error::{self, Result};
-use super::handlers::{code_action, completion, custom, hover, links, search, workspace_symbol};
+use super::handlers::{
+    code_action, completion, custom, hover, links, publish, search, workspace_symbol,
+};
 use super::lsp_ext;
 use super::request_view::RequestView;
 
@@ -42,6 +44,7 @@ pub fn route(method: &str, params: Value, request: RequestView) -> Option<Result
         )
         .on::<lsp_ext::Files, _>(|r, p| async move { custom::files(&r, p).await })
         .on::<lsp_ext::Search, _>(|r, p| async move { search::search(&r, p).await })
+        .on::<lsp_ext::Publish, _>(|r, p| async move { publish::publish(&r, p).await })
         .on::<WorkspaceSymbolRequest, _>(|r, p| async move {
             workspace_symbol::workspace_symbol(&r, p).await
         })

@@ -32,6 +32,9 @@ pub struct Settings {
     /// `completionFiltering`: who has the last word on which sessions a
     /// completion list shows.
     pub completion_filtering: CompletionFiltering,
+    /// `publisher`: the name `sessionReference/publish` publishes as when
+    /// the request names none (else the login name).
+    pub publisher: Option<String>,
 }
 
 /// Whether the client filters the server's completion list again
@@ -106,6 +109,7 @@ impl Settings {
                     }
                 }
                 "completionFiltering" => next.completion_filtering = completion_filtering(value)?,
+                "publisher" => next.publisher = optional_string(key, value)?,
                 // Unknown keys (other extensions' settings, editor-only
                 // keys such as `serverPath`) are not ours to judge.
                 _ => {}

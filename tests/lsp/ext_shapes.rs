@@ -12,12 +12,12 @@ use std::collections::BTreeMap;
 
 use hydra_session_lsp::proto::ext::{
     AdditionalContext, Candidate, ContextSource, FileCandidate, FileKind, NoteKind, Prepared,
-    ReferenceStats, SearchHit, SearchSnippet, SearchStatus, Status, StatusNote, StoreStatus,
-    TextBlock,
+    PublishedSession, ReferenceStats, SearchHit, SearchSnippet, SearchStatus, SecretFinding,
+    Status, StatusNote, StoreStatus, TextBlock,
 };
 use hydra_session_lsp::server::lsp_ext::{
     CandidatesParams, PickParams, PickerCandidate, PickerSearchHit, PrepareFormat, PrepareParams,
-    PreparedMarkdown, PreparedText, SearchParams, StatusParams,
+    PreparedMarkdown, PreparedText, PublishParams, SearchParams, StatusParams,
 };
 use lsp_types::{Position, Range};
 use serde::de::DeserializeOwned;
@@ -327,6 +327,32 @@ fn shapes() -> String {
         object("SearchSnippet", &snippet),
         object("SearchHit", &hit),
         object("PickerSearchHit", &picker_hit),
+        object(
+            "PublishParams",
+            &PublishParams {
+                to: "s3://b/p".into(),
+                sessions: vec!["s1".into()],
+                publisher: Some("ana".into()),
+                allow_secret: vec!["jwt".into()],
+            },
+        ),
+        object(
+            "PublishedSession",
+            &PublishedSession {
+                session_id: "~ana/s1".into(),
+                mention: "m".into(),
+                sha256: "0".repeat(64),
+                bytes: 1,
+            },
+        ),
+        object(
+            "SecretFinding",
+            &SecretFinding {
+                session: "s1".into(),
+                turn: 2,
+                kind: "jwt".into(),
+            },
+        ),
     ];
     lines.join("\n") + "\n"
 }

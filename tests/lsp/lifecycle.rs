@@ -30,7 +30,8 @@ async fn initialize_negotiates_utf8_and_lists_every_capability() {
                 "experimental": {"sessionReference": {"methods": [
                     "sessionReference/prepare", "sessionReference/candidates",
                     "sessionReference/pickCandidates", "sessionReference/files",
-                    "sessionReference/status", "sessionReference/search"
+                    "sessionReference/status", "sessionReference/search",
+                    "sessionReference/publish"
                 ]}}
             },
             "serverInfo": {"name": "hydra-session-lsp", "version": env!("CARGO_PKG_VERSION")}

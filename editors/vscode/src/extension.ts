@@ -34,6 +34,8 @@ const selector = [
 /** All the extension holds between calls: one object, set up by `activate`. */
 interface ClientState {
   client?: LanguageClient;
+  /** The team store the last "Publish Session to Team Store" used (offered again). */
+  lastTeamStore?: string;
   output?: vscode.OutputChannel;
   statusItem?: vscode.StatusBarItem;
   statusTimer?: NodeJS.Timeout;
@@ -599,6 +601,86 @@ async function insertAt(editor: vscode.TextEditor, typed: Typed | undefined, men
 }
 
 /** "Hydra: Search Conversations": find a session by what was said in it, insert its mention. */
+/** The mention or bare `hydra-session:` URI under the cursor, if any. */
+function mentionUnderCursor(editor: vscode.TextEditor): string | undefined {
+  const line = editor.document.lineAt(editor.selection.active.line).text;
+  const at = editor.selection.active.character;
+  const pattern = /@\[[^\]]*\]\(hydra-session:[A-Za-z0-9_-]*\)|hydra-session:[A-Za-z0-9_-]+/g;
+  for (const m of line.matchAll(pattern)) {
+    const start = m.index ?? 0;
+    if (start <= at && at <= start + m[0].length) {
+      return m[0];
+    }
+  }
+  return undefined;
+}
+
+/**
+ * "Publish Session to Team Store": the session under the cursor (else one
+ * typed: a mention, a URI or an id) to a team store URL; the pinned mention
+ * of what was published goes to the clipboard. When the server finds
+ * credentials it says which kinds and publishes only if asked again with them
+ * allowed.
+ */
+async function publishSessionCommand(): Promise<void> {
+  const c = runningClient();
+  if (c === undefined) {
+    return;
+  }
+  const editor = vscode.window.activeTextEditor;
+  const under = editor === undefined ? undefined : mentionUnderCursor(editor);
+  const session =
+    under ??
+    (await vscode.window.showInputBox({
+      title: 'Hydra: Publish Session to Team Store',
+      prompt: 'The session: a mention, a hydra-session: URI or an id',
+      ignoreFocusOut: true,
+    }));
+  if (session === undefined || session.trim() === '') {
+    return;
+  }
+  const remembered = state.lastTeamStore ?? '';
+  const to = await vscode.window.showInputBox({
+    title: 'Hydra: Publish Session to Team Store',
+    prompt: 'The team store: s3://BUCKET/PREFIX, gs://…, az://… or file:///…',
+    value: remembered,
+    ignoreFocusOut: true,
+  });
+  if (to === undefined || to.trim() === '') {
+    return;
+  }
+  state.lastTeamStore = to.trim();
+  let allowSecret: string[] = [];
+  for (;;) {
+    try {
+      const published = await c.sendRequest(ext.publish, { to: to.trim(), sessions: [session], allowSecret });
+      const mention = published.map((p) => p.mention).join('\n');
+      await vscode.env.clipboard.writeText(mention);
+      void vscode.window.showInformationMessage(
+        `Hydra: published ${published.map((p) => p.sessionId).join(', ')}; the pinned mention is on the clipboard.`,
+      );
+      return;
+    } catch (e) {
+      const data = e instanceof ResponseError ? (e.data as { code?: string; findings?: ext.SecretFinding[] }) : undefined;
+      if (data?.code !== 'SESSION_REFERENCE_SECRET' || data.findings === undefined) {
+        void vscode.window.showErrorMessage(`Hydra: ${describeError(e)}`);
+        return;
+      }
+      const kinds = [...new Set(data.findings.map((f) => f.kind))];
+      const where = data.findings.map((f) => (f.turn === 0 ? 'title/cwd' : `turn ${f.turn}`)).join(', ');
+      const choice = await vscode.window.showWarningMessage(
+        `Hydra: nothing was published: ${kinds.join(', ')} found (${where}).`,
+        { modal: true },
+        'Publish Anyway',
+      );
+      if (choice !== 'Publish Anyway') {
+        return;
+      }
+      allowSecret = kinds;
+    }
+  }
+}
+
 async function searchConversationsCommand(): Promise<void> {
   const target = promptAndClient();
   if (target === undefined) {
@@ -669,6 +751,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand('hydraSession.searchConversations', searchConversationsCommand),
     vscode.commands.registerCommand('hydraSession.copyPreparedPrompt', copyPreparedPromptCommand),
     vscode.commands.registerCommand('hydraSession.sendPreparedPrompt', sendPreparedPromptCommand),
+    vscode.commands.registerCommand('hydraSession.publishSession', publishSessionCommand),
     vscode.commands.registerCommand('hydraSession.restartServer', restartClient),
     vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
     { dispose: () => (clearInterval(state.statusTimer), clearTimeout(state.indexingTimer)) },

@@ -190,6 +190,29 @@ export interface PickerSearchHit extends SearchHit {
   range?: Range;
 }
 
+/** `sessionReference/publish`'s params (docs/team-store.md). */
+export interface PublishParams {
+  to: string;
+  sessions: string[];
+  as?: string | null;
+  allowSecret?: string[];
+}
+
+/** One session published: its live id, the pinned mention, the snapshot's hash and size. */
+export interface PublishedSession {
+  sessionId: string;
+  mention: string;
+  sha256: string;
+  bytes: number;
+}
+
+/** A credential `publish` found (in a refusal's `data.findings`): never the credential. */
+export interface SecretFinding {
+  session: string;
+  turn: number;
+  kind: string;
+}
+
 /** `sessionReference/prepare` with `format` `"json"` (the default). */
 export const prepare = new RequestType<PrepareParams & { format?: 'json' }, Prepared, void>('sessionReference/prepare');
 /** `sessionReference/prepare` with `format: "text"`. */
@@ -207,3 +230,4 @@ export const pickCandidates = new RequestType<PickParams, PickerCandidate[], voi
 export const files = new RequestType<CandidatesParams, FileCandidate[], void>('sessionReference/files');
 export const status = new RequestType<StatusParams, Status, void>('sessionReference/status');
 export const search = new RequestType<SearchParams, PickerSearchHit[], void>('sessionReference/search');
+export const publish = new RequestType<PublishParams, PublishedSession[], void>('sessionReference/publish');

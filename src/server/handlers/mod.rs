@@ -11,6 +11,7 @@ pub mod hover;
 pub mod links;
 mod markdown;
 mod place;
+pub mod publish;
 pub mod search;
 mod search_run;
 pub mod workspace_symbol;

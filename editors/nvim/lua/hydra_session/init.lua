@@ -443,6 +443,70 @@ function M.status()
   end, bufnr)
 end
 
+--- :HydraPublish URL [SESSION] — publish a session to a team store
+--- (docs/team-store.md): SESSION is a mention, a hydra-session: URI or an
+--- id, else the mention under the cursor. The pinned mention is yanked.
+--- When the server finds credentials it names their kinds; :HydraPublish!
+--- publishes anyway, those kinds allowed.
+function M.publish(args, force)
+  local bufnr = vim.api.nvim_get_current_buf()
+  local client = need_client(bufnr)
+  if not client then
+    return
+  end
+  local to, session = (args or ""):match("^%s*(%S+)%s*(.-)%s*$")
+  if not to then
+    notify("usage: :HydraPublish URL [SESSION]", vim.log.levels.ERROR)
+    return
+  end
+  if session == "" then
+    local line = vim.api.nvim_get_current_line()
+    local col = vim.api.nvim_win_get_cursor(0)[2] + 1
+    for s, m, e in line:gmatch("()(@%[[^%]]*%]%(hydra%-session:[%w_%-]*%))()") do
+      if s <= col and col <= e then
+        session = m
+      end
+    end
+  end
+  if session == "" then
+    notify("no session named and no mention under the cursor", vim.log.levels.ERROR)
+    return
+  end
+  local function send(allow)
+    local params = { to = to, sessions = { session }, allowSecret = allow }
+    request(client, "sessionReference/publish", params, function(err, published)
+      if err then
+        local data = err.data or {}
+        if data.code == "SESSION_REFERENCE_SECRET" and type(data.findings) == "table" then
+          local kinds, seen = {}, {}
+          for _, f in ipairs(data.findings) do
+            if not seen[f.kind] then
+              seen[f.kind] = true
+              table.insert(kinds, f.kind)
+            end
+          end
+          if force then
+            send(kinds)
+            return
+          end
+          notify("nothing was published: " .. table.concat(kinds, ", ")
+            .. " found; :HydraPublish! publishes anyway", vim.log.levels.WARN)
+          return
+        end
+        notify(describe(err), vim.log.levels.ERROR)
+        return
+      end
+      local mentions = {}
+      for _, p in ipairs(published or {}) do
+        table.insert(mentions, p.mention)
+      end
+      vim.fn.setreg('"', table.concat(mentions, "\n"))
+      notify("published; the pinned mention is yanked: " .. table.concat(mentions, " "))
+    end, bufnr)
+  end
+  send({})
+end
+
 --- :HydraRestart — stop the servers and attach the buffers again.
 function M.restart()
   local buffers = {}
@@ -481,7 +545,7 @@ function M.restart()
   end
 end
 
---- :HydraPrepare, :HydraMention, :HydraSearch, :HydraStatus, :HydraRestart.
+--- :HydraPrepare, :HydraMention, :HydraSearch, :HydraStatus, :HydraPublish, :HydraRestart.
 function M.define_commands()
   vim.api.nvim_create_user_command("HydraPrepare", function(args)
     if args.bang then
@@ -500,6 +564,9 @@ function M.define_commands()
     require("hydra_session.search").search(args.args)
   end, { nargs = "?", desc = "Find a session by what was said in it and insert its mention" })
   vim.api.nvim_create_user_command("HydraStatus", M.status, { desc = "Show the session store" })
+  vim.api.nvim_create_user_command("HydraPublish", function(args)
+    M.publish(args.args, args.bang)
+  end, { nargs = "+", bang = true, desc = "Publish Session to Team Store (!: even with credentials found)" })
   vim.api.nvim_create_user_command("HydraRestart", M.restart, { desc = "Restart hydra-session-lsp" })
 end
 
