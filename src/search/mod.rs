@@ -15,17 +15,21 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod across;
 pub mod error;
+pub mod forms;
 pub mod index;
 pub mod live;
 pub mod location;
+mod matching;
 pub mod query;
 pub mod schema;
+mod session_terms;
 pub mod snippet;
 pub mod tokenizer;
 pub mod writer;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -357,14 +361,15 @@ impl Search {
         options: SearchOptions<'_>,
     ) -> Result<Vec<SessionHit>, SearchError> {
         let searcher = self.index.reader.searcher();
-        let tantivy_query = query::build(query, &self.index.fields);
+        let f = &self.index.fields;
         let wanted = options.limit.saturating_mul(DOCS_PER_RESULT).max(MIN_DOCS);
+        // First, sessions with every word in one message (or the titles),
+        // in the order of their best message.
+        let tantivy_query = query::build(query, f);
         let top = searcher.search(
             &tantivy_query,
             &TopDocs::with_limit(wanted).order_by_score(),
         )?;
-        let f = &self.index.fields;
-        // Sessions in the order of their best document, with their matches.
         let mut order: Vec<String> = Vec::new();
         let mut found: HashMap<String, Found> = HashMap::new();
         for (score, address) in top {
@@ -385,70 +390,105 @@ impl Search {
                 entry.docs.push(doc);
             }
         }
-        let (exact, prefix) = query.terms();
         let mut hits = Vec::with_capacity(order.len());
         for id in order {
             let Some(found) = found.remove(&id) else {
                 continue;
             };
-            let Some(meta) = session_doc(&searcher, self, &id)? else {
-                continue;
-            };
-            let str_of = |doc: &TantivyDocument, field| {
-                doc.get_first(field)
-                    .and_then(|v| v.as_str())
-                    .map(str::to_string)
-            };
-            let created_at = meta.get_first(f.time).and_then(|v| v.as_u64()).unwrap_or(0);
-            let cwd = str_of(&meta, f.cwd);
             // The best document counts whole; the others add a little
             // (a session that talks about it often is likelier the one).
-            let mut score = found.score + 0.1 * (found.others - found.score);
-            if options.workspace.is_some() && cwd.as_deref() == options.workspace {
-                score *= WORKSPACE_BOOST;
+            let score = found.score + 0.1 * (found.others - found.score);
+            if let Some(hit) = self.hit(&searcher, query, &options, id, score, &found.docs)? {
+                hits.push(hit);
             }
-            let age = options.now_ms.saturating_sub(created_at) as f64;
-            score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
-            let snippets = found
-                .docs
-                .iter()
-                .filter_map(|doc| {
-                    let text = doc.get_first(f.text)?.as_str()?;
-                    let turn = doc.get_first(f.turn).and_then(|v| v.as_u64()).unwrap_or(0);
-                    let role = doc.get_first(f.role).and_then(|v| v.as_str()).unwrap_or("");
-                    query
-                        .has_words()
-                        .then(|| snippet::make(turn, role, text, &exact, prefix.as_deref()))
-                })
-                .collect();
-            let title = str_of(&meta, f.title);
-            let display_title = str_of(&meta, f.display_title);
-            let label = display_title
-                .as_deref()
-                .or(title.as_deref())
-                .unwrap_or(&id)
-                .to_string();
-            hits.push(SessionHit {
-                mention: mention::format(&id, Some(&label)),
-                session_id: id,
-                title,
-                display_title,
-                agent: str_of(&meta, f.agent).unwrap_or_default(),
-                cwd,
-                created_at,
-                score,
-                snippets,
-            });
         }
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| b.created_at.cmp(&a.created_at))
-                .then_with(|| a.session_id.cmp(&b.session_id))
-        });
+        sort_hits(&mut hits);
+        // Then, when there is room, sessions whose messages together hold
+        // every word (across messages, by another form, with a typo).
+        if hits.len() < options.limit && query.has_words() {
+            let seen: HashSet<String> = hits.iter().map(|h| h.session_id.clone()).collect();
+            let mut more = Vec::new();
+            for (id, score, docs) in across::sessions(&searcher, f, query, &seen, wanted, &options)? {
+                if let Some(hit) = self.hit(&searcher, query, &options, id, score, &docs)? {
+                    more.push(hit);
+                }
+            }
+            sort_hits(&mut more);
+            hits.extend(more);
+        }
         hits.truncate(options.limit);
         Ok(hits)
     }
+
+    /// The hit of session `id` scored `score` (before the workspace's and
+    /// recency's boosts), its snippets from `docs`; `None` when its
+    /// session document is gone.
+    fn hit(
+        &self,
+        searcher: &Searcher,
+        query: &ParsedQuery,
+        options: &SearchOptions<'_>,
+        id: String,
+        mut score: f32,
+        docs: &[TantivyDocument],
+    ) -> Result<Option<SessionHit>, SearchError> {
+        let f = &self.index.fields;
+        let Some(meta) = session_doc(searcher, self, &id)? else {
+            return Ok(None);
+        };
+        let str_of = |doc: &TantivyDocument, field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let created_at = meta.get_first(f.time).and_then(|v| v.as_u64()).unwrap_or(0);
+        let cwd = str_of(&meta, f.cwd);
+        if options.workspace.is_some() && cwd.as_deref() == options.workspace {
+            score *= WORKSPACE_BOOST;
+        }
+        let age = options.now_ms.saturating_sub(created_at) as f64;
+        score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
+        let (exact, prefix) = query.terms();
+        let snippets = docs
+            .iter()
+            .filter_map(|doc| {
+                let text = doc.get_first(f.text)?.as_str()?;
+                let turn = doc.get_first(f.turn).and_then(|v| v.as_u64()).unwrap_or(0);
+                let role = doc.get_first(f.role).and_then(|v| v.as_str()).unwrap_or("");
+                query
+                    .has_words()
+                    .then(|| snippet::make(turn, role, text, &exact, prefix.as_deref()))
+            })
+            .collect();
+        let title = str_of(&meta, f.title);
+        let display_title = str_of(&meta, f.display_title);
+        let label = display_title
+            .as_deref()
+            .or(title.as_deref())
+            .unwrap_or(&id)
+            .to_string();
+        Ok(Some(SessionHit {
+            mention: mention::format(&id, Some(&label)),
+            session_id: id,
+            title,
+            display_title,
+            agent: str_of(&meta, f.agent).unwrap_or_default(),
+            cwd,
+            created_at,
+            score,
+            snippets,
+        }))
+    }
+}
+
+/// Best first; a tie goes to the newer session, then to the smaller id.
+fn sort_hits(hits: &mut [SessionHit]) {
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| b.created_at.cmp(&a.created_at))
+            .then_with(|| a.session_id.cmp(&b.session_id))
+    });
 }
 
 /// What the best documents say of one session.

@@ -10,14 +10,14 @@ use std::fmt;
 use std::ops::Bound;
 
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
     RangeQuery, RegexQuery, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
 use super::schema::{cwd_term, Fields};
-use super::tokenizer::word_groups;
+use super::tokenizer::{file_names, word_groups};
 use crate::reference::echo;
 use crate::reference::time::parse_date;
 
@@ -41,6 +41,12 @@ pub struct ParsedQuery {
     pub required: Vec<Vec<String>>,
     /// The last word, still being typed: its last term matches as a prefix.
     pub prefix: Option<Vec<String>>,
+    /// Which of `required` are quoted phrases (they must match within one
+    /// message; the other words may come from several).
+    pub quoted: Vec<usize>,
+    /// The words' file names whole (`build.rs`): an exact name ranks
+    /// above a longer one ending in it.
+    pub names: Vec<String>,
     pub agent: Option<String>,
     /// A folder, without its trailing `/`.
     pub cwd: Option<String>,
@@ -127,6 +133,7 @@ fn parse_unbounded(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryErro
                     echo::quoted(phrase)
                 )));
             }
+            query.quoted.push(query.required.len());
             query.required.push(terms);
             rest = after.trim_start();
             continue;
@@ -144,6 +151,7 @@ fn parse_unbounded(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryErro
             continue;
         }
         let groups = word_groups(token);
+        query.names.extend(file_names(token));
         rest = after.trim_start();
         if after.is_empty() {
             open_word = Some(groups);
@@ -263,9 +271,24 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         ]);
         clauses.push((Occur::Must, Box::new(either)));
     }
+    for name in &parsed.names {
+        let term = TermQuery::new(text_term(name), IndexRecordOption::WithFreqs);
+        clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), NAME_BOOST))));
+    }
     if !parsed.has_words() {
         clauses.push((Occur::Must, Box::new(AllQuery)));
     }
+    clauses.extend(filters(parsed, fields));
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// How much a file name matched whole adds, against its parts' phrase.
+pub(super) const NAME_BOOST: f32 = 2.0;
+
+/// The filters of `parsed`, as clauses that restrict without scoring (on
+/// message and session documents alike: both carry agent, cwd and time).
+pub(super) fn filters(parsed: &ParsedQuery, fields: &Fields) -> Vec<(Occur, Box<dyn Query>)> {
+    let mut clauses = Vec::new();
     let raw = |field, value: &str| -> Box<dyn Query> {
         Box::new(TermQuery::new(
             Term::from_field_text(field, value),
@@ -290,12 +313,12 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         );
         clauses.push(filter(Box::new(range)));
     }
-    Box::new(BooleanQuery::new(clauses))
+    clauses
 }
 
 /// `text` with every character that is not a letter or a digit escaped,
 /// for a regular expression that matches it literally.
-fn regex_escape(text: &str) -> String {
+pub(super) fn regex_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 2);
     for c in text.chars() {
         if !c.is_alphanumeric() {
@@ -312,7 +335,7 @@ fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
 }
 
 /// One term, or the terms of a word or phrase in a row.
-fn words_query(group: &[String], text_term: &dyn Fn(&str) -> Term) -> Box<dyn Query> {
+pub(super) fn words_query(group: &[String], text_term: &dyn Fn(&str) -> Term) -> Box<dyn Query> {
     match group {
         [one] => Box::new(TermQuery::new(text_term(one), IndexRecordOption::WithFreqs)),
         _ => Box::new(PhraseQuery::new(
@@ -369,7 +392,7 @@ mod tests {
         // A word with a colon that is no filter is a word.
         assert_eq!(
             ok("error:E0382 x ").required,
-            vec![vec!["error".to_string(), "e0382".into()], vec!["x".into()]]
+            vec![vec!["error".to_string(), "e".into(), "0382".into()], vec!["x".into()]]
         );
     }
 
