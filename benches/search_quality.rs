@@ -57,94 +57,312 @@ const FILLER: &[&str] = &[
     "with", "then", "now", "also", "maybe", "please", "look", "at", "after", "before", "when",
     "if", "not", "can", "will", "would", "could", "here", "there", "first", "next", "again",
     "more", "some", "all", "one", "two", "file", "code", "function", "test", "run", "change",
-    "line", "value", "type", "module", "server", "client", "check", "update", "fix", "add",
+    "line", "value", "type", "module", "check", "update", "fix", "add",
     "remove", "use", "make", "see", "try", "think", "works", "broken", "still", "output", "input",
-    "return", "call", "method", "struct", "field", "default", "option", "config", "build",
-    "release", "branch", "commit", "review", "comment", "issue", "thanks", "sure", "right",
+    "return", "call", "method", "struct", "field", "default", "option", "release", "branch", "commit", "review", "comment", "issue", "thanks", "sure", "right",
     "wrong", "looks", "good", "done", "ok", "yes", "no", "why", "how", "what", "which", "where",
     "because", "so", "but", "or", "only", "just", "very", "much", "many", "few", "new", "old",
     "same", "other", "another", "each", "every", "our", "your", "my", "their", "let", "me", "you",
-    "they", "them", "was", "were", "been", "has", "have", "had", "do", "does", "did", "get",
-    "got", "set", "list", "map", "key", "name", "path", "data", "log", "time", "step", "case",
+    "they", "them", "was", "were", "been", "has", "have", "had", "do", "does", "did", "get", "got",
+    "set", "list", "map", "key", "name", "path", "data", "log", "time", "step", "case",
 ];
 
 /// Technical nouns (regular plurals).
 const NOUNS: &[&str] = &[
-    "tokenizer", "dispatcher", "watcher", "resolver", "crawler", "gateway", "sidecar", "keystore",
-    "ledger", "mailbox", "pipeline", "registry", "sandbox", "snapshot", "thumbnail", "tooltip",
-    "webhook", "widget", "cursor", "daemon", "firewall", "heartbeat", "inventory", "manifest",
-    "notebook", "payload", "quota", "replica", "router", "shard", "spinner", "stylesheet",
-    "telemetry", "terminal", "timestamp", "trailer", "viewport", "wallet", "worker", "checksum",
-    "changelog", "dashboard", "locale", "lockfile", "breadcrumb", "carousel", "avatar", "beacon",
-    "ticket", "invoice",
+    "tokenizer",
+    "dispatcher",
+    "watcher",
+    "resolver",
+    "crawler",
+    "gateway",
+    "sidecar",
+    "keystore",
+    "ledger",
+    "mailbox",
+    "pipeline",
+    "registry",
+    "sandbox",
+    "snapshot",
+    "thumbnail",
+    "tooltip",
+    "webhook",
+    "widget",
+    "cursor",
+    "daemon",
+    "firewall",
+    "heartbeat",
+    "inventory",
+    "manifest",
+    "notebook",
+    "payload",
+    "quota",
+    "replica",
+    "router",
+    "shard",
+    "spinner",
+    "stylesheet",
+    "telemetry",
+    "terminal",
+    "timestamp",
+    "trailer",
+    "viewport",
+    "wallet",
+    "worker",
+    "checksum",
+    "changelog",
+    "dashboard",
+    "locale",
+    "lockfile",
+    "breadcrumb",
+    "carousel",
+    "avatar",
+    "beacon",
+    "ticket",
+    "invoice",
 ];
 
 /// Verbs with regular forms (`-s`/`-es`/`-ies`, `-ed`/`-d`/`-ied`, `-ing`).
 const VERBS: &[&str] = &[
-    "index", "render", "migrate", "propose", "deploy", "serialize", "parse", "refactor",
-    "rename", "merge", "rebase", "throttle", "debounce", "paginate", "normalize", "encrypt",
-    "decrypt", "compress", "authenticate", "authorize", "retry", "stream", "flush", "sanitize",
-    "escape", "truncate", "rotate", "archive", "upload", "download", "bundle", "minify", "lint",
-    "mock", "patch", "revert", "squash", "provision", "compile", "import", "hydrate", "memoize",
-    "vendor", "backport", "fetch", "invalidate", "obfuscate", "checkpoint", "quarantine",
+    "index",
+    "render",
+    "migrate",
+    "propose",
+    "deploy",
+    "serialize",
+    "parse",
+    "refactor",
+    "rename",
+    "merge",
+    "rebase",
+    "throttle",
+    "debounce",
+    "paginate",
+    "normalize",
+    "encrypt",
+    "decrypt",
+    "compress",
+    "authenticate",
+    "authorize",
+    "retry",
+    "stream",
+    "flush",
+    "sanitize",
+    "escape",
+    "truncate",
+    "rotate",
+    "archive",
+    "upload",
+    "download",
+    "bundle",
+    "minify",
+    "lint",
+    "mock",
+    "patch",
+    "revert",
+    "squash",
+    "provision",
+    "compile",
+    "import",
+    "hydrate",
+    "memoize",
+    "vendor",
+    "backport",
+    "fetch",
+    "invalidate",
+    "obfuscate",
+    "checkpoint",
+    "quarantine",
     "deprecate",
 ];
 
 /// Longer words (five letters or more), for typos and pairs.
 const LONG: &[&str] = &[
-    "migration", "dependency", "certificate", "permissions", "threshold", "overflow", "fallback",
-    "rollback", "handshake", "bootstrap", "placeholder", "middleware", "namespace", "regression",
-    "deadlock", "semaphore", "scaffold", "interceptor", "debugger", "profiler", "container",
-    "orchestrator", "credential", "integration", "coverage", "latency", "bandwidth",
-    "throughput", "endpoint", "subscriber", "listener", "converter", "formatter", "highlighter",
-    "splitter", "compositor", "tessellation", "animation", "transition", "keyframe", "gradient",
-    "scrollbar", "clipboard", "shortcut", "watermark", "blueprint", "milestone", "sprint",
-    "backlog", "postmortem",
+    "migration",
+    "dependency",
+    "certificate",
+    "permissions",
+    "threshold",
+    "overflow",
+    "fallback",
+    "rollback",
+    "handshake",
+    "bootstrap",
+    "placeholder",
+    "middleware",
+    "namespace",
+    "regression",
+    "deadlock",
+    "semaphore",
+    "scaffold",
+    "interceptor",
+    "debugger",
+    "profiler",
+    "container",
+    "orchestrator",
+    "credential",
+    "integration",
+    "coverage",
+    "latency",
+    "bandwidth",
+    "throughput",
+    "endpoint",
+    "subscriber",
+    "listener",
+    "converter",
+    "formatter",
+    "highlighter",
+    "splitter",
+    "compositor",
+    "tessellation",
+    "animation",
+    "transition",
+    "keyframe",
+    "gradient",
+    "scrollbar",
+    "clipboard",
+    "shortcut",
+    "watermark",
+    "blueprint",
+    "milestone",
+    "sprint",
+    "backlog",
+    "postmortem",
 ];
 
 /// Parts of identifiers.
 const PARTS: &[&str] = &[
-    "config", "loader", "backoff", "policy", "http", "pool", "session", "token", "refresh",
-    "user", "account", "store", "query", "builder", "event", "emitter", "socket", "frame",
-    "codec", "header", "parser", "render", "state", "machine", "queue", "consumer", "producer",
-    "batch", "job", "runner", "metrics", "sink", "plugin", "host", "cluster", "node", "lease",
-    "lock", "graph", "edge",
+    "config", "loader", "backoff", "policy", "http", "pool", "session", "token", "refresh", "user",
+    "account", "store", "query", "builder", "event", "emitter", "socket", "frame", "codec",
+    "header", "parser", "render", "state", "machine", "queue", "consumer", "producer", "batch",
+    "job", "runner", "metrics", "sink", "plugin", "host", "cluster", "node", "lease", "lock",
+    "graph", "edge",
 ];
 
 /// Parts of file names.
 const FILES: &[&str] = &[
     "build", "main", "lib", "util", "helpers", "types", "routes", "schema", "server", "client",
-    "worker", "cache", "index", "model", "view", "store", "auth", "db", "api", "cli", "config",
-    "errors", "tests", "bench", "pod", "node", "net", "io", "fs", "sync",
+    "cache", "model", "view", "auth", "db", "api", "cli", "errors", "tests", "bench", "pod",
+    "net", "io", "fs", "sync", "mod", "app", "core", "env", "ui",
 ];
 
 const EXTENSIONS: &[&str] = &["rs", "ts", "py", "go", "toml"];
 
 /// Identifiers for error messages (snake case).
 const IDENTS: &[&str] = &[
-    "user_id", "max_retries", "conn_pool", "auth_token", "row_count", "file_handle", "req_body",
-    "tx_hash", "job_queue", "page_size", "api_key", "retry_delay", "cache_ttl", "batch_len",
-    "node_addr", "lease_id", "shard_key", "cursor_pos", "frame_buf", "span_ctx",
+    "user_id",
+    "max_retries",
+    "conn_pool",
+    "auth_token",
+    "row_count",
+    "file_handle",
+    "req_body",
+    "tx_hash",
+    "job_queue",
+    "page_size",
+    "api_key",
+    "retry_delay",
+    "cache_ttl",
+    "batch_len",
+    "node_addr",
+    "lease_id",
+    "shard_key",
+    "cursor_pos",
+    "frame_buf",
+    "span_ctx",
 ];
 
 /// German words with umlauts or ß, and German nouns without.
 const UMLAUT: &[&str] = &[
-    "geändert", "Größe", "Schlüssel", "Prüfung", "Übersetzung", "Lösung", "Überprüfung",
-    "Bestätigung", "Verzögerung", "Änderungen", "Gebühren", "Rückgabe", "Währung", "übernommen",
-    "Kündigung", "Schätzung", "Öffnung", "Zählung", "Lücke", "Brücke", "Bücher", "Stückliste",
-    "Zuständigkeit", "Fälligkeit", "Häufigkeit", "Empfänger", "Anhänger", "Überweisung",
-    "Straße", "Grüße", "Müllabfuhr", "Düsseldorf", "Nürnberg", "Köln", "Größenordnung",
+    "geändert",
+    "Größe",
+    "Schlüssel",
+    "Prüfung",
+    "Übersetzung",
+    "Lösung",
+    "Überprüfung",
+    "Bestätigung",
+    "Verzögerung",
+    "Änderungen",
+    "Gebühren",
+    "Rückgabe",
+    "Währung",
+    "übernommen",
+    "Kündigung",
+    "Schätzung",
+    "Öffnung",
+    "Zählung",
+    "Lücke",
+    "Brücke",
+    "Bücher",
+    "Stückliste",
+    "Zuständigkeit",
+    "Fälligkeit",
+    "Häufigkeit",
+    "Empfänger",
+    "Anhänger",
+    "Überweisung",
+    "Straße",
+    "Grüße",
+    "Müllabfuhr",
+    "Düsseldorf",
+    "Nürnberg",
+    "Köln",
+    "Größenordnung",
 ];
 const GERMAN: &[&str] = &[
-    "Konfiguration", "Zeitstempel", "Datenbank", "Schnittstelle", "Anwendung", "Verbindung",
-    "Abfrage", "Benutzer", "Rechner", "Speicher", "Dienst", "Ordner", "Protokoll", "Sitzung",
-    "Rechnung", "Bestellung", "Lieferung", "Kunde", "Vertrag", "Zahlung",
+    "Konfiguration",
+    "Zeitstempel",
+    "Datenbank",
+    "Schnittstelle",
+    "Anwendung",
+    "Verbindung",
+    "Abfrage",
+    "Benutzer",
+    "Rechner",
+    "Speicher",
+    "Dienst",
+    "Ordner",
+    "Protokoll",
+    "Sitzung",
+    "Rechnung",
+    "Bestellung",
+    "Lieferung",
+    "Kunde",
+    "Vertrag",
+    "Zahlung",
 ];
 /// CJK words with no character pair in common.
 const CJK: &[&str] = &[
-    "数据库", "服务器", "配置文件", "缓存", "日志", "权限", "部署", "接口", "索引", "用户名",
-    "密码", "证书", "网关", "队列", "线程", "进程", "内存", "磁盘", "網路", "設定", "検索",
-    "認証", "接続", "変更", "削除", "追加", "更新", "確認", "表示", "画面",
+    "数据库",
+    "服务器",
+    "配置文件",
+    "缓存",
+    "日志",
+    "权限",
+    "部署",
+    "接口",
+    "索引",
+    "用户名",
+    "密码",
+    "证书",
+    "网关",
+    "队列",
+    "线程",
+    "进程",
+    "内存",
+    "磁盘",
+    "網路",
+    "設定",
+    "検索",
+    "認証",
+    "接続",
+    "変更",
+    "削除",
+    "追加",
+    "更新",
+    "確認",
+    "表示",
+    "画面",
 ];
 
 /// One known item: the query, its class and its one intended session.
@@ -177,13 +395,19 @@ fn pick<'a>(rng: &mut Lcg, pool: &[&'a str]) -> &'a str {
 }
 
 fn filler(rng: &mut Lcg, n: usize) -> String {
-    (0..n).map(|_| pick(rng, FILLER)).collect::<Vec<_>>().join(" ")
+    (0..n)
+        .map(|_| pick(rng, FILLER))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn plural(noun: &str) -> String {
     if noun.ends_with('s') || noun.ends_with('x') || noun.ends_with("sh") || noun.ends_with("ch") {
         format!("{noun}es")
-    } else if let Some(stem) = noun.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o'])) {
+    } else if let Some(stem) = noun
+        .strip_suffix('y')
+        .filter(|s| !s.ends_with(['a', 'e', 'o']))
+    {
         format!("{stem}ies")
     } else {
         format!("{noun}s")
@@ -192,7 +416,9 @@ fn plural(noun: &str) -> String {
 
 /// A verb's form: 0 as is, 1 third person, 2 past, 3 `-ing`.
 fn verb_form(verb: &str, form: usize) -> String {
-    let consonant_y = verb.strip_suffix('y').filter(|s| !s.ends_with(['a', 'e', 'o']));
+    let consonant_y = verb
+        .strip_suffix('y')
+        .filter(|s| !s.ends_with(['a', 'e', 'o']));
     match form {
         1 => plural(verb),
         2 => match consonant_y {
@@ -212,7 +438,11 @@ fn verb_form(verb: &str, form: usize) -> String {
 /// (two slips for words of eight letters or more, one time in three).
 fn typo(rng: &mut Lcg, word: &str) -> String {
     let mut chars: Vec<char> = word.chars().collect();
-    let slips = if chars.len() >= 8 && rng.next(3) == 0 { 2 } else { 1 };
+    let slips = if chars.len() >= 8 && rng.next(3) == 0 {
+        2
+    } else {
+        1
+    };
     for _ in 0..slips {
         let at = 1 + rng.next(chars.len() - 2);
         match rng.next(4) {
@@ -291,9 +521,21 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
         0 => {
             let (noun, verb) = (pick(rng, NOUNS), pick(rng, VERBS));
             let (written, asked) = (rng.next(4), rng.next(4));
-            let asked = if asked == written { (asked + 1) % 4 } else { asked };
-            let noun_written = if rng.next(2) == 0 { noun.to_string() } else { plural(noun) };
-            let noun_asked = if rng.next(3) == 0 { plural(noun) } else { noun.to_string() };
+            let asked = if asked == written {
+                (asked + 1) % 4
+            } else {
+                asked
+            };
+            let noun_written = if rng.next(2) == 0 {
+                noun.to_string()
+            } else {
+                plural(noun)
+            };
+            let noun_asked = if rng.next(3) == 0 {
+                plural(noun)
+            } else {
+                noun.to_string()
+            };
             p.intended.push(format!(
                 "the {noun_written} {} {}",
                 verb_form(verb, written),
@@ -315,25 +557,44 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
         // typo: a long word mistyped, with a noun.
         1 => {
             let (long, noun) = (pick(rng, LONG), pick(rng, NOUNS));
-            p.intended.push(format!("{} {long} for the {noun}", filler(rng, 3)));
+            p.intended
+                .push(format!("{} {long} for the {noun}", filler(rng, 3)));
             p.query = if rng.next(2) == 0 {
                 format!("{} {noun}", typo(rng, long))
             } else {
                 format!("{noun} {}", typo(rng, long))
             };
             p.keys = vec![key(long), key(noun)];
-            p.distractors.push((vec![key(long)], format!("{long} {}", pick(rng, NOUNS))));
-            p.distractors.push((vec![key(noun)], format!("{} {noun}", pick(rng, LONG))));
+            {
+                let other = pick(rng, NOUNS);
+                p.distractors
+                    .push((vec![key(long), key(other)], format!("{long} {other}")));
+            }
+            {
+                let other = pick(rng, LONG);
+                p.distractors
+                    .push((vec![key(noun), key(other)], format!("{other} {noun}")));
+            }
         }
         // across messages: one word in a prompt, the other in an answer.
         2 => {
             let (a, b) = (pick(rng, NOUNS), pick(rng, LONG));
-            p.intended.push(format!("what about the {a} {}", filler(rng, 3)));
-            p.intended.push(format!("{} the {b} is next", filler(rng, 3)));
+            p.intended
+                .push(format!("what about the {a} {}", filler(rng, 3)));
+            p.intended
+                .push(format!("{} the {b} is next", filler(rng, 3)));
             p.query = format!("{a} {b}");
             p.keys = vec![key(a), key(b)];
-            p.distractors.push((vec![key(a)], format!("the {a} {}", pick(rng, LONG))));
-            p.distractors.push((vec![key(b)], format!("{} {b}", pick(rng, NOUNS))));
+            {
+                let other = pick(rng, LONG);
+                p.distractors
+                    .push((vec![key(a), key(other)], format!("the {a} {other}")));
+            }
+            {
+                let other = pick(rng, NOUNS);
+                p.distractors
+                    .push((vec![key(b), key(other)], format!("{other} {b}")));
+            }
         }
         // identifier parts: two parts of a three-part identifier.
         3 => {
@@ -350,7 +611,8 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
                 _ => parts.join("_"),
             };
             let (i, j) = if rng.next(2) == 0 { (0, 1) } else { (1, 2) };
-            p.intended.push(format!("call `{ident}()` {}", filler(rng, 3)));
+            p.intended
+                .push(format!("call `{ident}()` {}", filler(rng, 3)));
             p.query = format!("{} {}", parts[i], parts[j]);
             p.keys = parts.iter().map(|w| key(w)).collect();
             let other = pick(rng, PARTS);
@@ -368,7 +630,11 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
         4 => {
             let (a, b) = (pick(rng, FILES), pick(rng, FILES));
             let ext = pick(rng, EXTENSIONS);
-            let name = if a == b { format!("{a}.{ext}") } else { format!("{a}_{b}.{ext}") };
+            let name = if a == b {
+                format!("{a}.{ext}")
+            } else {
+                format!("{a}_{b}.{ext}")
+            };
             let longer = format!("{}_{name}", pick(rng, FILES));
             let neighbour = format!("{a}_{}.{ext}", pick(rng, FILES));
             for n in [&name, &longer, &neighbour] {
@@ -377,12 +643,21 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
                 }
             }
             let dir = pick(rng, FILES);
-            p.intended.push(format!("edit src/{dir}/{name} {}", filler(rng, 3)));
-            p.query = if rng.next(3) == 0 { format!("{dir}/{name}") } else { name.clone() };
+            p.intended
+                .push(format!("edit src/{dir}/{name} {}", filler(rng, 3)));
+            p.query = if rng.next(3) == 0 {
+                format!("{dir}/{name}")
+            } else {
+                name.clone()
+            };
             p.keys = vec![format!("file:{name}")];
             let repeated = vec![format!("see src/{dir}/{longer}"); 1 + rng.next(5)].join(" and ");
-            p.distractors.push((vec![format!("file:{longer}")], repeated));
-            p.distractors.push((vec![format!("file:{neighbour}")], format!("src/{dir}/{neighbour}")));
+            p.distractors
+                .push((vec![format!("file:{longer}")], repeated));
+            p.distractors.push((
+                vec![format!("file:{neighbour}")],
+                format!("src/{dir}/{neighbour}"),
+            ));
         }
         // versions: written with a `v`, asked without; distractors the
         // neighbouring versions.
@@ -394,12 +669,29 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
                 return None;
             }
             used.extend(all.iter().cloned());
-            let tool = pick(rng, &["node", "rustc", "python", "postgres", "kubectl", "terraform"]);
-            p.intended.push(format!("upgraded {tool} to v{} {}", all[0], filler(rng, 3)));
+            let tool = pick(
+                rng,
+                &[
+                    "node",
+                    "rustc",
+                    "python",
+                    "postgres",
+                    "kubectl",
+                    "terraform",
+                ],
+            );
+            p.intended
+                .push(format!("upgraded {tool} to v{} {}", all[0], filler(rng, 3)));
             p.query = all[0].clone();
             p.keys = vec![format!("version:{}", all[0])];
-            p.distractors.push((vec![format!("version:{}", all[1])], format!("{tool} v{}", all[1])));
-            p.distractors.push((vec![format!("version:{}", all[2])], format!("pinned v{}", all[2])));
+            p.distractors.push((
+                vec![format!("version:{}", all[1])],
+                format!("{tool} v{}", all[1]),
+            ));
+            p.distractors.push((
+                vec![format!("version:{}", all[2])],
+                format!("pinned v{}", all[2]),
+            ));
         }
         // error text, pasted with its punctuation.
         6 => {
@@ -428,19 +720,28 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
                     format!("Error: connect ECONNREFUSED 127.0.0.1:{code} ({other})"),
                 ),
             };
-            if other == ident || !used.insert(format!("error:{query}")) || !used.insert(format!("error:{near}")) {
+            if other == ident
+                || !used.insert(format!("error:{query}"))
+                || !used.insert(format!("error:{near}"))
+            {
                 return None;
             }
             p.intended.push(format!("{}: {text}", filler(rng, 2)));
             p.query = query.clone();
+            let parts = |ident: &str| ident.split('_').map(key).collect::<Vec<_>>();
             p.keys = vec![format!("error:{query}")];
-            p.distractors.push((vec![format!("error:{near}")], near));
+            p.keys.extend(parts(ident));
+            let mut near_keys = vec![format!("error:{near}")];
+            near_keys.extend(parts(other));
+            near_keys.extend(parts(ident));
+            p.distractors.push((near_keys, near));
         }
         // German (umlauts typed three ways, nouns inflected) and CJK.
         7 => {
             if rng.next(2) == 0 {
                 let (word, noun) = (pick(rng, UMLAUT), pick(rng, GERMAN));
-                p.intended.push(format!("Die {noun} wurde wegen {word} angepasst"));
+                p.intended
+                    .push(format!("Die {noun} wurde wegen {word} angepasst"));
                 let asked = match rng.next(4) {
                     0 => word.to_string(),
                     1 => without_umlauts(word, false),
@@ -448,8 +749,18 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
                 };
                 p.query = format!("{} {asked}", noun.to_lowercase());
                 p.keys = vec![key(noun), key(word)];
-                p.distractors.push((vec![key(noun)], format!("Die {noun} und {}", pick(rng, UMLAUT))));
-                p.distractors.push((vec![key(word)], format!("{} mit {word}", pick(rng, GERMAN))));
+                {
+                    let other = pick(rng, UMLAUT);
+                    p.distractors.push((
+                        vec![key(noun), key(other)],
+                        format!("Die {noun} und {other}"),
+                    ));
+                }
+                {
+                    let other = pick(rng, GERMAN);
+                    p.distractors
+                        .push((vec![key(word), key(other)], format!("{other} mit {word}")));
+                }
             } else {
                 let (a, b) = (pick(rng, CJK), pick(rng, CJK));
                 if a == b {
@@ -458,32 +769,52 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
                 p.intended.push(format!("关于 {a} ，还有 {b} 。"));
                 p.query = format!("{a} {b}");
                 p.keys = vec![key(a), key(b)];
-                p.distractors.push((vec![key(a)], format!("{a} ，{}", pick(rng, CJK))));
-                p.distractors.push((vec![key(b)], format!("{} 和 {b}", pick(rng, CJK))));
+                {
+                    let other = pick(rng, CJK);
+                    p.distractors
+                        .push((vec![key(a), key(other)], format!("{a} ，{other}")));
+                }
+                {
+                    let other = pick(rng, CJK);
+                    p.distractors
+                        .push((vec![key(b), key(other)], format!("{other} 和 {b}")));
+                }
             }
         }
         // words only the assistant said.
         8 => {
             let (a, b) = (pick(rng, LONG), pick(rng, NOUNS));
-            p.intended.push(format!("I moved the {a} into the {b} {}", filler(rng, 3)));
+            p.intended
+                .push(format!("I moved the {a} into the {b} {}", filler(rng, 3)));
             p.assistant_only = true;
             p.query = format!("{a} {b}");
             p.keys = vec![key(a), key(b)];
-            p.distractors.push((vec![key(a)], format!("the {a} {}", pick(rng, NOUNS))));
-            p.distractors.push((vec![key(b)], format!("{} {b}", pick(rng, LONG))));
+            {
+                let other = pick(rng, NOUNS);
+                p.distractors
+                    .push((vec![key(a), key(other)], format!("the {a} {other}")));
+            }
+            {
+                let other = pick(rng, LONG);
+                p.distractors
+                    .push((vec![key(b), key(other)], format!("{other} {b}")));
+            }
         }
         // word order: three words, asked in another order.
         _ => {
             let (a, b, c) = (pick(rng, NOUNS), pick(rng, VERBS), pick(rng, LONG));
-            p.intended.push(format!("the {a} should {b} the {c} {}", filler(rng, 2)));
+            p.intended
+                .push(format!("the {a} should {b} the {c} {}", filler(rng, 2)));
             p.query = match rng.next(3) {
                 0 => format!("{c} {a} {b}"),
                 1 => format!("{b} {c} {a}"),
                 _ => format!("{c} {b} {a}"),
             };
             p.keys = vec![key(a), key(b), key(c)];
-            p.distractors.push((vec![key(a), key(b)], format!("{a} {b}")));
-            p.distractors.push((vec![key(b), key(c)], format!("{b} {c}")));
+            p.distractors
+                .push((vec![key(a), key(b)], format!("{a} {b}")));
+            p.distractors
+                .push((vec![key(b), key(c)], format!("{b} {c}")));
         }
     }
     Some(p)
@@ -538,12 +869,15 @@ fn generate(root: &Path, sessions: usize, per_class: usize, seed: u64) -> Vec<It
             };
             let mut placed = Vec::new();
             for (keys, text) in &plan.distractors {
-                let spot = (0..20)
-                    .map(|_| rng.next(sessions))
-                    .find(|&s| s != owner && safe(&drafts, &queries, s, keys) && {
+                let spot = (0..20).map(|_| rng.next(sessions)).find(|&s| {
+                    s != owner && safe(&drafts, &queries, s, keys) && {
                         // Nor may a distractor complete this query.
-                        !plan.keys.iter().all(|k| drafts[s].keys.contains(k) || keys.contains(k))
-                    });
+                        !plan
+                            .keys
+                            .iter()
+                            .all(|k| drafts[s].keys.contains(k) || keys.contains(k))
+                    }
+                });
                 placed.push(spot.map(|s| (s, keys, text)));
             }
             if placed.iter().any(Option::is_none) {
@@ -551,7 +885,9 @@ fn generate(root: &Path, sessions: usize, per_class: usize, seed: u64) -> Vec<It
             }
             for (s, keys, text) in placed.into_iter().flatten() {
                 let m = rng.next(12);
-                drafts[s].messages[m].1.push_str(&format!(" {text} {}", filler(&mut rng, 3)));
+                drafts[s].messages[m]
+                    .1
+                    .push_str(&format!(" {text} {}", filler(&mut rng, 3)));
                 drafts[s].keys.extend(keys.iter().cloned());
             }
             let draft = &mut drafts[owner];
@@ -594,7 +930,12 @@ fn session_id(i: usize) -> String {
 }
 
 fn stamp(i: usize, j: usize) -> String {
-    format!("2026-11-{:02}T10:{:02}:{:02}.000Z", 1 + i % 28, (i / 28) % 60, j % 60)
+    format!(
+        "2026-11-{:02}T10:{:02}:{:02}.000Z",
+        1 + i % 28,
+        (i / 28) % 60,
+        j % 60
+    )
 }
 
 fn claude(i: usize, messages: &[(bool, String)]) -> (String, String) {
@@ -635,7 +976,8 @@ fn codex(i: usize, messages: &[(bool, String)]) -> (String, String) {
             json!({"type": "message", "role": "user",
                 "content": [{"type": "input_text", "text": text}]})
         };
-        let line = json!({"timestamp": stamp(i, j + 1), "type": "response_item", "payload": payload});
+        let line =
+            json!({"timestamp": stamp(i, j + 1), "type": "response_item", "payload": payload});
         out.push_str(&line.to_string());
         out.push('\n');
     }
@@ -648,11 +990,19 @@ fn codex(i: usize, messages: &[(bool, String)]) -> (String, String) {
 
 fn hydra(i: usize, messages: &[(bool, String)]) -> (String, String) {
     let id = session_id(i);
-    let mut log = lsp_common::LogBuilder::new(&id, 1_780_000_000_000 + i as u64, Some("/home/u/shop"));
+    let mut log =
+        lsp_common::LogBuilder::new(&id, 1_780_000_000_000 + i as u64, Some("/home/u/shop"));
     for (assistant, text) in messages {
-        log = if *assistant { log.assistant(text) } else { log.user(text) };
+        log = if *assistant {
+            log.assistant(text)
+        } else {
+            log.user(text)
+        };
     }
-    (format!("hydra/2026/11/{:02}/{id}.jsonl", 1 + i % 28), log.text())
+    (
+        format!("hydra/2026/11/{:02}/{id}.jsonl", 1 + i % 28),
+        log.text(),
+    )
 }
 
 fn specs(root: &Path) -> Vec<StoreSpec> {
@@ -664,13 +1014,17 @@ fn specs(root: &Path) -> Vec<StoreSpec> {
                 .expect("format"),
         )
     };
-    [("claude/projects", "claude-code"), ("codex/sessions", "codex"), ("hydra", "hydra")]
-        .into_iter()
-        .map(|(dir, name)| StoreSpec {
-            path: root.join(dir),
-            format: format(name),
-        })
-        .collect()
+    [
+        ("claude/projects", "claude-code"),
+        ("codex/sessions", "codex"),
+        ("hydra", "hydra"),
+    ]
+    .into_iter()
+    .map(|(dir, name)| StoreSpec {
+        path: root.join(dir),
+        format: format(name),
+    })
+    .collect()
 }
 
 fn env_usize(name: &str, default: usize) -> usize {
@@ -715,6 +1069,12 @@ fn main() {
         let hits = search.search(&parsed, options).expect("search");
         latencies.push(started.elapsed());
         let at = hits.iter().position(|h| h.session_id == wanted);
+        if std::env::var("SEARCH_QUALITY_SHOW").is_ok_and(|q| q == item.query) {
+            for h in &hits {
+                let texts: Vec<&str> = h.snippets.iter().map(|s| s.text.as_str()).collect();
+                println!("show: {} {} {texts:?}", h.session_id, h.score);
+            }
+        }
         let c = counts.entry(item.class).or_default();
         c.0 += 1;
         c.1 += usize::from(at == Some(0));
@@ -732,7 +1092,12 @@ fn main() {
     }
     // Frequent words: filler words in every session.
     let mut frequent = Vec::new();
-    for query in ["the code", "we should check the", "function test value", "build release"] {
+    for query in [
+        "the code",
+        "we should check the",
+        "function test value",
+        "build release",
+    ] {
         let parsed = search::parse_query(query).expect("query");
         for _ in 0..10 {
             let started = Instant::now();
@@ -753,12 +1118,20 @@ fn main() {
     let (mut all, mut first, mut top5) = (0, 0, 0);
     for (class, name) in CLASSES.iter().enumerate() {
         let (n, f, t) = counts.get(&class).copied().unwrap_or_default();
-        println!("| {name} | {n} | {:.1} % | {:.1} % |", 100.0 * rate(f, n), 100.0 * rate(t, n));
+        println!(
+            "| {name} | {n} | {:.1} % | {:.1} % |",
+            100.0 * rate(f, n),
+            100.0 * rate(t, n)
+        );
         if n < per_class {
             failed.push(format!("{name}: only {n} queries generated"));
         }
         if rate(f, n) < FIRST_PER_CLASS {
-            failed.push(format!("{name}: first {:.1} % < {:.0} %", 100.0 * rate(f, n), 100.0 * FIRST_PER_CLASS));
+            failed.push(format!(
+                "{name}: first {:.1} % < {:.0} %",
+                100.0 * rate(f, n),
+                100.0 * FIRST_PER_CLASS
+            ));
         }
         (all, first, top5) = (all + n, first + f, top5 + t);
     }
@@ -775,10 +1148,18 @@ fn main() {
         ms(percentile(&mut frequent, 0.95))
     );
     if rate(first, all) < FIRST_OVERALL {
-        failed.push(format!("first {:.1} % < {:.0} %", 100.0 * rate(first, all), 100.0 * FIRST_OVERALL));
+        failed.push(format!(
+            "first {:.1} % < {:.0} %",
+            100.0 * rate(first, all),
+            100.0 * FIRST_OVERALL
+        ));
     }
     if rate(top5, all) < TOP5_OVERALL {
-        failed.push(format!("top 5 {:.1} % < {:.0} %", 100.0 * rate(top5, all), 100.0 * TOP5_OVERALL));
+        failed.push(format!(
+            "top 5 {:.1} % < {:.0} %",
+            100.0 * rate(top5, all),
+            100.0 * TOP5_OVERALL
+        ));
     }
     if show_misses || !failed.is_empty() {
         for miss in &misses {

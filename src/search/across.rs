@@ -35,10 +35,18 @@ pub fn sessions(
 ) -> Result<Vec<Across>, SearchError> {
     let mut forms = Forms::new();
     let mut typos = false;
-    let mut top = run(searcher, &*session_query(parsed, fields, &mut forms, false), wanted)?;
+    let mut top = run(
+        searcher,
+        &*session_query(parsed, fields, &mut forms, false),
+        wanted,
+    )?;
     if top.is_empty() && seen.is_empty() && may_have_typos(parsed) {
         typos = true;
-        top = run(searcher, &*session_query(parsed, fields, &mut forms, true), wanted)?;
+        top = run(
+            searcher,
+            &*session_query(parsed, fields, &mut forms, true),
+            wanted,
+        )?;
     }
     let mut ids = Ids::default();
     let mut found: Vec<(String, f32)> = Vec::new();
@@ -90,7 +98,10 @@ fn holding(
         .map(|(id, _)| Term::from_field_text(fields.session, id));
     let text_term = |t: &str| Term::from_field_text(fields.text, t);
     let query = BooleanQuery::new(vec![
-        (Occur::Must, Box::new(TermSetQuery::new(sessions)) as Box<dyn Query>),
+        (
+            Occur::Must,
+            Box::new(TermSetQuery::new(sessions)) as Box<dyn Query>,
+        ),
         (Occur::Must, words_query(phrase, &text_term)),
     ]);
     let docs = searcher.search(&query, &DocSetCollector)?;

@@ -80,7 +80,11 @@ fn umlauts(term: &str) -> Option<String> {
     if !(term.contains("ae") || term.contains("oe") || term.contains("ue")) {
         return None;
     }
-    Some(term.replace("ae", "a").replace("oe", "o").replace("ue", "u"))
+    Some(
+        term.replace("ae", "a")
+            .replace("oe", "o")
+            .replace("ue", "u"),
+    )
 }
 
 #[cfg(test)]

@@ -133,7 +133,8 @@ fn group_query(
     }
     if one && typos {
         if let Some(distance) = typo_distance(last) {
-            let near = FuzzyTermQuery::new(Term::from_field_text(fields.words, last), distance, true);
+            let near =
+                FuzzyTermQuery::new(Term::from_field_text(fields.words, last), distance, true);
             let scored = ConstScoreQuery::new(Box::new(near), TYPO_SCORE);
             either.push((Occur::Should, Box::new(scored)));
         }
@@ -171,13 +172,17 @@ pub fn snippet_query(
     if let Some(prefix) = prefix {
         let pattern = format!("{}.*", regex_escape(&prefix));
         if let Ok(query) = RegexQuery::from_pattern(&pattern, fields.text) {
-            out.push(Box::new(ConstScoreQuery::new(Box::new(query), PREFIX_SCORE)));
+            out.push(Box::new(ConstScoreQuery::new(
+                Box::new(query),
+                PREFIX_SCORE,
+            )));
         }
     }
     if typos {
         for term in single_words(parsed) {
             if let Some(distance) = typo_distance(term) {
-                let near = FuzzyTermQuery::new(Term::from_field_text(fields.text, term), distance, true);
+                let near =
+                    FuzzyTermQuery::new(Term::from_field_text(fields.text, term), distance, true);
                 out.push(Box::new(ConstScoreQuery::new(Box::new(near), TYPO_SCORE)));
             }
         }

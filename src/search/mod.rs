@@ -408,7 +408,8 @@ impl Search {
         if hits.len() < options.limit && query.has_words() {
             let seen: HashSet<String> = hits.iter().map(|h| h.session_id.clone()).collect();
             let mut more = Vec::new();
-            for (id, score, docs) in across::sessions(&searcher, f, query, &seen, wanted, &options)? {
+            for (id, score, docs) in across::sessions(&searcher, f, query, &seen, wanted, &options)?
+            {
                 if let Some(hit) = self.hit(&searcher, query, &options, id, score, &docs)? {
                     more.push(hit);
                 }

@@ -10,8 +10,8 @@ use std::fmt;
 use std::ops::Bound;
 
 use tantivy::query::{
-    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    RangeQuery, RegexQuery, TermQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery,
+    Query, RangeQuery, RegexQuery, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
@@ -273,7 +273,10 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
     }
     for name in &parsed.names {
         let term = TermQuery::new(text_term(name), IndexRecordOption::WithFreqs);
-        clauses.push((Occur::Should, Box::new(BoostQuery::new(Box::new(term), NAME_BOOST))));
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(Box::new(term), NAME_BOOST)),
+        ));
     }
     if !parsed.has_words() {
         clauses.push((Occur::Must, Box::new(AllQuery)));
@@ -392,7 +395,10 @@ mod tests {
         // A word with a colon that is no filter is a word.
         assert_eq!(
             ok("error:E0382 x ").required,
-            vec![vec!["error".to_string(), "e".into(), "0382".into()], vec!["x".into()]]
+            vec![
+                vec!["error".to_string(), "e".into(), "0382".into()],
+                vec!["x".into()]
+            ]
         );
     }
 

@@ -73,9 +73,14 @@ mod tests {
     #[test]
     fn terms_count_once_per_message_and_stems_follow() {
         let mut forms = Forms::new();
-        let texts = ["Indexing the trailers", "indexing again, indexing", "build.rs"];
+        let texts = [
+            "Indexing the trailers",
+            "indexing again, indexing",
+            "build.rs",
+        ];
         let (words, stems) = of(texts.into_iter(), &mut forms);
-        let count = |p: &PreTokenizedString, t: &str| p.tokens.iter().filter(|k| k.text == t).count();
+        let count =
+            |p: &PreTokenizedString, t: &str| p.tokens.iter().filter(|k| k.text == t).count();
         assert_eq!(count(&words, "indexing"), 2);
         assert_eq!(count(&words, "trailers"), 1);
         assert_eq!(count(&words, "build.rs"), 1);

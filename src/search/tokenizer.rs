@@ -388,7 +388,10 @@ mod tests {
         );
         assert_eq!(word_groups("12.31.3"), vec![vec!["12", "31", "3"]]);
         assert_eq!(terms("a3f9c2"), ["a3f9c2"]);
-        assert_eq!(file_names("see crates/pod_build.rs and build.rs"), ["pod_build.rs", "build.rs"]);
+        assert_eq!(
+            file_names("see crates/pod_build.rs and build.rs"),
+            ["pod_build.rs", "build.rs"]
+        );
         assert_eq!(file_names("plain words"), Vec::<String>::new());
     }
 
