@@ -57,14 +57,15 @@ const FILLER: &[&str] = &[
     "with", "then", "now", "also", "maybe", "please", "look", "at", "after", "before", "when",
     "if", "not", "can", "will", "would", "could", "here", "there", "first", "next", "again",
     "more", "some", "all", "one", "two", "file", "code", "function", "test", "run", "change",
-    "line", "value", "type", "module", "check", "update", "fix", "add",
-    "remove", "use", "make", "see", "try", "think", "works", "broken", "still", "output", "input",
-    "return", "call", "method", "struct", "field", "default", "option", "release", "branch", "commit", "review", "comment", "issue", "thanks", "sure", "right",
-    "wrong", "looks", "good", "done", "ok", "yes", "no", "why", "how", "what", "which", "where",
-    "because", "so", "but", "or", "only", "just", "very", "much", "many", "few", "new", "old",
-    "same", "other", "another", "each", "every", "our", "your", "my", "their", "let", "me", "you",
-    "they", "them", "was", "were", "been", "has", "have", "had", "do", "does", "did", "get", "got",
-    "set", "list", "map", "key", "name", "path", "data", "log", "time", "step", "case",
+    "line", "value", "type", "module", "check", "update", "fix", "add", "remove", "use", "make",
+    "see", "try", "think", "works", "broken", "still", "output", "input", "return", "call",
+    "method", "struct", "field", "default", "option", "release", "branch", "commit", "review",
+    "comment", "issue", "thanks", "sure", "right", "wrong", "looks", "good", "done", "ok", "yes",
+    "no", "why", "how", "what", "which", "where", "because", "so", "but", "or", "only", "just",
+    "very", "much", "many", "few", "new", "old", "same", "other", "another", "each", "every",
+    "our", "your", "my", "their", "let", "me", "you", "they", "them", "was", "were", "been", "has",
+    "have", "had", "do", "does", "did", "get", "got", "set", "list", "map", "key", "name", "path",
+    "data", "log", "time", "step", "case",
 ];
 
 /// Technical nouns (regular plurals).
@@ -241,8 +242,8 @@ const PARTS: &[&str] = &[
 /// Parts of file names.
 const FILES: &[&str] = &[
     "build", "main", "lib", "util", "helpers", "types", "routes", "schema", "server", "client",
-    "cache", "model", "view", "auth", "db", "api", "cli", "errors", "tests", "bench", "pod",
-    "net", "io", "fs", "sync", "mod", "app", "core", "env", "ui",
+    "cache", "model", "view", "auth", "db", "api", "cli", "errors", "tests", "bench", "pod", "net",
+    "io", "fs", "sync", "mod", "app", "core", "env", "ui",
 ];
 
 const EXTENSIONS: &[&str] = &["rs", "ts", "py", "go", "toml"];
@@ -378,6 +379,8 @@ struct Item {
 struct Plan {
     query: String,
     keys: Vec<String>,
+    /// Words the intended session holds besides `keys`.
+    extra: Vec<String>,
     /// `(texts, one message each; assistant only)`.
     intended: Vec<String>,
     assistant_only: bool,
@@ -512,6 +515,7 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
     let mut p = Plan {
         query: String::new(),
         keys: Vec::new(),
+        extra: Vec::new(),
         intended: Vec::new(),
         assistant_only: false,
         distractors: Vec::new(),
@@ -614,7 +618,8 @@ fn plan(class: usize, rng: &mut Lcg, used: &mut HashSet<String>) -> Option<Plan>
             p.intended
                 .push(format!("call `{ident}()` {}", filler(rng, 3)));
             p.query = format!("{} {}", parts[i], parts[j]);
-            p.keys = parts.iter().map(|w| key(w)).collect();
+            p.keys = vec![key(parts[i]), key(parts[j])];
+            p.extra = parts.iter().map(|w| key(w)).collect();
             let other = pick(rng, PARTS);
             p.distractors.push((
                 vec![key(parts[i]), key(other)],
@@ -863,8 +868,9 @@ fn generate(root: &Path, sessions: usize, per_class: usize, seed: u64) -> Vec<It
             if (0..sessions).any(taken) || queries.iter().any(|(k, _)| *k == plan.keys) {
                 continue;
             }
+            let held: Vec<String> = plan.keys.iter().chain(&plan.extra).cloned().collect();
             let mut candidates = (0..sessions).map(|_| rng.next(sessions));
-            let Some(owner) = candidates.find(|&s| safe(&drafts, &queries, s, &plan.keys)) else {
+            let Some(owner) = candidates.find(|&s| safe(&drafts, &queries, s, &held)) else {
                 continue;
             };
             let mut placed = Vec::new();
@@ -902,7 +908,7 @@ fn generate(root: &Path, sessions: usize, per_class: usize, seed: u64) -> Vec<It
                 };
                 draft.messages[m].1.push_str(&format!(" {text}"));
             }
-            draft.keys.extend(plan.keys.iter().cloned());
+            draft.keys.extend(held);
             queries.push((plan.keys, owner));
             items.push(Item {
                 class,

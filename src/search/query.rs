@@ -271,6 +271,28 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         ]);
         clauses.push((Occur::Must, Box::new(either)));
     }
+    // Words close together rank first: the one-term words in the order
+    // asked, within a few words of each other.
+    let near: Vec<Term> = parsed
+        .required
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !parsed.quoted.contains(i))
+        .map(|(_, g)| g)
+        .chain(parsed.prefix.iter())
+        .filter_map(|g| match g.as_slice() {
+            [one] => Some(text_term(one)),
+            _ => None,
+        })
+        .collect();
+    if near.len() >= 2 {
+        let mut phrase = PhraseQuery::new(near);
+        phrase.set_slop(NEAR_SLOP);
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(Box::new(phrase), NEAR_BOOST)),
+        ));
+    }
     for name in &parsed.names {
         let term = TermQuery::new(text_term(name), IndexRecordOption::WithFreqs);
         clauses.push((
@@ -285,8 +307,14 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
     Box::new(BooleanQuery::new(clauses))
 }
 
-/// How much a file name matched whole adds, against its parts' phrase.
-pub(super) const NAME_BOOST: f32 = 2.0;
+/// How much a file name matched whole adds, against its parts' phrase:
+/// enough that the exact name outranks a longer one ending in it however
+/// often that one is mentioned (BM25 saturates).
+pub(super) const NAME_BOOST: f32 = 5.0;
+/// Words at most this many positions apart count as close together.
+const NEAR_SLOP: u32 = 4;
+/// What words close together add.
+const NEAR_BOOST: f32 = 1.0;
 
 /// The filters of `parsed`, as clauses that restrict without scoring (on
 /// message and session documents alike: both carry agent, cwd and time).
