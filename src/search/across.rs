@@ -13,7 +13,7 @@ use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 use super::error::SearchError;
 use super::forms::Forms;
-use super::matching::{may_have_typos, session_query, snippet_query};
+use super::matching::{may_have_typos, message_words, session_query};
 use super::query::{words_query, ParsedQuery};
 use super::schema::Fields;
 use super::{SearchOptions, SNIPPETS};
@@ -68,11 +68,13 @@ pub fn sessions(
         found.retain(|(id, _)| keep.contains(id));
     }
     found.truncate(options.limit);
-    let shown = snippet_query(parsed, fields, &mut forms, typos);
+    let shown = message_words(parsed, fields, &mut forms, typos);
     let mut out = Vec::with_capacity(found.len());
     for (id, score) in found {
-        let docs = snippet_docs(searcher, fields, &id, &shown)?;
-        out.push((id, score, docs));
+        // Each word the best message holds adds [`ONE_MESSAGE`]: words in
+        // one message rank first here too.
+        let (best, docs) = snippet_docs(searcher, fields, &id, &shown)?;
+        out.push((id, score + ONE_MESSAGE * best, docs));
     }
     Ok(out)
 }
@@ -111,15 +113,19 @@ fn holding(
         .collect())
 }
 
-/// The messages of session `id` that hold most of the query's terms.
+/// What each word in a session's best message adds to its score.
+const ONE_MESSAGE: f32 = 2.0;
+
+/// The messages of session `id` that hold most of the query's words, and
+/// how many the best one holds.
 fn snippet_docs(
     searcher: &Searcher,
     fields: &Fields,
     id: &str,
     shown: &[Box<dyn Query>],
-) -> Result<Vec<TantivyDocument>, SearchError> {
+) -> Result<(f32, Vec<TantivyDocument>), SearchError> {
     if shown.is_empty() {
-        return Ok(Vec::new());
+        return Ok((0.0, Vec::new()));
     }
     let any = shown
         .iter()
@@ -134,11 +140,12 @@ fn snippet_docs(
         (Occur::Must, Box::new(BooleanQuery::new(any))),
     ]);
     let top = run(searcher, &query, SNIPPETS)?;
+    let best = top.first().map_or(0.0, |&(score, _)| score);
     let mut docs = Vec::with_capacity(top.len());
     for (_, address) in top {
         docs.push(searcher.doc(address)?);
     }
-    Ok(docs)
+    Ok((best, docs))
 }
 
 /// Session ids from the `session` column, each segment's opened once.

@@ -18,7 +18,7 @@ use tantivy::schema::{Field, IndexRecordOption};
 use tantivy::Term;
 
 use super::forms::Forms;
-use super::query::{filters, regex_escape, ParsedQuery, NAME_BOOST};
+use super::query::{filters, regex_escape, words_query, ParsedQuery, NAME_BOOST};
 use super::schema::Fields;
 
 /// How much more a word as written weighs than its other forms.
@@ -150,42 +150,45 @@ fn term_query(field: Field, term: &str) -> Box<dyn Query> {
     ))
 }
 
-/// The message-level terms a session-level match may show in its
-/// snippets: the words as written, their stems (often words themselves:
-/// `trailers` → `trailer`), and with `typos` each word's near misses.
-pub fn snippet_query(
+/// One query per word, over messages, scoring 1 where it matches: as
+/// written or in parts (a phrase), by a stem that is a word itself
+/// (`trailers` → `trailer`), as a prefix (the last word), and with `typos`
+/// within its edits. Summed, they count the words a message holds (the
+/// snippets of a session-level match, and how close it comes to one
+/// message holding them all).
+pub fn message_words(
     parsed: &ParsedQuery,
     fields: &Fields,
     forms: &mut Forms,
     typos: bool,
 ) -> Vec<Box<dyn Query>> {
+    let text_term = |t: &str| Term::from_field_text(fields.text, t);
+    let last = parsed.prefix.iter().map(|g| (g, true));
+    let groups = parsed.required.iter().map(|g| (g, false)).chain(last);
     let mut out: Vec<Box<dyn Query>> = Vec::new();
-    let (exact, prefix) = parsed.terms();
-    for term in &exact {
-        out.push(term_query(fields.text, term));
-        for form in forms.of(term) {
-            if form != term {
-                out.push(term_query(fields.text, form));
+    for (i, (group, prefix)) in groups.enumerate() {
+        let loose = !parsed.quoted.contains(&i);
+        let mut either: Vec<(Occur, Box<dyn Query>)> =
+            vec![(Occur::Should, words_query(group, &text_term))];
+        if let ([one], true) = (group.as_slice(), loose) {
+            for form in forms.of(one) {
+                if form != one {
+                    either.push((Occur::Should, term_query(fields.text, form)));
+                }
+            }
+            if prefix {
+                let pattern = format!("{}.*", regex_escape(one));
+                if let Ok(query) = RegexQuery::from_pattern(&pattern, fields.text) {
+                    either.push((Occur::Should, Box::new(query)));
+                }
+            }
+            if let (true, Some(distance)) = (typos, typo_distance(one)) {
+                let near = FuzzyTermQuery::new(text_term(one), distance, true);
+                either.push((Occur::Should, Box::new(near)));
             }
         }
-    }
-    if let Some(prefix) = prefix {
-        let pattern = format!("{}.*", regex_escape(&prefix));
-        if let Ok(query) = RegexQuery::from_pattern(&pattern, fields.text) {
-            out.push(Box::new(ConstScoreQuery::new(
-                Box::new(query),
-                PREFIX_SCORE,
-            )));
-        }
-    }
-    if typos {
-        for term in single_words(parsed) {
-            if let Some(distance) = typo_distance(term) {
-                let near =
-                    FuzzyTermQuery::new(Term::from_field_text(fields.text, term), distance, true);
-                out.push(Box::new(ConstScoreQuery::new(Box::new(near), TYPO_SCORE)));
-            }
-        }
+        let any = BooleanQuery::new(either);
+        out.push(Box::new(ConstScoreQuery::new(Box::new(any), 1.0)));
     }
     out
 }
