@@ -7,8 +7,7 @@ use std::collections::{HashMap, HashSet};
 
 use tantivy::collector::{DocSetCollector, TopDocs};
 use tantivy::columnar::StrColumn;
-use tantivy::query::{BooleanQuery, Occur, Query, TermQuery, TermSetQuery};
-use tantivy::schema::IndexRecordOption;
+use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
 use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
 
 use super::error::SearchError;
@@ -69,12 +68,17 @@ pub fn sessions(
     }
     found.truncate(options.limit);
     let shown = message_words(parsed, fields, &mut forms, typos);
+    let mut best = best_messages(searcher, fields, &found, &shown, &mut ids)?;
     let mut out = Vec::with_capacity(found.len());
     for (id, score) in found {
         // Each word the best message holds adds [`ONE_MESSAGE`]: words in
         // one message rank first here too.
-        let (best, docs) = snippet_docs(searcher, fields, &id, &shown)?;
-        out.push((id, score + ONE_MESSAGE * best, docs));
+        let (words, addresses) = best.remove(&id).unwrap_or_default();
+        let mut docs = Vec::with_capacity(addresses.len());
+        for address in addresses {
+            docs.push(searcher.doc(address)?);
+        }
+        out.push((id, score + ONE_MESSAGE * words, docs));
     }
     Ok(out)
 }
@@ -116,36 +120,49 @@ fn holding(
 /// What each word in a session's best message adds to its score.
 const ONE_MESSAGE: f32 = 2.0;
 
-/// The messages of session `id` that hold most of the query's words, and
-/// how many the best one holds.
-fn snippet_docs(
+/// Messages read for the snippets of the sessions found across their
+/// messages, at most (the best ones: a bound on a session of thousands).
+const MESSAGES_READ: usize = 1_000;
+
+/// For each session of `found`: how many of the query's words its best
+/// message holds, and its best messages (for snippets). One search over
+/// all of them, so a prefix's or a typo's expansion is made once.
+fn best_messages(
     searcher: &Searcher,
     fields: &Fields,
-    id: &str,
+    found: &[(String, f32)],
     shown: &[Box<dyn Query>],
-) -> Result<(f32, Vec<TantivyDocument>), SearchError> {
-    if shown.is_empty() {
-        return Ok((0.0, Vec::new()));
+    ids: &mut Ids,
+) -> Result<HashMap<String, (f32, Vec<DocAddress>)>, SearchError> {
+    let mut out: HashMap<String, (f32, Vec<DocAddress>)> = HashMap::new();
+    if shown.is_empty() || found.is_empty() {
+        return Ok(out);
     }
+    let sessions = found
+        .iter()
+        .map(|(id, _)| Term::from_field_text(fields.session, id));
     let any = shown
         .iter()
         .map(|q| (Occur::Should, q.box_clone()))
         .collect();
-    let session = TermQuery::new(
-        Term::from_field_text(fields.session, id),
-        IndexRecordOption::Basic,
-    );
     let query = BooleanQuery::new(vec![
-        (Occur::Must, Box::new(session) as Box<dyn Query>),
+        (
+            Occur::Must,
+            Box::new(TermSetQuery::new(sessions)) as Box<dyn Query>,
+        ),
         (Occur::Must, Box::new(BooleanQuery::new(any))),
     ]);
-    let top = run(searcher, &query, SNIPPETS)?;
-    let best = top.first().map_or(0.0, |&(score, _)| score);
-    let mut docs = Vec::with_capacity(top.len());
-    for (_, address) in top {
-        docs.push(searcher.doc(address)?);
+    for (score, address) in run(searcher, &query, MESSAGES_READ)? {
+        let Some(id) = ids.of(searcher, address) else {
+            continue;
+        };
+        let (best, docs) = out.entry(id).or_default();
+        *best = best.max(score);
+        if docs.len() < SNIPPETS {
+            docs.push(address);
+        }
     }
-    Ok((best, docs))
+    Ok(out)
 }
 
 /// Session ids from the `session` column, each segment's opened once.
