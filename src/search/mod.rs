@@ -7,7 +7,10 @@
 //! exportable as they are), [`tokenizer`], [`location`] (where the index
 //! lives, its modes), [`index`] (opening, repairing), [`writer`]
 //! (incremental sync from the stores' change detection), [`query`] (the
-//! query language), [`snippet`], and here the ranking.
+//! query language), [`snippet`], and here the ranking: sessions with every
+//! word in one message first, then (`across`, `matching`) sessions whose
+//! messages hold them together, by other forms, or with a typo
+//! (docs/search.md "Ranking").
 //!
 //! Only the server and the `search` command create or update the index;
 //! `candidates`, `prepare`, `check` and the hook never touch it.
@@ -63,6 +66,10 @@ pub const SNIPPETS: usize = 3;
 /// best documents are all seen, few enough to stay fast.
 const DOCS_PER_RESULT: usize = 40;
 const MIN_DOCS: usize = 200;
+
+/// Words close together rank first when the rarest of them is in at most
+/// this many documents (see [`query::build_near`]).
+const NEAR_MOST_DOCS: u64 = 5_000;
 
 /// How much more a session of the workspace weighs.
 const WORKSPACE_BOOST: f32 = 1.25;
@@ -365,7 +372,16 @@ impl Search {
         let wanted = options.limit.saturating_mul(DOCS_PER_RESULT).max(MIN_DOCS);
         // First, sessions with every word in one message (or the titles),
         // in the order of their best message.
-        let tantivy_query = query::build(query, f);
+        // Closeness is scored when the rarest of the words is in at most
+        // NEAR_MOST_DOCS messages.
+        let rare = |terms: &[Term]| {
+            terms
+                .iter()
+                .map(|t| searcher.doc_freq(t).unwrap_or(u64::MAX))
+                .min()
+                .is_some_and(|n| n <= NEAR_MOST_DOCS)
+        };
+        let tantivy_query = query::build_near(query, f, &rare);
         let top = searcher.search(
             &tantivy_query,
             &TopDocs::with_limit(wanted).order_by_score(),

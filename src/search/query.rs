@@ -1,5 +1,6 @@
-//! The query language: words (every one must match, in the same message
-//! or title), `"quoted phrases"`, a prefix match on the last word while it
+//! The query language: words (every one must match: in one message or
+//! title for [`build`], across the session for `matching.rs`), `"quoted
+//! phrases"` (always in one message), a prefix match on the last word while it
 //! is being typed (no space after it), and the filters `agent:NAME`,
 //! `cwd:PATH` (that folder or one below it), `after:DATE` (created on that
 //! day or later) and `before:DATE` (created before that day), a DATE being
@@ -240,10 +241,24 @@ fn set_filter(
     Ok(())
 }
 
-/// The tantivy query of `parsed`: every word and phrase must match one
-/// document (a message, or a session's titles), scored by BM25; the
-/// filters restrict without scoring.
+/// The tantivy query of `parsed` over messages: every word and phrase
+/// must match one document (a message, or a session's titles), scored by
+/// BM25, words close together and file names matched whole adding to it;
+/// the filters restrict without scoring. (Sessions that hold the words
+/// only across messages come after, from `matching.rs`.)
 pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
+    build_near(parsed, fields, &|_| true)
+}
+
+/// [`build`], with words close together ranking first when `near` says
+/// their terms are rare enough (the phrase's positions are read for
+/// every message holding them all: for frequent words alone, a cost for
+/// nothing).
+pub fn build_near(
+    parsed: &ParsedQuery,
+    fields: &Fields,
+    near_ok: &dyn Fn(&[Term]) -> bool,
+) -> Box<dyn Query> {
     let text_term = |t: &str| Term::from_field_text(fields.text, t);
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for group in &parsed.required {
@@ -285,7 +300,7 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
             _ => None,
         })
         .collect();
-    if near.len() >= 2 {
+    if near.len() >= 2 && near_ok(&near) {
         let mut phrase = PhraseQuery::new(near);
         phrase.set_slop(NEAR_SLOP);
         clauses.push((
