@@ -17,7 +17,8 @@ use crate::store::StoreSpec;
 /// What makes an index of another layout or another build's readers
 /// unusable: its folder's name changes with it, and a new index is built.
 const LAYOUT: &str = concat!(
-    "2+",
+    // 3: session-level words and stems, file names whole, `v12` split.
+    "3+",
     env!("CARGO_PKG_VERSION"),
     "+formats.",
     env!("HYDRA_FORMATS_HASH")

@@ -7,7 +7,10 @@
 //! exportable as they are), [`tokenizer`], [`location`] (where the index
 //! lives, its modes), [`index`] (opening, repairing), [`writer`]
 //! (incremental sync from the stores' change detection), [`query`] (the
-//! query language), [`snippet`], and here the ranking.
+//! query language), [`snippet`], and here the ranking: sessions with every
+//! word in one message first, then (`across`, `matching`) sessions whose
+//! messages hold them together, by other forms, or with a typo
+//! (docs/search.md "Ranking").
 //!
 //! Only the server and the `search` command create or update the index;
 //! `candidates`, `prepare`, `check` and the hook never touch it.
@@ -15,19 +18,23 @@
 // The core never prints: stdout is the protocol channel of the server.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
+mod across;
 pub mod error;
+pub mod forms;
 pub mod index;
 pub mod lifecycle;
 pub mod live;
 pub mod location;
+mod matching;
 pub mod query;
 pub mod schema;
+mod session_terms;
 pub mod snippet;
 pub mod texts;
 pub mod tokenizer;
 pub mod writer;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -62,6 +69,10 @@ pub const SNIPPETS: usize = 3;
 /// best documents are all seen, few enough to stay fast.
 const DOCS_PER_RESULT: usize = 40;
 const MIN_DOCS: usize = 200;
+
+/// Words close together rank first when the rarest of them is in at most
+/// this many documents (see [`query::build_near`]).
+const NEAR_MOST_DOCS: u64 = 5_000;
 
 /// How much more a session of the workspace weighs.
 const WORKSPACE_BOOST: f32 = 1.25;
@@ -370,14 +381,24 @@ impl Search {
         options: SearchOptions<'_>,
     ) -> Result<Vec<SessionHit>, SearchError> {
         let searcher = self.index.reader.searcher();
-        let tantivy_query = query::build(query, &self.index.fields);
+        let f = &self.index.fields;
         let wanted = options.limit.saturating_mul(DOCS_PER_RESULT).max(MIN_DOCS);
+        // First, sessions with every word in one message (or the titles),
+        // in the order of their best message.
+        // Closeness is scored when the rarest of the words is in at most
+        // NEAR_MOST_DOCS messages.
+        let rare = |terms: &[Term]| {
+            terms
+                .iter()
+                .map(|t| searcher.doc_freq(t).unwrap_or(u64::MAX))
+                .min()
+                .is_some_and(|n| n <= NEAR_MOST_DOCS)
+        };
+        let tantivy_query = query::build_near(query, f, &rare);
         let top = searcher.search(
             &tantivy_query,
             &TopDocs::with_limit(wanted).order_by_score(),
         )?;
-        let f = &self.index.fields;
-        // Sessions in the order of their best document, with their matches.
         let mut order: Vec<String> = Vec::new();
         let mut found: HashMap<String, Found> = HashMap::new();
         for (score, address) in top {
@@ -404,54 +425,30 @@ impl Search {
             let Some(found) = found.remove(&id) else {
                 continue;
             };
-            let Some(meta) = session_doc(&searcher, self, &id)? else {
-                continue;
-            };
-            let str_of = |doc: &TantivyDocument, field| {
-                doc.get_first(field)
-                    .and_then(|v| v.as_str())
-                    .map(str::to_string)
-            };
-            let created_at = meta.get_first(f.time).and_then(|v| v.as_u64()).unwrap_or(0);
-            let cwd = str_of(&meta, f.cwd);
             // The best document counts whole; the others add a little
             // (a session that talks about it often is likelier the one).
-            let mut score = found.score + 0.1 * (found.others - found.score);
-            if options.workspace.is_some() && cwd.as_deref() == options.workspace {
-                score *= WORKSPACE_BOOST;
+            let score = found.score + 0.1 * (found.others - found.score);
+            if let Some((hit, version)) = self.hit(&searcher, &options, id, score)? {
+                docs.insert(hit.session_id.clone(), (found.docs, version));
+                hits.push(hit);
             }
-            let age = options.now_ms.saturating_sub(created_at) as f64;
-            score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
-            let title = str_of(&meta, f.title);
-            let display_title = str_of(&meta, f.display_title);
-            let label = display_title
-                .as_deref()
-                .or(title.as_deref())
-                .unwrap_or(&id)
-                .to_string();
-            let version = meta
-                .get_first(f.version)
-                .and_then(|v| v.as_u64())
-                .unwrap_or(0);
-            docs.insert(id.clone(), (found.docs, version));
-            hits.push(SessionHit {
-                mention: mention::format(&id, Some(&label)),
-                session_id: id,
-                title,
-                display_title,
-                agent: str_of(&meta, f.agent).unwrap_or_default(),
-                cwd,
-                created_at,
-                score,
-                snippets: Vec::new(),
-            });
         }
-        hits.sort_by(|a, b| {
-            b.score
-                .total_cmp(&a.score)
-                .then_with(|| b.created_at.cmp(&a.created_at))
-                .then_with(|| a.session_id.cmp(&b.session_id))
-        });
+        sort_hits(&mut hits);
+        // Then, when there is room, sessions whose messages together hold
+        // every word (across messages, by another form, with a typo).
+        if hits.len() < options.limit && query.has_words() {
+            let seen: HashSet<String> = hits.iter().map(|h| h.session_id.clone()).collect();
+            let mut more = Vec::new();
+            for (id, score, found) in across::sessions(&searcher, f, query, &seen, wanted, &options)?
+            {
+                if let Some((hit, version)) = self.hit(&searcher, &options, id, score)? {
+                    docs.insert(hit.session_id.clone(), (found, version));
+                    more.push(hit);
+                }
+            }
+            sort_hits(&mut more);
+            hits.extend(more);
+        }
         hits.truncate(options.limit);
         if query.has_words() {
             if let Some(texts) = options.texts {
@@ -507,6 +504,68 @@ impl Search {
             })
             .collect()
     }
+
+    /// The hit of session `id` scored `score` (before the workspace's and
+    /// recency's boosts), without its snippets (read after the ranking,
+    /// for the hits kept), and the session's indexed version; `None` when
+    /// its session document is gone.
+    fn hit(
+        &self,
+        searcher: &Searcher,
+        options: &SearchOptions<'_>,
+        id: String,
+        mut score: f32,
+    ) -> Result<Option<(SessionHit, u64)>, SearchError> {
+        let f = &self.index.fields;
+        let Some(meta) = session_doc(searcher, self, &id)? else {
+            return Ok(None);
+        };
+        let str_of = |doc: &TantivyDocument, field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str())
+                .map(str::to_string)
+        };
+        let created_at = meta.get_first(f.time).and_then(|v| v.as_u64()).unwrap_or(0);
+        let cwd = str_of(&meta, f.cwd);
+        if options.workspace.is_some() && cwd.as_deref() == options.workspace {
+            score *= WORKSPACE_BOOST;
+        }
+        let age = options.now_ms.saturating_sub(created_at) as f64;
+        score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
+        let title = str_of(&meta, f.title);
+        let display_title = str_of(&meta, f.display_title);
+        let label = display_title
+            .as_deref()
+            .or(title.as_deref())
+            .unwrap_or(&id)
+            .to_string();
+        let version = meta
+            .get_first(f.version)
+            .and_then(|v| v.as_u64())
+            .unwrap_or(0);
+        let hit = SessionHit {
+            mention: mention::format(&id, Some(&label)),
+            session_id: id,
+            title,
+            display_title,
+            agent: str_of(&meta, f.agent).unwrap_or_default(),
+            cwd,
+            created_at,
+            score,
+            snippets: Vec::new(),
+        };
+        Ok(Some((hit, version)))
+    }
+}
+
+/// Best first; a tie goes to the newer session, then to the smaller id.
+fn sort_hits(hits: &mut [SessionHit]) {
+    hits.sort_by(|a, b| {
+        b.score
+            .total_cmp(&a.score)
+            .then_with(|| b.created_at.cmp(&a.created_at))
+            .then_with(|| a.session_id.cmp(&b.session_id))
+    });
 }
 
 /// What the best documents say of one session.

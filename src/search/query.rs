@@ -1,5 +1,6 @@
-//! The query language: words (every one must match, in the same message
-//! or title), `"quoted phrases"`, a prefix match on the last word while it
+//! The query language: words (every one must match: in one message or
+//! title for [`build`], across the session for `matching.rs`), `"quoted
+//! phrases"` (always in one message), a prefix match on the last word while it
 //! is being typed (no space after it), and the filters `agent:NAME`,
 //! `cwd:PATH` (that folder or one below it), `after:DATE` (created on that
 //! day or later) and `before:DATE` (created before that day), a DATE being
@@ -10,14 +11,14 @@ use std::fmt;
 use std::ops::Bound;
 
 use tantivy::query::{
-    AllQuery, BooleanQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery, Query,
-    RangeQuery, RegexQuery, TermQuery,
+    AllQuery, BooleanQuery, BoostQuery, ConstScoreQuery, Occur, PhrasePrefixQuery, PhraseQuery,
+    Query, RangeQuery, RegexQuery, TermQuery,
 };
 use tantivy::schema::IndexRecordOption;
 use tantivy::Term;
 
 use super::schema::{cwd_term, Fields};
-use super::tokenizer::word_groups;
+use super::tokenizer::{file_names, word_groups};
 use crate::reference::echo;
 use crate::reference::time::parse_date;
 
@@ -41,6 +42,12 @@ pub struct ParsedQuery {
     pub required: Vec<Vec<String>>,
     /// The last word, still being typed: its last term matches as a prefix.
     pub prefix: Option<Vec<String>>,
+    /// Which of `required` are quoted phrases (they must match within one
+    /// message; the other words may come from several).
+    pub quoted: Vec<usize>,
+    /// The words' file names whole (`build.rs`): an exact name ranks
+    /// above a longer one ending in it.
+    pub names: Vec<String>,
     pub agent: Option<String>,
     /// A folder, without its trailing `/`.
     pub cwd: Option<String>,
@@ -127,6 +134,7 @@ fn parse_unbounded(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryErro
                     echo::quoted(phrase)
                 )));
             }
+            query.quoted.push(query.required.len());
             query.required.push(terms);
             rest = after.trim_start();
             continue;
@@ -144,6 +152,7 @@ fn parse_unbounded(text: &str, agents: &[&str]) -> Result<ParsedQuery, QueryErro
             continue;
         }
         let groups = word_groups(token);
+        query.names.extend(file_names(token));
         rest = after.trim_start();
         if after.is_empty() {
             open_word = Some(groups);
@@ -232,10 +241,24 @@ fn set_filter(
     Ok(())
 }
 
-/// The tantivy query of `parsed`: every word and phrase must match one
-/// document (a message, or a session's titles), scored by BM25; the
-/// filters restrict without scoring.
+/// The tantivy query of `parsed` over messages: every word and phrase
+/// must match one document (a message, or a session's titles), scored by
+/// BM25, words close together and file names matched whole adding to it;
+/// the filters restrict without scoring. (Sessions that hold the words
+/// only across messages come after, from `matching.rs`.)
 pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
+    build_near(parsed, fields, &|_| true)
+}
+
+/// [`build`], with words close together ranking first when `near` says
+/// their terms are rare enough (the phrase's positions are read for
+/// every message holding them all: for frequent words alone, a cost for
+/// nothing).
+pub fn build_near(
+    parsed: &ParsedQuery,
+    fields: &Fields,
+    near_ok: &dyn Fn(&[Term]) -> bool,
+) -> Box<dyn Query> {
     let text_term = |t: &str| Term::from_field_text(fields.text, t);
     let mut clauses: Vec<(Occur, Box<dyn Query>)> = Vec::new();
     for group in &parsed.required {
@@ -263,9 +286,55 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         ]);
         clauses.push((Occur::Must, Box::new(either)));
     }
+    // Words close together rank first: the one-term words in the order
+    // asked, within a few words of each other.
+    let near: Vec<Term> = parsed
+        .required
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !parsed.quoted.contains(i))
+        .map(|(_, g)| g)
+        .chain(parsed.prefix.iter())
+        .filter_map(|g| match g.as_slice() {
+            [one] => Some(text_term(one)),
+            _ => None,
+        })
+        .collect();
+    if near.len() >= 2 && near_ok(&near) {
+        let mut phrase = PhraseQuery::new(near);
+        phrase.set_slop(NEAR_SLOP);
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(Box::new(phrase), NEAR_BOOST)),
+        ));
+    }
+    for name in &parsed.names {
+        let term = TermQuery::new(text_term(name), IndexRecordOption::WithFreqs);
+        clauses.push((
+            Occur::Should,
+            Box::new(BoostQuery::new(Box::new(term), NAME_BOOST)),
+        ));
+    }
     if !parsed.has_words() {
         clauses.push((Occur::Must, Box::new(AllQuery)));
     }
+    clauses.extend(filters(parsed, fields));
+    Box::new(BooleanQuery::new(clauses))
+}
+
+/// How much a file name matched whole adds, against its parts' phrase:
+/// enough that the exact name outranks a longer one ending in it however
+/// often that one is mentioned (BM25 saturates).
+pub(super) const NAME_BOOST: f32 = 5.0;
+/// Words at most this many positions apart count as close together.
+const NEAR_SLOP: u32 = 4;
+/// What words close together add.
+const NEAR_BOOST: f32 = 1.0;
+
+/// The filters of `parsed`, as clauses that restrict without scoring (on
+/// message and session documents alike: both carry agent, cwd and time).
+pub(super) fn filters(parsed: &ParsedQuery, fields: &Fields) -> Vec<(Occur, Box<dyn Query>)> {
+    let mut clauses = Vec::new();
     let raw = |field, value: &str| -> Box<dyn Query> {
         Box::new(TermQuery::new(
             Term::from_field_text(field, value),
@@ -290,12 +359,12 @@ pub fn build(parsed: &ParsedQuery, fields: &Fields) -> Box<dyn Query> {
         );
         clauses.push(filter(Box::new(range)));
     }
-    Box::new(BooleanQuery::new(clauses))
+    clauses
 }
 
 /// `text` with every character that is not a letter or a digit escaped,
 /// for a regular expression that matches it literally.
-fn regex_escape(text: &str) -> String {
+pub(super) fn regex_escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len() * 2);
     for c in text.chars() {
         if !c.is_alphanumeric() {
@@ -312,7 +381,7 @@ fn filter(query: Box<dyn Query>) -> (Occur, Box<dyn Query>) {
 }
 
 /// One term, or the terms of a word or phrase in a row.
-fn words_query(group: &[String], text_term: &dyn Fn(&str) -> Term) -> Box<dyn Query> {
+pub(super) fn words_query(group: &[String], text_term: &dyn Fn(&str) -> Term) -> Box<dyn Query> {
     match group {
         [one] => Box::new(TermQuery::new(text_term(one), IndexRecordOption::WithFreqs)),
         _ => Box::new(PhraseQuery::new(
@@ -369,7 +438,10 @@ mod tests {
         // A word with a colon that is no filter is a word.
         assert_eq!(
             ok("error:E0382 x ").required,
-            vec![vec!["error".to_string(), "e0382".into()], vec!["x".into()]]
+            vec![
+                vec!["error".to_string(), "e".into(), "0382".into()],
+                vec!["x".into()]
+            ]
         );
     }
 

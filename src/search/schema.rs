@@ -73,7 +73,19 @@ pub struct Fields {
     /// A message's event `seq` in its log (message documents, stored):
     /// where its snippet's text is read again at query time.
     pub seq: Field,
+    /// Session documents: every term of the session's messages and titles
+    /// (each once per message that holds it, at most [`SESSION_TF`]
+    /// times), without positions: a session matches when its messages
+    /// together hold every word (docs/search.md "Ranking").
+    pub words: Field,
+    /// Session documents: the other forms of those terms (English and
+    /// German stems, `ae` read as `ä`; `forms.rs`), likewise.
+    pub stems: Field,
 }
+
+/// How many times at most a term counts in a session's `words` and
+/// `stems`: the messages that hold it, up to this.
+pub const SESSION_TF: u32 = 8;
 
 impl Fields {
     pub fn new() -> Self {
@@ -105,6 +117,15 @@ impl Fields {
         let messages = b.add_u64_field("messages", sync_u64.clone());
         let surface_hash = b.add_u64_field("surface_hash", sync_u64);
         let seq = b.add_u64_field("seq", stored_u64);
+        // Given as tokens already (the writer counts them per message):
+        // the tokenizer named here only parses queries, never run.
+        let session_terms = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("raw")
+                .set_index_option(IndexRecordOption::WithFreqs),
+        );
+        let words = b.add_text_field("words", session_terms.clone());
+        let stems = b.add_text_field("stems", session_terms);
         Fields {
             schema: b.build(),
             kind,
@@ -123,6 +144,8 @@ impl Fields {
             messages,
             surface_hash,
             seq,
+            words,
+            stems,
         }
     }
 }

@@ -6,6 +6,9 @@ use std::path::{Path, PathBuf};
 
 use super::*;
 use crate::model::SessionStore;
+
+#[path = "match_tests.rs"]
+mod matching;
 use crate::store::{FsStore, Scan, StoreSpec};
 
 const DAY: u64 = 86_400_000;

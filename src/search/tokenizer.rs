@@ -35,11 +35,7 @@ pub fn analyzer() -> TextAnalyzer {
 /// phrase). A camel-case word's joined form is left out: its parts say
 /// the same as a phrase, and also match the words written apart.
 pub fn word_groups(text: &str) -> Vec<Vec<String>> {
-    let mut fold = TextAnalyzer::builder(RawTokenizer::default())
-        .filter(RemoveLongFilter::limit(LONGEST_TOKEN))
-        .filter(LowerCaser)
-        .filter(AsciiFoldingFilter)
-        .build();
+    let mut fold = folding();
     let mut groups: Vec<Vec<String>> = Vec::new();
     let mut word = usize::MAX;
     for piece in pieces(text).into_iter().filter(|p| !p.joined) {
@@ -59,6 +55,30 @@ pub fn word_groups(text: &str) -> Vec<Vec<String>> {
     groups
 }
 
+/// The file names of `text`'s words whole, folded (`src/pod_build.rs` →
+/// `pod_build.rs`; `v12.31.3` → `v12.31.3`), as the index holds them
+/// beside their parts: a query ranks the exact name above a longer one.
+pub fn file_names(text: &str) -> Vec<String> {
+    let mut fold = folding();
+    pieces(text)
+        .into_iter()
+        .filter(|p| p.name)
+        .filter_map(|p| {
+            let mut stream = fold.token_stream(&text[p.from..p.to]);
+            stream.advance().then(|| stream.token().text.clone())
+        })
+        .collect()
+}
+
+/// One term folded as the index folds it (long ones dropped).
+fn folding() -> TextAnalyzer {
+    TextAnalyzer::builder(RawTokenizer::default())
+        .filter(RemoveLongFilter::limit(LONGEST_TOKEN))
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
 /// One token before folding: a byte range of the text, its position, the
 /// word it belongs to, and whether it is a camel-case word's joined form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,6 +88,8 @@ struct Piece {
     position: usize,
     word: usize,
     joined: bool,
+    /// A joined form that is a word's file name whole (`build.rs`).
+    name: bool,
 }
 
 /// What a character is to the splitter.
@@ -133,21 +155,38 @@ fn pieces(text: &str) -> Vec<Piece> {
             Class::Alnum => {
                 // A word: alphanumeric segments joined by single runs of
                 // connectors (`a_b`, `x::y`, `src/lib.rs`).
+                // Where its file name (after the last `/` or `\\`) begins:
+                // its first character, its first position, its segments.
+                let mut name = (i, position, 0usize);
                 loop {
                     let start = i;
                     while i < chars.len() && class(chars[i].1) == Class::Alnum {
                         i += 1;
                     }
                     segment(&chars, start, i, end_of, &mut position, word, &mut out);
+                    name.2 += 1;
                     let mut j = i;
                     while j < chars.len() && class(chars[j].1) == Class::Connector {
                         j += 1;
                     }
                     if j > i && j < chars.len() && class(chars[j].1) == Class::Alnum {
+                        if chars[i..j].iter().any(|&(_, c)| c == '/' || c == '\\') {
+                            name = (j, position, 0);
+                        }
                         i = j;
                     } else {
                         break;
                     }
+                }
+                // The file name whole (`pod_build.rs`, `build.rs`,
+                // `v12.31.3`), at its first part's place: an exact name
+                // outranks a longer one that ends in it.
+                if name.2 > 1 {
+                    out.push(Piece {
+                        joined: true,
+                        name: true,
+                        ..piece(end_of(name.0), end_of(i), name.1, word)
+                    });
                 }
                 word += 1;
             }
@@ -164,6 +203,7 @@ fn piece(from: usize, to: usize, position: usize, word: usize) -> Piece {
         position,
         word,
         joined: false,
+        name: false,
     }
 }
 
@@ -181,11 +221,13 @@ fn segment(
 ) {
     let first = *position;
     let mut part_start = start;
+    let digits_from = version_digits(chars, start, end);
     for k in start + 1..end {
         let (prev, here) = (chars[k - 1].1, chars[k].1);
         let next_lower = chars.get(k + 1).is_some_and(|&(_, c)| c.is_lowercase()) && k + 1 < end;
         let boundary = (prev.is_lowercase() && here.is_uppercase())
-            || (prev.is_uppercase() && here.is_uppercase() && next_lower);
+            || (prev.is_uppercase() && here.is_uppercase() && next_lower)
+            || Some(k) == digits_from;
         if boundary {
             out.push(piece(end_of(part_start), end_of(k), *position, word));
             *position += 1;
@@ -200,6 +242,17 @@ fn segment(
             ..piece(end_of(start), end_of(end), first, word)
         });
     }
+}
+
+/// Where the digits of a segment of letters then digits begin (`v12`,
+/// `rc1`, `E0382`, `sha256`): a version or a code is found without its
+/// prefix (`v12.31.3` by `12.31.3`). Only one change from letters to
+/// digits: a hash (`a3f9c2`) stays one term, not a dozen.
+fn version_digits(chars: &[(usize, char)], start: usize, end: usize) -> Option<usize> {
+    let digits = (start..end).find(|&k| chars[k].1.is_ascii_digit())?;
+    let letters = chars[start..digits].iter().all(|&(_, c)| c.is_alphabetic());
+    let numbers = chars[digits..end].iter().all(|&(_, c)| c.is_ascii_digit());
+    (digits > start && letters && numbers).then_some(digits)
 }
 
 /// The tokenizer tantivy runs: [`pieces`] as tokens.
@@ -302,10 +355,12 @@ mod tests {
             [
                 ("snake".into(), 0),
                 ("case".into(), 1),
+                ("snake_case".into(), 0),
                 ("src".into(), 2),
                 ("search".into(), 3),
                 ("index".into(), 4),
-                ("rs".into(), 5)
+                ("rs".into(), 5),
+                ("index.rs".into(), 4)
             ]
         );
         assert_eq!(
@@ -313,6 +368,31 @@ mod tests {
             vec![vec!["fix"], vec!["snake", "case"], vec!["module", "spec"]]
         );
         assert_eq!(word_groups("modulespec"), vec![vec!["modulespec"]]);
+    }
+
+    /// Issue 29 item 4: `v12.31.3` is found as `12.31.3` (letters then
+    /// digits split once; a hash stays whole), and a file name is a term
+    /// of its own beside its parts.
+    #[test]
+    fn versions_lose_their_prefix_and_file_names_are_whole() {
+        assert_eq!(
+            tokens("v12.31.3"),
+            [
+                ("v".into(), 0),
+                ("12".into(), 1),
+                ("v12".into(), 0),
+                ("31".into(), 2),
+                ("3".into(), 3),
+                ("v12.31.3".into(), 0)
+            ]
+        );
+        assert_eq!(word_groups("12.31.3"), vec![vec!["12", "31", "3"]]);
+        assert_eq!(terms("a3f9c2"), ["a3f9c2"]);
+        assert_eq!(
+            file_names("see crates/pod_build.rs and build.rs"),
+            ["pod_build.rs", "build.rs"]
+        );
+        assert_eq!(file_names("plain words"), Vec::<String>::new());
     }
 
     #[test]

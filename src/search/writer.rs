@@ -18,6 +18,7 @@ use std::hash::Hasher;
 use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 
 use super::error::SearchError;
+use super::forms::Forms;
 use super::index::{Indexed, SearchIndex};
 use super::schema::{self, cwd_ancestors};
 use crate::model::{Cancelled, Entry, Event, Session, SessionReader};
@@ -130,6 +131,7 @@ pub fn sync(
     }
     let total = work.len();
     let mut since_commit = 0;
+    let mut forms = Forms::new();
     for (done, (session, version)) in work.into_iter().enumerate() {
         if cancelled() {
             break;
@@ -143,6 +145,7 @@ pub fn sync(
             manifest.get(session.id()),
             cancelled,
             &mut report,
+            &mut forms,
         )?;
         since_commit += 1;
         if since_commit >= COMMIT_EVERY {
@@ -183,6 +186,7 @@ fn index_session(
     before: Option<&Indexed>,
     cancelled: Cancelled<'_>,
     report: &mut SyncReport,
+    forms: &mut Forms,
 ) -> Result<(), SearchError> {
     let f = &index.fields;
     let id = session.id();
@@ -258,6 +262,12 @@ fn index_session(
     for path in &cwd_paths {
         session_doc.add_text(f.cwd_path, path);
     }
+    // Every message's terms, not only the new ones': the session document
+    // is replaced whole on an append.
+    let texts = messages.iter().map(|m| m.text.as_str()).chain(titles);
+    let (words, stems) = super::session_terms::of(texts, forms);
+    session_doc.add_pre_tokenized_text(f.words, words);
+    session_doc.add_pre_tokenized_text(f.stems, stems);
     writer.add_document(session_doc)?;
     for (turn, message) in messages.iter().enumerate().skip(first_new) {
         let mut message_doc = doc!(
