@@ -439,7 +439,8 @@ impl Search {
         if hits.len() < options.limit && query.has_words() {
             let seen: HashSet<String> = hits.iter().map(|h| h.session_id.clone()).collect();
             let mut more = Vec::new();
-            for (id, score, found) in across::sessions(&searcher, f, query, &seen, wanted, &options)?
+            for (id, score, found) in
+                across::sessions(&searcher, f, query, &seen, wanted, &options)?
             {
                 if let Some((hit, version)) = self.hit(&searcher, &options, id, score)? {
                     docs.insert(hit.session_id.clone(), (found, version));
