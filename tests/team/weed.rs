@@ -19,6 +19,8 @@ pub const ACCESS_KEY: &str = "team-access";
 pub const SECRET_KEY: &str = "team-secret-key-for-tests";
 /// How long a cold `weed mini` may take to come up on a busy machine.
 const READY_WITHIN: Duration = Duration::from_secs(90);
+/// How many times a server that exits before it is ready is started again.
+const ATTEMPTS: usize = 3;
 
 /// The `weed` binary, when installed.
 pub fn binary() -> Option<PathBuf> {
@@ -38,7 +40,28 @@ pub struct Weed {
 impl Weed {
     /// Starts a server; `Err` says why it did not come up (the test then
     /// skips, which CI counts as a failure).
+    ///
+    /// Starts are one at a time in a test binary (the ports are chosen
+    /// free, then released for `weed` to bind: two starts at once could
+    /// be handed the same one), and a server that exits before it is ready
+    /// — a port taken meanwhile by another process — is started again on
+    /// new ports, up to [`ATTEMPTS`] times, its log in the error.
     pub fn start() -> Result<Weed, String> {
+        static ONE_AT_A_TIME: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _turn = ONE_AT_A_TIME
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let mut why = Vec::new();
+        for _ in 0..ATTEMPTS {
+            match Weed::start_once() {
+                Ok(weed) => return Ok(weed),
+                Err(e) => why.push(e),
+            }
+        }
+        Err(why.join("; then "))
+    }
+
+    fn start_once() -> Result<Weed, String> {
         let weed = binary().ok_or("weed is not installed (bash tests/team/install.sh)")?;
         let data = tempfile::tempdir().map_err(|e| e.to_string())?;
         let config = data.path().join("s3.json");
@@ -147,7 +170,14 @@ impl Weed {
         loop {
             if let Some(child) = self.child.as_mut() {
                 if let Ok(Some(status)) = child.try_wait() {
-                    return Err(format!("weed mini exited ({status}) before it was ready"));
+                    let log = std::fs::read_to_string(self._data.path().join("weed.log"))
+                        .unwrap_or_default();
+                    let tail: Vec<&str> = log.lines().rev().take(5).collect();
+                    let tail: Vec<&str> = tail.into_iter().rev().collect();
+                    return Err(format!(
+                        "weed mini exited ({status}) before it was ready: {}",
+                        tail.join(" | ")
+                    ));
                 }
             }
             let listed = runtime.block_on(async {
