@@ -147,6 +147,17 @@ impl RequestView {
         CachedSource {
             view,
             cache: &self.shared.cache,
+            fetches: None,
+        }
+    }
+
+    /// [`Self::source`] for work nothing may hold up on the network
+    /// (diagnostics, hover, previews): a team store's snapshot not cached
+    /// yet is fetched in the background and answered "fetching" meanwhile.
+    pub fn background_source<'a>(&'a self, view: &'a View) -> CachedSource<'a> {
+        CachedSource {
+            fetches: Some(&self.shared.fetches),
+            ..self.source(view)
         }
     }
 

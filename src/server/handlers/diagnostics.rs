@@ -46,7 +46,7 @@ pub fn schedule(request: RequestView, uri: Url, ticket: Ticket, delay: Duration)
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            let source = worker.source(&view);
+            let source = worker.background_source(&view);
             let found = merge(
                 diagnose(&text, options, &source, &|| !running.is_current()),
                 crate::files::diagnostics(&text, cwd.as_deref().map(std::path::Path::new)),

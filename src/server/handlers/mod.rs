@@ -54,7 +54,7 @@ pub async fn retained_source(
     let request = request.clone();
     let (session, label) = (session.clone(), label.to_string());
     blocking(what, move |cancelled| {
-        let source = request.source(&view);
+        let source = request.background_source(&view);
         let limits = (
             settings.limits.max_reference_bytes,
             settings.limits.max_references,

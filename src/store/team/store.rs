@@ -117,6 +117,12 @@ impl TeamStore {
             .collect();
         sessions.sort_by(|a, b| a.id().cmp(b.id()));
         self.sessions = sessions;
+        self.reader.set_manifests(
+            self.listed
+                .values()
+                .map(|l| (l.published_id(), l.manifest.clone()))
+                .collect(),
+        );
     }
 
     /// The last listing's session of published id `id`.
