@@ -1,12 +1,17 @@
 //! Snapshots fetched in the background (issue 26). A face that must not
 //! wait for the network — the language server's diagnostics and hover —
 //! asks [`Fetches::check`] before it reads a session: a team store's
-//! snapshot that is not in the local cache is then fetched by a thread of
-//! this module's own (never a worker of the async runtime, never the
-//! blocking pool a keystroke's work waits on), one snapshot at a time,
-//! each bounded by the team store's timeouts. After each fetch `done` is
-//! called, so the face looks again (the language server publishes the
-//! documents' diagnostics anew).
+//! snapshot that is not in the local cache is then queued, and answered
+//! "fetching" until it is here. [`Fetches::start`] hands the queue to a
+//! thread of this module's own (never a worker of the async runtime, never
+//! the blocking pool a keystroke's work waits on), which fetches one
+//! snapshot at a time, each bounded by the team store's timeouts. After
+//! each fetch `done` is called, so the face looks again (the language
+//! server publishes the documents' diagnostics anew).
+//!
+//! The face starts the queue once it has shown what it found: the
+//! language server after publishing diagnostics, so that the "fetching"
+//! diagnostic is always published before the one that replaces it.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::mpsc;
@@ -31,6 +36,8 @@ struct Job {
 struct State {
     /// Queued or being fetched.
     pending: HashSet<Locator>,
+    /// Queued, not handed to the worker yet.
+    queued: Vec<Job>,
     /// The last failure of each snapshot, and when.
     failed: HashMap<Locator, (Instant, ReferenceError)>,
     /// The worker's queue, started by the first fetch.
@@ -60,9 +67,9 @@ impl Fetches {
 
     /// `None` when `session`'s bytes are here (read it now); else what to
     /// show instead of reading: `SESSION_REFERENCE_FETCHING` while its
-    /// fetch runs (started now if it was not), or the failure of the last
-    /// fetch (`SESSION_REFERENCE_READ_FAILED`: gone, tampered, the store
-    /// down).
+    /// fetch is queued or runs (queued now if it was not), or the failure
+    /// of the last fetch (`SESSION_REFERENCE_READ_FAILED`: gone, tampered,
+    /// the store down).
     pub fn check(
         &self,
         reader: &Arc<dyn SessionReader>,
@@ -71,7 +78,7 @@ impl Fetches {
         let from = reader.remote(session)?;
         let key = session.locator.clone();
         let fetching = || {
-            let sha = std::str::from_utf8(&key.name).unwrap_or_default();
+            let sha = std::str::from_utf8(&session.locator.name).unwrap_or_default();
             ReferenceError::fetching(session.id(), sha, &from)
         };
         let Ok(mut state) = self.state.lock() else {
@@ -85,23 +92,30 @@ impl Fetches {
                 return Some(error.clone());
             }
         }
-        let job = Job {
+        state.failed.remove(&key);
+        state.pending.insert(key);
+        state.queued.push(Job {
             reader: reader.clone(),
             session: session.clone(),
+        });
+        Some(fetching())
+    }
+
+    /// Starts fetching what [`Self::check`] queued.
+    pub fn start(&self) {
+        let Ok(mut state) = self.state.lock() else {
+            return;
         };
-        match self.send(&mut state, job) {
-            Ok(()) => {
-                state.pending.insert(key.clone());
-                Some(fetching())
+        for job in std::mem::take(&mut state.queued) {
+            if let Err(e) = self.send(&mut state, job) {
+                tracing::warn!("team store snapshots cannot be fetched: {e}");
+                return;
             }
-            Err(e) => Some(ReferenceError::read_failed(format!(
-                "{}: the snapshot cannot be fetched: {e}",
-                session.id()
-            ))),
         }
     }
 
-    /// Queues `job`, starting the worker on the first.
+    /// Hands `job` to the worker, starting it on the first. When no thread
+    /// can start, the job fails as a read would.
     fn send(&self, state: &mut State, job: Job) -> std::io::Result<()> {
         let job = match &state.queue {
             Some(queue) => match queue.send(job) {
@@ -114,9 +128,19 @@ impl Fetches {
         let (queue, jobs) = mpsc::channel();
         let shared = self.state.clone();
         let done = self.done.clone();
-        std::thread::Builder::new()
+        let spawned = std::thread::Builder::new()
             .name("team-fetch".into())
-            .spawn(move || work(&jobs, &shared, &done))?;
+            .spawn(move || work(&jobs, &shared, &done));
+        if let Err(e) = spawned {
+            let key = job.session.locator.clone();
+            state.pending.remove(&key);
+            let failed = ReferenceError::read_failed(format!(
+                "{}: the snapshot cannot be fetched: {e}",
+                job.session.id()
+            ));
+            state.failed.insert(key, (Instant::now(), failed));
+            return Err(e);
+        }
         let _ = queue.send(job);
         state.queue = Some(queue);
         Ok(())
@@ -227,6 +251,7 @@ mod tests {
         assert!(first.message.contains("file:///team"), "{}", first.message);
         // Asked again while it runs: still fetching, not queued twice.
         assert_eq!(fetches.check(&reader, &s).unwrap().code, ErrorCode::Fetching);
+        fetches.start();
         open.send(()).unwrap();
         ended.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(fetches.check(&reader, &s).is_none());
@@ -238,6 +263,7 @@ mod tests {
         let (fetches, reader, open, ended) = started(true);
         let s = session();
         assert_eq!(fetches.check(&reader, &s).unwrap().code, ErrorCode::Fetching);
+        fetches.start();
         open.send(()).unwrap();
         ended.recv_timeout(Duration::from_secs(10)).unwrap();
         let failed = fetches.check(&reader, &s).unwrap();

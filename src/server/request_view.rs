@@ -161,6 +161,11 @@ impl RequestView {
         }
     }
 
+    /// Starts the background fetches [`Self::background_source`] queued.
+    pub fn start_fetches(&self) {
+        self.shared.fetches.start();
+    }
+
     /// The full-text index (docs/search.md).
     pub fn search_index(&self) -> &crate::search::Live {
         &self.shared.search

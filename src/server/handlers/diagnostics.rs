@@ -71,6 +71,10 @@ pub fn schedule(request: RequestView, uri: Url, ticket: Ticket, delay: Duration)
                 .client()
                 .publish_diagnostics(uri, diagnostics, Some(version))
                 .await;
+            // Only now: a "fetching" diagnostic is out before the fetch
+            // that ends it can refresh it (a dropped run leaves its queue
+            // to the run that replaced it).
+            request.start_fetches();
         }
     });
 }

@@ -60,7 +60,11 @@ pub async fn retained_source(
             settings.limits.max_references,
         );
         let target = settings.target_session_id.as_deref();
-        crate::live::retained_of(&source, &session, &label, limits, target, cancelled)
+        let retained =
+            crate::live::retained_of(&source, &session, &label, limits, target, cancelled);
+        // What hover or a preview found missing is fetched now.
+        request.start_fetches();
+        retained
     })
     .await
 }
