@@ -82,9 +82,12 @@ pub fn retained_of(
     if let Some(pending) = source.fetches.and_then(|f| f.check(reader, session)) {
         return Err(pending);
     }
-    let snapshot =
-        source
-            .cache
-            .read(reader.as_ref(), session, label, Some(budget.bytes), cancelled)?;
+    let snapshot = source.cache.read(
+        reader.as_ref(),
+        session,
+        label,
+        Some(budget.bytes),
+        cancelled,
+    )?;
     retain_snapshot(snapshot, label, budget.bytes).map(|s| (s, budget))
 }

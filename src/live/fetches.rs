@@ -227,7 +227,14 @@ mod tests {
         s
     }
 
-    fn started(fail: bool) -> (Fetches, Arc<dyn SessionReader>, mpsc::Sender<()>, mpsc::Receiver<()>) {
+    fn started(
+        fail: bool,
+    ) -> (
+        Fetches,
+        Arc<dyn SessionReader>,
+        mpsc::Sender<()>,
+        mpsc::Receiver<()>,
+    ) {
         let (open, gate) = mpsc::channel();
         let reader: Arc<dyn SessionReader> = Arc::new(Remote {
             here: AtomicBool::new(false),
@@ -250,7 +257,10 @@ mod tests {
         assert_eq!(first.code, ErrorCode::Fetching);
         assert!(first.message.contains("file:///team"), "{}", first.message);
         // Asked again while it runs: still fetching, not queued twice.
-        assert_eq!(fetches.check(&reader, &s).unwrap().code, ErrorCode::Fetching);
+        assert_eq!(
+            fetches.check(&reader, &s).unwrap().code,
+            ErrorCode::Fetching
+        );
         fetches.start();
         open.send(()).unwrap();
         ended.recv_timeout(Duration::from_secs(10)).unwrap();
@@ -262,12 +272,19 @@ mod tests {
     fn a_failed_fetch_is_shown_as_read_failed() {
         let (fetches, reader, open, ended) = started(true);
         let s = session();
-        assert_eq!(fetches.check(&reader, &s).unwrap().code, ErrorCode::Fetching);
+        assert_eq!(
+            fetches.check(&reader, &s).unwrap().code,
+            ErrorCode::Fetching
+        );
         fetches.start();
         open.send(()).unwrap();
         ended.recv_timeout(Duration::from_secs(10)).unwrap();
         let failed = fetches.check(&reader, &s).unwrap();
         assert_eq!(failed.code, ErrorCode::ReadFailed);
-        assert!(failed.message.contains("sha256 mismatch"), "{}", failed.message);
+        assert!(
+            failed.message.contains("sha256 mismatch"),
+            "{}",
+            failed.message
+        );
     }
 }

@@ -39,9 +39,7 @@ fn team_store(root: &Path) -> (String, String) {
     std::fs::write(snaps.join(format!("{sha2}.jsonl")), &two).unwrap();
     let dir = root.join("sessions/ana").join(URL_SAFE_NO_PAD.encode("s1"));
     std::fs::create_dir_all(&dir).unwrap();
-    let entry = |sha: &str, n: usize, at: &str| {
-        json!({"sha256": sha, "bytes": n, "publishedAt": at, "title": "Rounding"})
-    };
+    let entry = |sha: &str, n: usize, at: &str| json!({"sha256": sha, "bytes": n, "publishedAt": at, "title": "Rounding"});
     let manifest = json!({"version": 1, "sessionId": "~ana/s1", "entries": [
         entry(&sha1, one.len(), "2026-12-01T09:00:00Z"),
         entry(&sha2, two.len(), "2026-12-02T09:00:00Z"),
@@ -138,12 +136,21 @@ async fn a_pinned_mention_is_fetching_then_resolves_and_hover_tells_its_version(
         message.contains("fetching") && message.contains(&url),
         "{message}"
     );
-    assert!(!codes(&fetching).iter().any(|c| c == READ_FAILED), "{fetching}");
+    assert!(
+        !codes(&fetching).iter().any(|c| c == READ_FAILED),
+        "{fetching}"
+    );
 
     // Both versions fetched in the background: nothing left to say (the
     // diagnostics before the store's first listing, "not found", were
     // published before the fetching ones and are passed over).
-    diagnostics_where(&mut client, &doc, "the resolved diagnostics", <[String]>::is_empty).await;
+    diagnostics_where(
+        &mut client,
+        &doc,
+        "the resolved diagnostics",
+        <[String]>::is_empty,
+    )
+    .await;
     for sha in [&sha1, &sha2] {
         let cached = cache
             .path()
@@ -175,7 +182,10 @@ async fn a_pinned_mention_is_fetching_then_resolves_and_hover_tells_its_version(
         )),
         "{live}"
     );
-    assert!(live.contains("second version of the rounding fix"), "{live}");
+    assert!(
+        live.contains("second version of the rounding fix"),
+        "{live}"
+    );
     assert!(!live.contains("newer version"), "{live}");
     client.shutdown_and_exit().await;
 }
@@ -255,7 +265,8 @@ async fn publish_over_the_lsp_writes_the_store_and_the_pin_resolves_at_once() {
     assert_eq!(manifest["entries"][0]["sha256"], sha, "{manifest}");
     let mention_text = one["mention"].as_str().unwrap();
     assert!(
-        mention_text.contains(&URL_SAFE_NO_PAD.encode(format!("\"~ana/checkout-fix@sha256:{sha}\""))),
+        mention_text
+            .contains(&URL_SAFE_NO_PAD.encode(format!("\"~ana/checkout-fix@sha256:{sha}\""))),
         "{mention_text}"
     );
 
@@ -263,7 +274,10 @@ async fn publish_over_the_lsp_writes_the_store_and_the_pin_resolves_at_once() {
     let doc = file_uri(&local.path().join("prompt.md").to_string_lossy());
     client.open(&doc, &format!("{mention_text}\n")).await;
     let diagnostics = client.diagnostics(&doc, 1).await;
-    assert!(!codes(&diagnostics).iter().any(|c| c == FETCHING), "{diagnostics}");
+    assert!(
+        !codes(&diagnostics).iter().any(|c| c == FETCHING),
+        "{diagnostics}"
+    );
     client.shutdown_and_exit().await;
 }
 

@@ -79,7 +79,11 @@ pub fn version(published: &PublishedVersion, pinned: bool) -> String {
         (None, _) => " (not in the session's manifest)".into(),
     };
     let mut out = String::new();
-    let what = if pinned { "pinned version" } else { "latest version" };
+    let what = if pinned {
+        "pinned version"
+    } else {
+        "latest version"
+    };
     let _ = writeln!(out, "- {what}: {}{place}", sha(&published.sha256));
     if pinned {
         match &published.newer {

@@ -208,12 +208,18 @@ mod tests {
     #[test]
     fn a_version_knows_its_place_and_whether_a_newer_one_exists() {
         let mut manifest = Manifest::new("~ana/s1");
-        manifest.entries = vec![entry('a', "2026-12-01T09:00:00Z"), entry('b', "2026-12-02T09:00:00Z")];
+        manifest.entries = vec![
+            entry('a', "2026-12-01T09:00:00Z"),
+            entry('b', "2026-12-02T09:00:00Z"),
+        ];
         let old = version_in(&manifest, &"a".repeat(64));
         assert_eq!(old.position, Some(1));
         assert_eq!(old.versions, 2);
         assert_eq!(old.published_at.as_deref(), Some("2026-12-01T09:00:00Z"));
-        assert_eq!(old.newer.as_ref().map(|n| n.sha256.as_str()), Some("b".repeat(64).as_str()));
+        assert_eq!(
+            old.newer.as_ref().map(|n| n.sha256.as_str()),
+            Some("b".repeat(64).as_str())
+        );
         let latest = version_in(&manifest, &"b".repeat(64));
         assert_eq!((latest.position, latest.newer), (Some(2), None));
         let elsewhere = version_in(&manifest, &"c".repeat(64));
