@@ -221,10 +221,22 @@ mod tests {
     }
 
     fn session() -> Session {
-        let mut s = Session::default();
-        s.header.id = "~a/s@sha256:".to_owned() + &"a".repeat(64);
-        s.locator.name = Arc::from("a".repeat(64).as_bytes());
-        s
+        Session {
+            header: crate::model::SessionHeader {
+                id: "~a/s@sha256:".to_owned() + &"a".repeat(64),
+                ..Default::default()
+            },
+            locator: Locator {
+                store: 0,
+                format: "team",
+                name: Arc::from("a".repeat(64).as_bytes()),
+            },
+            title: None,
+            capacity: None,
+            unreadable: None,
+            skipped_lines: 0,
+            stamp: 0,
+        }
     }
 
     fn started(
