@@ -70,6 +70,13 @@ pub trait SessionStore: Send + Sync {
         let _ = wake;
     }
 
+    /// Once watched: what to call to have the store look again now rather
+    /// than at its next poll (a team store after a publish); `None` for a
+    /// store whose watch reports every change by itself.
+    fn refresher(&self) -> Option<Wake> {
+        None
+    }
+
     /// Applies the changes seen since the last call (or rescans when the
     /// store cannot tell); whether the sessions changed.
     fn update(&mut self) -> bool;

@@ -161,6 +161,11 @@ impl RequestView {
         }
     }
 
+    /// Has the team stores list again now (after a publish).
+    pub fn refresh_stores(&self) {
+        self.shared.index.refresh();
+    }
+
     /// Starts the background fetches [`Self::background_source`] queued.
     pub fn start_fetches(&self) {
         self.shared.fetches.start();

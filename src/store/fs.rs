@@ -476,6 +476,25 @@ impl SessionStore for FsStore {
         }
     }
 
+    /// Every member's refresher, called together.
+    fn refresher(&self) -> Option<Wake> {
+        let all: Vec<Wake> = self
+            .members
+            .iter()
+            .filter_map(|m| match m {
+                Member::Store(store) => store.refresher(),
+                Member::Files(_) => None,
+            })
+            .collect();
+        (!all.is_empty()).then(|| -> Wake {
+            Arc::new(move || {
+                for refresh in &all {
+                    refresh();
+                }
+            })
+        })
+    }
+
     fn update(&mut self) -> bool {
         self.update_in_parts(&mut |_| {})
     }

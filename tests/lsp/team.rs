@@ -270,13 +270,28 @@ async fn publish_over_the_lsp_writes_the_store_and_the_pin_resolves_at_once() {
         "{mention_text}"
     );
 
-    // Publishing filled the cache: the pin needs no fetch.
+    // Publishing filled the cache, and had the team store listed again:
+    // the pin resolves (no poll to wait for) and needs no fetch.
+    let cached = cache
+        .path()
+        .join(format!("hydra-session-lsp/team/snapshots/{sha}.jsonl"));
+    assert!(cached.is_file(), "{} not cached", cached.display());
     let doc = file_uri(&local.path().join("prompt.md").to_string_lossy());
     client.open(&doc, &format!("{mention_text}\n")).await;
-    let diagnostics = client.diagnostics(&doc, 1).await;
+    diagnostics_where(&mut client, &doc, "the pin resolved", <[String]>::is_empty).await;
+    let before = client.drain("textDocument/publishDiagnostics").await;
     assert!(
-        !codes(&diagnostics).iter().any(|c| c == FETCHING),
-        "{diagnostics}"
+        before.iter().all(|m| !codes(&m["params"]["diagnostics"])
+            .iter()
+            .any(|c| c == FETCHING)),
+        "{before:?}"
+    );
+    let shown = hover(&mut client, &doc, 0).await;
+    assert!(
+        shown.contains(&format!("pinned version: `sha256:{}` (1 of 1", &sha[..12]))
+            && shown.contains("no newer version")
+            && shown.contains("per-line rounding"),
+        "{shown}"
     );
     client.shutdown_and_exit().await;
 }

@@ -49,8 +49,10 @@ pub struct TeamStore {
     skipped: Vec<TeamError>,
     listed_once: bool,
     mailbox: Arc<Mutex<Mailbox>>,
-    /// Dropping it stops the poller.
-    stop: Option<mpsc::Sender<()>>,
+    /// Dropping it stops the poller; a message through it has the poller
+    /// list again now (the refresher holds it weakly, so that dropping the
+    /// store still stops the poller).
+    stop: Option<Arc<Mutex<mpsc::Sender<()>>>>,
     reader: Arc<TeamReader>,
 }
 
@@ -173,8 +175,19 @@ impl SessionStore for TeamStore {
             .name("team-store-poll".into())
             .spawn(move || poll(&reader, mailbox, wake, stopped));
         if spawned.is_ok() {
-            self.stop = Some(stop);
+            self.stop = Some(Arc::new(Mutex::new(stop)));
         }
+    }
+
+    fn refresher(&self) -> Option<Wake> {
+        let stop = Arc::downgrade(self.stop.as_ref()?);
+        Some(Arc::new(move || {
+            if let Some(poke) = stop.upgrade() {
+                if let Ok(poke) = poke.lock() {
+                    let _ = poke.send(());
+                }
+            }
+        }))
     }
 
     fn update(&mut self) -> bool {
@@ -269,8 +282,9 @@ fn poll(
         }
         wake();
         match stopped.recv_timeout(POLL) {
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            _ => return,
+            // Asked to look again now (a publish), or time to.
+            Ok(()) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
     }
 }
