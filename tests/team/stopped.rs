@@ -1,8 +1,8 @@
 //! "A server stopped mid-listing" (issue 26): the server is stopped while
 //! a listing of many sessions is in progress — between two pages of the
-//! list, which a proxy in front of it sees being asked for — and the
-//! command still answers within 10 s, with a note naming the store's URL
-//! and every local session.
+//! list: a proxy in front of it sees the second page asked for, and cuts
+//! that request off — and the command still answers within 10 s, with a
+//! note naming the store's URL and every local session.
 
 use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
@@ -25,7 +25,7 @@ const SESSIONS: usize = 1_200;
 const NEXT_PAGE: &[u8] = b"continuation-token=";
 
 /// A TCP proxy to `port` on 127.0.0.1 that says (once) when a request
-/// holding `mark` passes through it to the server.
+/// holding `mark` comes, and passes every other on to the server.
 fn proxy(port: u16, mark: &'static [u8]) -> (u16, mpsc::Receiver<()>) {
     let listener = TcpListener::bind("127.0.0.1:0").expect("a proxy port");
     let own = listener.local_addr().expect("its address").port();
@@ -48,8 +48,10 @@ fn proxy(port: u16, mark: &'static [u8]) -> (u16, mpsc::Receiver<()>) {
 }
 
 /// Copies `from` to `to` until either ends, telling `watch`'s sender when
-/// its mark passes (the last bytes of each read kept, for a mark cut in
-/// two).
+/// its mark comes (the last bytes of each read kept, for a mark cut in
+/// two). A request with the mark is not passed on: the connection closes
+/// as the server's would when it stops, so the listing cannot finish
+/// before the test has stopped the server, however fast the machine.
 fn forward(
     mut from: TcpStream,
     mut to: TcpStream,
@@ -66,6 +68,7 @@ fn forward(
             tail.extend_from_slice(&buf[..n]);
             if tail.windows(mark.len()).any(|w| w == *mark) {
                 let _ = seen.try_send(());
+                break;
             }
             let keep = tail.len().saturating_sub(mark.len());
             tail.drain(..keep);
