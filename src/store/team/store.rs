@@ -335,6 +335,7 @@ mod tests {
         let sha = cache::sha256_hex(&bytes);
         put(&c, &layout::snapshot_path(&c, &sha).unwrap(), bytes);
         put_manifest(&c, &manifest_of("bo", "s", &[&sha]), "bo", "s");
+        let c2 = c.clone();
         let mut store = TeamStore::with_client("s3://mem", 0, Ok(c));
         let (tx, rx) = mpsc::channel();
         store.watch(Arc::new(move || {
@@ -343,5 +344,16 @@ mod tests {
         rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(store.update());
         assert_eq!(store.sessions().len(), 1);
+        // Published meanwhile: the refresher has it listed now, not at
+        // the next poll.
+        put_manifest(&c2, &manifest_of("bo", "t", &[&sha]), "bo", "t");
+        let refresh = store.refresher().unwrap();
+        refresh();
+        rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(store.update());
+        assert_eq!(store.sessions().len(), 2);
+        // Dropped: the poller ends, and the refresher does nothing.
+        drop(store);
+        refresh();
     }
 }
