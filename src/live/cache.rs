@@ -12,6 +12,7 @@ use crate::reference::snapshot::{read_snapshot, Snapshot};
 use crate::reference::source::missing_among;
 use crate::reference::ReferenceError;
 
+use super::fetches::Fetches;
 use super::view::View;
 
 /// Enough for every source of a few open documents; each entry holds at
@@ -88,6 +89,11 @@ impl SnapshotCache {
 pub struct CachedSource<'a> {
     pub view: &'a View,
     pub cache: &'a SnapshotCache,
+    /// Set where nothing may wait for the network (diagnostics): a team
+    /// store's snapshot not cached here is fetched in the background and
+    /// answered `SESSION_REFERENCE_FETCHING` meanwhile. Unset, a read
+    /// fetches it (bounded) as any read would.
+    pub fetches: Option<&'a Fetches>,
 }
 
 impl SnapshotSource for CachedSource<'_> {
@@ -105,9 +111,13 @@ impl SnapshotSource for CachedSource<'_> {
         let reader = self
             .view
             .reader
-            .as_deref()
+            .as_ref()
             .ok_or_else(|| unknown_session(session_id))?;
-        self.cache.read(reader, &session, label, budget, cancelled)
+        if let Some(pending) = self.fetches.and_then(|f| f.check(reader, &session)) {
+            return Err(pending);
+        }
+        self.cache
+            .read(reader.as_ref(), &session, label, budget, cancelled)
     }
 
     /// From the index, which tracks every log's capacity as it grows: no

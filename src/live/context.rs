@@ -77,10 +77,17 @@ pub fn retained_of(
     let view: &View = source.view;
     let reader = view
         .reader
-        .as_deref()
+        .as_ref()
         .ok_or_else(|| unknown_session(session.id()))?;
-    let snapshot = source
-        .cache
-        .read(reader, session, label, Some(budget.bytes), cancelled)?;
+    if let Some(pending) = source.fetches.and_then(|f| f.check(reader, session)) {
+        return Err(pending);
+    }
+    let snapshot = source.cache.read(
+        reader.as_ref(),
+        session,
+        label,
+        Some(budget.bytes),
+        cancelled,
+    )?;
     retain_snapshot(snapshot, label, budget.bytes).map(|s| (s, budget))
 }

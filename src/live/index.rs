@@ -15,7 +15,7 @@ use tokio::sync::{mpsc, watch};
 use tokio::time::Instant;
 
 use super::view::View;
-use crate::model::SessionStore;
+use crate::model::{SessionStore, Wake};
 use crate::store::StoreSpec;
 
 /// Quiet time that ends a burst of change reports.
@@ -53,6 +53,8 @@ pub struct LiveIndex {
     ready: watch::Sender<bool>,
     reported: Mutex<HashSet<String>>,
     events: mpsc::UnboundedSender<IndexEvent>,
+    /// The current store's [`SessionStore::refresher`].
+    refresher: RwLock<Option<Wake>>,
 }
 
 impl LiveIndex {
@@ -68,6 +70,7 @@ impl LiveIndex {
             ready: watch::Sender::new(false),
             reported: Mutex::default(),
             events,
+            refresher: RwLock::default(),
         };
         (Arc::new(index), receiver)
     }
@@ -136,6 +139,9 @@ impl LiveIndex {
         store.watch(Arc::new(move || {
             let _ = wake.send(());
         }));
+        if let Ok(mut slot) = self.refresher.write() {
+            *slot = store.refresher();
+        }
         let this = self.clone();
         let publisher = self.clone();
         tokio::spawn(async move {
@@ -168,6 +174,16 @@ impl LiveIndex {
             this.ready.send_replace(true);
             this.pump(woken, run).await;
         });
+    }
+
+    /// Has the stores that poll (team stores) look again now: after a
+    /// publish, so the published session is listed without waiting for
+    /// the next poll. Its outcome comes as any change does.
+    pub fn refresh(&self) {
+        let refresh = self.refresher.read().ok().and_then(|r| r.clone());
+        if let Some(refresh) = refresh {
+            refresh();
+        }
     }
 
     fn is_current(&self, run: u64) -> bool {

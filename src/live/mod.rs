@@ -9,10 +9,12 @@
 
 mod cache;
 mod context;
+mod fetches;
 mod index;
 mod view;
 
 pub use cache::{CachedSource, SnapshotCache};
 pub use context::{context_of, retained_of};
+pub use fetches::Fetches;
 pub use index::{IndexEvent, LiveIndex, FIRST_INDEX_GRACE};
 pub use view::View;

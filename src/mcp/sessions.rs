@@ -168,6 +168,7 @@ impl Sessions {
         let source = CachedSource {
             view,
             cache: &self.cache,
+            fetches: None,
         };
         context_of(&source, id, self.options(), self.spill(), cancelled)
     }
@@ -182,6 +183,7 @@ impl Sessions {
         let source = CachedSource {
             view,
             cache: &self.cache,
+            fetches: None,
         };
         let prepared = prepare_text(text, self.options(), &source, self.spill(), cancelled)?;
         Ok(prepared.text_form())

@@ -6,6 +6,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod event;
+pub mod published;
 pub mod read;
 pub mod session;
 pub mod status;
@@ -13,6 +14,7 @@ pub mod store;
 pub mod surrogates;
 
 pub use event::{Entry, Event, Role};
+pub use published::{LatestVersion, PublishedVersion};
 pub use read::{LogError, ReadError, ReadSummary};
 pub use session::{Locator, Session, SessionHeader, SessionKey, SessionSink};
 pub use status::{NoteKind, SearchStatus, Status, StatusNote};

@@ -5,6 +5,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use super::event::Entry;
+use super::published::PublishedVersion;
 use super::read::{ReadError, ReadSummary};
 use super::session::{Session, SessionSink};
 
@@ -67,6 +68,13 @@ pub trait SessionStore: Send + Sync {
     /// has something to apply. A store that cannot watch never calls it.
     fn watch(&mut self, wake: Wake) {
         let _ = wake;
+    }
+
+    /// Once watched: what to call to have the store look again now rather
+    /// than at its next poll (a team store after a publish); `None` for a
+    /// store whose watch reports every change by itself.
+    fn refresher(&self) -> Option<Wake> {
+        None
     }
 
     /// Applies the changes seen since the last call (or rescans when the
@@ -135,6 +143,31 @@ pub trait SessionReader: Send + Sync {
 
     /// Where an editor can open `session`'s log (a URI), if anywhere.
     fn link_target(&self, session: &Session) -> Option<String>;
+
+    /// Where reading `session` would have to go over the network (the
+    /// store's URL), or `None` when its bytes are here (every local log;
+    /// a team store's snapshot already in the local cache). A face that
+    /// must not wait for the network asks before it reads.
+    fn remote(&self, session: &Session) -> Option<String> {
+        let _ = session;
+        None
+    }
+
+    /// Brings `session`'s bytes here (a team store's snapshot into the
+    /// local cache, verified), so that [`Self::remote`] is `None` after.
+    /// Blocks, bounded by the store's own timeouts. Local logs: nothing to
+    /// do.
+    fn fetch(&self, session: &Session) -> Result<(), ReadError> {
+        let _ = session;
+        Ok(())
+    }
+
+    /// What the store knows of `session` as a published version (issue
+    /// 26): `None` for every store that publishes none.
+    fn published(&self, session: &Session) -> Option<PublishedVersion> {
+        let _ = session;
+        None
+    }
 }
 
 /// One store of the list, as `sessionReference/status` reports it.

@@ -228,6 +228,10 @@ fn source_finding(
     let snapshot = match source.snapshot(id, label, Some(budget), cancelled) {
         Ok(snapshot) => snapshot,
         Err(error) if error.code == ErrorCode::Cancelled => return None,
+        // Not a problem yet: the snapshot is on its way (issue 26).
+        Err(error) if error.code == ErrorCode::Fetching => {
+            return Some((Severity::Information, error.code.as_str(), error.message))
+        }
         Err(error) => return Some((Severity::Warning, error.code.as_str(), error.message)),
     };
     match retain_snapshot(snapshot, label, budget) {

@@ -3,7 +3,10 @@
 use std::fmt;
 
 /// The stable failure codes of reference.md §8 (plus the server's
-/// informational `TRUNCATED` diagnostic code, which is never an error).
+/// informational `TRUNCATED` diagnostic code, which is never an error), and
+/// `FETCHING`: not a failure, the answer of a source that does not wait
+/// for the network while a team store's snapshot is fetched (issue 26),
+/// shown as an informational diagnostic.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
     InvalidConfig,
@@ -13,6 +16,7 @@ pub enum ErrorCode {
     ReadFailed,
     BudgetExceeded,
     Cancelled,
+    Fetching,
 }
 
 impl ErrorCode {
@@ -25,6 +29,7 @@ impl ErrorCode {
             ErrorCode::ReadFailed => "SESSION_REFERENCE_READ_FAILED",
             ErrorCode::BudgetExceeded => "SESSION_REFERENCE_BUDGET_EXCEEDED",
             ErrorCode::Cancelled => "SESSION_REFERENCE_CANCELLED",
+            ErrorCode::Fetching => "SESSION_REFERENCE_FETCHING",
         }
     }
 }
@@ -68,6 +73,19 @@ impl ReferenceError {
         Self::new(
             ErrorCode::BudgetExceeded,
             "referenced session snapshot cannot fit the configured byte budget",
+        )
+    }
+
+    /// Session `id`'s bytes are being fetched from `from` (a team store's
+    /// URL) in the background.
+    pub fn fetching(id: &str, sha256: &str, from: &str) -> Self {
+        let short = sha256.get(..12).unwrap_or(sha256);
+        Self::new(
+            ErrorCode::Fetching,
+            format!(
+                "fetching session {} (version sha256:{short}) from {from}",
+                super::json::stringify(id)
+            ),
         )
     }
 

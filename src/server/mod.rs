@@ -103,6 +103,11 @@ pub fn serve_with(
         let _runtime = runtime.enter();
         let (index, index_events) = LiveIndex::new();
         let (events, loop_events) = crossbeam_channel::unbounded();
+        let fetched = events.clone();
+        // A snapshot fetched: diagnostics that said "fetching" are due.
+        let fetches = crate::live::Fetches::new(Arc::new(move || {
+            let _ = fetched.send(shared::LoopEvent::StoreChanged);
+        }));
         let shared = Arc::new(Shared {
             client: Client::new(outbox),
             index,
@@ -110,6 +115,7 @@ pub fn serve_with(
             search: crate::search::Live::new(true),
             no_search_index: options.no_search_index,
             body_searches: Default::default(),
+            fetches,
             events,
         });
         main_loop::run(

@@ -147,7 +147,28 @@ impl RequestView {
         CachedSource {
             view,
             cache: &self.shared.cache,
+            fetches: None,
         }
+    }
+
+    /// [`Self::source`] for work nothing may hold up on the network
+    /// (diagnostics, hover, previews): a team store's snapshot not cached
+    /// yet is fetched in the background and answered "fetching" meanwhile.
+    pub fn background_source<'a>(&'a self, view: &'a View) -> CachedSource<'a> {
+        CachedSource {
+            fetches: Some(&self.shared.fetches),
+            ..self.source(view)
+        }
+    }
+
+    /// Has the team stores list again now (after a publish).
+    pub fn refresh_stores(&self) {
+        self.shared.index.refresh();
+    }
+
+    /// Starts the background fetches [`Self::background_source`] queued.
+    pub fn start_fetches(&self) {
+        self.shared.fetches.start();
     }
 
     /// The full-text index (docs/search.md).

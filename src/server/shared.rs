@@ -30,6 +30,9 @@ pub struct Shared {
     pub no_search_index: bool,
     /// The searches behind completion's body matches.
     pub body_searches: BodySearches,
+    /// Team store snapshots fetched in the background for diagnostics,
+    /// hover and previews (each fetch's end refreshes diagnostics).
+    pub fetches: crate::live::Fetches,
     /// Events for the main loop (it alone changes the session).
     pub events: Sender<LoopEvent>,
 }

@@ -24,8 +24,8 @@ use crate::formats::FormatChoice;
 use crate::formats::{self, LogSource};
 use crate::fsio::{self, Links};
 use crate::model::{
-    Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionKey,
-    SessionReader, SessionSink, SessionStore, StoreNote, StoreStatus, Version, Wake,
+    Cancelled, Entry, Locator, LogError, PublishedVersion, ReadError, ReadSummary, Session,
+    SessionKey, SessionReader, SessionSink, SessionStore, StoreNote, StoreStatus, Version, Wake,
 };
 
 /// One store of the list: a root directory and the format of its logs.
@@ -476,6 +476,25 @@ impl SessionStore for FsStore {
         }
     }
 
+    /// Every member's refresher, called together.
+    fn refresher(&self) -> Option<Wake> {
+        let all: Vec<Wake> = self
+            .members
+            .iter()
+            .filter_map(|m| match m {
+                Member::Store(store) => store.refresher(),
+                Member::Files(_) => None,
+            })
+            .collect();
+        (!all.is_empty()).then(|| -> Wake {
+            Arc::new(move || {
+                for refresh in &all {
+                    refresh();
+                }
+            })
+        })
+    }
+
     fn update(&mut self) -> bool {
         self.update_in_parts(&mut |_| {})
     }
@@ -741,6 +760,21 @@ impl SessionReader for FsReader {
         }
         let path = self.path_of(&session.locator)?;
         url::Url::from_file_path(path).ok().map(String::from)
+    }
+
+    fn remote(&self, session: &Session) -> Option<String> {
+        self.other(&session.locator)?.remote(session)
+    }
+
+    fn fetch(&self, session: &Session) -> Result<(), ReadError> {
+        match self.other(&session.locator) {
+            Some(other) => other.fetch(session),
+            None => Ok(()),
+        }
+    }
+
+    fn published(&self, session: &Session) -> Option<PublishedVersion> {
+        self.other(&session.locator)?.published(session)
     }
 }
 

@@ -24,4 +24,5 @@ mod pickers;
 mod protocol_edge;
 mod search;
 mod stdio;
+mod team;
 mod watch;

@@ -10,4 +10,5 @@ mod skip;
 mod person;
 mod publish_file;
 mod publish_s3;
+mod stopped;
 mod weed;

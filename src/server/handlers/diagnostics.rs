@@ -46,7 +46,7 @@ pub fn schedule(request: RequestView, uri: Url, ticket: Ticket, delay: Duration)
                 max_references: settings.limits.max_references,
                 max_reference_bytes: settings.limits.max_reference_bytes,
             };
-            let source = worker.source(&view);
+            let source = worker.background_source(&view);
             let found = merge(
                 diagnose(&text, options, &source, &|| !running.is_current()),
                 crate::files::diagnostics(&text, cwd.as_deref().map(std::path::Path::new)),
@@ -71,6 +71,10 @@ pub fn schedule(request: RequestView, uri: Url, ticket: Ticket, delay: Duration)
                 .client()
                 .publish_diagnostics(uri, diagnostics, Some(version))
                 .await;
+            // Only now: a "fetching" diagnostic is out before the fetch
+            // that ends it can refresh it (a dropped run leaves its queue
+            // to the run that replaced it).
+            request.start_fetches();
         }
     });
 }

@@ -8,6 +8,7 @@ use super::{blocking, files, markdown, retained_source};
 use crate::proto::position;
 use crate::reference::json;
 use crate::reference::mention::{self, Mention};
+use crate::reference::pin::split_pin;
 use crate::reference::uri::DecodeError;
 use crate::server::request_view::RequestView;
 
@@ -67,10 +68,28 @@ pub async fn hover(request: &RequestView, params: HoverParams) -> Result<Option<
     // The candidates' rank-0 test: both cwds known and equal.
     let same_workspace =
         session.header.cwd.is_some() && session.header.cwd == request.target_cwd(&uri);
+    // A team store's session: which version (the listing's manifests,
+    // held by the reader; no network).
+    let published = view
+        .reader
+        .as_ref()
+        .and_then(|r| r.published(&session))
+        .map(|p| markdown::version(&p, split_pin(&id).is_some()))
+        .unwrap_or_default();
     let retained = retained_source(request, view.clone(), &session, &label, "hover").await?;
     let value = match retained {
-        Ok((source, budget)) => markdown::hover(&session, &source, same_workspace, &budget),
-        Err(e) => format!("{}\n\n{}", code(&id), markdown::escape(&e.message)),
+        Ok((source, budget)) => {
+            markdown::hover(&session, &source, same_workspace, &budget, &published)
+        }
+        Err(e) => {
+            // A blank line ends the version's list before the message.
+            let gap = if published.is_empty() { "" } else { "\n" };
+            format!(
+                "{}\n\n{published}{gap}{}",
+                code(&id),
+                markdown::escape(&e.message)
+            )
+        }
     };
     Ok(Some(markdown_hover(value, range)))
 }

@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::model::Session;
+use crate::model::{PublishedVersion, Session};
 use crate::reference::budget::Budget;
 use crate::reference::one_line::one_line;
 use crate::reference::prepare::RetainedSource;
@@ -15,15 +15,18 @@ const HOVER_TURNS: usize = 3;
 const TURN_CHARS: usize = 160;
 
 /// The hover summary of one referenced session.
+/// `published`: a team store's session, the lines [`version`] gives it.
 pub fn hover(
     session: &Session,
     source: &RetainedSource,
     same_workspace: bool,
     budget: &Budget,
+    published: &str,
 ) -> String {
     let mut out = heading(session, &source.label);
     let stats = &source.retained.stats;
     let _ = writeln!(out, "- id: {}", code(&session.header.id));
+    out.push_str(published);
     let _ = writeln!(out, "- cwd: {}", cwd(session, same_workspace));
     let _ = writeln!(out, "- created: {}", timestamp(session.header.created_at));
     match source.captured_through_seq {
@@ -54,6 +57,46 @@ pub fn hover(
         let _ = writeln!(out, "\n**Last {shown} of {} turns**\n", turns.len());
         for turn in turns.iter().skip(turns.len() - shown) {
             let _ = writeln!(out, "- {}", turn_line(turn));
+        }
+    }
+    out
+}
+
+/// Which published version a team store's session is (issue 26), as
+/// hover lines: a pinned mention's version, its place in the session's
+/// manifest, when it was published, and whether a newer one exists; a
+/// live id's latest version.
+pub fn version(published: &PublishedVersion, pinned: bool) -> String {
+    let sha = |hex: &str| code(&format!("sha256:{}", hex.get(..12).unwrap_or(hex)));
+    let place = match (published.position, &published.published_at) {
+        (Some(n), Some(at)) => format!(
+            " ({n} of {} in the manifest, published {})",
+            published.versions,
+            escape(at)
+        ),
+        (Some(n), None) => format!(" ({n} of {} in the manifest)", published.versions),
+        (None, _) if published.versions == 0 => " (the session's manifest is not listed)".into(),
+        (None, _) => " (not in the session's manifest)".into(),
+    };
+    let mut out = String::new();
+    let what = if pinned {
+        "pinned version"
+    } else {
+        "latest version"
+    };
+    let _ = writeln!(out, "- {what}: {}{place}", sha(&published.sha256));
+    if pinned {
+        match &published.newer {
+            Some(newer) => {
+                let _ = writeln!(
+                    out,
+                    "- a newer version exists: {} (published {})",
+                    sha(&newer.sha256),
+                    escape(&newer.published_at)
+                );
+            }
+            None if published.position.is_some() => out.push_str("- no newer version\n"),
+            None => {}
         }
     }
     out

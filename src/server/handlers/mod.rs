@@ -54,13 +54,17 @@ pub async fn retained_source(
     let request = request.clone();
     let (session, label) = (session.clone(), label.to_string());
     blocking(what, move |cancelled| {
-        let source = request.source(&view);
+        let source = request.background_source(&view);
         let limits = (
             settings.limits.max_reference_bytes,
             settings.limits.max_references,
         );
         let target = settings.target_session_id.as_deref();
-        crate::live::retained_of(&source, &session, &label, limits, target, cancelled)
+        let retained =
+            crate::live::retained_of(&source, &session, &label, limits, target, cancelled);
+        // What hover or a preview found missing is fetched now.
+        request.start_fetches();
+        retained
     })
     .await
 }

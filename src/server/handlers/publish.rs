@@ -48,6 +48,11 @@ pub async fn publish(
         )
     })
     .await?;
+    if published.is_ok() {
+        // The team stores list again now: what was published is then
+        // listed (and mentionable) without waiting for the next poll.
+        request.refresh_stores();
+    }
     match published {
         Ok(published) => Ok(published
             .into_iter()

@@ -44,6 +44,23 @@ pub fn cache_get(sha: &str) -> Option<Vec<u8>> {
     get_in(&cache_dir()?, sha)
 }
 
+/// Whether the snapshot `sha` is in the default cache, by a look at its
+/// file alone (a regular file of ours, not a link): what decides whether a
+/// read needs the network without reading and hashing the bytes. The read
+/// itself still verifies them.
+pub fn is_cached(sha: &str) -> bool {
+    cache_dir().is_some_and(|dir| is_in(&dir, sha))
+}
+
+/// [`is_cached`] in `dir`.
+pub fn is_in(dir: &Path, sha: &str) -> bool {
+    is_sha256_hex(sha)
+        && fsio::open_regular(&dir.join(format!("{sha}.jsonl")), Links::NoFollow)
+            .ok()
+            .and_then(|f| f.metadata().ok())
+            .is_some_and(|m| fsio::owned_by_me(&m))
+}
+
 /// The lower-case hex SHA-256 of `bytes`.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     use std::fmt::Write as _;
@@ -110,8 +127,9 @@ mod tests {
         let dir = root.path().join("snapshots");
         let bytes = b"{\"hydra\":1}\n";
         let sha = sha256_hex(bytes);
-        assert!(get_in(&dir, &sha).is_none());
+        assert!(get_in(&dir, &sha).is_none() && !is_in(&dir, &sha));
         put_in(&dir, &sha, bytes).unwrap();
+        assert!(is_in(&dir, &sha));
         put_in(&dir, &sha, bytes).unwrap();
         assert_eq!(get_in(&dir, &sha).unwrap(), bytes);
         let file = dir.join(format!("{sha}.jsonl"));
@@ -139,6 +157,6 @@ mod tests {
         let real = root.path().join("real");
         std::fs::write(&real, b"a").unwrap();
         std::os::unix::fs::symlink(&real, dir.join(format!("{sha}.jsonl"))).unwrap();
-        assert!(get_in(&dir, &sha).is_none());
+        assert!(get_in(&dir, &sha).is_none() && !is_in(&dir, &sha));
     }
 }

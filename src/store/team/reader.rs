@@ -1,18 +1,22 @@
 //! Reading a team store's session: the snapshot's bytes (cache, else the
 //! store, verified by hash) read as the hydra log they are.
 
+use std::collections::HashMap;
 use std::io::{self, Read};
-use std::sync::OnceLock;
+use std::sync::{OnceLock, RwLock};
 
 use super::client::{self, TeamClient};
 use super::error::TeamError;
-use super::fetch;
+use super::manifest::Manifest;
 use super::session::SNAPSHOT_FORMAT;
 use super::url::TeamUrl;
+use super::{cache, fetch};
 use crate::formats::{self, LogSource};
 use crate::model::{
-    Cancelled, Entry, LogError, ReadError, ReadSummary, Session, SessionReader, Version,
+    Cancelled, Entry, LatestVersion, LogError, PublishedVersion, ReadError, ReadSummary, Session,
+    SessionReader, Version,
 };
+use crate::reference::pin::split_pin;
 
 /// Reads a team store's sessions; owns the store's client, opened on
 /// first use (credential discovery may run a process: never where the
@@ -20,6 +24,10 @@ use crate::model::{
 pub struct TeamReader {
     client: OnceLock<Result<TeamClient, TeamError>>,
     url: String,
+    /// The manifests of the last listing, by published (live) id: where a
+    /// version stands among its session's versions (hover). The reader,
+    /// shared with every view, holds the latest listing's.
+    manifests: RwLock<HashMap<String, Manifest>>,
 }
 
 impl TeamReader {
@@ -28,6 +36,14 @@ impl TeamReader {
         TeamReader {
             client: OnceLock::new(),
             url: url.to_owned(),
+            manifests: RwLock::new(HashMap::new()),
+        }
+    }
+
+    /// Keeps the manifests of a new listing, by published id.
+    pub fn set_manifests(&self, manifests: HashMap<String, Manifest>) {
+        if let Ok(mut kept) = self.manifests.write() {
+            *kept = manifests;
         }
     }
 
@@ -45,9 +61,14 @@ impl TeamReader {
             .as_ref()
     }
 
+    /// The digest `session`'s locator names.
+    fn sha_of(session: &Session) -> &str {
+        std::str::from_utf8(&session.locator.name).unwrap_or_default()
+    }
+
     /// The snapshot bytes of `session`'s version.
     pub fn bytes_of(&self, session: &Session) -> Result<Vec<u8>, ReadError> {
-        let sha = std::str::from_utf8(&session.locator.name).unwrap_or_default();
+        let sha = Self::sha_of(session);
         let fail = |reason: String| {
             ReadError::Log(LogError {
                 file: format!("{} {}", self.url, session.id()),
@@ -122,5 +143,87 @@ impl SessionReader for TeamReader {
 
     fn link_target(&self, _session: &Session) -> Option<String> {
         None
+    }
+
+    /// The store's URL while the snapshot is not in the local cache.
+    fn remote(&self, session: &Session) -> Option<String> {
+        (!cache::is_cached(Self::sha_of(session))).then(|| self.url.clone())
+    }
+
+    fn fetch(&self, session: &Session) -> Result<(), ReadError> {
+        self.bytes_of(session).map(drop)
+    }
+
+    fn published(&self, session: &Session) -> Option<PublishedVersion> {
+        let sha = Self::sha_of(session);
+        let id = session.id();
+        let live = split_pin(id).map_or(id, |(live, _)| live);
+        let manifests = self.manifests.read().ok()?;
+        let Some(manifest) = manifests.get(live) else {
+            return Some(PublishedVersion {
+                sha256: sha.to_owned(),
+                position: None,
+                versions: 0,
+                published_at: None,
+                newer: None,
+            });
+        };
+        Some(version_in(manifest, sha))
+    }
+}
+
+/// Where version `sha` stands in `manifest`.
+fn version_in(manifest: &Manifest, sha: &str) -> PublishedVersion {
+    let position = manifest.entries.iter().position(|e| e.sha256 == sha);
+    let newer = manifest
+        .latest()
+        .filter(|latest| latest.sha256 != sha)
+        .map(|latest| LatestVersion {
+            sha256: latest.sha256.clone(),
+            published_at: latest.published_at.clone(),
+        });
+    PublishedVersion {
+        sha256: sha.to_owned(),
+        position: position.map(|i| i + 1),
+        versions: manifest.entries.len(),
+        published_at: position.map(|i| manifest.entries[i].published_at.clone()),
+        newer,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::team::manifest::ManifestEntry;
+
+    fn entry(sha: char, at: &str) -> ManifestEntry {
+        ManifestEntry {
+            sha256: sha.to_string().repeat(64),
+            bytes: 1,
+            published_at: at.to_owned(),
+            title: None,
+        }
+    }
+
+    #[test]
+    fn a_version_knows_its_place_and_whether_a_newer_one_exists() {
+        let mut manifest = Manifest::new("~ana/s1");
+        manifest.entries = vec![
+            entry('a', "2026-12-01T09:00:00Z"),
+            entry('b', "2026-12-02T09:00:00Z"),
+        ];
+        let old = version_in(&manifest, &"a".repeat(64));
+        assert_eq!(old.position, Some(1));
+        assert_eq!(old.versions, 2);
+        assert_eq!(old.published_at.as_deref(), Some("2026-12-01T09:00:00Z"));
+        assert_eq!(
+            old.newer.as_ref().map(|n| n.sha256.as_str()),
+            Some("b".repeat(64).as_str())
+        );
+        let latest = version_in(&manifest, &"b".repeat(64));
+        assert_eq!((latest.position, latest.newer), (Some(2), None));
+        let elsewhere = version_in(&manifest, &"c".repeat(64));
+        assert_eq!((elsewhere.position, elsewhere.published_at), (None, None));
+        assert!(elsewhere.newer.is_some());
     }
 }

@@ -49,8 +49,10 @@ pub struct TeamStore {
     skipped: Vec<TeamError>,
     listed_once: bool,
     mailbox: Arc<Mutex<Mailbox>>,
-    /// Dropping it stops the poller.
-    stop: Option<mpsc::Sender<()>>,
+    /// Dropping it stops the poller; a message through it has the poller
+    /// list again now (the refresher holds it weakly, so that dropping the
+    /// store still stops the poller).
+    stop: Option<Arc<Mutex<mpsc::Sender<()>>>>,
     reader: Arc<TeamReader>,
 }
 
@@ -117,6 +119,12 @@ impl TeamStore {
             .collect();
         sessions.sort_by(|a, b| a.id().cmp(b.id()));
         self.sessions = sessions;
+        self.reader.set_manifests(
+            self.listed
+                .values()
+                .map(|l| (l.published_id(), l.manifest.clone()))
+                .collect(),
+        );
     }
 
     /// The last listing's session of published id `id`.
@@ -167,8 +175,19 @@ impl SessionStore for TeamStore {
             .name("team-store-poll".into())
             .spawn(move || poll(&reader, mailbox, wake, stopped));
         if spawned.is_ok() {
-            self.stop = Some(stop);
+            self.stop = Some(Arc::new(Mutex::new(stop)));
         }
+    }
+
+    fn refresher(&self) -> Option<Wake> {
+        let stop = Arc::downgrade(self.stop.as_ref()?);
+        Some(Arc::new(move || {
+            if let Some(poke) = stop.upgrade() {
+                if let Ok(poke) = poke.lock() {
+                    let _ = poke.send(());
+                }
+            }
+        }))
     }
 
     fn update(&mut self) -> bool {
@@ -263,8 +282,9 @@ fn poll(
         }
         wake();
         match stopped.recv_timeout(POLL) {
-            Err(mpsc::RecvTimeoutError::Timeout) => {}
-            _ => return,
+            // Asked to look again now (a publish), or time to.
+            Ok(()) | Err(mpsc::RecvTimeoutError::Timeout) => {}
+            Err(mpsc::RecvTimeoutError::Disconnected) => return,
         }
     }
 }
@@ -315,6 +335,7 @@ mod tests {
         let sha = cache::sha256_hex(&bytes);
         put(&c, &layout::snapshot_path(&c, &sha).unwrap(), bytes);
         put_manifest(&c, &manifest_of("bo", "s", &[&sha]), "bo", "s");
+        let c2 = c.clone();
         let mut store = TeamStore::with_client("s3://mem", 0, Ok(c));
         let (tx, rx) = mpsc::channel();
         store.watch(Arc::new(move || {
@@ -323,5 +344,16 @@ mod tests {
         rx.recv_timeout(Duration::from_secs(10)).unwrap();
         assert!(store.update());
         assert_eq!(store.sessions().len(), 1);
+        // Published meanwhile: the refresher has it listed now, not at
+        // the next poll.
+        put_manifest(&c2, &manifest_of("bo", "t", &[&sha]), "bo", "t");
+        let refresh = store.refresher().unwrap();
+        refresh();
+        rx.recv_timeout(Duration::from_secs(10)).unwrap();
+        assert!(store.update());
+        assert_eq!(store.sessions().len(), 2);
+        // Dropped: the poller ends, and the refresher does nothing.
+        drop(store);
+        refresh();
     }
 }
