@@ -5,6 +5,7 @@
 
 use rusqlite::{Row, Transaction};
 
+use super::bounded::{self, Place};
 use super::format::{DbContext, DbRead, DbSession};
 use super::open::{Columns, DbError, ReadOnlyDb};
 
@@ -25,8 +26,17 @@ pub trait SessionTables {
     /// The sessions' query, `filter` its tail (`WHERE s.id = ?1`).
     fn session_sql(&self, filter: &str) -> String;
 
-    /// The messages of the session `?1`, in order.
-    fn message_sql(&self) -> String;
+    /// The messages of the session `?1`, in order. For a `listing`, each
+    /// of [`Self::BODIES`] is selected as `NULL`, and the row's place
+    /// ([`bounded::select_list`]) is added: the bodies are read as
+    /// streams, shrunk (issue 27 item 14).
+    fn message_sql(&self, listing: bool) -> String;
+
+    /// The `messages` columns that hold a message's body (JSON text).
+    const BODIES: &'static [&'static str];
+
+    /// Sets body `i` of a message a listing read without it.
+    fn set_body(message: &mut Self::Message, i: usize, body: Option<String>);
 
     fn session_row(row: &Row<'_>) -> rusqlite::Result<Self::Session>;
 
@@ -73,7 +83,8 @@ impl<T: SessionTables> DbRead for Tables<T> {
 
     fn list(&mut self, context: &DbContext) -> Result<Vec<DbSession>, DbError> {
         let sql = self.0.session_sql("ORDER BY s.id");
-        let message_sql = self.0.message_sql();
+        let streamed = bounded::streamable(self.0.db().connection(), "messages");
+        let message_sql = self.0.message_sql(streamed);
         self.0.db().read(|tx| {
             let rows = {
                 let mut statement = tx.prepare(&sql)?;
@@ -82,7 +93,11 @@ impl<T: SessionTables> DbRead for Tables<T> {
             };
             let mut out = Vec::new();
             for row in rows.iter().filter(|r| !T::hidden(r)) {
-                let messages = messages::<T>(tx, &message_sql, T::id(row))?;
+                let messages = if streamed {
+                    listed_messages::<T>(tx, &message_sql, T::id(row))?
+                } else {
+                    messages::<T>(tx, &message_sql, T::id(row))?
+                };
                 out.push(T::one(row, &messages, context, None));
             }
             Ok(out)
@@ -96,7 +111,7 @@ impl<T: SessionTables> DbRead for Tables<T> {
         limit: Option<u64>,
     ) -> Result<Option<DbSession>, DbError> {
         let sql = self.0.session_sql("WHERE s.id = ?1");
-        let message_sql = self.0.message_sql();
+        let message_sql = self.0.message_sql(false);
         self.0.db().read(|tx| {
             let row = {
                 let mut statement = tx.prepare(&sql)?;
@@ -122,4 +137,29 @@ fn messages<T: SessionTables>(
     let mut statement = tx.prepare_cached(sql)?;
     let rows = statement.query_map([id], T::message_row)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// The session `id`'s messages for a listing: each body read as a
+/// stream and shrunk, never held whole.
+fn listed_messages<T: SessionTables>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    id: &str,
+) -> Result<Vec<T::Message>, DbError> {
+    let placed = {
+        let mut statement = tx.prepare_cached(sql)?;
+        let rows = statement.query_map([id], |row| {
+            Ok((T::message_row(row)?, Place::of(row, T::BODIES.len())?))
+        })?;
+        rows.collect::<Result<Vec<_>, _>>()?
+    };
+    let mut out = Vec::with_capacity(placed.len());
+    for (mut message, place) in placed {
+        for (i, column) in T::BODIES.iter().enumerate() {
+            let body = bounded::json_text(tx, &place, i, "messages", column)?;
+            T::set_body(&mut message, i, body);
+        }
+        out.push(message);
+    }
+    Ok(out)
 }

@@ -17,6 +17,7 @@ use std::path::Path;
 use rusqlite::Connection;
 
 pub use crate::store::database::open::DbError;
+use crate::store::database::bounded::{self, Place};
 use crate::store::database::open::{Columns, ReadOnlyDb};
 
 /// One `session` row, with its project's worktree.
@@ -284,6 +285,61 @@ impl OpencodeDb {
         )?;
         tx.finish()?;
         Ok(Some(key))
+    }
+
+    /// One session's messages and parts as a listing reads them (issue 27
+    /// item 14): each `data` read as a stream, every string in it cut
+    /// (`database::shrink`), never held whole; [`Self::session_rows`]
+    /// when the tables cannot be read so.
+    pub fn session_rows_listed(&mut self, id: &str) -> Result<SessionRows, DbError> {
+        let conn = self.conn.connection();
+        if !bounded::streamable(conn, "message") || !bounded::streamable(conn, "part") {
+            return self.session_rows(id);
+        }
+        let place = bounded::select_list;
+        let message_sql = format!(
+            "SELECT m.id, {} FROM message m WHERE m.session_id = ?1 ORDER BY m.id",
+            place("m", &["data"])
+        );
+        let part_sql = format!(
+            "SELECT p.message_id, p.id, {} FROM part p \
+             JOIN message m ON m.id = p.message_id \
+             WHERE m.session_id = ?1 ORDER BY p.message_id, p.id",
+            place("p", &["data"])
+        );
+        let tx = self.conn.transaction()?;
+        let placed_messages = {
+            let mut statement = tx.prepare(&message_sql)?;
+            let rows = statement.query_map([id], |row| {
+                Ok((row.get::<_, String>(0)?, Place::of(row, 1)?))
+            })?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        let placed_parts = {
+            let mut statement = tx.prepare(&part_sql)?;
+            let rows = statement.query_map([id], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    Place::of(row, 1)?,
+                ))
+            })?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        // `data` is NOT NULL in OpenCode's schema; one that is not text
+        // reads as no JSON (a skipped row), as a `String` read would fail.
+        let data = |place: &Place, table: &str| {
+            bounded::json_text(&tx, place, 0, table, "data").map(Option::unwrap_or_default)
+        };
+        let mut rows = SessionRows::default();
+        for (message, place) in placed_messages {
+            rows.messages.push((message, data(&place, "message")?));
+        }
+        for (message, part, place) in placed_parts {
+            rows.parts.push((message, part, data(&place, "part")?));
+        }
+        tx.finish()?;
+        Ok(rows)
     }
 
     /// One session's messages and parts, in one transaction.
