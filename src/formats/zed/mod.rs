@@ -243,7 +243,8 @@ pub fn project(row: &ThreadRow, limit: Option<u64>, modified_ms: u64) -> Project
             continue;
         }
         if role == Role::User && first_user.is_none() {
-            first_user = Some(text.clone());
+            // Only what a title is taken from.
+            first_user = Some(text::title_source(&text));
         }
         out.entries.push(Entry {
             seq,

@@ -98,6 +98,45 @@ pub fn json_text(
     Ok(Some(shrunk.text.unwrap_or_default()))
 }
 
+/// The text of `table.column` at `rowid` read whole, as
+/// [`super::open::text`] reads a column, into one buffer of its size:
+/// never sorted with its row, never copied from SQLite's own (issue 27
+/// item 14: a 100 MB body is held once).
+pub fn whole_text(
+    conn: &Connection,
+    place: &Place,
+    body: usize,
+    table: &str,
+    column: &str,
+) -> Result<Option<String>, DbError> {
+    if place.types.get(body).map(String::as_str) != Some("text") {
+        return Ok(None);
+    }
+    let mut blob = open(conn, table, column, place.rowid)?;
+    let mut bytes = Vec::with_capacity(blob.len());
+    blob.read_to_end(&mut bytes)
+        .map_err(|e| DbError(format!("cannot read the database: {e}")))?;
+    Ok(Some(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    }))
+}
+
+/// Body `body` of the row at `place`: shrunk for a `listing`, else whole.
+pub fn body_text(
+    conn: &Connection,
+    place: &Place,
+    body: usize,
+    table: &str,
+    column: &str,
+    listing: bool,
+) -> Result<Option<String>, DbError> {
+    match listing {
+        true => json_text(conn, place, body, table, column),
+        false => whole_text(conn, place, body, table, column),
+    }
+}
+
 /// [`shrink::shrink`] of `input`, its read error a database read's.
 pub fn shrink_read(input: impl Read, cap: usize, budget: usize) -> Result<Shrunk, DbError> {
     shrink::shrink(input, cap, budget)

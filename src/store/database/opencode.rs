@@ -67,6 +67,7 @@ impl Open {
             false => self.db.session_rows(&row.id)?,
         };
         let projected = session::project_rows(row, &rows, limit);
+        drop(rows);
         Ok(DbSession::projected(
             session::header(row, context.modified_ms),
             session::session_title(row, Some(&projected)),

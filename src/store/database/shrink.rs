@@ -13,9 +13,8 @@
 
 use std::io::{self, BufRead, BufReader, Read};
 
-/// How much of a string a listing keeps: far more than a title's 80
-/// characters, so mention markup before the words still fits.
-pub const STRING_CAP: usize = 16 << 10;
+/// How much of a string a listing keeps: what a title is taken from.
+pub const STRING_CAP: usize = crate::formats::text::TITLE_SOURCE_MAX;
 
 /// The most one row's shrunk JSON may take.
 pub const ROW_BUDGET: usize = 4 << 20;

@@ -292,10 +292,21 @@ impl OpencodeDb {
     /// (`database::shrink`), never held whole; [`Self::session_rows`]
     /// when the tables cannot be read so.
     pub fn session_rows_listed(&mut self, id: &str) -> Result<SessionRows, DbError> {
-        let conn = self.conn.connection();
-        if !bounded::streamable(conn, "message") || !bounded::streamable(conn, "part") {
-            return self.session_rows(id);
+        match self.streamable() {
+            true => self.placed_rows(id, true),
+            false => self.selected_rows(id),
         }
+    }
+
+    fn streamable(&self) -> bool {
+        let conn = self.conn.connection();
+        bounded::streamable(conn, "message") && bounded::streamable(conn, "part")
+    }
+
+    /// One session's rows placed first (ids and rowids), each `data` then
+    /// read alone: shrunk for a `listing`, else whole and once — never
+    /// carried through SQLite's sort of the parts.
+    fn placed_rows(&mut self, id: &str, listing: bool) -> Result<SessionRows, DbError> {
         let place = bounded::select_list;
         let message_sql = format!(
             "SELECT m.id, {} FROM message m WHERE m.session_id = ?1 ORDER BY m.id",
@@ -329,7 +340,8 @@ impl OpencodeDb {
         // `data` is NOT NULL in OpenCode's schema; one that is not text
         // reads as no JSON (a skipped row), as a `String` read would fail.
         let data = |place: &Place, table: &str| {
-            bounded::json_text(&tx, place, 0, table, "data").map(Option::unwrap_or_default)
+            bounded::body_text(&tx, place, 0, table, "data", listing)
+                .map(Option::unwrap_or_default)
         };
         let mut rows = SessionRows::default();
         for (message, place) in placed_messages {
@@ -344,6 +356,15 @@ impl OpencodeDb {
 
     /// One session's messages and parts, in one transaction.
     pub fn session_rows(&mut self, id: &str) -> Result<SessionRows, DbError> {
+        match self.streamable() {
+            true => self.placed_rows(id, false),
+            false => self.selected_rows(id),
+        }
+    }
+
+    /// [`Self::session_rows`] by one query per table, bodies and all (a
+    /// table blob I/O cannot read: a view, `WITHOUT ROWID`).
+    fn selected_rows(&mut self, id: &str) -> Result<SessionRows, DbError> {
         let tx = self.conn.transaction()?;
         let messages = {
             let mut statement =
