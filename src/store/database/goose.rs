@@ -128,9 +128,17 @@ impl SessionTables for Open {
                 .iter()
                 .map(|c| if m.has(c) { *c } else { "rowid" })
                 .collect();
-            ("NULL".into(), "NULL".into(), format!(", {}", bounded::select_list("m", &bodies)))
+            (
+                "NULL".into(),
+                "NULL".into(),
+                format!(", {}", bounded::select_list("m", &bodies)),
+            )
         } else {
-            ("m.content_json".into(), m.or_null("m", "metadata_json"), String::new())
+            (
+                "m.content_json".into(),
+                m.or_null("m", "metadata_json"),
+                String::new(),
+            )
         };
         format!(
             "SELECT {id}, {}, {content}, {created}, {metadata}{place} FROM messages m \

@@ -212,8 +212,7 @@ mod tests {
         let v: serde_json::Value =
             serde_json::from_str(&cut(r#"["ab\u00e9\n\"cd", "ééé"]"#, 3)).expect("JSON");
         assert_eq!(v, serde_json::json!(["ab", "é"]));
-        let v: serde_json::Value =
-            serde_json::from_str(&cut(r#"["a\"bcdef"]"#, 3)).expect("JSON");
+        let v: serde_json::Value = serde_json::from_str(&cut(r#"["a\"bcdef"]"#, 3)).expect("JSON");
         assert_eq!(v, serde_json::json!(["a\""]));
     }
 

@@ -43,7 +43,10 @@ impl Open {
     fn sql(&self, filter: &str, listing: bool) -> String {
         let t = &self.threads;
         let (data, place) = match listing {
-            true => ("NULL", format!(", {}", bounded::select_list("t", &["data"]))),
+            true => (
+                "NULL",
+                format!(", {}", bounded::select_list("t", &["data"])),
+            ),
             false => ("t.data", String::new()),
         };
         let optional = [

@@ -16,8 +16,8 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
-pub use crate::store::database::open::DbError;
 use crate::store::database::bounded::{self, Place};
+pub use crate::store::database::open::DbError;
 use crate::store::database::open::{Columns, ReadOnlyDb};
 
 /// One `session` row, with its project's worktree.
@@ -340,8 +340,7 @@ impl OpencodeDb {
         // `data` is NOT NULL in OpenCode's schema; one that is not text
         // reads as no JSON (a skipped row), as a `String` read would fail.
         let data = |place: &Place, table: &str| {
-            bounded::body_text(&tx, place, 0, table, "data", listing)
-                .map(Option::unwrap_or_default)
+            bounded::body_text(&tx, place, 0, table, "data", listing).map(Option::unwrap_or_default)
         };
         let mut rows = SessionRows::default();
         for (message, place) in placed_messages {
