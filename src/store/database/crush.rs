@@ -100,13 +100,13 @@ impl SessionTables for Open {
         message.parts = body;
     }
 
-    fn message_sql(&self, listing: bool) -> String {
+    fn message_sql(&self, placed: bool) -> String {
         let m = &self.messages;
-        let parts = match listing {
+        let parts = match placed {
             true => "NULL".to_string(),
             false => m.or_null("m", "parts"),
         };
-        let place = match (listing, m.has("parts")) {
+        let place = match (placed, m.has("parts")) {
             (true, true) => format!(", {}", bounded::select_list("m", Self::BODIES)),
             (true, false) => format!(", {}", bounded::select_list("m", &["rowid"])),
             (false, _) => String::new(),

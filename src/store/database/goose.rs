@@ -119,11 +119,11 @@ impl SessionTables for Open {
         }
     }
 
-    fn message_sql(&self, listing: bool) -> String {
+    fn message_sql(&self, placed: bool) -> String {
         let m = &self.messages;
         let id = if m.has("id") { "m.id" } else { "m.rowid" };
         let created = m.or_null("m", "created_timestamp");
-        let (content, metadata, place): (String, String, String) = if listing {
+        let (content, metadata, place): (String, String, String) = if placed {
             let bodies: Vec<&str> = Self::BODIES
                 .iter()
                 .map(|c| if m.has(c) { *c } else { "rowid" })

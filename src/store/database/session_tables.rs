@@ -35,7 +35,7 @@ pub trait SessionTables {
     /// The `messages` columns that hold a message's body (JSON text).
     const BODIES: &'static [&'static str];
 
-    /// Sets body `i` of a message a listing read without it.
+    /// Sets body `i` of a message its placed query read without it.
     fn set_body(message: &mut Self::Message, i: usize, body: Option<String>);
 
     fn session_row(row: &Row<'_>) -> rusqlite::Result<Self::Session>;

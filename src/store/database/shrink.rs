@@ -16,8 +16,9 @@ use std::io::{self, BufRead, BufReader, Read};
 /// How much of a string a listing keeps: what a title is taken from.
 pub const STRING_CAP: usize = crate::formats::text::TITLE_SOURCE_MAX;
 
-/// The most one row's shrunk JSON may take.
-pub const ROW_BUDGET: usize = 4 << 20;
+/// The most one row's shrunk JSON may take: strings cut, a row past it
+/// is all structure (a hostile one), never a message a person wrote.
+pub const ROW_BUDGET: usize = 32 << 20;
 
 /// What [`shrink`] read.
 #[derive(Debug, Default, PartialEq, Eq)]

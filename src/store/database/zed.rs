@@ -117,9 +117,10 @@ fn listed_data(
         .map(String::into_bytes))
 }
 
-/// The most a listed thread's shrunk JSON may take: every message's
-/// first words, its flags and its tool calls' shapes.
-const THREAD_BUDGET: usize = 32 << 20;
+/// The most a listed thread's shrunk JSON may take: Zed's own bound on a
+/// thread, so a thread a read decodes is never one a listing cannot
+/// (its strings cut, the copy is far smaller in practice).
+const THREAD_BUDGET: usize = zed::MAX_DATA as usize;
 
 fn one(row: &ThreadRow, context: &DbContext, limit: Option<u64>) -> DbSession {
     let p = zed::project(row, limit, context.modified_ms);
