@@ -583,11 +583,13 @@ fn the_real_goose_database_reports_its_empty_session() {
     );
 }
 
+/// One session's id, then its title and skipped rows as listed, then as
+/// read.
+type Seen = (String, Option<String>, u64, Option<String>, u64);
+
 /// Every session of a store, as listed and as read whole: its title and
 /// its skipped rows (a listing reads each body shrunk, a read whole).
-fn listed_and_read(
-    store: &DatabaseStore,
-) -> Vec<(String, Option<String>, u64, Option<String>, u64)> {
+fn listed_and_read(store: &DatabaseStore) -> Vec<Seen> {
     store
         .sessions()
         .into_iter()
