@@ -4,8 +4,8 @@
 //! holding its body. A 100 MB text part lists from its first `cap` bytes.
 //!
 //! Only strings are cut (at a character, never inside an escape); the
-//! rest is copied, so the result parses as the original would, to the
-//! same shape. A string whose kept prefix is only white space keeps being
+//! rest is copied, white space between values dropped, so the result
+//! parses as the original would, to the same shape. A string whose kept prefix is only white space keeps being
 //! read until its first other character (a title is never taken from
 //! blanks that stand before the words). The whole copy is bounded too:
 //! past `budget` bytes the value reads as unreadable, as a row that is
@@ -48,9 +48,14 @@ pub fn shrink(input: impl Read, cap: usize, budget: usize) -> io::Result<Shrunk>
         while at < len {
             match &mut string {
                 None => {
-                    // Outside strings: copied up to the next string.
+                    // Outside strings: copied up to the next string, its
+                    // white space (never significant there) dropped.
                     let end = memchr::memchr(b'"', &chunk[at..]).map_or(len, |i| at + i + 1);
-                    out.extend_from_slice(&chunk[at..end]);
+                    out.extend(
+                        chunk[at..end]
+                            .iter()
+                            .filter(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r')),
+                    );
                     if chunk[end - 1] == b'"' {
                         string = Some(Cut::new());
                     }
@@ -247,6 +252,13 @@ mod tests {
         assert_eq!(split, whole);
         let v: serde_json::Value = serde_json::from_str(&whole).expect("JSON");
         assert_eq!(v["b"][0], "long ");
+    }
+
+    #[test]
+    fn white_space_between_values_is_dropped() {
+        let json = format!("{{ \"a\" :{} [ 1 , \"b c\" ]\n}}", " ".repeat(1 << 20));
+        let shrunk = shrink(json.as_bytes(), 16, 100).expect("read");
+        assert_eq!(shrunk.text.as_deref(), Some(r#"{"a":[1,"b c"]}"#));
     }
 
     #[test]
