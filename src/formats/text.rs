@@ -14,6 +14,23 @@ pub use crate::reference::mention::readable as readable_mentions;
 /// Longest title taken from a message, in Unicode scalar values.
 const TITLE_MAX: usize = 80;
 
+/// How much of a first prompt a format keeps to take a title from (and a
+/// database listing reads of a string, `store::database::shrink`): far
+/// more than a title's 80 scalars, so mention markup before the words
+/// still fits, and never a copy of a 100 MB message (issue 27 item 14).
+pub const TITLE_SOURCE_MAX: usize = 16 << 10;
+
+/// The start of `text` a title is taken from: its leading white space
+/// dropped, then at most [`TITLE_SOURCE_MAX`] bytes, cut at a character.
+pub fn title_source(text: &str) -> String {
+    let text = text.trim_start();
+    let mut end = text.len().min(TITLE_SOURCE_MAX);
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    text[..end].to_string()
+}
+
 /// A message's text as a title: white space runs collapsed to one space,
 /// trimmed, then cut to at most 80 scalar values after the last space
 /// within them (that space dropped), or hard at 80 when there is none.

@@ -10,6 +10,7 @@ mod skip;
 mod support;
 
 mod aider;
+mod big_rows;
 mod claude_code;
 mod cline;
 mod cline_cli;

@@ -100,13 +100,18 @@ fn given(title: Option<&str>) -> Option<String> {
 /// Crush shows); `Err` when `parts` is not a JSON array.
 fn message_text(parts: Option<&str>) -> Result<String, ()> {
     let parts: Value = serde_json::from_str(parts.unwrap_or("[]")).map_err(|_| ())?;
-    let parts = parts.as_array().ok_or(())?;
-    Ok(parts
-        .iter()
+    let Value::Array(parts) = parts else {
+        return Err(());
+    };
+    // Moved out of the part, never copied (a 100 MB text is held once).
+    let text = parts
+        .into_iter()
         .find(|p| p.get("type").and_then(Value::as_str) == Some("text"))
-        .and_then(|p| p.get("data")?.get("text")?.as_str())
-        .unwrap_or_default()
-        .to_string())
+        .and_then(|mut p| match p.get_mut("data")?.get_mut("text")?.take() {
+            Value::String(text) => Some(text),
+            _ => None,
+        });
+    Ok(text.unwrap_or_default())
 }
 
 /// What one session projects to.
@@ -151,7 +156,8 @@ pub fn project(
             _ => None,
         };
         if role == Some(Role::User) && first_user.is_none() && !text.trim().is_empty() {
-            first_user = Some(text.clone());
+            // Only what a title (or a label's first line) is taken from.
+            first_user = Some(text::title_source(&text));
         }
         if Some(i) == summary {
             let text = if text.trim().is_empty() {

@@ -147,7 +147,9 @@ struct Parsed {
 fn parse(message: &MessageRow) -> Result<Parsed, ()> {
     let content: Value =
         serde_json::from_str(message.content_json.as_deref().unwrap_or("")).map_err(|_| ())?;
-    let items = content.as_array().ok_or(())?;
+    let Value::Array(items) = content else {
+        return Err(());
+    };
     let metadata = match message.metadata_json.as_deref() {
         None => Value::Object(serde_json::Map::new()),
         Some(m) => {
@@ -164,26 +166,43 @@ fn parse(message: &MessageRow) -> Result<Parsed, ()> {
         && !flag("userVisible").is_some_and(|v| v.as_f64() == Some(0.0));
     let agent_only = flag("userVisible") == Some(&Value::Bool(false))
         && flag("agentVisible") == Some(&Value::Bool(true));
-    let mut shown = Vec::new();
-    let mut all = Vec::new();
+    // Each text moved out of its item, never copied (a 100 MB text is
+    // held once); every text, audience ignored, only for a summary.
+    let mut texts = Vec::new();
     for item in items {
+        let Value::Object(mut item) = item else {
+            continue;
+        };
         if item.get("type").and_then(Value::as_str) != Some("text") {
             continue;
         }
-        let Some(text) = item.get("text").and_then(Value::as_str) else {
+        let Some(Value::String(text)) = item.remove("text") else {
             continue;
         };
-        all.push(text);
         let audience = item.get("annotations").and_then(|a| a.get("audience"));
         let for_user = match audience {
             None | Some(Value::Null) => true,
             Some(Value::Array(who)) => who.iter().any(|w| w.as_str() == Some("user")),
             Some(_) => false,
         };
-        if for_user {
-            shown.push(text);
-        }
+        texts.push((text, for_user));
     }
+    let all_text = match agent_only {
+        true => texts
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        false => String::new(),
+    };
+    let mut shown: Vec<String> = texts
+        .into_iter()
+        .filter_map(|(t, for_user)| for_user.then_some(t))
+        .collect();
+    let text = match shown.len() {
+        1 => shown.pop().unwrap_or_default(),
+        _ => shown.join("\n"),
+    };
     let role = match message.role.as_deref() {
         Some("user") => Some(Role::User),
         Some("assistant") => Some(Role::Assistant),
@@ -191,8 +210,8 @@ fn parse(message: &MessageRow) -> Result<Parsed, ()> {
     };
     Ok(Parsed {
         role,
-        text: shown.join("\n"),
-        all_text: all.join("\n"),
+        text,
+        all_text,
         user_visible,
         agent_only,
     })
@@ -251,20 +270,21 @@ pub fn project(
             && !p.all_text.trim().is_empty()
     });
     let mut first_user = None;
-    for (at, (seq, p)) in parsed.iter().enumerate() {
+    for (at, (seq, p)) in parsed.into_iter().enumerate() {
         if first_user.is_none()
             && p.role == Some(Role::User)
             && p.user_visible
             && !p.text.trim().is_empty()
         {
-            first_user = Some(p.text.clone());
+            // Only what a title is taken from.
+            first_user = Some(text::title_source(&p.text));
         }
         if Some(at) == checkpoint {
             out.entries.push(Entry {
-                seq: *seq,
+                seq,
                 event: Event::Checkpoint {
                     through_seq: seq - 1,
-                    text: Cow::Owned(p.all_text.clone()),
+                    text: Cow::Owned(p.all_text),
                 },
             });
             continue;
@@ -274,10 +294,10 @@ pub fn project(
             continue;
         }
         out.entries.push(Entry {
-            seq: *seq,
+            seq,
             event: Event::Message {
                 role,
-                text: Cow::Owned(p.text.clone()),
+                text: Cow::Owned(p.text),
             },
         });
     }

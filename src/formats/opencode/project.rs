@@ -6,6 +6,7 @@ use std::borrow::Cow;
 
 use serde_json::{Map, Value};
 
+use crate::formats::text;
 use crate::model::{Entry, Event, Role};
 
 /// A `message` row (or message file): its id and its `data` JSON.
@@ -83,20 +84,21 @@ pub fn project(
             out.skipped += 1;
             continue;
         };
-        parsed.push(message(row.id, seq, &data, &own));
+        parsed.push(message(row.id, seq, &data, own));
     }
     out.agent = parsed.iter().find_map(|m| m.agent.clone());
+    // Only what a title is taken from: never a copy of the whole text.
     out.first_user_text = parsed
         .iter()
         .filter(|m| m.role == Some(Role::User))
-        .map(|m| m.texts.join("\n"))
-        .find(|t| !t.trim().is_empty());
+        .find(|m| m.texts.iter().any(|t| !t.trim().is_empty()))
+        .map(|m| title_source(&m.texts));
     // The revert: that message and every later one are undone.
     if let Some(at) = revert.and_then(|id| parsed.iter().position(|m| m.id == id)) {
         parsed.truncate(at);
     }
     let checkpoint = checkpoint(&parsed);
-    for m in &parsed {
+    for m in parsed {
         let mut seq = m.seq;
         if let Some(c) = &checkpoint {
             if m.seq == c.place() {
@@ -123,7 +125,7 @@ pub fn project(
         if m.summary && role == Role::Assistant {
             continue;
         }
-        let text = m.texts.join("\n");
+        let text = joined(m.texts);
         if text.trim().is_empty() {
             continue;
         }
@@ -213,11 +215,42 @@ fn object(data: &str) -> Option<Map<String, Value>> {
     }
 }
 
+/// A message's texts joined with `\n`; one text is moved, never copied
+/// (a 100 MB part is held once).
+fn joined(mut texts: Vec<String>) -> String {
+    match texts.len() {
+        1 => texts.pop().unwrap_or_default(),
+        _ => texts.join("\n"),
+    }
+}
+
+/// The start of a message's joined texts a title is taken from, read
+/// without joining them whole.
+fn title_source(texts: &[String]) -> String {
+    let mut start = String::new();
+    for (i, t) in texts.iter().enumerate() {
+        if i > 0 {
+            start.push('\n');
+        }
+        let room = text::TITLE_SOURCE_MAX.saturating_sub(start.len());
+        let mut end = t.len().min(room);
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        start.push_str(&t[..end]);
+        if start.trim_start().len() >= text::TITLE_SOURCE_MAX || end < t.len() {
+            break;
+        }
+    }
+    text::title_source(&start)
+}
+
+/// One message: its parts taken by value, their texts moved out.
 fn message<'a>(
     id: &'a str,
     seq: u64,
     data: &Map<String, Value>,
-    parts: &[Map<String, Value>],
+    parts: Vec<Map<String, Value>>,
 ) -> Message<'a> {
     let text_of = |key: &str| data.get(key).and_then(Value::as_str).map(str::to_string);
     let present = |key: &str| data.get(key).is_some_and(|v| !v.is_null());
@@ -229,13 +262,13 @@ fn message<'a>(
     let flag = |part: &Map<String, Value>, key: &str| part.get(key) == Some(&Value::Bool(true));
     let mut texts = Vec::new();
     let mut compaction = None;
-    for part in parts {
+    for mut part in parts {
         match part.get("type").and_then(Value::as_str) {
             Some("text") => {
-                let hidden =
-                    role == Some(Role::User) && (flag(part, "synthetic") || flag(part, "ignored"));
-                if let (false, Some(text)) = (hidden, part.get("text").and_then(Value::as_str)) {
-                    texts.push(text.to_string());
+                let hidden = role == Some(Role::User)
+                    && (flag(&part, "synthetic") || flag(&part, "ignored"));
+                if let (false, Some(Value::String(text))) = (hidden, part.remove("text")) {
+                    texts.push(text);
                 }
             }
             Some("compaction") => {

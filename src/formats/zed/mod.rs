@@ -32,7 +32,7 @@ const PLACEHOLDER: &str = "New Thread";
 const CURRENT_VERSION: &str = "0.3.0";
 
 /// The most a thread's `data` is decompressed to: a bomb is a skipped row.
-const MAX_DATA: u64 = 256 << 20;
+pub const MAX_DATA: u64 = 256 << 20;
 
 /// The rules chosen here, not read in Zed's source or files.
 pub mod unverified {
@@ -243,7 +243,8 @@ pub fn project(row: &ThreadRow, limit: Option<u64>, modified_ms: u64) -> Project
             continue;
         }
         if role == Role::User && first_user.is_none() {
-            first_user = Some(text.clone());
+            // Only what a title is taken from.
+            first_user = Some(text::title_source(&text));
         }
         out.entries.push(Entry {
             seq,

@@ -1,6 +1,7 @@
 //! Crush's `crush.db` as a database format (agent-logs-db-3.md "Crush"):
 //! the queries; the rules are `formats::crush`.
 
+use super::bounded;
 use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
 use super::open::{integer, text, Columns, ReadOnlyDb};
 use super::session_tables::{SessionTables, Tables};
@@ -93,11 +94,27 @@ impl SessionTables for Open {
         )
     }
 
-    fn message_sql(&self) -> String {
+    const BODIES: &'static [&'static str] = &["parts"];
+
+    fn set_body(message: &mut MessageRow, _: usize, body: Option<String>) {
+        message.parts = body;
+    }
+
+    fn message_sql(&self, placed: bool) -> String {
         let m = &self.messages;
+        let parts = match placed {
+            true => "NULL".to_string(),
+            false => m.or_null("m", "parts"),
+        };
+        let place = match (placed, m.has("parts")) {
+            (true, true) => format!(", {}", bounded::select_list("m", Self::BODIES)),
+            (true, false) => format!(", {}", bounded::select_list("m", &["rowid"])),
+            (false, _) => String::new(),
+        };
         format!(
-            "SELECT m.id, {} FROM messages m WHERE m.session_id = ?1 ORDER BY {}",
-            m.or_nulls("m", &["role", "parts", "created_at", "is_summary_message"]),
+            "SELECT m.id, {}, {parts}, {}{place} FROM messages m WHERE m.session_id = ?1 ORDER BY {}",
+            m.or_null("m", "role"),
+            m.or_nulls("m", &["created_at", "is_summary_message"]),
             crush::unverified::ORDER_BY
                 .split(", ")
                 .map(|c| format!("m.{c}"))

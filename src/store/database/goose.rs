@@ -4,6 +4,7 @@
 use rusqlite::types::ValueRef;
 use serde_json::Value;
 
+use super::bounded;
 use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
 use super::open::{integer, text, Columns, ReadOnlyDb};
 use super::session_tables::{SessionTables, Tables};
@@ -109,15 +110,40 @@ impl SessionTables for Open {
         )
     }
 
-    fn message_sql(&self) -> String {
+    const BODIES: &'static [&'static str] = &["content_json", "metadata_json"];
+
+    fn set_body(message: &mut MessageRow, i: usize, body: Option<String>) {
+        match i {
+            0 => message.content_json = body,
+            _ => message.metadata_json = body,
+        }
+    }
+
+    fn message_sql(&self, placed: bool) -> String {
         let m = &self.messages;
         let id = if m.has("id") { "m.id" } else { "m.rowid" };
         let created = m.or_null("m", "created_timestamp");
+        let (content, metadata, place): (String, String, String) = if placed {
+            let bodies: Vec<&str> = Self::BODIES
+                .iter()
+                .map(|c| if m.has(c) { *c } else { "rowid" })
+                .collect();
+            (
+                "NULL".into(),
+                "NULL".into(),
+                format!(", {}", bounded::select_list("m", &bodies)),
+            )
+        } else {
+            (
+                "m.content_json".into(),
+                m.or_null("m", "metadata_json"),
+                String::new(),
+            )
+        };
         format!(
-            "SELECT {id}, {}, m.content_json, {created}, {} FROM messages m \
+            "SELECT {id}, {}, {content}, {created}, {metadata}{place} FROM messages m \
              WHERE m.session_id = ?1 ORDER BY {created}, {id}",
             m.or_null("m", "role"),
-            m.or_null("m", "metadata_json"),
         )
     }
 }

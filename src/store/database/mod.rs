@@ -5,6 +5,7 @@
 //! (`opencode`), Goose (`goose`), Crush (`crush`), Zed (`zed`) — over the
 //! pure projections of `formats::<agent>`.
 
+pub(crate) mod bounded;
 mod crush;
 mod discover;
 pub mod format;
@@ -12,6 +13,7 @@ mod goose;
 pub mod open;
 mod opencode;
 mod session_tables;
+pub(crate) mod shrink;
 mod store;
 mod zed;
 

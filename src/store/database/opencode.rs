@@ -59,9 +59,15 @@ impl Open {
         row: &SessionRow,
         context: &DbContext,
         limit: Option<u64>,
+        listing: bool,
     ) -> Result<DbSession, DbError> {
-        let rows = self.db.session_rows(&row.id)?;
+        // A listing reads each row shrunk (issue 27 item 14).
+        let rows = match listing {
+            true => self.db.session_rows_listed(&row.id)?,
+            false => self.db.session_rows(&row.id)?,
+        };
         let projected = session::project_rows(row, &rows, limit);
+        drop(rows);
         Ok(DbSession::projected(
             session::header(row, context.modified_ms),
             session::session_title(row, Some(&projected)),
@@ -81,7 +87,7 @@ impl DbRead for Open {
     fn list(&mut self, context: &DbContext) -> Result<Vec<DbSession>, DbError> {
         let (rows, _) = self.db.sessions()?;
         rows.iter()
-            .map(|row| self.project(row, context, None))
+            .map(|row| self.project(row, context, None, true))
             .collect()
     }
 
@@ -94,6 +100,6 @@ impl DbRead for Open {
         let Some((row, _)) = self.db.session(id)? else {
             return Ok(None);
         };
-        self.project(&row, context, limit).map(Some)
+        self.project(&row, context, limit, false).map(Some)
     }
 }

@@ -5,6 +5,7 @@
 
 use rusqlite::{Row, Transaction};
 
+use super::bounded::{self, Place};
 use super::format::{DbContext, DbRead, DbSession};
 use super::open::{Columns, DbError, ReadOnlyDb};
 
@@ -25,8 +26,17 @@ pub trait SessionTables {
     /// The sessions' query, `filter` its tail (`WHERE s.id = ?1`).
     fn session_sql(&self, filter: &str) -> String;
 
-    /// The messages of the session `?1`, in order.
-    fn message_sql(&self) -> String;
+    /// The messages of the session `?1`, in order. With `placed`, each
+    /// of [`Self::BODIES`] is selected as `NULL`, and the row's place
+    /// ([`bounded::select_list`]) is added: each body is then read alone
+    /// (issue 27 item 14), shrunk for a listing.
+    fn message_sql(&self, placed: bool) -> String;
+
+    /// The `messages` columns that hold a message's body (JSON text).
+    const BODIES: &'static [&'static str];
+
+    /// Sets body `i` of a message its placed query read without it.
+    fn set_body(message: &mut Self::Message, i: usize, body: Option<String>);
 
     fn session_row(row: &Row<'_>) -> rusqlite::Result<Self::Session>;
 
@@ -73,7 +83,8 @@ impl<T: SessionTables> DbRead for Tables<T> {
 
     fn list(&mut self, context: &DbContext) -> Result<Vec<DbSession>, DbError> {
         let sql = self.0.session_sql("ORDER BY s.id");
-        let message_sql = self.0.message_sql();
+        let streamed = bounded::streamable(self.0.db().connection(), "messages");
+        let message_sql = self.0.message_sql(streamed);
         self.0.db().read(|tx| {
             let rows = {
                 let mut statement = tx.prepare(&sql)?;
@@ -82,7 +93,11 @@ impl<T: SessionTables> DbRead for Tables<T> {
             };
             let mut out = Vec::new();
             for row in rows.iter().filter(|r| !T::hidden(r)) {
-                let messages = messages::<T>(tx, &message_sql, T::id(row))?;
+                let messages = if streamed {
+                    placed_messages::<T>(tx, &message_sql, T::id(row), true)?
+                } else {
+                    messages::<T>(tx, &message_sql, T::id(row))?
+                };
                 out.push(T::one(row, &messages, context, None));
             }
             Ok(out)
@@ -96,7 +111,10 @@ impl<T: SessionTables> DbRead for Tables<T> {
         limit: Option<u64>,
     ) -> Result<Option<DbSession>, DbError> {
         let sql = self.0.session_sql("WHERE s.id = ?1");
-        let message_sql = self.0.message_sql();
+        // Placed first, each body then read alone: SQLite's sort never
+        // carries a body (a 100 MB one took 550 MB there).
+        let streamed = bounded::streamable(self.0.db().connection(), "messages");
+        let message_sql = self.0.message_sql(streamed);
         self.0.db().read(|tx| {
             let row = {
                 let mut statement = tx.prepare(&sql)?;
@@ -106,7 +124,11 @@ impl<T: SessionTables> DbRead for Tables<T> {
             let Some(row) = row.filter(|r| !T::hidden(r)) else {
                 return Ok(None);
             };
-            let messages = messages::<T>(tx, &message_sql, id)?;
+            let messages = if streamed {
+                placed_messages::<T>(tx, &message_sql, id, false)?
+            } else {
+                messages::<T>(tx, &message_sql, id)?
+            };
             Ok(Some(T::one(&row, &messages, context, limit)))
         })
     }
@@ -122,4 +144,31 @@ fn messages<T: SessionTables>(
     let mut statement = tx.prepare_cached(sql)?;
     let rows = statement.query_map([id], T::message_row)?;
     Ok(rows.collect::<Result<Vec<_>, _>>()?)
+}
+
+/// The session `id`'s messages, placed by `sql` (a listing's query), each
+/// body then read alone by its rowid: for a `listing` as a stream,
+/// shrunk, never held whole; else whole, once.
+fn placed_messages<T: SessionTables>(
+    tx: &Transaction<'_>,
+    sql: &str,
+    id: &str,
+    listing: bool,
+) -> Result<Vec<T::Message>, DbError> {
+    let placed = {
+        let mut statement = tx.prepare_cached(sql)?;
+        let rows = statement.query_map([id], |row| {
+            Ok((T::message_row(row)?, Place::of(row, T::BODIES.len())?))
+        })?;
+        rows.collect::<Result<Vec<_>, _>>()?
+    };
+    let mut out = Vec::with_capacity(placed.len());
+    for (mut message, place) in placed {
+        for (i, column) in T::BODIES.iter().enumerate() {
+            let body = bounded::body_text(tx, &place, i, "messages", column, listing)?;
+            T::set_body(&mut message, i, body);
+        }
+        out.push(message);
+    }
+    Ok(out)
 }

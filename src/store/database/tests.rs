@@ -582,3 +582,91 @@ fn the_real_goose_database_reports_its_empty_session() {
         "read immutable: nothing created"
     );
 }
+
+/// One session's id, then its title and skipped rows as listed, then as
+/// read.
+type Seen = (String, Option<String>, u64, Option<String>, u64);
+
+/// Every session of a store, as listed and as read whole: its title and
+/// its skipped rows (a listing reads each body shrunk, a read whole).
+fn listed_and_read(store: &DatabaseStore) -> Vec<Seen> {
+    store
+        .sessions()
+        .into_iter()
+        .map(|s| {
+            let read = store.reader().read(&s, &|| false, &mut |_| {}).unwrap();
+            (
+                s.header.id.clone(),
+                s.title.clone(),
+                s.skipped_lines,
+                read.title,
+                read.skipped_lines,
+            )
+        })
+        .collect()
+}
+
+/// Issue 27 item 14: a listing reads each body as a stream, every string
+/// cut; a read reads it whole. On every fixture both give each session
+/// the same title and the same skipped rows.
+#[test]
+fn a_listing_of_shrunk_bodies_agrees_with_a_whole_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let crush = dir.path().join("crush");
+    std::fs::create_dir(&crush).unwrap();
+    let writer = crush_writer(&crush.join("crush.db"));
+    let goose = dir.path().join("goose");
+    std::fs::create_dir(&goose).unwrap();
+    goose_db(&goose);
+    let zed = dir.path().join("zed");
+    std::fs::create_dir(&zed).unwrap();
+    zed_db(&zed);
+    let kilo = dir.path().join("kilo");
+    std::fs::create_dir(&kilo).unwrap();
+    Connection::open(kilo.join("kilo.db"))
+        .unwrap()
+        .execute_batch(&fixture("opencode/opencode.sql"))
+        .unwrap();
+    for (root, name) in [
+        (&crush, "crush"),
+        (&goose, "goose"),
+        (&zed, "zed"),
+        (&kilo, "kilo"),
+    ] {
+        let store = store(root, name);
+        let seen = listed_and_read(&store);
+        assert!(!seen.is_empty(), "{name}");
+        for (id, listed, listed_skipped, read, read_skipped) in seen {
+            assert!(listed.is_some(), "{name} {id}: no title");
+            assert_eq!(listed, read, "{name} {id}");
+            assert_eq!(listed_skipped, read_skipped, "{name} {id}");
+        }
+    }
+    drop(writer);
+}
+
+/// A `messages` that blob I/O cannot read (a view) is read whole, as
+/// before: listed with its title. (Goose's: Crush's stamp counts
+/// `rowid`s, which a view has none of.)
+#[test]
+fn a_view_of_messages_is_read_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = goose_db(dir.path());
+    Connection::open(&path)
+        .unwrap()
+        .execute_batch(
+            "ALTER TABLE messages RENAME TO stored; CREATE VIEW messages AS SELECT * FROM stored;",
+        )
+        .unwrap();
+    let db = ReadOnlyDb::open(&path).unwrap();
+    assert!(!super::bounded::streamable(db.connection(), "messages"));
+    assert!(super::bounded::streamable(db.connection(), "sessions"));
+    drop(db);
+    let store = store(dir.path(), "goose");
+    let seen = listed_and_read(&store);
+    assert!(!seen.is_empty(), "{:?}", store.notes());
+    for (id, listed, _, read, _) in seen {
+        assert!(listed.is_some(), "{id}");
+        assert_eq!(listed, read, "{id}");
+    }
+}

@@ -16,6 +16,7 @@ use std::path::Path;
 
 use rusqlite::Connection;
 
+use crate::store::database::bounded::{self, Place};
 pub use crate::store::database::open::DbError;
 use crate::store::database::open::{Columns, ReadOnlyDb};
 
@@ -286,8 +287,83 @@ impl OpencodeDb {
         Ok(Some(key))
     }
 
+    /// One session's messages and parts as a listing reads them (issue 27
+    /// item 14): each `data` read as a stream, every string in it cut
+    /// (`database::shrink`), never held whole; [`Self::session_rows`]
+    /// when the tables cannot be read so.
+    pub fn session_rows_listed(&mut self, id: &str) -> Result<SessionRows, DbError> {
+        match self.streamable() {
+            true => self.placed_rows(id, true),
+            false => self.selected_rows(id),
+        }
+    }
+
+    fn streamable(&self) -> bool {
+        let conn = self.conn.connection();
+        bounded::streamable(conn, "message") && bounded::streamable(conn, "part")
+    }
+
+    /// One session's rows placed first (ids and rowids), each `data` then
+    /// read alone: shrunk for a `listing`, else whole and once — never
+    /// carried through SQLite's sort of the parts.
+    fn placed_rows(&mut self, id: &str, listing: bool) -> Result<SessionRows, DbError> {
+        let place = bounded::select_list;
+        let message_sql = format!(
+            "SELECT m.id, {} FROM message m WHERE m.session_id = ?1 ORDER BY m.id",
+            place("m", &["data"])
+        );
+        let part_sql = format!(
+            "SELECT p.message_id, p.id, {} FROM part p \
+             JOIN message m ON m.id = p.message_id \
+             WHERE m.session_id = ?1 ORDER BY p.message_id, p.id",
+            place("p", &["data"])
+        );
+        let tx = self.conn.transaction()?;
+        let placed_messages = {
+            let mut statement = tx.prepare(&message_sql)?;
+            let rows = statement.query_map([id], |row| {
+                Ok((row.get::<_, String>(0)?, Place::of(row, 1)?))
+            })?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        let placed_parts = {
+            let mut statement = tx.prepare(&part_sql)?;
+            let rows = statement.query_map([id], |row| {
+                Ok((
+                    row.get::<_, String>(0)?,
+                    row.get::<_, String>(1)?,
+                    Place::of(row, 1)?,
+                ))
+            })?;
+            rows.collect::<Result<Vec<_>, _>>()?
+        };
+        // `data` is NOT NULL in OpenCode's schema; one that is not text
+        // reads as no JSON (a skipped row), as a `String` read would fail.
+        let data = |place: &Place, table: &str| {
+            bounded::body_text(&tx, place, 0, table, "data", listing).map(Option::unwrap_or_default)
+        };
+        let mut rows = SessionRows::default();
+        for (message, place) in placed_messages {
+            rows.messages.push((message, data(&place, "message")?));
+        }
+        for (message, part, place) in placed_parts {
+            rows.parts.push((message, part, data(&place, "part")?));
+        }
+        tx.finish()?;
+        Ok(rows)
+    }
+
     /// One session's messages and parts, in one transaction.
     pub fn session_rows(&mut self, id: &str) -> Result<SessionRows, DbError> {
+        match self.streamable() {
+            true => self.placed_rows(id, false),
+            false => self.selected_rows(id),
+        }
+    }
+
+    /// [`Self::session_rows`] by one query per table, bodies and all (a
+    /// table blob I/O cannot read: a view, `WITHOUT ROWID`).
+    fn selected_rows(&mut self, id: &str) -> Result<SessionRows, DbError> {
         let tx = self.conn.transaction()?;
         let messages = {
             let mut statement =

@@ -307,7 +307,7 @@ fn build(
     if !titles {
         return session::listed(row, None, index, name, modified);
     }
-    match db.session_rows(&row.id) {
+    match db.session_rows_listed(&row.id) {
         Ok(rows) => {
             let projected = session::project_rows(row, &rows, None);
             session::listed(row, Some(&projected), index, name, modified)

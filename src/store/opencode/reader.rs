@@ -82,9 +82,11 @@ impl SessionReader for OpencodeReader {
         if cancelled() {
             return Err(ReadError::Cancelled);
         }
-        let projected = session::project_rows(&row, &rows, limit);
-        for entry in &projected.entries {
-            sink(entry.clone());
+        let mut projected = session::project_rows(&row, &rows, limit);
+        drop(rows);
+        // Handed on, never copied: one 100 MB message is held once.
+        for entry in std::mem::take(&mut projected.entries) {
+            sink(entry);
         }
         Ok(ReadSummary {
             header: session::header(&row, modified),
