@@ -6,8 +6,7 @@
 //! word in an English message too. What is indexed and what is asked go
 //! through the same [`Forms::of`], so the forms meet whatever they are.
 
-use std::collections::HashMap;
-
+use rustc_hash::FxHashMap;
 use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, TextAnalyzer, TokenStream};
 
 /// Words shorter than this are not stemmed (`is`, `as`: stems say nothing).
@@ -21,7 +20,7 @@ const REMEMBERED: usize = 50_000;
 pub struct Forms {
     english: TextAnalyzer,
     german: TextAnalyzer,
-    known: HashMap<String, Vec<String>>,
+    known: FxHashMap<String, Vec<String>>,
 }
 
 impl Default for Forms {
@@ -40,7 +39,7 @@ impl Forms {
         Forms {
             english: stemmer(Language::English),
             german: stemmer(Language::German),
-            known: HashMap::new(),
+            known: FxHashMap::default(),
         }
     }
 

@@ -13,6 +13,7 @@ use tantivy::directory::MmapDirectory;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, Index, IndexReader, ReloadPolicy, Searcher, Term, TERMINATED};
 
+use super::counted;
 use super::error::SearchError;
 use super::location;
 use super::schema::{self, Fields};
@@ -94,6 +95,9 @@ impl SearchIndex {
         index
             .tokenizers()
             .register(tokenizer::NAME, tokenizer::analyzer());
+        index
+            .tokenizers()
+            .register(counted::NAME, counted::Counted::default());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)
@@ -122,6 +126,9 @@ impl SearchIndex {
         index
             .tokenizers()
             .register(tokenizer::NAME, tokenizer::analyzer());
+        index
+            .tokenizers()
+            .register(counted::NAME, counted::Counted::default());
         let reader = index
             .reader_builder()
             .reload_policy(ReloadPolicy::Manual)

@@ -19,6 +19,7 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod across;
+mod counted;
 pub mod error;
 pub mod forms;
 pub mod index;

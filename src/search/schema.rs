@@ -16,6 +16,7 @@ use tantivy::schema::{
     STRING,
 };
 
+use super::counted;
 use super::tokenizer;
 
 /// `kind` of a message document.
@@ -117,11 +118,11 @@ impl Fields {
         let messages = b.add_u64_field("messages", sync_u64.clone());
         let surface_hash = b.add_u64_field("surface_hash", sync_u64);
         let seq = b.add_u64_field("seq", stored_u64);
-        // Given as tokens already (the writer counts them per message):
-        // the tokenizer named here only parses queries, never run.
+        // Counted by the writer already (per message), given as
+        // `counted` entries that its tokenizer hands out as they are.
         let session_terms = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
-                .set_tokenizer("raw")
+                .set_tokenizer(counted::NAME)
                 .set_index_option(IndexRecordOption::WithFreqs),
         );
         let words = b.add_text_field("words", session_terms.clone());

@@ -1,74 +1,84 @@
 //! What a session document holds of its messages for the session-level
 //! match: every term of every message (and of the titles), counted once
 //! per message that holds it (at most [`SESSION_TF`]), and the same for
-//! the terms' other forms ([`Forms`]). Given to tantivy as tokens, so the
-//! session's text is neither copied nor stored a second time.
+//! the terms' other forms ([`Forms`]). Given to tantivy as [`counted`]
+//! entries: the session's text is neither copied nor stored a second
+//! time, and a term is copied once per session, not once per time it is
+//! written.
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap;
+use tantivy::tokenizer::{TextAnalyzer, TokenStream};
 
-use tantivy::tokenizer::{PreTokenizedString, TextAnalyzer, Token, TokenStream};
-
+use super::counted;
 use super::forms::Forms;
 use super::schema::SESSION_TF;
 use super::tokenizer;
 
-/// The `words` and `stems` of a session whose texts (each message, the
-/// titles) are `texts`.
-pub fn of<'a>(
-    texts: impl Iterator<Item = &'a str>,
-    forms: &mut Forms,
-) -> (PreTokenizedString, PreTokenizedString) {
+/// The `words` and `stems` values ([`counted`] entries) of a session
+/// whose texts (each message, the titles) are `texts`.
+pub fn of<'a>(texts: impl Iterator<Item = &'a str>, forms: &mut Forms) -> (String, String) {
     let mut analyzer: TextAnalyzer = tokenizer::analyzer();
-    let mut words: HashMap<String, u32> = HashMap::new();
-    let mut in_message: Vec<String> = Vec::new();
-    for text in texts {
-        in_message.clear();
+    // Per term: the messages that hold it (at most SESSION_TF), and the
+    // last message it was counted in (a term counts once per message).
+    let mut words: FxHashMap<String, (u32, u32)> = FxHashMap::default();
+    for (message, text) in (1u32..).zip(texts) {
         let mut stream = analyzer.token_stream(text);
         while stream.advance() {
-            in_message.push(stream.token().text.clone());
-        }
-        in_message.sort_unstable();
-        in_message.dedup();
-        for term in in_message.drain(..) {
-            let count = words.entry(term).or_insert(0);
-            *count = (*count + 1).min(SESSION_TF);
+            let term = stream.token().text.as_str();
+            match words.get_mut(term) {
+                Some((count, last)) => {
+                    if *last != message {
+                        *last = message;
+                        *count = (*count + 1).min(SESSION_TF);
+                    }
+                }
+                None => {
+                    words.insert(term.to_string(), (1, message));
+                }
+            }
         }
     }
-    let mut stems: HashMap<String, u32> = HashMap::new();
-    for (term, &count) in &words {
+    // Sorted, so a session's values are the same whatever the hash order.
+    let mut sorted: Vec<(String, u32)> = words.into_iter().map(|(t, (c, _))| (t, c)).collect();
+    sorted.sort_unstable();
+    let mut stems: FxHashMap<String, u32> = FxHashMap::default();
+    let mut words_out = String::new();
+    for (term, count) in &sorted {
+        counted::push(&mut words_out, term, *count);
         for form in forms.of(term) {
-            let slot = stems.entry(form.clone()).or_insert(0);
-            *slot = (*slot + count).min(SESSION_TF);
+            match stems.get_mut(form.as_str()) {
+                Some(slot) => *slot = (*slot + count).min(SESSION_TF),
+                None => {
+                    stems.insert(form.clone(), *count);
+                }
+            }
         }
     }
-    (tokens(words), tokens(stems))
-}
-
-/// Each term `count` times, in a stable order (positions are not kept).
-fn tokens(counts: HashMap<String, u32>) -> PreTokenizedString {
-    let mut terms: Vec<(String, u32)> = counts.into_iter().collect();
-    terms.sort_unstable();
-    let mut out = Vec::new();
-    for (term, count) in terms {
-        for _ in 0..count {
-            out.push(Token {
-                offset_from: 0,
-                offset_to: 0,
-                position: out.len(),
-                text: term.clone(),
-                position_length: 1,
-            });
-        }
+    let mut sorted: Vec<(String, u32)> = stems.into_iter().collect();
+    sorted.sort_unstable();
+    let mut stems_out = String::new();
+    for (form, count) in &sorted {
+        counted::push(&mut stems_out, form, *count);
     }
-    PreTokenizedString {
-        text: String::new(),
-        tokens: out,
-    }
+    (words_out, stems_out)
 }
 
 #[cfg(test)]
 mod tests {
+    use tantivy::tokenizer::Tokenizer;
+
     use super::*;
+
+    /// How many times the index is given `term` from a value of `of`.
+    fn count(value: &str, term: &str) -> usize {
+        let mut reader = counted::Counted::default();
+        let mut stream = reader.token_stream(value);
+        let mut n = 0;
+        while stream.advance() {
+            n += usize::from(stream.token().text == term);
+        }
+        n
+    }
 
     #[test]
     fn terms_count_once_per_message_and_stems_follow() {
@@ -79,12 +89,19 @@ mod tests {
             "build.rs",
         ];
         let (words, stems) = of(texts.into_iter(), &mut forms);
-        let count =
-            |p: &PreTokenizedString, t: &str| p.tokens.iter().filter(|k| k.text == t).count();
         assert_eq!(count(&words, "indexing"), 2);
         assert_eq!(count(&words, "trailers"), 1);
         assert_eq!(count(&words, "build.rs"), 1);
         assert_eq!(count(&stems, "index"), 2);
         assert_eq!(count(&stems, "trailer"), 1);
+    }
+
+    #[test]
+    fn a_term_in_many_messages_counts_at_most_session_tf() {
+        let mut forms = Forms::new();
+        let texts = vec!["rounding"; 20];
+        let (words, stems) = of(texts.into_iter(), &mut forms);
+        assert_eq!(count(&words, "rounding"), SESSION_TF as usize);
+        assert_eq!(count(&stems, "round"), SESSION_TF as usize);
     }
 }

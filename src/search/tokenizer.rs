@@ -258,12 +258,15 @@ fn version_digits(chars: &[(usize, char)], start: usize, end: usize) -> Option<u
 /// The tokenizer tantivy runs: [`pieces`] as tokens.
 #[derive(Clone, Default)]
 pub struct Words {
+    /// The tokens of the last text, and past them those of longer texts
+    /// before: their strings are written over, not allocated again for
+    /// every token of every message.
     tokens: Vec<Token>,
 }
 
 /// The tokens of one text, handed out in order.
 pub struct WordStream<'a> {
-    tokens: &'a mut Vec<Token>,
+    tokens: &'a mut [Token],
     next: usize,
 }
 
@@ -271,16 +274,20 @@ impl Tokenizer for Words {
     type TokenStream<'a> = WordStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream<'a> {
-        self.tokens.clear();
-        self.tokens.extend(pieces(text).into_iter().map(|p| Token {
-            offset_from: p.from,
-            offset_to: p.to,
-            position: p.position,
-            text: text[p.from..p.to].to_string(),
-            position_length: 1,
-        }));
+        let pieces = pieces(text);
+        if self.tokens.len() < pieces.len() {
+            self.tokens.resize_with(pieces.len(), Token::default);
+        }
+        for (token, p) in self.tokens.iter_mut().zip(&pieces) {
+            token.offset_from = p.from;
+            token.offset_to = p.to;
+            token.position = p.position;
+            token.position_length = 1;
+            token.text.clear();
+            token.text.push_str(&text[p.from..p.to]);
+        }
         WordStream {
-            tokens: &mut self.tokens,
+            tokens: &mut self.tokens[..pieces.len()],
             next: 0,
         }
     }

@@ -266,8 +266,8 @@ fn index_session(
     // is replaced whole on an append.
     let texts = messages.iter().map(|m| m.text.as_str()).chain(titles);
     let (words, stems) = super::session_terms::of(texts, forms);
-    session_doc.add_pre_tokenized_text(f.words, words);
-    session_doc.add_pre_tokenized_text(f.stems, stems);
+    session_doc.add_text(f.words, words);
+    session_doc.add_text(f.stems, stems);
     writer.add_document(session_doc)?;
     for (turn, message) in messages.iter().enumerate().skip(first_new) {
         let mut message_doc = doc!(
