@@ -10,6 +10,8 @@
 mod cache;
 mod context;
 mod index;
+#[cfg(test)]
+mod index_tests;
 mod view;
 
 pub use cache::{CachedSource, SnapshotCache};
