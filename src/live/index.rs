@@ -331,7 +331,8 @@ impl LiveIndex {
 /// names a FIFO, every scan of a new store list waits until a test has
 /// opened that FIFO for writing and closed it (opening a FIFO for reading
 /// blocks until a writer comes; reading ends when it leaves), before it
-/// starts and again after each part but the last, a store of the list or
+/// starts, after the view of the store's record is published (a warm
+/// start), and again after each part but the last, a store of the list or
 /// a batch of a store's logs (once what is indexed so far is published;
 /// `HYDRA_SESSION_TEST_SCAN_BATCH` makes the batches small). A test can then ask for completion
 /// while the first index is still being built, without guessing how long a

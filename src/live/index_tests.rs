@@ -33,7 +33,10 @@ async fn warm_start(store: &Path, cache: &Path, between: impl FnOnce()) -> (usiz
         changed += usize::from(matches!(event, IndexEvent::Changed));
     }
     let view = index.view();
-    assert!(!view.recorded, "the checked index replaced the recorded one");
+    assert!(
+        !view.recorded,
+        "the checked index replaced the recorded one"
+    );
     let mut titles: Vec<String> = view.all().into_iter().filter_map(|s| s.title).collect();
     titles.sort();
     (changed, titles)
