@@ -201,7 +201,10 @@ impl LiveIndex {
                     }
                     hold_for_test();
                 });
-                let view = View::new(&*store);
+                let view = match &recorded {
+                    Some(_) => View::checked(&*store),
+                    None => View::new(&*store),
+                };
                 let changed = recorded.as_ref().is_none_or(|r| !r.lists_as(&view));
                 (store, view, changed)
             })

@@ -33,8 +33,9 @@ pub struct View {
     pub recorded: bool,
     /// A hash of every session as listed, so the checked view that
     /// follows a recorded one tells whether anything differs without
-    /// keeping both lists (in memory only: never written).
-    fingerprint: u64,
+    /// keeping both lists (in memory only: never written). Only those two
+    /// views are hashed: no update after them pays for it.
+    fingerprint: Option<u64>,
 }
 
 /// The last view generation given.
@@ -51,11 +52,32 @@ impl std::fmt::Debug for View {
 
 impl View {
     pub(super) fn new(store: &dyn SessionStore) -> Self {
+        Self::build(store, false)
+    }
+
+    /// The view of a store that listed what it recorded
+    /// ([`SessionStore::load_recorded`]), its logs not checked yet.
+    pub(super) fn recorded(store: &dyn SessionStore) -> Self {
+        View {
+            recorded: true,
+            ..Self::build(store, true)
+        }
+    }
+
+    /// The first checked view after a recorded one, hashed to be compared
+    /// with it ([`View::lists_as`]).
+    pub(super) fn checked(store: &dyn SessionStore) -> Self {
+        Self::build(store, true)
+    }
+
+    fn build(store: &dyn SessionStore, hashed: bool) -> Self {
         // Session by session: a large store is never held twice.
         let mut builder = TableBuilder::default();
         let mut hasher = rustc_hash::FxHasher::default();
         store.for_each_session(&mut |s| {
-            s.hash(&mut hasher);
+            if hashed {
+                s.hash(&mut hasher);
+            }
             builder.push(s);
         });
         View {
@@ -65,24 +87,17 @@ impl View {
             notes: store.status_notes(),
             generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
             recorded: false,
-            fingerprint: hasher.finish(),
-        }
-    }
-
-    /// The view of a store that listed what it recorded
-    /// ([`SessionStore::load_recorded`]), its logs not checked yet.
-    pub(super) fn recorded(store: &dyn SessionStore) -> Self {
-        View {
-            recorded: true,
-            ..View::new(store)
+            fingerprint: hashed.then(|| hasher.finish()),
         }
     }
 
     /// Whether `other` lists the very sessions this view lists (up to a
-    /// 64-bit hash): a checked view equal to the recorded one is no change
-    /// to announce.
+    /// 64-bit hash; both views hashed): a checked view equal to the
+    /// recorded one is no change to announce.
     pub(super) fn lists_as(&self, other: &View) -> bool {
-        self.len() == other.len() && self.fingerprint == other.fingerprint
+        self.len() == other.len()
+            && self.fingerprint.is_some()
+            && self.fingerprint == other.fingerprint
     }
 
     /// Whether session `id`'s log is as this view lists it: what the store
