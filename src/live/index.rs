@@ -167,12 +167,7 @@ impl LiveIndex {
         if let Ok(mut reported) = self.reported.lock() {
             reported.clear();
         }
-        // Watch before the first scan, so nothing written during the scan
-        // is lost: it is applied by the next update.
         let (wake, woken) = mpsc::unbounded_channel();
-        store.watch(Arc::new(move || {
-            let _ = wake.send(());
-        }));
         let this = self.clone();
         let publisher = self.clone();
         tokio::spawn(async move {
@@ -190,6 +185,14 @@ impl LiveIndex {
                     }
                     hold_for_test();
                 }
+                // Watch before the first scan (the check of a record is
+                // one), so nothing written during it is lost: it is applied
+                // by the next update. After the recorded view, though:
+                // watching a large tree takes long, and the first page need
+                // not wait for it.
+                store.watch(Arc::new(move || {
+                    let _ = wake.send(());
+                }));
                 // Between the stores of the list, and between the batches
                 // of a large store, what is indexed so far is the view: a
                 // cold first scan of 1 GB takes long, and completion
