@@ -50,7 +50,11 @@ pub struct LiveIndex {
     /// that is [`View::generation`]): work of an older list is dropped.
     run: AtomicU64,
     indexing: AtomicBool,
+    /// The first index of the current list is built: every log checked.
     ready: watch::Sender<bool>,
+    /// A view of the whole current list is published: the recorded one
+    /// ([`SessionStore::load_recorded`]) or the first checked one.
+    listed: watch::Sender<bool>,
     reported: Mutex<HashSet<String>>,
     events: mpsc::UnboundedSender<IndexEvent>,
     /// The current store's [`SessionStore::refresher`].
@@ -68,6 +72,7 @@ impl LiveIndex {
             run: AtomicU64::new(0),
             indexing: AtomicBool::new(false),
             ready: watch::Sender::new(false),
+            listed: watch::Sender::new(false),
             reported: Mutex::default(),
             events,
             refresher: RwLock::default(),
@@ -104,6 +109,37 @@ impl LiveIndex {
         let _ = ready.wait_for(|r| *r).await;
     }
 
+    /// Waits until a view of the whole current store list is published:
+    /// the one listed from the store's record (the on-disk index cache)
+    /// before any log is checked, else the first index. What only lists
+    /// (`resources/list`, completion of a template) waits for this; a
+    /// view it gives may say [`View::recorded`], and the checked view
+    /// that replaces it is announced as a change when it differs.
+    pub async fn listed(&self) {
+        let mut listed = self.listed.subscribe();
+        let _ = listed.wait_for(|l| *l).await;
+    }
+
+    /// The view to read session `id` in, as soon as one serves: the
+    /// recorded view while that session's log is as recorded (one `stat`
+    /// of it, off the async workers), else the first index, every log
+    /// checked (a log changed or gone since the record is then read, or
+    /// not found, as the store is now).
+    pub async fn view_to_read(&self, id: &str) -> Arc<View> {
+        self.listed().await;
+        let view = self.view();
+        if view.recorded {
+            let (checked, id) = (view.clone(), id.to_string());
+            let current = tokio::task::spawn_blocking(move || checked.is_current(&id)).await;
+            if matches!(current, Ok(true)) {
+                return view;
+            }
+            self.ready().await;
+            return self.view();
+        }
+        view
+    }
+
     /// Waits until the first index of the current store list is built, at
     /// most `grace`: whether it is.
     pub async fn ready_within(&self, grace: Duration) -> bool {
@@ -122,6 +158,7 @@ impl LiveIndex {
         // What waits for the sessions (a search, `prepare`, diagnostics)
         // must see the new list's, not the view of the list it replaces.
         self.ready.send_replace(false);
+        self.listed.send_replace(false);
         if run > 1 {
             // Completion answers from what is indexed so far: of the new
             // list, nothing yet, rather than the sessions of the old one.
@@ -133,35 +170,56 @@ impl LiveIndex {
         if let Ok(mut reported) = self.reported.lock() {
             reported.clear();
         }
-        // Watch before the first scan, so nothing written during the scan
-        // is lost: it is applied by the next update.
         let (wake, woken) = mpsc::unbounded_channel();
-        store.watch(Arc::new(move || {
-            let _ = wake.send(());
-        }));
-        if let Ok(mut slot) = self.refresher.write() {
-            *slot = store.refresher();
-        }
         let this = self.clone();
         let publisher = self.clone();
         tokio::spawn(async move {
             let scanned = tokio::task::spawn_blocking(move || {
                 hold_for_test();
+                // What the store recorded is listed at once (a warm start
+                // of 100,000 sessions would otherwise wait seconds for a
+                // stat of every log), and then checked.
+                let recorded = store
+                    .load_recorded()
+                    .then(|| Arc::new(View::recorded(&*store)));
+                if let Some(view) = &recorded {
+                    if publisher.is_current(run) {
+                        publisher.publish_recorded(view.clone());
+                    }
+                    hold_for_test();
+                }
+                // Watch before the first scan (the check of a record is
+                // one), so nothing written during it is lost: it is applied
+                // by the next update. After the recorded view, though:
+                // watching a large tree takes long, and the first page need
+                // not wait for it.
+                store.watch(Arc::new(move || {
+                    let _ = wake.send(());
+                }));
+                // A team store's refresher exists once it is watched.
+                if let Ok(mut slot) = publisher.refresher.write() {
+                    *slot = store.refresher();
+                }
                 // Between the stores of the list, and between the batches
                 // of a large store, what is indexed so far is the view: a
                 // cold first scan of 1 GB takes long, and completion
-                // answers meanwhile with this.
+                // answers meanwhile with this. A recorded view lists more
+                // than any part of the check, and stays.
                 store.update_in_parts(&mut |partial| {
-                    if publisher.is_current(run) {
+                    if recorded.is_none() && publisher.is_current(run) {
                         publisher.publish_partial(View::new(partial));
                     }
                     hold_for_test();
                 });
-                let view = View::new(&*store);
-                (store, view)
+                let view = match &recorded {
+                    Some(_) => View::checked(&*store),
+                    None => View::new(&*store),
+                };
+                let changed = recorded.as_ref().is_none_or(|r| !r.lists_as(&view));
+                (store, view, changed)
             })
             .await;
-            let Ok((store, view)) = scanned else {
+            let Ok((store, view, changed)) = scanned else {
                 tracing::error!("indexing the session store stopped unexpectedly");
                 return;
             };
@@ -169,7 +227,8 @@ impl LiveIndex {
                 return;
             }
             tracing::debug!("indexed {} sessions", view.len());
-            this.install(store, view);
+            this.install(store, view, changed);
+            this.listed.send_replace(true);
             this.indexing.store(false, Ordering::SeqCst);
             this.ready.send_replace(true);
             this.pump(woken, run).await;
@@ -199,7 +258,23 @@ impl LiveIndex {
         }
     }
 
-    fn install(&self, store: Box<dyn SessionStore>, view: View) {
+    /// The view of what the store recorded, before any log is checked:
+    /// the whole list, so what only lists answers from it
+    /// ([`LiveIndex::listed`]). It is the first index a face hears of;
+    /// the checked one is a change only where it differs.
+    fn publish_recorded(&self, view: Arc<View>) {
+        tracing::debug!("listed {} recorded sessions", view.len());
+        if let Ok(mut slot) = self.view.write() {
+            *slot = view;
+        }
+        self.listed.send_replace(true);
+        let _ = self.events.send(IndexEvent::Changed);
+    }
+
+    /// Installs `view` of `store`; `changed` says whether the faces are
+    /// told (a checked view that lists what the recorded one did is not
+    /// news, though its notes and status replace the recorded ones).
+    fn install(&self, store: Box<dyn SessionStore>, view: View, changed: bool) {
         let notes: Vec<String> = view.notes.iter().map(ToString::to_string).collect();
         let fresh: Vec<String> = match self.reported.lock() {
             Ok(mut reported) => notes
@@ -217,7 +292,9 @@ impl LiveIndex {
         if !fresh.is_empty() {
             let _ = self.events.send(IndexEvent::Notes(fresh));
         }
-        let _ = self.events.send(IndexEvent::Changed);
+        if changed {
+            let _ = self.events.send(IndexEvent::Changed);
+        }
     }
 
     /// Applies change reports in bursts until the store is replaced.
@@ -263,7 +340,7 @@ impl LiveIndex {
             return;
         }
         match view {
-            Some(view) => self.install(store, view),
+            Some(view) => self.install(store, view, true),
             None => {
                 if let Ok(mut slot) = self.store.lock() {
                     *slot = Some(store);
@@ -277,7 +354,8 @@ impl LiveIndex {
 /// names a FIFO, every scan of a new store list waits until a test has
 /// opened that FIFO for writing and closed it (opening a FIFO for reading
 /// blocks until a writer comes; reading ends when it leaves), before it
-/// starts and again after each part but the last, a store of the list or
+/// starts, after the view of the store's record is published (a warm
+/// start), and again after each part but the last, a store of the list or
 /// a batch of a store's logs (once what is indexed so far is published;
 /// `HYDRA_SESSION_TEST_SCAN_BATCH` makes the batches small). A test can then ask for completion
 /// while the first index is still being built, without guessing how long a

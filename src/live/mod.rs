@@ -11,6 +11,8 @@ mod cache;
 mod context;
 mod fetches;
 mod index;
+#[cfg(test)]
+mod index_tests;
 mod view;
 
 pub use cache::{CachedSource, SnapshotCache};

@@ -1,6 +1,7 @@
 //! One immutable view of the live index's sessions: what every face reads
 //! (completion, listing, hover, `prepare`) without a lock held across work.
 
+use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
@@ -24,6 +25,17 @@ pub struct View {
     /// its own (the one generation counter of views), so the search index
     /// and completion's body matches know when the store changed.
     pub generation: u64,
+    /// Listed from what an earlier run recorded (the on-disk index cache),
+    /// before any log was checked: what is listed may be out of date until
+    /// the checked view replaces it ([`LiveIndex::listed`]).
+    ///
+    /// [`LiveIndex::listed`]: super::LiveIndex::listed
+    pub recorded: bool,
+    /// A hash of every session as listed, so the checked view that
+    /// follows a recorded one tells whether anything differs without
+    /// keeping both lists (in memory only: never written). Only those two
+    /// views are hashed: no update after them pays for it.
+    fingerprint: Option<u64>,
 }
 
 /// The last view generation given.
@@ -40,16 +52,62 @@ impl std::fmt::Debug for View {
 
 impl View {
     pub(super) fn new(store: &dyn SessionStore) -> Self {
+        Self::build(store, false)
+    }
+
+    /// The view of a store that listed what it recorded
+    /// ([`SessionStore::load_recorded`]), its logs not checked yet.
+    pub(super) fn recorded(store: &dyn SessionStore) -> Self {
+        View {
+            recorded: true,
+            ..Self::build(store, true)
+        }
+    }
+
+    /// The first checked view after a recorded one, hashed to be compared
+    /// with it ([`View::lists_as`]).
+    pub(super) fn checked(store: &dyn SessionStore) -> Self {
+        Self::build(store, true)
+    }
+
+    fn build(store: &dyn SessionStore, hashed: bool) -> Self {
         // Session by session: a large store is never held twice.
         let mut builder = TableBuilder::default();
-        store.for_each_session(&mut |s| builder.push(s));
+        let mut hasher = rustc_hash::FxHasher::default();
+        store.for_each_session(&mut |s| {
+            if hashed {
+                s.hash(&mut hasher);
+            }
+            builder.push(s);
+        });
         View {
             sessions: builder.finish(),
             reader: Some(store.reader()),
             stores: store.status(),
             notes: store.status_notes(),
             generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
+            recorded: false,
+            fingerprint: hashed.then(|| hasher.finish()),
         }
+    }
+
+    /// Whether `other` lists the very sessions this view lists (up to a
+    /// 64-bit hash; both views hashed): a checked view equal to the
+    /// recorded one is no change to announce.
+    pub(super) fn lists_as(&self, other: &View) -> bool {
+        self.len() == other.len()
+            && self.fingerprint.is_some()
+            && self.fingerprint == other.fingerprint
+    }
+
+    /// Whether session `id`'s log is as this view lists it: what the store
+    /// recorded of it (its stamp: one `stat`, no read) is what it is now.
+    /// A session gone, or a store that keeps no stamp, is not.
+    pub fn is_current(&self, id: &str) -> bool {
+        let (Some(session), Some(reader)) = (self.get(id), self.reader.as_deref()) else {
+            return false;
+        };
+        session.stamp != 0 && reader.stamp(&session).map(|v| v.token()) == Some(session.stamp)
     }
 
     /// No sessions, as a view of its own.

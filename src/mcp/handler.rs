@@ -15,7 +15,8 @@ use tokio::sync::broadcast;
 
 use super::page_policy::Page;
 use super::revision::{is_inline, Revisions};
-use super::sessions::Sessions;
+use super::sessions::{Need, Sessions};
+use super::uri::{self, Named};
 use super::{resources, templates, tools};
 use crate::live::View;
 use crate::reference::ReferenceError;
@@ -96,14 +97,15 @@ impl Handler {
     }
 
     /// Runs `work` on the indexed sessions, off the async workers: the
-    /// view is taken once, when the first index is built, and `work`
-    /// reads that one.
+    /// view is taken once, as soon as one serves `need`, and `work` reads
+    /// that one.
     async fn blocking<T: Send + 'static>(
         &self,
+        need: Need,
         work: impl FnOnce(&Sessions, &View, Option<&str>) -> T + Send + 'static,
     ) -> Result<T, ErrorData> {
         let sessions = self.state.sessions.clone();
-        let view = sessions.view().await;
+        let view = sessions.view_for(&need).await;
         let workspace = self.workspace();
         tokio::task::spawn_blocking(move || work(&sessions, &view, workspace.as_deref()))
             .await
@@ -238,7 +240,9 @@ impl ServerHandler for Handler {
         let page = Page::of(limit, cursor.as_deref())
             .map_err(|why| ErrorData::invalid_params(why, None))?;
         let ranked = self
-            .blocking(move |sessions, view, cwd| sessions.list(view, cwd, "", page.end()))
+            .blocking(Need::Listing, move |sessions, view, cwd| {
+                sessions.list(view, cwd, "", page.end())
+            })
             .await?
             .map_err(internal)?;
         let next = page.next_cursor(ranked.len(), limit);
@@ -298,7 +302,7 @@ impl ServerHandler for Handler {
             .and_then(|c| c.arguments)
             .and_then(|mut a| a.remove("slug"));
         let completion = self
-            .blocking(move |sessions, view, cwd| {
+            .blocking(Need::Listing, move |sessions, view, cwd| {
                 templates::complete(
                     sessions,
                     view,
@@ -320,7 +324,11 @@ impl ServerHandler for Handler {
         let uri = request.uri;
         let inline = is_inline(context.protocol_version().as_ref());
         let ct = context.ct;
-        self.blocking(move |sessions, view, _| {
+        let need = match uri::parse(&uri) {
+            Named::Session(id) => Need::Session(id),
+            Named::Malformed(_) => Need::Listing,
+        };
+        self.blocking(need, move |sessions, view, _| {
             resources::read(sessions, view, &uri, &|| ct.is_cancelled())
         })
         .await?
@@ -357,7 +365,8 @@ impl ServerHandler for Handler {
         let arguments = request.arguments;
         let shown = super::text::short(&name);
         let ct = context.ct;
-        self.blocking(move |sessions, view, cwd| {
+        let need = tools::need(&name);
+        self.blocking(need, move |sessions, view, cwd| {
             tools::call(sessions, view, cwd, &name, arguments, &|| ct.is_cancelled())
         })
         .await?

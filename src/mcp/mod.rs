@@ -125,10 +125,11 @@ async fn serve(resolved: Resolved) -> i32 {
         revisions,
     } = resolved;
     // The core's live index, as the language server's: it is built while
-    // the client shakes hands (requests wait for it), from the on-disk
-    // index cache as the CLI reads it, and follows the store's changes
-    // (its watch starts before the scan, so nothing written during the
-    // scan is lost).
+    // the client shakes hands, from the on-disk index cache as the CLI
+    // reads it — listed from the cache's records at once (what only lists
+    // answers from that), every log checked after — and follows the
+    // store's changes (its watch starts before the scan, so nothing
+    // written during the scan is lost).
     let (index, events) = LiveIndex::new();
     let mut store = FsStore::unscanned(&settings.stores, Scan::Full);
     if let Some(dir) = crate::config::paths::index_cache_dir() {

@@ -27,6 +27,20 @@ pub struct Listed {
     pub uri: String,
 }
 
+/// Which view a request reads ([`Sessions::view_for`]).
+#[derive(Debug, Clone)]
+pub enum Need {
+    /// Only lists or completes titles and ids: the view the store listed
+    /// from its record serves, before every log is checked (a warm start
+    /// answers its first page at once; a change is announced after).
+    Listing,
+    /// Reads session `id`: the recorded view while its log is as
+    /// recorded, else the checked one.
+    Session(String),
+    /// Reads or searches any session: the first index, every log checked.
+    Checked,
+}
+
 pub struct Sessions {
     settings: Settings,
     spill: Option<Spill>,
@@ -58,10 +72,19 @@ impl Sessions {
         }
     }
 
-    /// The sessions, once the first index is built.
-    pub async fn view(&self) -> Arc<View> {
-        self.index.ready().await;
-        self.index.view()
+    /// The sessions `need` asks for, as soon as they serve it.
+    pub async fn view_for(&self, need: &Need) -> Arc<View> {
+        match need {
+            Need::Listing => {
+                self.index.listed().await;
+                self.index.view()
+            }
+            Need::Session(id) => self.index.view_to_read(id).await,
+            Need::Checked => {
+                self.index.ready().await;
+                self.index.view()
+            }
+        }
     }
 
     /// The sessions whose messages or titles match `query` (the search

@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 use super::output;
-use super::sessions::Sessions;
+use super::sessions::{Need, Sessions};
 use super::text::short;
 use super::uri::{self, Named};
 use crate::live::View;
@@ -155,6 +155,16 @@ struct SessionOutput<'a> {
     created_at: String,
     uri: String,
     mention: &'a str,
+}
+
+/// The view the tool `name` reads: `list_sessions` only lists, so the
+/// recorded view of a warm start serves it; the others read logs and
+/// wait for every log to be checked.
+pub fn need(name: &str) -> Need {
+    match name {
+        READ_SESSION | PREPARE | SEARCH_SESSIONS => Need::Checked,
+        _ => Need::Listing,
+    }
 }
 
 /// Runs the tool `name`; `None` when there is no such tool.

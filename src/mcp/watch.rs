@@ -8,7 +8,9 @@ use crate::live::IndexEvent;
 
 /// Tells the client each time the live index installs changed sessions
 /// (the index gathers a burst of changes into one); ends with the index or
-/// the client. The first index is no change: the client has not listed.
+/// the client. The first view is no change: the client has not listed.
+/// On a warm start that is the one listed from the on-disk index cache;
+/// the checked index after it comes as a change only when it differs.
 /// A client that shook hands (2025-11-25 and before) is told directly;
 /// a 2026-07-28 one only through its `subscriptions/listen`, which
 /// `changes` feeds.

@@ -37,7 +37,7 @@ impl Locator {
 }
 
 /// A session of the store (the winner for its id).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Session {
     pub header: SessionHeader,
     pub locator: Locator,

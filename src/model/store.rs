@@ -77,6 +77,15 @@ pub trait SessionStore: Send + Sync {
         None
     }
 
+    /// Lists the sessions as an earlier run recorded them (an on-disk
+    /// index cache), checking no log: whether it did. A face answers from
+    /// this record at once, since checking every log of a large store
+    /// takes seconds; the next [`Self::update`] then checks every log
+    /// against it. A store with no record (the default) lists nothing.
+    fn load_recorded(&mut self) -> bool {
+        false
+    }
+
     /// Applies the changes seen since the last call (or rescans when the
     /// store cannot tell); whether the sessions changed.
     fn update(&mut self) -> bool;

@@ -135,6 +135,10 @@ pub struct FsStore {
     /// Where the first update reads and saves the index caches
     /// ([`FsStore::with_index_cache`]); `None` once it has.
     cache_dir: Option<PathBuf>,
+    /// Per member, how many files [`SessionStore::load_recorded`] seeded
+    /// from its cache (0 for a store of another kind): the first update
+    /// checks them and saves only what changed. `None` until then.
+    recorded: Option<Vec<usize>>,
 }
 
 impl FsStore {
@@ -167,32 +171,43 @@ impl FsStore {
         self
     }
 
-    /// The first update through the caches in `cache_dir`.
+    /// Seeds every folder of line logs from its cache in `cache_dir`: how
+    /// many files each took (0 for a store of another kind).
+    fn load_caches(&mut self, cache_dir: &Path) -> Vec<usize> {
+        self.members
+            .iter_mut()
+            .map(|m| match m {
+                Member::Files(c) => index_cache::load(c, cache_dir),
+                Member::Store(_) => 0,
+            })
+            .collect()
+    }
+
+    /// The first update through the caches in `cache_dir` (already read
+    /// when [`SessionStore::load_recorded`] was called): every log is
+    /// stamped against them, and those that differ are read.
     fn update_cached(&mut self, cache_dir: &Path) -> bool {
-        // The walk (listing and stats) needs nothing from the cache: it runs
-        // while the caches are read.
         let walkers: Vec<_> = self
             .members
             .iter()
             .map(|m| m.catalog().map(Catalog::walker))
             .collect();
-        let (walks, loaded) = std::thread::scope(|scope| {
-            let walking = scope.spawn(|| {
-                walkers
-                    .iter()
-                    .map(|w| w.as_ref().map(Walker::walk))
-                    .collect::<Vec<_>>()
-            });
-            let loaded: Vec<usize> = self
-                .members
-                .iter_mut()
-                .map(|m| match m {
-                    Member::Files(c) => index_cache::load(c, cache_dir),
-                    Member::Store(_) => 0,
-                })
-                .collect();
-            (walking.join(), loaded)
-        });
+        let walk_all = || {
+            walkers
+                .iter()
+                .map(|w| w.as_ref().map(Walker::walk))
+                .collect::<Vec<_>>()
+        };
+        let (walks, loaded) = match self.recorded.take() {
+            Some(loaded) => (Ok(walk_all()), loaded),
+            // The walk (listing and stats) needs nothing from the cache: it
+            // runs while the caches are read.
+            None => std::thread::scope(|scope| {
+                let walking = scope.spawn(walk_all);
+                let loaded = self.load_caches(cache_dir);
+                (walking.join(), loaded)
+            }),
+        };
         // A walk that died leaves the rescan to `update`.
         if let Ok(walks) = walks {
             for ((member, pending), walked) in self.members.iter_mut().zip(&self.pending).zip(walks)
@@ -292,6 +307,7 @@ impl FsStore {
             pending,
             watchers,
             cache_dir: None,
+            recorded: None,
         }
     }
 
@@ -493,6 +509,23 @@ impl SessionStore for FsStore {
                 }
             })
         })
+    }
+
+    /// The caches of [`FsStore::with_index_cache`], read and not checked:
+    /// whether any folder of line logs had one. The rest of the list (a
+    /// store with no cache, OpenCode's databases) is indexed by the first
+    /// update, which checks these records too.
+    fn load_recorded(&mut self) -> bool {
+        let Some(dir) = self.cache_dir.clone() else {
+            return false;
+        };
+        if self.recorded.is_some() {
+            return false;
+        }
+        let loaded = self.load_caches(&dir);
+        let any = loaded.iter().any(|n| *n > 0);
+        self.recorded = Some(loaded);
+        any
     }
 
     fn update(&mut self) -> bool {

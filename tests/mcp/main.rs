@@ -7,6 +7,7 @@
 mod lsp_common;
 mod mcp_common;
 mod next;
+mod warm;
 
 use std::path::PathBuf;
 
