@@ -16,6 +16,7 @@ mod background;
 mod body_searches;
 mod capabilities;
 mod client;
+mod debounce;
 mod documents;
 pub mod edge;
 mod error;

@@ -248,7 +248,6 @@ async fn a_thousand_rapid_edits_leave_the_same_text_and_final_diagnostics() {
         "a", "😀", "漢", "e\u{301}", "\r\n", "\n", "\r", "@", "[", "](", ")", " ", "\u{2028}",
     ];
     let mut rng = Lcg(7);
-    let burst = std::time::Instant::now();
     for version in 2..=1000 {
         // Never split a CRLF: a client's positions cannot point inside one.
         let boundaries: Vec<usize> = (0..=text.len())
@@ -288,7 +287,6 @@ async fn a_thousand_rapid_edits_leave_the_same_text_and_final_diagnostics() {
         "the server's text differs"
     );
     // `prepare` answered with the last text: every edit had arrived.
-    let burst = burst.elapsed();
 
     // One more edit adds a mention at the very end, after all those wide
     // characters and line breaks: its diagnostic lands where the client
@@ -322,27 +320,25 @@ async fn a_thousand_rapid_edits_leave_the_same_text_and_final_diagnostics() {
     start(&mut fresh.0, store.path()).await;
     fresh.0.open(&uri, &final_text).await;
     assert_eq!(got, fresh.0.diagnostics(&uri, 1).await);
-    // A version in the middle of the burst is published only if the next
-    // edit came at least the server's debounce (150 ms, DEBOUNCE in
-    // src/server/handlers/diagnostics.rs) after it; those pauses do not
-    // overlap and all lie within the burst, so at most burst / 150 ms
-    // versions can be stale. Not a timing threshold: a bound that follows
-    // from the burst's measured length (a few of 999 when the burst is
-    // fast; all 999 if every version were published).
-    let pauses = (burst.as_millis() / 150) as usize;
-    let stale = client
+    // What holds on any machine, however the edits were spaced when they
+    // reached the server: runs publish in the order their edits came (an
+    // older version never lands after a newer one), and none publishes a
+    // version the client never sent. How many mid-burst versions are
+    // skipped depends on the machine's speed; the debounce's counts are
+    // tested on a paused clock in src/server/debounce.rs.
+    let versions: Vec<i64> = client
         .drain("textDocument/publishDiagnostics")
         .await
         .into_iter()
-        .filter(|m| {
-            m["params"]["version"]
-                .as_i64()
-                .is_some_and(|v| v > 1 && v < 1001)
-        })
-        .count();
+        .filter_map(|m| m["params"]["version"].as_i64())
+        .collect();
     assert!(
-        stale <= pauses,
-        "debouncing should skip versions typed faster than it waits: {stale} of 999 published in a {burst:?} burst (at most {pauses} possible)"
+        versions.windows(2).all(|w| w[0] <= w[1]),
+        "diagnostics published out of order: {versions:?}"
+    );
+    assert!(
+        versions.iter().all(|v| (1..=1001).contains(v)),
+        "a version the client never sent: {versions:?}"
     );
 }
 

@@ -7,6 +7,7 @@ use lsp_types::{self as lsp, Url};
 
 use crate::proto::to_proto;
 use crate::reference::diagnostics::{diagnose, merge, DiagnosticOptions};
+use crate::server::debounce;
 use crate::server::documents::Ticket;
 use crate::server::request_view::RequestView;
 
@@ -16,18 +17,13 @@ pub const DEBOUNCE: Duration = Duration::from_millis(150);
 /// Computes and publishes `uri`'s diagnostics after `delay` on the
 /// snapshot taken when they were scheduled, unless the document changes
 /// (or is scheduled again) first: then the ticket is no longer current and
-/// a newer run has the newer text.
+/// a newer run has the newer text ([`debounce::after_pause`], tested on a
+/// paused clock).
 pub fn schedule(request: RequestView, uri: Url, ticket: Ticket, delay: Duration) {
     let Some(document) = request.document(&uri) else {
         return;
     };
-    tokio::spawn(async move {
-        if !delay.is_zero() {
-            tokio::time::sleep(delay).await;
-        }
-        if !ticket.is_current() {
-            return;
-        }
+    debounce::after_pause(ticket, delay, move |ticket| async move {
         tracing::debug!("diagnosing {uri}");
         let view = request.sessions().await;
         if !ticket.is_current() {
