@@ -335,9 +335,12 @@ fn layers_depend_only_downwards() {
             "config",
             &["model", "fsio", "formats", "store", "reference"][..],
         ),
-        // `files` and `search`: file candidates and search hits are wire
-        // shapes too.
-        ("proto", &["model", "reference", "files", "search"][..]),
+        // `files`, `search` and `publish`: file candidates, search hits and
+        // published versions are wire shapes too.
+        (
+            "proto",
+            &["model", "reference", "files", "search", "publish"][..],
+        ),
         // The file system around the core: spill writer, file mentions.
         ("spill", &["model", "fsio", "reference", "config"][..]),
         ("files", &["model", "fsio", "reference", "config"][..]),

@@ -40,15 +40,8 @@ pub fn run(
                 let lines: String = published.iter().map(|p| p.mention.clone() + "\n").collect();
                 print_text(&lines);
             } else {
-                let out: Vec<PublishedSession> = published
-                    .into_iter()
-                    .map(|p| PublishedSession {
-                        session_id: p.session_id,
-                        mention: p.mention,
-                        sha256: p.sha256,
-                        bytes: p.bytes,
-                    })
-                    .collect();
+                let out: Vec<PublishedSession> =
+                    published.into_iter().map(PublishedSession::from).collect();
                 print_json(&out);
             }
             OK
@@ -78,15 +71,7 @@ fn refusal(e: &PublishError) -> Refusal {
         error: RefusalBody {
             code: e.code(),
             message: e.to_string(),
-            findings: e
-                .findings()
-                .iter()
-                .map(|f| SecretFinding {
-                    session: f.session.clone(),
-                    turn: f.turn,
-                    kind: f.kind.to_owned(),
-                })
-                .collect(),
+            findings: e.findings().iter().map(SecretFinding::from).collect(),
         },
     }
 }

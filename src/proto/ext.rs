@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::files;
 use crate::model;
+use crate::publish;
 use crate::reference::candidates as core_candidates;
 use crate::reference::prepare as core_prepare;
 use crate::search;
@@ -387,6 +388,27 @@ pub struct SecretFinding {
     pub session: String,
     pub turn: u64,
     pub kind: String,
+}
+
+impl From<publish::Published> for PublishedSession {
+    fn from(p: publish::Published) -> Self {
+        PublishedSession {
+            session_id: p.session_id,
+            mention: p.mention,
+            sha256: p.sha256,
+            bytes: p.bytes,
+        }
+    }
+}
+
+impl From<&publish::secrets::Finding> for SecretFinding {
+    fn from(f: &publish::secrets::Finding) -> Self {
+        SecretFinding {
+            session: f.session.clone(),
+            turn: f.turn,
+            kind: f.kind.to_owned(),
+        }
+    }
 }
 
 mod summary;

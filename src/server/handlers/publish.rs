@@ -54,30 +54,14 @@ pub async fn publish(
         request.refresh_stores();
     }
     match published {
-        Ok(published) => Ok(published
-            .into_iter()
-            .map(|p| PublishedSession {
-                session_id: p.session_id,
-                mention: p.mention,
-                sha256: p.sha256,
-                bytes: p.bytes,
-            })
-            .collect()),
+        Ok(published) => Ok(published.into_iter().map(PublishedSession::from).collect()),
         Err(e) => Err(refused(&e)),
     }
 }
 
 /// RequestFailed with the stable code, and the findings of a secret.
 fn refused(e: &PublishError) -> lsp_server::ResponseError {
-    let findings: Vec<SecretFinding> = e
-        .findings()
-        .iter()
-        .map(|f| SecretFinding {
-            session: f.session.clone(),
-            turn: f.turn,
-            kind: f.kind.to_owned(),
-        })
-        .collect();
+    let findings: Vec<SecretFinding> = e.findings().iter().map(SecretFinding::from).collect();
     let mut data = json!({ "code": e.code() });
     if !findings.is_empty() {
         data["findings"] = json!(findings);
