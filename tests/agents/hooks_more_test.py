@@ -2,13 +2,17 @@
 """The prompt hook in agents beyond Claude Code and Codex (issue 25 item 5):
 `hook gemini` under the real Gemini CLI 0.61.0 and `hook qwen` under the real
 Qwen Code 0.24.4, each against the fake model API on 127.0.0.1 that records
-every request.
+every request; and the two agents whose packages name a prompt hook that
+cannot add context, checked so that the README's word on them holds: Cline
+3.0.65 (hook files in ~/.cline/hooks/, their `contextModification` never
+reaches the model) and Continue CLI 1.5.47 (Claude Code's settings.json
+hooks, never run).
 
     python3 hooks_more_test.py SERVER STORE INSTALL_OUT [AGENT...]
 
 SERVER is the built hydra-session-lsp, STORE a hydra session store (the demo
-store), INSTALL_OUT install.sh's NAME=PATH lines; AGENT names (gemini qwen)
-pick groups, default both. Each agent runs with a private HOME in a temporary
+store), INSTALL_OUT install.sh's NAME=PATH lines; AGENT names (gemini qwen
+cline continue) pick groups, default all. Each agent runs with a private HOME in a temporary
 directory and under `timeout`; the hook is installed from its own
 `--print-config` into that HOME's settings.json.
 
@@ -19,12 +23,13 @@ failure.
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
 
 sys.dont_write_bytecode = True
-from harness import Sandbox, check, failed_checks, holds, tail  # noqa: E402
+from harness import Sandbox, Tmux, check, failed_checks, holds, tail, wait_for  # noqa: E402
 
 SERVER, STORE, INSTALL_OUT = (os.path.abspath(a) for a in sys.argv[1:4])
 ONLY = sys.argv[4:]
@@ -34,6 +39,8 @@ SESSION_TITLE = "Checkout tax rounding"
 GOOD_PROMPT = f"Look at @[{SESSION_TITLE}](hydra-session:ImNoZWNrb3V0LXRheCI) and summarise it."
 BAD_PROMPT = "Look at @[Nowhere](hydra-session:Im5vd2hlcmUtMTIzIg) and summarise it."
 BAD_ID = "nowhere-123"
+# Typed into a TUI: no `@`, which would open a picker there.
+TYPED_PROMPT = "Summarise the checkout tax rounding once more"
 SERVER_CACHE = tempfile.mkdtemp(prefix="hydra-hooks-cache.")
 
 
@@ -57,9 +64,10 @@ def server(*args):
     return p.returncode, p.stdout, p.stderr
 
 
-def install_hook(sb, agent, event, config_dir, group, extra=None):
-    """settings.json from `hook AGENT --print-config`; returns (the one
-    command it runs, what that command answers for GOOD_PROMPT), or None."""
+def install_hook(sb, agent, event, config_dir, group, extra=None, wrap=None):
+    """settings.json from `hook AGENT --print-config`; returns what its one
+    command answers for GOOD_PROMPT, or None. wrap(command) is the command
+    written to settings.json instead (the printed one is what is run here)."""
     status, printed, err = server("hook", agent, "--store", STORE, "--print-config")
     if not check(f"{group}: hook {agent} --print-config prints the settings", status == 0, err):
         return None
@@ -68,8 +76,14 @@ def install_hook(sb, agent, event, config_dir, group, extra=None):
     if not check(f"{group}: the settings run one command hook on {event}", len(commands) == 1, printed):
         return None
     os.makedirs(config_dir, exist_ok=True)
+    written = settings
+    if wrap:
+        written = json.loads(printed)
+        for g in written["hooks"][event]:
+            for h in g["hooks"]:
+                h["command"] = wrap(h["command"])
     with open(os.path.join(config_dir, "settings.json"), "w") as f:
-        json.dump(dict(settings, **(extra or {})), f)
+        json.dump(dict(written, **(extra or {})), f)
     payload = {"session_id": f"{agent}-test", "cwd": sb.project, "hook_event_name": event, "prompt": GOOD_PROMPT}
     p = subprocess.run(
         ["timeout", "60", "sh", "-c", commands[0]],
@@ -191,9 +205,150 @@ def test_qwen(qwen):
         sb.close()
 
 
+# ---- Cline: hook files whose prompt hook cannot add context ----------------
+
+
+def cline_daemons(home):
+    """Pids of Cline hub daemons whose HOME is this sandbox's (the TUI may
+    start one that outlives it)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/cmdline", "rb") as f:
+                argv = f.read().split(b"\0")
+            with open(f"/proc/{entry}/environ", "rb") as f:
+                environ = f.read().split(b"\0")
+        except OSError:
+            continue
+        if b"--cline-hub-daemon" in argv and b"HOME=" + home.encode() in environ:
+            pids.append(int(entry))
+    return pids
+
+
+def stop_cline_daemons(home):
+    for pid in cline_daemons(home):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+        wait_for(lambda: not os.path.exists(f"/proc/{pid}/cmdline"), 10)
+
+
+def cline_hook_file(path, log, marker):
+    """A hook file as Cline runs it (by its shebang, its JSON payload on
+    stdin): it keeps the payload and answers a contextModification."""
+    with open(path, "w") as f:
+        f.write(f"#!/bin/sh\ncat > '{log}'\nprintf '%s\\n' '{json.dumps({'contextModification': marker})}'\n")
+    os.chmod(path, 0o755)
+
+
+def test_cline(cline):
+    group = "cline hook"
+    sb = Sandbox(SERVER, "cline-hook")
+    tui = None
+    try:
+        # Hook files by event name in ~/.cline/hooks/ (@cline/shared
+        # `resolveHooksConfigSearchPaths`): UserPromptSubmit, the prompt
+        # hook, and TaskStart, which shows hook files run at all.
+        hooks = os.path.join(sb.home, ".cline", "hooks")
+        os.makedirs(hooks)
+        logs = {name: os.path.join(sb.root, f"{name}.json") for name in ("UserPromptSubmit", "TaskStart")}
+        markers = {name: f"MARKER-{name}-context" for name in logs}
+        for name, log in logs.items():
+            cline_hook_file(os.path.join(hooks, name), log, markers[name])
+        env = sb.env({"CLINE_SESSION_BACKEND_MODE": "local"})
+        auth = sb.run([cline, "auth", "-p", "openai", "-k", FAKE_KEY, "-m", MODEL, "-b", sb.api.url + "/v1"], env)
+        if not check(f"{group}: cline auth (the fake API)", auth.returncode == 0, tail(auth.stdout + auth.stderr)):
+            return
+        run = sb.run([cline, "--json", GOOD_PROMPT], env, seconds=120)
+        # Cline runs these hooks detached: their files may come after it exits.
+        started = wait_for(lambda: os.path.exists(logs["TaskStart"]), 15)
+        check(
+            f"{group}: cline --json runs the TaskStart hook file (hook files are on)",
+            run.returncode == 0 and started,
+            f"status {run.returncode}; stderr {tail(run.stderr)}",
+        )
+        # In the TUI, where a person types prompts.
+        tui = Tmux(sb, "cline-hook", [cline], env)
+        tui.shows("Ask anything", seconds=60)
+        typed = False
+        for _ in range(3):
+            tui.type(TYPED_PROMPT)
+            typed = tui.shows(TYPED_PROMPT[:30], seconds=10)
+            if typed:
+                break
+            tui.keys("C-u")
+        tui.keys("Enter")
+        answered = wait_for(lambda: any(holds(r["body"], TYPED_PROMPT) for r in sb.api.requests("/chat/completions")), 60)
+        check(f"{group}: the TUI sends a typed prompt", typed and bool(answered), tail(tui.screen()))
+        tui.close()
+        tui = None
+        stop_cline_daemons(sb.home)
+        requests = sb.api.requests("/chat/completions")
+        leaked = [m for m in markers.values() if any(holds(r["body"], m) for r in requests)]
+        ran = sorted(name for name, log in logs.items() if os.path.exists(log))
+        # 3.0.65 runs UserPromptSubmit and TaskStart detached, their stdout
+        # unread (`createHookConfigFileHooks` in @cline/core, no
+        # `detachAsyncHooks`/`blockingRunStartHooks` from the CLI): if this
+        # fails, Cline now reads them, and `hook cline` can be written.
+        check(
+            f"{group}: no hook file's contextModification reaches a model request (no prompt hook can add context)",
+            bool(requests) and not leaked,
+            f"{len(requests)} requests; markers sent: {leaked}; hook files that ran: {ran}",
+        )
+        print(f"NOTE {group}: hook files that ran: {', '.join(ran) or 'none'}", flush=True)
+    finally:
+        if tui:
+            tui.close()
+        stop_cline_daemons(sb.home)
+        sb.close()
+
+
+# ---- Continue: Claude Code's hooks read, never run --------------------------
+
+
+def test_continue(cn):
+    group = "continue hook"
+    sb = Sandbox(SERVER, "continue-hook")
+    try:
+        # cn reads Claude Code's settings.json shape from ~/.continue/ (and
+        # ~/.claude/), src/hooks/hookConfig.ts; the command is the printed
+        # one behind a `tee` that shows whether cn ran it.
+        log = os.path.join(sb.root, "UserPromptSubmit.json")
+        config_dir = os.path.join(sb.home, ".continue")
+        answer = install_hook(
+            sb, "claude-code", "UserPromptSubmit", config_dir, group, wrap=lambda command: f"tee '{log}' | {command}"
+        )
+        if answer is None:
+            return
+        context = answer.get("hookSpecificOutput", {}).get("additionalContext", "")
+        config = os.path.join(sb.root, "continue-config.yaml")
+        with open(config, "w") as f:
+            f.write(
+                "name: Fake\nversion: 1.0.0\nschema: v1\nmodels:\n"
+                f"  - name: {MODEL}\n    provider: openai\n    model: {MODEL}\n"
+                f"    apiBase: {sb.api.url}/v1\n    apiKey: {FAKE_KEY}\n    roles: [chat, edit, apply]\n"
+            )
+        env = sb.env({"CONTINUE_CLI_DISABLE_TELEMETRY": "1"})
+        run = sb.run([cn, "--config", config, "--auto", "-p", GOOD_PROMPT], env, seconds=120)
+        got = [r for r in sb.api.requests("/chat/completions") if holds(r["body"], GOOD_PROMPT)]
+        # 1.5.47 bundles the hook runner but fires no event from its agent
+        # loop (dist/index.js calls no `fireUserPromptSubmit`): if this
+        # fails, cn now runs the hook, and `hook claude-code` serves it.
+        check(
+            f"{group}: cn -p sends the prompt without running the UserPromptSubmit hook (no context)",
+            run.returncode == 0 and bool(got) and not os.path.exists(log) and not any(holds(r["body"], context) for r in got),
+            f"status {run.returncode}, {len(got)} requests; hook ran: {os.path.exists(log)}; stderr {tail(run.stderr)}",
+        )
+    finally:
+        sb.close()
+
+
 def main():
     agents = installed()
-    groups = {"gemini": test_gemini, "qwen": test_qwen}
+    groups = {"gemini": test_gemini, "qwen": test_qwen, "cline": test_cline, "continue": test_continue}
     for name, test in groups.items():
         if ONLY and name not in ONLY:
             continue
