@@ -91,6 +91,10 @@ pub enum Command {
         files: Vec<PathBuf>,
     },
     /// Hooks for the agents people run.
+    ///
+    /// Cline, Continue, Kilo, OpenCode, Pi, Aider and Copilot CLI (the
+    /// versions the tests pin) run no command on a prompt whose answer
+    /// reaches the model: give them `prepare --format text` instead.
     #[command(subcommand)]
     Hook(HookCommand),
     /// Run the MCP server on stdin/stdout: sessions as resources, and the
