@@ -2,7 +2,8 @@
 """The prompt hook in agents beyond Claude Code and Codex (issue 25 item 5):
 `hook gemini` under the real Gemini CLI 0.61.0 and `hook qwen` under the real
 Qwen Code 0.24.4, each against the fake model API on 127.0.0.1 that records
-every request; and the two agents whose packages name a prompt hook that
+every request; `hook copilot` under the real Copilot CLI 1.0.102; and the
+two agents whose packages name a prompt hook that
 cannot add context, checked so that the README's word on them holds: Cline
 3.0.65 (hook files in ~/.cline/hooks/, their `contextModification` never
 reaches the model) and Continue CLI 1.5.47 (Claude Code's settings.json
@@ -12,7 +13,7 @@ hooks, never run).
 
 SERVER is the built hydra-session-lsp, STORE a hydra session store (the demo
 store), INSTALL_OUT install.sh's NAME=PATH lines; AGENT names (gemini qwen
-cline continue) pick groups, default all. Each agent runs with a private HOME in a temporary
+cline continue copilot) pick groups, default all. Each agent runs with a private HOME in a temporary
 directory and under `timeout`; the hook is installed from its own
 `--print-config` into that HOME's settings.json.
 
@@ -346,9 +347,79 @@ def test_continue(cn):
         sb.close()
 
 
+# ---- Copilot CLI ---------------------------------------------------------------
+
+
+def test_copilot(copilot):
+    group = "copilot hook"
+    sb = Sandbox(SERVER, "copilot-hook")
+    try:
+        status, printed, err = server("hook", "copilot", "--store", STORE, "--print-config")
+        if not check(f"{group}: hook copilot --print-config prints the hook file", status == 0, err):
+            return
+        hook_file = json.loads(printed)
+        handlers = hook_file["hooks"]["userPromptSubmitted"]
+        if not check(f"{group}: the file runs one command on userPromptSubmitted", len(handlers) == 1 and handlers[0]["type"] == "command", printed):
+            return
+        # The user-level hooks folder: every *.json there is a hook file.
+        hooks = os.path.join(sb.home, ".copilot", "hooks")
+        os.makedirs(hooks)
+        with open(os.path.join(hooks, "hydra-session.json"), "w") as f:
+            f.write(printed)
+        payload = {"sessionId": "copilot-test", "timestamp": 1796240170176, "cwd": sb.project, "prompt": GOOD_PROMPT}
+        p = subprocess.run(
+            ["timeout", "60", "sh", "-c", handlers[0]["bash"]],
+            input=json.dumps(payload),
+            capture_output=True,
+            text=True,
+            env=sb.env({}),
+            cwd=sb.project,
+        )
+        answer = json.loads(p.stdout) if p.stdout.strip() else {}
+        context = answer.get("additionalContext", "")
+        if not check(f"{group}: the hook answers a top-level additionalContext for a mention", "<referenced-sessions>" in context, tail(p.stdout + p.stderr)):
+            return
+        # Copilot CLI unpacks itself into its package cache on a first run:
+        # the clone's one cache, as more_agents_test.py shares it.
+        pkg_cache = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(copilot))), "copilot-pkg")
+        os.makedirs(pkg_cache, exist_ok=True)
+        env = sb.env(
+            {
+                "COPILOT_PKG_CACHE_HOME": pkg_cache,
+                "COPILOT_OFFLINE": "true",
+                "COPILOT_AUTO_UPDATE": "false",
+                "COPILOT_PROVIDER_BASE_URL": sb.api.url + "/v1",
+                "COPILOT_PROVIDER_API_KEY": FAKE_KEY,
+                "COPILOT_MODEL": MODEL,
+            }
+        )
+        run = sb.run([copilot, "-p", GOOD_PROMPT], env, seconds=240)
+        # Copilot CLI 1.0.102 appends the context to the user's message in
+        # a <system_reminder>, verbatim.
+        wrapped = f"<system_reminder>\n{context}\n</system_reminder>"
+        got = [r for r in sb.api.requests("/chat/completions") if holds(r["body"], GOOD_PROMPT)]
+        check(
+            f"{group}: copilot -p sends the context (in <system_reminder>, verbatim) in the model request",
+            run.returncode == 0 and any(holds(r["body"], wrapped) for r in got),
+            f"status {run.returncode}, {len(got)} requests with the prompt; stderr {tail(run.stderr)}",
+        )
+        before = len(sb.api.requests("/chat/completions"))
+        run = sb.run([copilot, "-p", BAD_PROMPT], env, seconds=240)
+        said = run.stdout + run.stderr
+        # Headless, Copilot CLI prints the block's reason as a warning
+        # ("! …") and exits 1.
+        check(
+            f"{group}: a bad mention blocks the prompt (no model request, the reason shown)",
+            len(sb.api.requests("/chat/completions")) == before and BAD_ID in said and "not found" in said,
+            f"status {run.returncode}; output {tail(said)}",
+        )
+    finally:
+        sb.close()
+
+
 def main():
     agents = installed()
-    groups = {"gemini": test_gemini, "qwen": test_qwen, "cline": test_cline, "continue": test_continue}
+    groups = {"gemini": test_gemini, "qwen": test_qwen, "cline": test_cline, "continue": test_continue, "copilot": test_copilot}
     for name, test in groups.items():
         if ONLY and name not in ONLY:
             continue

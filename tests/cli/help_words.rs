@@ -41,11 +41,11 @@ fn the_readme_lists_every_store_format() {
 fn hook_help_names_the_agents_without_a_hook() {
     let text = help(&["hook", "--help"]);
     let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    for agent in ["claude-code", "codex", "qwen", "gemini"] {
+    for agent in ["claude-code", "codex", "qwen", "gemini", "copilot"] {
         assert!(flat.contains(agent), "{agent}: {text}");
     }
     assert!(
-        flat.contains("Cline, Continue, Kilo, OpenCode, Pi, Aider and Copilot CLI"),
+        flat.contains("Cline, Continue, Kilo, OpenCode, Pi and Aider"),
         "{text}"
     );
     assert!(flat.contains("prepare --format text"), "{text}");
