@@ -1,21 +1,21 @@
 #!/usr/bin/env python3
 """The prompt hook in agents beyond Claude Code and Codex (issue 25 item 5):
-`hook gemini` under the real Gemini CLI 0.61.0 and `hook qwen` under the real
-Qwen Code 0.24.4, each against the fake model API on 127.0.0.1 that records
-every request; `hook copilot` under the real Copilot CLI 1.0.102; and the
-two agents whose packages name a prompt hook that
-cannot add context, checked so that the README's word on them holds: Cline
-3.0.65 (hook files in ~/.cline/hooks/, their `contextModification` never
-reaches the model) and Continue CLI 1.5.47 (Claude Code's settings.json
-hooks, never run).
+`hook gemini` under the real Gemini CLI 0.61.0, `hook qwen` under the real
+Qwen Code 0.24.4 and `hook copilot` under the real Copilot CLI 1.0.102, each
+against the fake model API on 127.0.0.1 that records every request; and the
+two agents whose packages name a prompt hook that cannot add context,
+checked so that the README's word on them holds: Cline 3.0.65 (hook files
+in ~/.cline/hooks/, their `contextModification` never reaches the model)
+and Continue CLI 1.5.47 (Claude Code's settings.json hooks, never run).
 
     python3 hooks_more_test.py SERVER STORE INSTALL_OUT [AGENT...]
 
 SERVER is the built hydra-session-lsp, STORE a hydra session store (the demo
 store), INSTALL_OUT install.sh's NAME=PATH lines; AGENT names (gemini qwen
-cline continue copilot) pick groups, default all. Each agent runs with a private HOME in a temporary
-directory and under `timeout`; the hook is installed from its own
-`--print-config` into that HOME's settings.json.
+cline continue copilot) pick groups, default all. Each agent runs with a
+private HOME in a temporary directory and under `timeout`; the hook is
+installed from its own `--print-config` into that HOME (settings.json, or
+Copilot CLI's ~/.copilot/hooks/).
 
 Prints one "PASS name" / "FAIL name: why" line per check; exits 1 on any
 failure.
