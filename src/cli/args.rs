@@ -91,6 +91,10 @@ pub enum Command {
         files: Vec<PathBuf>,
     },
     /// Hooks for the agents people run.
+    ///
+    /// Cline, Continue, Kilo, OpenCode, Pi and Aider (the versions the
+    /// tests pin) run no command on a prompt whose answer reaches the
+    /// model: give them `prepare --format text` instead.
     #[command(subcommand)]
     Hook(HookCommand),
     /// Run the MCP server on stdin/stdout: sessions as resources, and the
@@ -209,6 +213,15 @@ pub enum HookCommand {
         #[command(flatten)]
         store: StoreArgs,
         /// Print the `~/.gemini/settings.json` snippet that installs the hook.
+        #[arg(long)]
+        print_config: bool,
+    },
+    /// A Copilot CLI `userPromptSubmitted` hook: the context as its
+    /// top-level `additionalContext`, or the prompt blocked with the reason.
+    Copilot {
+        #[command(flatten)]
+        store: StoreArgs,
+        /// Print the hook file to save as `~/.copilot/hooks/hydra-session.json`.
         #[arg(long)]
         print_config: bool,
     },
@@ -415,7 +428,8 @@ impl Cli {
                 HookCommand::ClaudeCode { store, .. }
                 | HookCommand::Codex { store, .. }
                 | HookCommand::Qwen { store, .. }
-                | HookCommand::Gemini { store, .. },
+                | HookCommand::Gemini { store, .. }
+                | HookCommand::Copilot { store, .. },
             )) => (&[], Some(store)),
             Some(Command::Mcp { store, .. }) => (&[], Some(store)),
             Some(Command::Publish { store, .. }) => (&[Format::Json, Format::Mention], Some(store)),

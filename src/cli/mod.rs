@@ -308,6 +308,10 @@ fn run(command: Command) -> Result<i32, Failure> {
                     store,
                     print_config,
                 } => (hook::Host::Gemini, store, print_config),
+                HookCommand::Copilot {
+                    store,
+                    print_config,
+                } => (hook::Host::Copilot, store, print_config),
             };
             if print_config {
                 print_text(&hook::print_config(host, &store));

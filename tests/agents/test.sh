@@ -21,13 +21,16 @@
 #      and every client's printed config parsed (configs).
 #   7. `hook gemini` under `gemini -p` (Gemini CLI 0.61.0) and `hook qwen`
 #      under `qwen -p` (hooks_more_test.py): the context in the request,
-#      Gemini's systemMessage shown, a bad mention blocked.
+#      Gemini's systemMessage shown, a bad mention blocked; the same for
+#      `hook copilot` under `copilot -p` (Copilot CLI 1.0.102); Cline's hook
+#      files and Continue's settings.json hooks, which add no context.
 #
 #   bash tests/agents/test.sh target/debug/hydra-session-lsp [AGENT...]
 #
 # AGENT names pick groups: claude, codex (1-4), pi, qwen, kilo, continue,
-# cline, aider (5), gemini, opencode, copilot, configs (6); gemini and qwen
-# also run their prompt hooks (7), qwen its MCP group in 6; default all.
+# cline, aider (5), gemini, opencode, copilot, configs (6); gemini, qwen,
+# cline, continue and copilot also run their prompt hooks (7), qwen its MCP
+# group in 6; default all.
 #
 # Prints one PASS/FAIL line per check and closes with "N passed, M failed";
 # exits non-zero on any failure.
@@ -50,7 +53,11 @@ prompt_hooks=()
 for agent in "$@"; do
   case "$agent" in
     claude | codex) hooks+=("$agent") ;;
-    pi | kilo | continue | cline | aider) readers+=("$agent") ;;
+    pi | kilo | aider) readers+=("$agent") ;;
+    continue | cline)
+      readers+=("$agent")
+      prompt_hooks+=("$agent")
+      ;;
     qwen)
       readers+=(qwen)
       more+=(qwen)
@@ -60,7 +67,11 @@ for agent in "$@"; do
       more+=(gemini)
       prompt_hooks+=(gemini)
       ;;
-    opencode | copilot | configs) more+=("$agent") ;;
+    copilot)
+      more+=(copilot)
+      prompt_hooks+=(copilot)
+      ;;
+    opencode | configs) more+=("$agent") ;;
     *)
       echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini opencode copilot configs)" >&2
       exit 2

@@ -34,3 +34,19 @@ fn the_readme_lists_every_store_format() {
     assert!(readme.contains(&listed), "README lacks `{listed}`");
     assert!(readme.contains("`format` (`auto`, or one of the `--store-format` names above)"));
 }
+
+/// Issue 25 item 5: `hook --help` says which agents have no hook here, and
+/// what to use for them.
+#[test]
+fn hook_help_names_the_agents_without_a_hook() {
+    let text = help(&["hook", "--help"]);
+    let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    for agent in ["claude-code", "codex", "qwen", "gemini", "copilot"] {
+        assert!(flat.contains(agent), "{agent}: {text}");
+    }
+    assert!(
+        flat.contains("Cline, Continue, Kilo, OpenCode, Pi and Aider"),
+        "{text}"
+    );
+    assert!(flat.contains("prepare --format text"), "{text}");
+}

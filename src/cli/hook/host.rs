@@ -1,7 +1,8 @@
 //! The agents that run the prompt hook: the event each names it by, and
 //! how much hook context each keeps in the model's context (Claude Code
 //! and Codex save the rest to a file and show the model a preview; Qwen
-//! Code drops an answer it cut; Gemini CLI keeps everything).
+//! Code drops an answer it cut, and Copilot CLI bounds one; Gemini CLI
+//! keeps everything).
 
 /// Claude Code keeps a hook's `additionalContext` inline up to this many
 /// characters (UTF-16 units); a longer one is saved to a file and the
@@ -35,6 +36,11 @@ pub const QWEN_STDOUT_BYTES: usize = 1024 * 1024;
 /// and its path one line; at most `maxReferences` sources).
 const QWEN_ANSWER_ROOM: usize = 64 * 1024;
 
+/// Copilot CLI bounds a hook's output at 10 MiB per invocation (its
+/// 1.0.102 `changelog.json`: "hook output is also bounded at 10 MiB per
+/// invocation"); an answer cut there no longer parses.
+pub const COPILOT_OUTPUT_BYTES: usize = 10 * 1024 * 1024;
+
 /// An agent that runs the hook.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Host {
@@ -45,6 +51,9 @@ pub enum Host {
     Gemini,
     /// Qwen Code's `UserPromptSubmit`, Claude Code's in shape.
     Qwen,
+    /// Copilot CLI's `userPromptSubmitted` (its camelCase hook format): a
+    /// `sessionId`, and `additionalContext` at the answer's top level.
+    Copilot,
 }
 
 impl Host {
@@ -55,6 +64,7 @@ impl Host {
             Host::Codex => "codex",
             Host::Gemini => "gemini",
             Host::Qwen => "qwen",
+            Host::Copilot => "copilot",
         }
     }
 
@@ -67,6 +77,7 @@ impl Host {
     pub fn event(self) -> &'static str {
         match self {
             Host::Gemini => "BeforeAgent",
+            Host::Copilot => "userPromptSubmitted",
             Host::ClaudeCode | Host::Codex | Host::Qwen => "UserPromptSubmit",
         }
     }
@@ -77,7 +88,7 @@ impl Host {
     pub fn timeout(self) -> u64 {
         match self {
             Host::Gemini => 30_000,
-            Host::ClaudeCode | Host::Codex | Host::Qwen => 30,
+            Host::ClaudeCode | Host::Codex | Host::Qwen | Host::Copilot => 30,
         }
     }
 
@@ -97,6 +108,8 @@ impl Host {
             Host::Codex => Some(CODEX_INLINE_TOKENS * CODEX_BYTES_PER_TOKEN),
             Host::Gemini => None,
             Host::Qwen => Some((QWEN_STDOUT_BYTES - QWEN_ANSWER_ROOM) / 2),
+            // The same reasoning as Qwen Code's under Copilot CLI's bound.
+            Host::Copilot => Some((COPILOT_OUTPUT_BYTES - QWEN_ANSWER_ROOM) / 2),
         }
     }
 
@@ -133,7 +146,24 @@ impl Host {
                     )
                 })
             }
+            Host::Copilot => {
+                let limit = Host::Copilot.inline_bytes().unwrap_or(COPILOT_OUTPUT_BYTES);
+                (text.len() > limit).then(|| {
+                    format!(
+                        "the context has {} bytes; Copilot CLI bounds a hook's output at \
+                         {COPILOT_OUTPUT_BYTES} bytes",
+                        text.len()
+                    )
+                })
+            }
         }
+    }
+
+    /// Whether the agent reads `additionalContext` at the answer's top
+    /// level (Copilot CLI: a `hookSpecificOutput` is ignored, as the tests
+    /// saw) rather than inside `hookSpecificOutput`.
+    pub fn flat_answer(self) -> bool {
+        matches!(self, Host::Copilot)
     }
 }
 
@@ -158,7 +188,7 @@ mod tests {
     fn the_inline_budget_leaves_room_for_the_frame_and_every_source() {
         let frame = crate::reference::render::render_context(std::iter::empty::<&str>()).len();
         let outside = 400;
-        for host in [Host::ClaudeCode, Host::Codex, Host::Qwen] {
+        for host in [Host::ClaudeCode, Host::Codex, Host::Qwen, Host::Copilot] {
             let inline = host.inline_bytes().unwrap();
             for sources in 1..=3 {
                 let budget = inline_budget(inline, sources, outside);
@@ -199,5 +229,15 @@ mod tests {
         );
         assert_eq!(Host::Gemini.event(), "BeforeAgent");
         assert_eq!(Host::Gemini.timeout(), 30_000);
+    }
+
+    #[test]
+    fn copilot_keeps_what_fits_its_output_bound_twice_over() {
+        let inline = Host::Copilot.inline_bytes().unwrap();
+        assert!(2 * inline + QWEN_ANSWER_ROOM <= COPILOT_OUTPUT_BYTES);
+        assert_eq!(Host::Copilot.overflow(&"x".repeat(inline)), None);
+        assert!(Host::Copilot.overflow(&"x".repeat(inline + 1)).is_some());
+        assert_eq!(Host::Copilot.event(), "userPromptSubmitted");
+        assert!(Host::Copilot.flat_answer() && !Host::Qwen.flat_answer());
     }
 }

@@ -1,5 +1,5 @@
-//! `hook claude-code`, `hook codex`, `hook qwen` and `hook gemini`: the
-//! agents' prompt hook (server.md "Command line").
+//! `hook claude-code`, `hook codex`, `hook qwen`, `hook gemini` and `hook
+//! copilot`: the agents' prompt hook (server.md "Command line").
 //!
 //! The agent runs it on every prompt, with the hook's JSON object on
 //! stdin. Its stdout is exactly one of the documented JSON outputs, or
@@ -64,6 +64,15 @@ struct HookSpecificOutput<'a> {
     additional_context: &'a str,
 }
 
+/// Copilot CLI's answer: `additionalContext` at the top level (it has no
+/// field for a message to the person: `UserPromptSubmittedHookOutput` in
+/// its bundled `copilot-sdk/types.d.ts`).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct FlatContextOutput<'a> {
+    additional_context: &'a str,
+}
+
 #[derive(Serialize)]
 struct BlockOutput<'a> {
     decision: &'static str,
@@ -116,13 +125,19 @@ pub fn run(host: Host, args: &StoreArgs) -> i32 {
                     host.command()
                 );
             }
-            serde_json::to_string(&ContextOutput {
-                hook_specific_output: HookSpecificOutput {
-                    hook_event_name: limits.event(),
+            if limits.flat_answer() {
+                serde_json::to_string(&FlatContextOutput {
                     additional_context: &context,
-                },
-                system_message: summary::system_message(&prepared),
-            })
+                })
+            } else {
+                serde_json::to_string(&ContextOutput {
+                    hook_specific_output: HookSpecificOutput {
+                        hook_event_name: limits.event(),
+                        additional_context: &context,
+                    },
+                    system_message: summary::system_message(&prepared),
+                })
+            }
         }
         Outcome::Block(reason) => serde_json::to_string(&BlockOutput {
             decision: "block",
@@ -140,9 +155,10 @@ pub fn run(host: Host, args: &StoreArgs) -> i32 {
     }
 }
 
-/// The hook's JSON object: `prompt` (a string) is required; `session_id`,
-/// `cwd` and `turn_id` are strings when present; `hook_event_name`, when
-/// present, must be `event`; other fields are ignored.
+/// The hook's JSON object: `prompt` (a string) is required; `session_id`
+/// (or Copilot CLI's `sessionId`), `cwd` and `turn_id` are strings when
+/// present; `hook_event_name`, when present, must be `event`; other fields
+/// (Copilot CLI's numeric `timestamp`) are ignored.
 fn parse_input(bytes: &[u8], event: &str) -> Result<HookInput, String> {
     let value: Value =
         serde_json::from_slice(bytes).map_err(|e| format!("the input is not JSON: {e}"))?;
@@ -155,7 +171,10 @@ fn parse_input(bytes: &[u8], event: &str) -> Result<HookInput, String> {
         Some(_) => Err(format!("the input's {key:?} is not a string")),
     };
     let prompt = string("prompt")?.ok_or("the input has no \"prompt\"")?;
-    let session_id = string("session_id")?;
+    let session_id = match string("session_id")? {
+        Some(id) => Some(id),
+        None => string("sessionId")?,
+    };
     // The target cwd: `prepare` ranks nothing and its result does not
     // depend on it (file mentions never change it), so it is only checked.
     string("cwd")?;
@@ -265,6 +284,19 @@ mod tests {
     fn codex_input_says_so_with_its_turn_id() {
         let input = br#"{"session_id":"019a","turn_id":"t1","transcript_path":null,"cwd":"/w","hook_event_name":"UserPromptSubmit","model":"gpt-5","permission_mode":"default","prompt":"x"}"#;
         assert!(parse_input(input, "UserPromptSubmit").is_ok_and(|i| i.from_codex));
+    }
+
+    #[test]
+    fn copilot_input_is_camel_case() {
+        let input = br#"{"sessionId":"c1","timestamp":1796240170176,"cwd":"/w","prompt":"x"}"#;
+        assert_eq!(
+            parse_input(input, Host::Copilot.event()),
+            Ok(HookInput {
+                prompt: "x".into(),
+                session_id: Some("c1".into()),
+                from_codex: false,
+            })
+        );
     }
 
     #[test]
