@@ -88,7 +88,12 @@ fn open(
         note(&text);
     }
     let reader = store.reader();
-    let refreshed = index.refresh(sessions, reader.as_ref(), &|| false, search::WAIT_FOR_BUILD);
+    let refreshed = index.refresh(
+        &sessions,
+        reader.as_ref(),
+        &|| false,
+        search::WAIT_FOR_BUILD,
+    );
     if let Some(text) = refreshed.map_err(index_failure)? {
         note(&text);
     }
@@ -121,7 +126,7 @@ pub fn status(
 fn index_status(dir: &Path, store: &FsStore, sessions: &[Session]) -> SearchStatus {
     match Search::open_existing(dir) {
         Ok(Some(index)) => {
-            let mut status = index.status(sessions, store.reader().as_ref());
+            let mut status = index.status(&sessions, store.reader().as_ref());
             // `status` is asked rarely and should be the truth: a file
             // corrupt under an intact footer reads as an index that is up
             // to date until it is searched, so its checksums are checked.

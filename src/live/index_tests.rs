@@ -37,7 +37,9 @@ async fn warm_start(store: &Path, cache: &Path, between: impl FnOnce()) -> (usiz
         !view.recorded,
         "the checked index replaced the recorded one"
     );
-    let mut titles: Vec<String> = view.all().into_iter().filter_map(|s| s.title).collect();
+    let mut titles: Vec<String> = (0..view.sessions().count())
+        .filter_map(|place| view.sessions().at(place)?.into_owned().title)
+        .collect();
     titles.sort();
     (changed, titles)
 }

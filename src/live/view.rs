@@ -5,7 +5,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus};
+use crate::model::{Session, SessionList, SessionReader, SessionStore, StoreNote, StoreStatus};
 use crate::reference::candidates::{Candidates, Target};
 use crate::reference::table::{SessionTable, TableBuilder};
 use crate::reference::ReferenceError;
@@ -138,9 +138,10 @@ impl View {
         })
     }
 
-    /// Every session (what the search index is brought up to date with).
-    pub fn all(&self) -> Vec<Session> {
-        self.sessions.sessions().collect()
+    /// Every session, one at a time (what the search index is brought up
+    /// to date with), never copied out whole.
+    pub fn sessions(&self) -> &dyn SessionList {
+        &self.sessions
     }
 
     /// The core's candidates (reference.md §7) over these sessions.

@@ -120,7 +120,7 @@ impl Sessions {
         let followed = Followed {
             specs: &self.settings.stores,
             state: Some(view.generation),
-            sessions: &|| view.all(),
+            sessions: view.sessions(),
             reader: reader.as_ref(),
         };
         self.search

@@ -9,6 +9,7 @@ pub mod event;
 pub mod published;
 pub mod read;
 pub mod session;
+pub mod session_list;
 pub mod status;
 pub mod store;
 pub mod surrogates;
@@ -17,6 +18,7 @@ pub use event::{Entry, Event, Role};
 pub use published::{LatestVersion, PublishedVersion};
 pub use read::{LogError, ReadError, ReadSummary};
 pub use session::{Locator, Session, SessionHeader, SessionKey, SessionSink};
+pub use session_list::SessionList;
 pub use status::{NoteKind, SearchStatus, Status, StatusNote};
 pub use store::{Cancelled, SessionReader, SessionStore, StoreNote, StoreStatus, Version, Wake};
 

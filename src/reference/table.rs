@@ -796,5 +796,18 @@ impl Pick<'_> {
     }
 }
 
+/// The table's rows as sessions, each made when it is asked for: the
+/// search index's walk over every session copies none of them whole.
+impl crate::model::SessionList for SessionTable {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn at(&self, place: usize) -> Option<std::borrow::Cow<'_, Session>> {
+        self.session(u32::try_from(place).ok()?)
+            .map(std::borrow::Cow::Owned)
+    }
+}
+
 #[cfg(test)]
 mod tests;

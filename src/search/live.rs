@@ -10,7 +10,7 @@ use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
 use super::{location, ParsedQuery, Search, SearchError, SearchOptions, SessionHit, SyncReport};
-use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
+use crate::model::{Cancelled, SearchStatus, SessionList, SessionReader};
 use crate::store::StoreSpec;
 
 /// The sessions a face searches, as it holds them.
@@ -21,9 +21,9 @@ pub struct Followed<'a> {
     /// generation): when it is the one the index was last brought up to
     /// date with, nothing is checked again. `None`: checked every time.
     pub state: Option<u64>,
-    /// Every session, asked only when the index is to be brought up to
-    /// date (listing 100,000 sessions costs more than a search).
-    pub sessions: &'a dyn Fn() -> Vec<Session>,
+    /// Every session, walked only when the index is to be brought up to
+    /// date, one at a time (a view of 100,000 is never copied whole).
+    pub sessions: &'a dyn SessionList,
     pub reader: &'a dyn SessionReader,
 }
 
@@ -80,16 +80,16 @@ impl Live {
             // Corrupt under an intact footer (its checksums say so): moved
             // aside, built again, searched once more.
             Err(SearchError::Broken(why)) => {
-                let sessions = (followed.sessions)();
+                let sessions = followed.sessions;
                 let done = opened
                     .search
-                    .repair(&why, &sessions, followed.reader, cancelled)?;
+                    .repair(&why, sessions, followed.reader, cancelled)?;
                 opened.synced = None;
                 note(done);
                 let result = opened.search.search(query, options);
                 self.keep(
                     followed.specs,
-                    opened.search.status(&sessions, followed.reader),
+                    opened.search.status(sessions, followed.reader),
                 );
                 result
             }
@@ -139,7 +139,7 @@ impl Live {
                 Err(e) => {
                     // `status` says why (a full disk turns search off)
                     // rather than "not built yet" for ever.
-                    self.keep(specs, failed(specs, (followed.sessions)().len(), &e));
+                    self.keep(specs, failed(specs, followed.sessions.count(), &e));
                     return Err(e);
                 }
             };
@@ -157,17 +157,17 @@ impl Live {
             // The store has not changed since: nothing to check.
             return Ok(open);
         }
-        let sessions = (followed.sessions)();
+        let sessions = followed.sessions;
         let mut behind = 0;
         let mut synced = sync(
             &opened.search,
-            &sessions,
+            sessions,
             followed,
             cancelled,
             wait,
             &mut |search, done, total| {
                 behind = total - done;
-                self.progressed(specs, search, sessions.len(), behind);
+                self.progressed(specs, search, sessions.count(), behind);
                 progress(done, total);
             },
         );
@@ -175,7 +175,7 @@ impl Live {
             // Found corrupt by the build's own check: moved aside, again.
             synced = opened
                 .search
-                .repair(why, &sessions, followed.reader, cancelled)
+                .repair(why, sessions, followed.reader, cancelled)
                 .map(|done| {
                     note(done);
                     SyncReport::default()
@@ -204,7 +204,7 @@ impl Live {
             enabled,
             path: index.dir().map(|d| d.display().to_string()),
             bytes: index.size(),
-            sessions: sessions.len() - behind,
+            sessions: sessions.count() - behind,
             behind,
             note: text.clone(),
         };
@@ -253,7 +253,7 @@ impl Live {
 /// another process's build when given.
 fn sync(
     search: &Search,
-    sessions: &[Session],
+    sessions: &dyn SessionList,
     followed: &Followed<'_>,
     cancelled: Cancelled<'_>,
     wait: Option<Duration>,

@@ -52,7 +52,7 @@ pub use snippet::Snippet;
 pub use texts::Texts;
 pub use writer::SyncReport;
 
-use crate::model::{Cancelled, SearchStatus, Session, SessionReader};
+use crate::model::{Cancelled, SearchStatus, SessionList, SessionReader};
 use crate::reference::mention;
 use crate::store::StoreSpec;
 
@@ -218,7 +218,7 @@ impl Search {
     /// searchable. What a person should be told comes back, as a note.
     pub fn refresh(
         &mut self,
-        sessions: &[Session],
+        sessions: &dyn SessionList,
         reader: &dyn SessionReader,
         cancelled: Cancelled<'_>,
         wait: Duration,
@@ -242,7 +242,7 @@ impl Search {
     /// `wait`, [`SearchError::StillIndexing`]. Cancelled: [`SearchError::Busy`].
     pub fn sync_waiting(
         &self,
-        sessions: &[Session],
+        sessions: &dyn SessionList,
         reader: &dyn SessionReader,
         cancelled: Cancelled<'_>,
         progress: &mut dyn FnMut(usize, usize),
@@ -290,7 +290,7 @@ impl Search {
     /// Brings the index up to date with `sessions` (see [`writer::sync`]).
     pub fn sync(
         &self,
-        sessions: &[Session],
+        sessions: &dyn SessionList,
         reader: &dyn SessionReader,
         cancelled: Cancelled<'_>,
         progress: &mut dyn FnMut(usize, usize),
@@ -307,7 +307,7 @@ impl Search {
     }
 
     /// The index's status against `sessions`.
-    pub fn status(&self, sessions: &[Session], reader: &dyn SessionReader) -> SearchStatus {
+    pub fn status(&self, sessions: &dyn SessionList, reader: &dyn SessionReader) -> SearchStatus {
         let (indexed, behind, note) = match (
             self.index.manifest(),
             writer::behind(&self.index, sessions, reader),
@@ -360,7 +360,7 @@ impl Search {
     pub fn repair(
         &mut self,
         why: &str,
-        sessions: &[Session],
+        sessions: &dyn SessionList,
         reader: &dyn SessionReader,
         cancelled: Cancelled<'_>,
     ) -> Result<String, SearchError> {

@@ -19,9 +19,9 @@ use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 
 use super::error::SearchError;
 use super::forms::Forms;
-use super::index::{Indexed, SearchIndex};
+use super::index::{Indexed, Manifest, SearchIndex};
 use super::schema::{self, cwd_ancestors};
-use crate::model::{Cancelled, Entry, Event, Session, SessionReader};
+use crate::model::{Cancelled, Entry, Event, Session, SessionList, SessionReader};
 use crate::reference::projection::{Message, Projector};
 
 /// Changed sessions between two commits.
@@ -68,27 +68,40 @@ impl SyncReport {
 /// those it holds that are gone: how far behind the index is.
 pub fn behind(
     index: &SearchIndex,
-    sessions: &[Session],
+    sessions: &dyn SessionList,
     reader: &dyn SessionReader,
 ) -> Result<usize, SearchError> {
     let manifest = index.manifest()?;
-    let mut live = HashSet::with_capacity(sessions.len());
+    let mut listed = HashSet::with_capacity(manifest.len());
     let mut stale = 0;
-    for session in sessions {
-        live.insert(session.id());
-        let current = version_hash(reader, session);
-        if manifest
-            .get(session.id())
-            .is_none_or(|i| i.version != current)
-        {
+    for place in 0..sessions.count() {
+        let Some(session) = sessions.at(place) else {
+            continue;
+        };
+        if !is_current(&manifest, &mut listed, reader, &session).0 {
             stale += 1;
         }
     }
-    Ok(stale
-        + manifest
-            .keys()
-            .filter(|id| !live.contains(id.as_str()))
-            .count())
+    Ok(stale + manifest.len() - listed.len())
+}
+
+/// Whether the index holds `session` as it is now, and its version now;
+/// its manifest entry is marked `listed` (borrowing the manifest's own
+/// id, so no session need outlive the walk).
+fn is_current<'m>(
+    manifest: &'m Manifest,
+    listed: &mut HashSet<&'m str>,
+    reader: &dyn SessionReader,
+    session: &Session,
+) -> (bool, u64) {
+    let current = version_hash(reader, session);
+    match manifest.get_key_value(session.id()) {
+        Some((id, indexed)) => {
+            listed.insert(id.as_str());
+            (indexed.version == current, current)
+        }
+        None => (false, current),
+    }
 }
 
 /// Brings `index` up to date with `sessions` (a store's list, read with
@@ -96,27 +109,28 @@ pub fn behind(
 /// [`SearchError::Busy`] when another process holds the writer.
 pub fn sync(
     index: &SearchIndex,
-    sessions: &[Session],
+    sessions: &dyn SessionList,
     reader: &dyn SessionReader,
     cancelled: Cancelled<'_>,
     progress: &mut dyn FnMut(usize, usize),
 ) -> Result<SyncReport, SearchError> {
     let manifest = index.manifest()?;
-    let mut work: Vec<(&Session, u64)> = Vec::new();
-    let mut live = HashSet::with_capacity(sessions.len());
-    for session in sessions {
-        live.insert(session.id());
-        let current = version_hash(reader, session);
-        if manifest
-            .get(session.id())
-            .is_none_or(|i| i.version != current)
-        {
-            work.push((session, current));
+    // The changed sessions by place: each is made again when its turn
+    // comes, so the walk holds no copy of the list.
+    let mut work: Vec<(usize, u64)> = Vec::new();
+    let mut listed = HashSet::with_capacity(manifest.len());
+    for place in 0..sessions.count() {
+        let Some(session) = sessions.at(place) else {
+            continue;
+        };
+        let (current, version) = is_current(&manifest, &mut listed, reader, &session);
+        if !current {
+            work.push((place, version));
         }
     }
     let gone: Vec<&String> = manifest
         .keys()
-        .filter(|id| !live.contains(id.as_str()))
+        .filter(|id| !listed.contains(id.as_str()))
         .collect();
     let mut report = SyncReport::default();
     if work.is_empty() && gone.is_empty() {
@@ -132,10 +146,14 @@ pub fn sync(
     let total = work.len();
     let mut since_commit = 0;
     let mut forms = Forms::new();
-    for (done, (session, version)) in work.into_iter().enumerate() {
+    for (done, (place, version)) in work.into_iter().enumerate() {
         if cancelled() {
             break;
         }
+        let Some(session) = sessions.at(place) else {
+            continue;
+        };
+        let session = session.as_ref();
         index_session(
             &writer,
             index,

@@ -87,7 +87,7 @@ pub async fn build_search_index(shared: Arc<Shared>, request: RequestView, repor
         let followed = crate::search::Followed {
             specs: &stores,
             state: Some(view.generation),
-            sessions: &|| view.all(),
+            sessions: view.sessions(),
             reader: reader.as_ref(),
         };
         let outcome = worker.search.update(

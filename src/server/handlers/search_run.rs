@@ -71,7 +71,7 @@ pub async fn run_on(
         let followed = Followed {
             specs: &stores,
             state: Some(view.generation),
-            sessions: &|| view.all(),
+            sessions: view.sessions(),
             reader: reader.as_ref(),
         };
         request
