@@ -27,19 +27,7 @@ pub fn read_surface(format: &dyn LogFormat, log: &MemoryLog) -> Surface {
     let summary = format
         .read(log, &|| false, &mut |e| projector.push(e))
         .unwrap();
-    let messages = projector
-        .finish()
-        .messages
-        .into_iter()
-        .map(|m| {
-            let who = if m.checkpoint {
-                "checkpoint"
-            } else {
-                m.role.as_str()
-            };
-            (who, m.text)
-        })
-        .collect();
+    let messages = marked(projector);
     Surface {
         id: summary.header.id,
         created_at: summary.header.created_at,
@@ -68,4 +56,41 @@ pub fn expect(
         label: label.map(str::to_string),
         messages: messages.iter().map(|(r, t)| (*r, t.to_string())).collect(),
     }
+}
+
+/// The surface of the session `id` as `store` lists it and its reader
+/// reads it (the database formats, whose sessions are rows, not files).
+pub fn store_surface(store: &dyn crate::model::SessionStore, id: &str) -> Surface {
+    let session = store.get(id).unwrap();
+    let mut projector = Projector::new(None, usize::MAX);
+    store
+        .reader()
+        .read(&session, &|| false, &mut |e| projector.push(e))
+        .unwrap();
+    let messages = marked(projector);
+    Surface {
+        id: session.header.id,
+        created_at: session.header.created_at,
+        cwd: session.header.cwd,
+        title: session.title,
+        label: session.header.label,
+        messages,
+    }
+}
+
+/// The projected messages, a checkpoint marked `"checkpoint"`.
+fn marked(projector: Projector) -> Vec<(&'static str, String)> {
+    projector
+        .finish()
+        .messages
+        .into_iter()
+        .map(|m| {
+            let who = if m.checkpoint {
+                "checkpoint"
+            } else {
+                m.role.as_str()
+            };
+            (who, m.text)
+        })
+        .collect()
 }
