@@ -3,6 +3,8 @@
 //! `storage/` tree, projected the same way.
 
 pub mod defaults;
+#[cfg(test)]
+mod hard_cases;
 pub mod project;
 pub mod title;
 
