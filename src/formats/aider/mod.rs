@@ -16,6 +16,8 @@ pub mod runs;
 pub mod unverified;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
 
 pub use read::read_run;
