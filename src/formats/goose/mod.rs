@@ -342,4 +342,6 @@ pub fn project(
 }
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
