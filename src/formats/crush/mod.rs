@@ -212,4 +212,6 @@ pub fn project(
 }
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
