@@ -4,6 +4,8 @@
 //! agent's label differ.
 
 pub mod defaults;
+#[cfg(test)]
+mod hard_cases;
 
 /// The format's name in settings and status.
 pub const NAME: &str = "kilo";
