@@ -55,7 +55,10 @@ fn each_run_is_a_session_with_its_own_id_and_title() {
             &[
                 ("user", "/add src/a.rs"),
                 ("user", "Fix the\noff-by-one"),
-                ("assistant", "Here is the fix:\n\n# Heading in the reply\nmore text"),
+                (
+                    "assistant",
+                    "Here is the fix:\n\n# Heading in the reply\nmore text"
+                ),
             ],
         )
     );
@@ -68,7 +71,10 @@ fn each_run_is_a_session_with_its_own_id_and_title() {
             Some(cwd),
             None,
             None,
-            &[("user", "/help"), ("assistant", "Commands are listed above.")],
+            &[
+                ("user", "/help"),
+                ("assistant", "Commands are listed above.")
+            ],
         )
     );
 }

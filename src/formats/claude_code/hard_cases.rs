@@ -83,7 +83,12 @@ fn compaction_shadows_the_branch_and_the_custom_title_wins() {
     let boundary = json!({"type": "system", "subtype": "compact_boundary", "uuid": "b1",
         "parentUuid": null, "logicalParentUuid": "a1", "sessionId": "s1",
         "timestamp": "2026-01-01T00:00:20.000Z", "compactMetadata": {"trigger": "auto"}});
-    let mut summary = user("c1", Some("b1"), 21, json!("Summary: the parser is planned"));
+    let mut summary = user(
+        "c1",
+        Some("b1"),
+        21,
+        json!("Summary: the parser is planned"),
+    );
     summary["isCompactSummary"] = json!(true);
     let log = log(
         &[
@@ -137,7 +142,9 @@ fn wrappers_meta_and_tools_are_dropped_and_the_title_is_the_first_real_prompt() 
                 "u1",
                 Some("u0"),
                 2,
-                json!("<command-name>/clear</command-name>\n<command-message>clear</command-message>"),
+                json!(
+                    "<command-name>/clear</command-name>\n<command-message>clear</command-message>"
+                ),
             ),
             user(
                 "u2",
@@ -239,7 +246,10 @@ fn a_sub_agent_transcript_is_named_after_its_parent_and_agent() {
             Some("/w/repo"),
             Some("Find the slow query"),
             None,
-            &[("user", "Find the slow query"), ("assistant", "It is the join")],
+            &[
+                ("user", "Find the slow query"),
+                ("assistant", "It is the join")
+            ],
         )
     );
 }

@@ -51,10 +51,18 @@ fn the_ui_list_is_what_the_person_saw() {
         json!({"ts": 3, "type": 7}),
         say(1_767_225_600_003, "reasoning", "Looking at main.rs"),
         say(1_767_225_600_004, "text", "I will add it"),
-        ask(1_767_225_600_005, "followup", "{\"question\":\"Which output schema?\",\"options\":[]}"),
+        ask(
+            1_767_225_600_005,
+            "followup",
+            "{\"question\":\"Which output schema?\",\"options\":[]}"
+        ),
         partial,
         say(1_767_225_600_007, "user_feedback", "The one in docs/"),
-        say(1_767_225_600_008, "tool", "{\"tool\":\"editedExistingFile\"}"),
+        say(
+            1_767_225_600_008,
+            "tool",
+            "{\"tool\":\"editedExistingFile\"}"
+        ),
         say(1_767_225_600_009, "completion_result", "Added --json"),
         ask(1_767_225_600_010, "completion_result", ""),
     ]);
@@ -107,7 +115,11 @@ fn a_condensed_roo_task_reads_its_index_entry() {
         say(1_767_225_600_100, "text", "Plan the migration"),
         say(1_767_225_600_101, "text", "Step one"),
         condense(1_767_225_600_102, "Summary: step one planned"),
-        ask(1_767_225_600_103, "plan_mode_respond", "{\"response\":\"Step two next\"}"),
+        ask(
+            1_767_225_600_103,
+            "plan_mode_respond",
+            "{\"response\":\"Step two next\"}"
+        ),
         ask(1_767_225_600_104, "followup", "Proceed?"),
         condense(1_767_225_600_105, ""),
     ]);

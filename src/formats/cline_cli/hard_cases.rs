@@ -21,7 +21,8 @@ fn session(root: &Path, messages: &[Value], facts: Option<Value>) -> MemoryLog {
     if let Some(facts) = facts {
         std::fs::write(dir.join(format!("{ID}.json")), facts.to_string()).unwrap();
     }
-    let doc = serde_json::to_vec_pretty(&json!({"messages": messages, "system_prompt": "p"})).unwrap();
+    let doc =
+        serde_json::to_vec_pretty(&json!({"messages": messages, "system_prompt": "p"})).unwrap();
     let path = dir.join(format!("{ID}.messages.json"));
     std::fs::write(&path, &doc).unwrap();
     MemoryLog {
@@ -44,18 +45,36 @@ fn the_side_file_heads_and_tools_are_dropped() {
     let log = session(
         tmp.path(),
         &[
-            msg("user", 1_767_225_601_000, json!([{"type": "text",
-                "text": "<user_input mode=\"act\">List the files</user_input>"}])),
-            msg("assistant", 1_767_225_602_000, json!([{"type": "tool_use", "id": "t1",
-                "name": "list_files", "input": {}}])),
-            msg("user", 1_767_225_603_000, json!([{"type": "tool_result", "tool_use_id": "t1",
-                "content": "a.rs"}])),
-            msg("assistant", 1_767_225_604_000, json!([{"type": "text", "text": "One file:"},
-                {"type": "text", "text": "a.rs"}])),
+            msg(
+                "user",
+                1_767_225_601_000,
+                json!([{"type": "text",
+                "text": "<user_input mode=\"act\">List the files</user_input>"}]),
+            ),
+            msg(
+                "assistant",
+                1_767_225_602_000,
+                json!([{"type": "tool_use", "id": "t1",
+                "name": "list_files", "input": {}}]),
+            ),
+            msg(
+                "user",
+                1_767_225_603_000,
+                json!([{"type": "tool_result", "tool_use_id": "t1",
+                "content": "a.rs"}]),
+            ),
+            msg(
+                "assistant",
+                1_767_225_604_000,
+                json!([{"type": "text", "text": "One file:"},
+                {"type": "text", "text": "a.rs"}]),
+            ),
         ],
-        Some(json!({"started_at": "2026-01-01T00:00:00.500Z", "cwd": "/w/cline",
+        Some(
+            json!({"started_at": "2026-01-01T00:00:00.500Z", "cwd": "/w/cline",
             "workspace_root": "/w", "status": "completed",
-            "metadata": {"title": "  List the files  "}})),
+            "metadata": {"title": "  List the files  "}}),
+        ),
     );
     assert_eq!(
         read_surface(&ClineCli, &log),
@@ -79,9 +98,17 @@ fn without_side_facts_the_fallbacks_hold() {
     let log = session(
         tmp.path(),
         &[
-            msg("user", 1_767_225_609_000, json!([{"type": "text",
-                "text": "<user_input mode=\"plan\">Sketch   the\nrelease plan</user_input>"}])),
-            msg("assistant", 1_767_225_605_000, json!([{"type": "text", "text": "Sketched"}])),
+            msg(
+                "user",
+                1_767_225_609_000,
+                json!([{"type": "text",
+                "text": "<user_input mode=\"plan\">Sketch   the\nrelease plan</user_input>"}]),
+            ),
+            msg(
+                "assistant",
+                1_767_225_605_000,
+                json!([{"type": "text", "text": "Sketched"}]),
+            ),
         ],
         Some(json!({"workspace_root": "/w/root"})),
     );
@@ -93,7 +120,10 @@ fn without_side_facts_the_fallbacks_hold() {
             Some("/w/root"),
             Some("Sketch the release plan"),
             None,
-            &[("user", "Sketch   the\nrelease plan"), ("assistant", "Sketched")],
+            &[
+                ("user", "Sketch   the\nrelease plan"),
+                ("assistant", "Sketched")
+            ],
         )
     );
 }

@@ -31,9 +31,20 @@ fn meta(source: Value) -> Value {
 }
 
 fn msg(s: u32, role: &str, blocks: &[&str]) -> Value {
-    let kind = if role == "assistant" { "output_text" } else { "input_text" };
-    let content: Vec<Value> = blocks.iter().map(|t| json!({"type": kind, "text": t})).collect();
-    at(s, "response_item", json!({"type": "message", "role": role, "content": content}))
+    let kind = if role == "assistant" {
+        "output_text"
+    } else {
+        "input_text"
+    };
+    let content: Vec<Value> = blocks
+        .iter()
+        .map(|t| json!({"type": kind, "text": t}))
+        .collect();
+    at(
+        s,
+        "response_item",
+        json!({"type": "message", "role": role, "content": content}),
+    )
 }
 
 fn event(s: u32, kind: &str, message: &str) -> Value {
@@ -51,28 +62,57 @@ fn injected_context_tools_and_duplicates_are_dropped_and_the_named_title_wins() 
     let log = log(
         &[
             meta(json!("cli")),
-            msg(1, "developer", &["<permissions instructions>sandboxed</permissions instructions>"]),
+            msg(
+                1,
+                "developer",
+                &["<permissions instructions>sandboxed</permissions instructions>"],
+            ),
             msg(
                 2,
                 "user",
-                &["# AGENTS.md instructions for /w/app\n\n<INSTRUCTIONS>be terse</INSTRUCTIONS>",
-                  "<environment_context>\n  <cwd>/w/app</cwd>\n</environment_context>"],
+                &[
+                    "# AGENTS.md instructions for /w/app\n\n<INSTRUCTIONS>be terse</INSTRUCTIONS>",
+                    "<environment_context>\n  <cwd>/w/app</cwd>\n</environment_context>",
+                ],
             ),
             msg(
                 3,
                 "user",
-                &["<user_instructions>x</user_instructions>", "Fix the flaky test"],
+                &[
+                    "<user_instructions>x</user_instructions>",
+                    "Fix the flaky test",
+                ],
             ),
             event(3, "user_message", "Fix the flaky test"),
-            at(4, "response_item", json!({"type": "reasoning", "summary": [], "encrypted_content": "e"})),
-            at(5, "response_item", json!({"type": "function_call", "name": "shell",
-                "arguments": "{\"cmd\":\"cargo test\"}", "call_id": "c1"})),
-            at(6, "response_item", json!({"type": "function_call_output", "call_id": "c1",
-                "output": "ok"})),
+            at(
+                4,
+                "response_item",
+                json!({"type": "reasoning", "summary": [], "encrypted_content": "e"}),
+            ),
+            at(
+                5,
+                "response_item",
+                json!({"type": "function_call", "name": "shell",
+                "arguments": "{\"cmd\":\"cargo test\"}", "call_id": "c1"}),
+            ),
+            at(
+                6,
+                "response_item",
+                json!({"type": "function_call_output", "call_id": "c1",
+                "output": "ok"}),
+            ),
             msg(7, "assistant", &["It was a race;", "fixed."]),
             event(7, "agent_message", "It was a race; fixed."),
-            at(8, "event_msg", json!({"type": "thread_name_updated", "thread_name": "  Flaky test  "})),
-            at(9, "event_msg", json!({"type": "thread_name_updated", "thread_name": ""})),
+            at(
+                8,
+                "event_msg",
+                json!({"type": "thread_name_updated", "thread_name": "  Flaky test  "}),
+            ),
+            at(
+                9,
+                "event_msg",
+                json!({"type": "thread_name_updated", "thread_name": ""}),
+            ),
         ],
         r#"{"timestamp":"2026-01-01T00:01:10.000Z","type":"response_item","payload":{"type":"mess"#,
     );
@@ -109,14 +149,14 @@ fn compaction_with_a_replacement_history_keeps_it_after_the_checkpoint() {
                 3,
                 "compacted",
                 json!({"message": "Summary: porting is half done",
-                    "replacement_history": [
-                        {"type": "message", "role": "user",
-                         "content": [{"type": "input_text", "text": "Port the module"}]},
-                        {"type": "message", "role": "developer",
-                         "content": [{"type": "input_text", "text": "policy"}]},
-                        {"type": "message", "role": "user",
-                         "content": [{"type": "input_text", "text": "Summary: porting is half done"}]}
-                    ]}),
+                "replacement_history": [
+                    {"type": "message", "role": "user",
+                     "content": [{"type": "input_text", "text": "Port the module"}]},
+                    {"type": "message", "role": "developer",
+                     "content": [{"type": "input_text", "text": "policy"}]},
+                    {"type": "message", "role": "user",
+                     "content": [{"type": "input_text", "text": "Summary: porting is half done"}]}
+                ]}),
             ),
             event(3, "context_compacted", ""),
             msg(4, "user", &["Finish it"]),
@@ -171,7 +211,10 @@ fn an_encrypted_summary_is_named_as_such() {
             Some("Old prompt"),
             None,
             &[
-                ("checkpoint", "[earlier conversation compacted; its summary is encrypted]"),
+                (
+                    "checkpoint",
+                    "[earlier conversation compacted; its summary is encrypted]"
+                ),
                 ("user", "New prompt"),
             ],
         )

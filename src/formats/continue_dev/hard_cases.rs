@@ -44,20 +44,20 @@ fn the_last_summary_shadows_and_a_new_session_title_falls_to_the_prompt() {
     let mut earlier = item("assistant", json!("Reply one"));
     earlier["conversationSummary"] = json!("Older summary");
     let doc = json!({"sessionId": "c-1", "title": "New Session",
-        "workspaceDirectory": "file:///home/me/My%20App",
-        "history": [
-            item("system", json!("You are helpful")),
-            item("user", json!("Fix   the\nbuild")),
-            earlier,
-            {"contextItems": []},
-            item("user", json!("And the tests")),
-            summarised,
-            item("thinking", json!("hm")),
-            item("user", json!([{"type": "text", "text": "Now"}, {"type": "imageUrl", "imageUrl": {}},
-                {"type": "text", "text": "docs"}])),
-            item("tool", json!("ran")),
-            item("assistant", json!("  ")),
-        ]});
+    "workspaceDirectory": "file:///home/me/My%20App",
+    "history": [
+        item("system", json!("You are helpful")),
+        item("user", json!("Fix   the\nbuild")),
+        earlier,
+        {"contextItems": []},
+        item("user", json!("And the tests")),
+        summarised,
+        item("thinking", json!("hm")),
+        item("user", json!([{"type": "text", "text": "Now"}, {"type": "imageUrl", "imageUrl": {}},
+            {"type": "text", "text": "docs"}])),
+        item("tool", json!("ran")),
+        item("assistant", json!("  ")),
+    ]});
     let list = json!([{"sessionId": "c-1", "title": "New Session", "dateCreated": "1767225600250",
         "workspaceDirectory": "file:///home/me/My%20App"}]);
     let log = session(tmp.path(), "c-1", &doc, &list);
@@ -69,7 +69,10 @@ fn the_last_summary_shadows_and_a_new_session_title_falls_to_the_prompt() {
             Some("/home/me/My App"),
             Some("Fix the build"),
             None,
-            &[("checkpoint", "They fixed the build"), ("user", "Now\ndocs")],
+            &[
+                ("checkpoint", "They fixed the build"),
+                ("user", "Now\ndocs")
+            ],
         )
     );
 }

@@ -111,7 +111,10 @@ fn a_document_without_ids_titles_by_prompt_and_finds_its_folder() {
             Some("/home/me/My Project"),
             Some("Why is the build slow"),
             None,
-            &[("user", "Why   is the\nbuild slow"), ("assistant", "Linking")],
+            &[
+                ("user", "Why   is the\nbuild slow"),
+                ("assistant", "Linking")
+            ],
         )
     );
 }

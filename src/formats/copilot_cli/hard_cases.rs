@@ -57,15 +57,30 @@ fn sources_sub_agents_and_failed_compactions_are_left_out() {
     let log = MemoryLog::new(text(
         &[
             start(json!({"cwd": "/w/cli", "gitRoot": "/w"})),
-            ev("user.message", json!({"content": "Use the pdf skill", "source": "skill-pdf"})),
-            ev("user.message", json!({"content": "Tidy the   README\nheadings", "source": "user"})),
+            ev(
+                "user.message",
+                json!({"content": "Use the pdf skill", "source": "skill-pdf"}),
+            ),
+            ev(
+                "user.message",
+                json!({"content": "Tidy the   README\nheadings", "source": "user"}),
+            ),
             ev("session.title_changed", json!({"title": "Ephemeral"})),
-            ev("assistant.message", json!({"content": "Inner work", "parentToolCallId": "t1"})),
+            ev(
+                "assistant.message",
+                json!({"content": "Inner work", "parentToolCallId": "t1"}),
+            ),
             sub,
             ev("assistant.message", json!({"content": "Tidied"})),
-            ev("session.compaction_complete", json!({"success": false,
-                "summaryContent": "Failed summary"})),
-            ev("user.message", json!({"content": "continue", "isAutopilotContinuation": true})),
+            ev(
+                "session.compaction_complete",
+                json!({"success": false,
+                "summaryContent": "Failed summary"}),
+            ),
+            ev(
+                "user.message",
+                json!({"content": "continue", "isAutopilotContinuation": true}),
+            ),
             ev("assistant.message", json!({"content": "   "})),
         ],
         r#"{"type":"user.message","data":{"content":"tor"#,
@@ -79,7 +94,10 @@ fn sources_sub_agents_and_failed_compactions_are_left_out() {
             Some("/w/cli"),
             Some("Tidy the README headings"),
             None,
-            &[("user", "Tidy the   README\nheadings"), ("assistant", "Tidied")],
+            &[
+                ("user", "Tidy the   README\nheadings"),
+                ("assistant", "Tidied")
+            ],
         )
     );
 }
@@ -98,7 +116,10 @@ fn a_user_named_workspace_titles_and_a_cleared_context_shadows_all() {
         &[
             start(json!({})),
             ev("user.message", json!({"content": "Before the compaction"})),
-            ev("session.compaction_complete", json!({"success": true, "summaryContent": " "})),
+            ev(
+                "session.compaction_complete",
+                json!({"success": true, "summaryContent": " "}),
+            ),
             ev("user.message", json!({"content": "Between"})),
             ev("session.context_cleared", json!({})),
             ev("user.message", json!({"content": "After the clear"})),
@@ -133,8 +154,11 @@ fn a_generated_workspace_name_is_cut_and_the_compaction_shadows() {
             start(json!({"cwd": "/w/cli"})),
             ev("user.message", json!({"content": "Old ask"})),
             ev("assistant.message", json!({"content": "Old answer"})),
-            ev("session.compaction_complete", json!({"success": true,
-                "summaryContent": "The deploy fails on stage two", "tokenLimit": 128000})),
+            ev(
+                "session.compaction_complete",
+                json!({"success": true,
+                "summaryContent": "The deploy fails on stage two", "tokenLimit": 128000}),
+            ),
             ev("user.message", json!({"content": "Go on"})),
         ],
         Some(&format!("user_named: false\nname: '{name}'\n")),

@@ -30,7 +30,15 @@ fn session(conn: &Connection, id: &str, parent: Option<&str>, title: &str, summa
     .unwrap();
 }
 
-fn message(conn: &Connection, session: &str, id: &str, role: &str, at: i64, parts: Value, summary: bool) {
+fn message(
+    conn: &Connection,
+    session: &str,
+    id: &str,
+    role: &str,
+    at: i64,
+    parts: Value,
+    summary: bool,
+) {
     conn.execute(
         "INSERT INTO messages (id, session_id, role, parts, created_at, updated_at, is_summary_message)
          VALUES (?1, ?2, ?3, ?4, ?5, ?5, ?6)",
@@ -59,20 +67,84 @@ fn the_named_summary_is_the_checkpoint_and_a_placeholder_is_no_title() {
     let dir = tempfile::tempdir().unwrap();
     let conn = db(dir.path());
     session(&conn, "cr-1", None, "New Session", Some("m4"));
-    message(&conn, "cr-1", "m1", "user", T0_S + 10, text("Trace   the\npanic"), false);
-    message(&conn, "cr-1", "m2", "assistant", T0_S + 11, json!([
-        {"type": "reasoning", "data": {"thinking": "hm"}},
-        {"type": "tool_call", "data": {"id": "c", "name": "grep", "input": "{}"}},
-        {"type": "text", "data": {"text": "Found it"}},
-        {"type": "text", "data": {"text": "second text part"}}
-    ]), false);
-    message(&conn, "cr-1", "m3", "tool", T0_S + 12, json!([{"type": "tool_result",
-        "data": {"tool_call_id": "c", "content": "x"}}]), false);
-    message(&conn, "cr-1", "m4", "assistant", T0_S + 13, text("Summary: the panic is in parse"), true);
-    message(&conn, "cr-1", "m5", "assistant", T0_S + 14, text("A failed summary"), true);
-    message(&conn, "cr-1", "m6", "system", T0_S + 15, text("system note"), false);
-    message(&conn, "cr-1", "m7", "user", T0_S + 16, json!("not an array"), false);
-    message(&conn, "cr-1", "m8", "user", T0_S + 17, text("Fix it"), false);
+    message(
+        &conn,
+        "cr-1",
+        "m1",
+        "user",
+        T0_S + 10,
+        text("Trace   the\npanic"),
+        false,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m2",
+        "assistant",
+        T0_S + 11,
+        json!([
+            {"type": "reasoning", "data": {"thinking": "hm"}},
+            {"type": "tool_call", "data": {"id": "c", "name": "grep", "input": "{}"}},
+            {"type": "text", "data": {"text": "Found it"}},
+            {"type": "text", "data": {"text": "second text part"}}
+        ]),
+        false,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m3",
+        "tool",
+        T0_S + 12,
+        json!([{"type": "tool_result",
+        "data": {"tool_call_id": "c", "content": "x"}}]),
+        false,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m4",
+        "assistant",
+        T0_S + 13,
+        text("Summary: the panic is in parse"),
+        true,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m5",
+        "assistant",
+        T0_S + 14,
+        text("A failed summary"),
+        true,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m6",
+        "system",
+        T0_S + 15,
+        text("system note"),
+        false,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m7",
+        "user",
+        T0_S + 16,
+        json!("not an array"),
+        false,
+    );
+    message(
+        &conn,
+        "cr-1",
+        "m8",
+        "user",
+        T0_S + 17,
+        text("Fix it"),
+        false,
+    );
     assert_eq!(
         store_surface(&store(dir.path()), "cr-1"),
         expect(
@@ -102,10 +174,34 @@ fn a_sub_agent_is_named_by_its_prompt_and_title_rows_are_none() {
     message(&conn, "cr-1", "m1", "user", T0_S + 10, text("Go"), false);
     let child = "m2$$call_9";
     session(&conn, child, Some("cr-1"), "New Agent Session", None);
-    message(&conn, child, "c1", "user", T0_S + 20, text("\n  Find the config\nand report"), false);
-    message(&conn, child, "c2", "assistant", T0_S + 21, text("In crush.json"), false);
+    message(
+        &conn,
+        child,
+        "c1",
+        "user",
+        T0_S + 20,
+        text("\n  Find the config\nand report"),
+        false,
+    );
+    message(
+        &conn,
+        child,
+        "c2",
+        "assistant",
+        T0_S + 21,
+        text("In crush.json"),
+        false,
+    );
     session(&conn, "title-cr-1", Some("cr-1"), "Untitled Session", None);
-    message(&conn, "title-cr-1", "t1", "user", T0_S + 30, text("Name this"), false);
+    message(
+        &conn,
+        "title-cr-1",
+        "t1",
+        "user",
+        T0_S + 30,
+        text("Name this"),
+        false,
+    );
     let store = store(dir.path());
     assert!(store.get("title-cr-1").is_none());
     assert_eq!(
@@ -116,7 +212,10 @@ fn a_sub_agent_is_named_by_its_prompt_and_title_rows_are_none() {
             None,
             Some("Find the config and report"),
             Some("Find the config"),
-            &[("user", "\n  Find the config\nand report"), ("assistant", "In crush.json")],
+            &[
+                ("user", "\n  Find the config\nand report"),
+                ("assistant", "In crush.json")
+            ],
         )
     );
 }

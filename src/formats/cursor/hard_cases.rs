@@ -33,7 +33,11 @@ fn assistant(content: Value) -> Value {
 fn project(tmp: &Path) -> (PathBuf, String) {
     let project = tmp.join("my-proj");
     std::fs::create_dir_all(&project).unwrap();
-    let slug = project.to_str().unwrap().trim_start_matches('/').replace('/', "-");
+    let slug = project
+        .to_str()
+        .unwrap()
+        .trim_start_matches('/')
+        .replace('/', "-");
     (project, slug)
 }
 
@@ -108,8 +112,10 @@ fn a_sub_agent_is_named_by_its_parent_and_its_first_line() {
     let log = write(
         &path,
         &[
-            user(json!([{"type": "text", "text": "<system_reminder>plan mode</system_reminder>"},
-                        {"type": "text", "text": "\n  Explore the tests\nthen report back"}])),
+            user(
+                json!([{"type": "text", "text": "<system_reminder>plan mode</system_reminder>"},
+                        {"type": "text", "text": "\n  Explore the tests\nthen report back"}]),
+            ),
             assistant(json!([{"type": "text", "text": "Found 12"}])),
         ],
         "",

@@ -44,13 +44,18 @@ fn gemini(id: &str, content: Value) -> Value {
 /// "createdAt: line 1's `startTime`". No `.project_root`: no cwd.
 #[test]
 fn replacement_keeps_the_position_and_a_rewind_cuts_the_tail() {
-    let mut shown = user("u1", 5, json!([{"text": "Explain @src/a.rs with its 300 lines"}]));
+    let mut shown = user(
+        "u1",
+        5,
+        json!([{"text": "Explain @src/a.rs with its 300 lines"}]),
+    );
     shown["displayContent"] = json!("Explain @src/a.rs");
     let mut tooled = gemini(
         "g1",
         json!([{"text": "Thinking it over", "thought": true}, {"text": "It parses "}, {"text": "args"}]),
     );
-    tooled["toolCalls"] = json!([{"id": "t1", "name": "read_file", "args": {}, "status": "success"}]);
+    tooled["toolCalls"] =
+        json!([{"id": "t1", "name": "read_file", "args": {}, "status": "success"}]);
     let log = log(
         &[
             meta("s1"),
@@ -145,9 +150,17 @@ fn a_sub_agent_below_chats_is_named_by_its_parent_and_reads_the_project_root() {
     let bytes = text(
         &[
             meta("agent-7"),
-            user("u1", 5, json!("<session_context>OS: linux</session_context>")),
+            user(
+                "u1",
+                5,
+                json!("<session_context>OS: linux</session_context>"),
+            ),
             user("u2", 6, json!("Find the config loader")),
-            user("u3", 7, json!([{"functionResponse": {"name": "ls", "response": {}}}])),
+            user(
+                "u3",
+                7,
+                json!([{"functionResponse": {"name": "ls", "response": {}}}]),
+            ),
             gemini("g1", json!("In config.ts")),
         ],
         "",
@@ -162,7 +175,10 @@ fn a_sub_agent_below_chats_is_named_by_its_parent_and_reads_the_project_root() {
             Some("/home/me/myproj"),
             Some("Find the config loader"),
             None,
-            &[("user", "Find the config loader"), ("assistant", "In config.ts")],
+            &[
+                ("user", "Find the config loader"),
+                ("assistant", "In config.ts")
+            ],
         )
     );
 }

@@ -34,11 +34,24 @@ fn row(conn: &Connection, id: &str, name: &str, user_set: bool, kind: &str, crea
     .unwrap();
 }
 
-fn message(conn: &Connection, session: &str, role: &str, at: i64, content: Value, meta: Option<Value>) {
+fn message(
+    conn: &Connection,
+    session: &str,
+    role: &str,
+    at: i64,
+    content: Value,
+    meta: Option<Value>,
+) {
     conn.execute(
         "INSERT INTO messages (session_id, role, content_json, created_timestamp, metadata_json)
          VALUES (?1, ?2, ?3, ?4, ?5)",
-        rusqlite::params![session, role, content.to_string(), at, meta.map(|m| m.to_string())],
+        rusqlite::params![
+            session,
+            role,
+            content.to_string(),
+            at,
+            meta.map(|m| m.to_string())
+        ],
     )
     .unwrap();
 }
@@ -64,24 +77,56 @@ fn store(dir: &std::path::Path) -> DatabaseStore {
 fn the_summary_shadows_and_a_creation_name_is_no_title() {
     let dir = tempfile::tempdir().unwrap();
     let conn = db(dir.path());
-    row(&conn, "20260101_1", "CLI Session", false, "user", json!("2026-01-01 00:00:05"));
+    row(
+        &conn,
+        "20260101_1",
+        "CLI Session",
+        false,
+        "user",
+        json!("2026-01-01 00:00:05"),
+    );
     let s = "20260101_1";
     message(&conn, s, "user", 100, text("Start the port"), None);
-    message(&conn, s, "assistant", 101, text("Ported half"),
-        Some(json!({"userVisible": true, "agentVisible": false})));
-    message(&conn, s, "user", 102, text("Summary: half ported"),
-        Some(json!({"userVisible": false, "agentVisible": true})));
-    message(&conn, s, "assistant", 102, text("Continuing from the summary"),
-        Some(json!({"userVisible": false, "agentVisible": true})));
+    message(
+        &conn,
+        s,
+        "assistant",
+        101,
+        text("Ported half"),
+        Some(json!({"userVisible": true, "agentVisible": false})),
+    );
+    message(
+        &conn,
+        s,
+        "user",
+        102,
+        text("Summary: half ported"),
+        Some(json!({"userVisible": false, "agentVisible": true})),
+    );
+    message(
+        &conn,
+        s,
+        "assistant",
+        102,
+        text("Continuing from the summary"),
+        Some(json!({"userVisible": false, "agentVisible": true})),
+    );
     message(&conn, s, "user", 103, text("Start the port"), None);
     // Written later, timed earlier: it sorts before the prompt above.
     message(&conn, s, "assistant", 102, json!({"not": "an array"}), None);
-    message(&conn, s, "assistant", 104, json!([
-        {"type": "text", "text": "For the model only", "annotations": {"audience": ["assistant"]}},
-        {"type": "toolRequest", "id": "t", "toolCall": {}},
-        {"type": "text", "text": "Done", "annotations": {"audience": ["user", "assistant"]}},
-        {"type": "text", "text": "twice"}
-    ]), None);
+    message(
+        &conn,
+        s,
+        "assistant",
+        104,
+        json!([
+            {"type": "text", "text": "For the model only", "annotations": {"audience": ["assistant"]}},
+            {"type": "toolRequest", "id": "t", "toolCall": {}},
+            {"type": "text", "text": "Done", "annotations": {"audience": ["user", "assistant"]}},
+            {"type": "text", "text": "twice"}
+        ]),
+        None,
+    );
     assert_eq!(
         store_surface(&store(dir.path()), s),
         expect(
@@ -108,11 +153,39 @@ fn the_summary_shadows_and_a_creation_name_is_no_title() {
 fn hidden_rows_are_no_sessions_and_sub_agents_are_named() {
     let dir = tempfile::tempdir().unwrap();
     let conn = db(dir.path());
-    row(&conn, "20260101_2", "  Fan-out [0] read the docs ", false, "sub_agent", json!(1_767_225_605));
-    message(&conn, "20260101_2", "user", 100, text("Read the docs"), None);
-    row(&conn, "20260101_3", " New Chat ", true, "user", json!("2026-01-01T00:00:01.5+00:00"));
+    row(
+        &conn,
+        "20260101_2",
+        "  Fan-out [0] read the docs ",
+        false,
+        "sub_agent",
+        json!(1_767_225_605),
+    );
+    message(
+        &conn,
+        "20260101_2",
+        "user",
+        100,
+        text("Read the docs"),
+        None,
+    );
+    row(
+        &conn,
+        "20260101_3",
+        " New Chat ",
+        true,
+        "user",
+        json!("2026-01-01T00:00:01.5+00:00"),
+    );
     message(&conn, "20260101_3", "user", 100, text("Hello"), None);
-    row(&conn, "20260101_4", "internal", false, "hidden", json!("2026-01-01 00:00:00"));
+    row(
+        &conn,
+        "20260101_4",
+        "internal",
+        false,
+        "hidden",
+        json!("2026-01-01 00:00:00"),
+    );
     message(&conn, "20260101_4", "user", 100, text("Secret"), None);
     let store = store(dir.path());
     assert!(store.get("20260101_4").is_none());

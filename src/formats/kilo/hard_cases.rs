@@ -25,7 +25,14 @@ fn db(path: &std::path::Path) -> Connection {
     conn
 }
 
-fn session(conn: &Connection, id: &str, parent: Option<&str>, dir: &str, title: &str, revert: Option<Value>) {
+fn session(
+    conn: &Connection,
+    id: &str,
+    parent: Option<&str>,
+    dir: &str,
+    title: &str,
+    revert: Option<Value>,
+) {
     conn.execute(
         "INSERT INTO session VALUES (?1, 'p', ?2, ?3, ?4, ?5, 1767225600000, 1)",
         rusqlite::params![id, parent, dir, title, revert.map(|r| r.to_string())],
@@ -41,8 +48,12 @@ fn message(conn: &Connection, session: &str, id: &str, role: &str, text: &str) {
     .unwrap();
     conn.execute(
         "INSERT INTO part VALUES (?1, ?2, ?3, 1, 1, ?4)",
-        rusqlite::params![format!("prt_{id}"), id, session,
-            json!({"type": "text", "text": text}).to_string()],
+        rusqlite::params![
+            format!("prt_{id}"),
+            id,
+            session,
+            json!({"type": "text", "text": text}).to_string()
+        ],
     )
     .unwrap();
 }
@@ -57,11 +68,24 @@ fn message(conn: &Connection, session: &str, id: &str, role: &str, text: &str) {
 fn opencodes_rules_hold_on_kilos_database_only() {
     let dir = tempfile::tempdir().unwrap();
     let conn = db(&dir.path().join("kilo.db"));
-    session(&conn, "ses_1", None, "", "New session - 2026-01-01T00:00:00.000Z",
-        Some(json!({"messageID": "msg_2", "partID": "prt_msg_2"})));
+    session(
+        &conn,
+        "ses_1",
+        None,
+        "",
+        "New session - 2026-01-01T00:00:00.000Z",
+        Some(json!({"messageID": "msg_2", "partID": "prt_msg_2"})),
+    );
     message(&conn, "ses_1", "msg_1", "user", "Keep this");
     message(&conn, "ses_1", "msg_2", "user", "Undo this");
-    session(&conn, "ses_2", Some("ses_1"), "/w/kilo", "Survey (@explore subagent)", None);
+    session(
+        &conn,
+        "ses_2",
+        Some("ses_1"),
+        "/w/kilo",
+        "Survey (@explore subagent)",
+        None,
+    );
     message(&conn, "ses_2", "msg_3", "user", "Survey it");
     let other = db(&dir.path().join("opencode.db"));
     session(&other, "ses_9", None, "/w", "Not Kilo's", None);

@@ -29,7 +29,14 @@ impl Db {
         Db { conn }
     }
 
-    fn session(&self, id: &str, parent: Option<&str>, dir: &str, title: &str, revert: Option<Value>) {
+    fn session(
+        &self,
+        id: &str,
+        parent: Option<&str>,
+        dir: &str,
+        title: &str,
+        revert: Option<Value>,
+    ) {
         self.conn
             .execute(
                 "INSERT INTO session VALUES (?1, 'p', ?2, ?3, ?4, ?5, NULL, 1767225600000, 1)",
@@ -101,8 +108,18 @@ fn a_revert_cuts_the_tail_and_a_default_title_falls_to_the_first_prompt() {
             text("Fixed"),
         ],
     );
-    db.message("ses_1", "msg_03", json!({"role": "user"}), &[text("Undone prompt")]);
-    db.message("ses_1", "msg_04", json!({"role": "assistant"}), &[text("Undone reply")]);
+    db.message(
+        "ses_1",
+        "msg_03",
+        json!({"role": "user"}),
+        &[text("Undone prompt")],
+    );
+    db.message(
+        "ses_1",
+        "msg_04",
+        json!({"role": "assistant"}),
+        &[text("Undone reply")],
+    );
     let store = OpencodeStore::open(dir.path(), 0, true);
     assert_eq!(
         store_surface(&store, "ses_1"),
@@ -129,9 +146,19 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
     let db = Db::new(dir.path());
     db.session("ses_1", None, "/w/dir", "Build fixes", None);
     db.message("ses_1", "msg_01", json!({"role": "user"}), &[text("One")]);
-    db.message("ses_1", "msg_02", json!({"role": "assistant"}), &[text("Two")]);
+    db.message(
+        "ses_1",
+        "msg_02",
+        json!({"role": "assistant"}),
+        &[text("Two")],
+    );
     db.message("ses_1", "msg_03", json!({"role": "user"}), &[text("Three")]);
-    db.message("ses_1", "msg_04", json!({"role": "assistant"}), &[text("Four")]);
+    db.message(
+        "ses_1",
+        "msg_04",
+        json!({"role": "assistant"}),
+        &[text("Four")],
+    );
     db.message(
         "ses_1",
         "msg_05",
@@ -158,7 +185,12 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
             "error": {"name": "Aborted"}}),
         &[text("Broken summary")],
     );
-    db.message("ses_1", "msg_10", json!({"role": "assistant"}), &[text("Six")]);
+    db.message(
+        "ses_1",
+        "msg_10",
+        json!({"role": "assistant"}),
+        &[text("Six")],
+    );
     let store = OpencodeStore::open(dir.path(), 0, true);
     assert_eq!(
         store_surface(&store, "ses_1"),
@@ -188,11 +220,38 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::new(dir.path());
     db.session("ses_1", None, "/w/dir", "Parent", None);
-    db.message("ses_1", "msg_01", json!({"role": "user"}), &[text("Delegate")]);
-    db.session("ses_2", Some("ses_1"), "/w/dir", "Scan the tree (@explore subagent)", None);
-    db.message("ses_2", "msg_02", json!({"role": "user"}), &[text("Scan it")]);
-    db.session("ses_3", Some("ses_1"), "/w/dir", "Child session - 2026-01-01T00:00:00.000Z", None);
-    db.message("ses_3", "msg_03", json!({"role": "user"}), &[text("Other scan")]);
+    db.message(
+        "ses_1",
+        "msg_01",
+        json!({"role": "user"}),
+        &[text("Delegate")],
+    );
+    db.session(
+        "ses_2",
+        Some("ses_1"),
+        "/w/dir",
+        "Scan the tree (@explore subagent)",
+        None,
+    );
+    db.message(
+        "ses_2",
+        "msg_02",
+        json!({"role": "user"}),
+        &[text("Scan it")],
+    );
+    db.session(
+        "ses_3",
+        Some("ses_1"),
+        "/w/dir",
+        "Child session - 2026-01-01T00:00:00.000Z",
+        None,
+    );
+    db.message(
+        "ses_3",
+        "msg_03",
+        json!({"role": "user"}),
+        &[text("Other scan")],
+    );
     let store = OpencodeStore::open(dir.path(), 0, true);
     assert_eq!(
         store_surface(&store, "ses_2"),

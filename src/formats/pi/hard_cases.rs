@@ -31,7 +31,10 @@ fn user(text: &str) -> Value {
 }
 
 fn assistant(texts: &[&str]) -> Value {
-    let content: Vec<Value> = texts.iter().map(|t| json!({"type": "text", "text": t})).collect();
+    let content: Vec<Value> = texts
+        .iter()
+        .map(|t| json!({"type": "text", "text": t}))
+        .collect();
     json!({"role": "assistant", "content": content, "model": "m", "stopReason": "stop"})
 }
 
@@ -58,10 +61,18 @@ fn the_last_entry_is_the_leaf_and_an_abandoned_branch_still_titles() {
                     {"type": "toolCall", "id": "c1", "name": "bash", "arguments": {}},
                     {"type": "text", "text": "now"}]}),
             ),
-            entry("e5", Some("e4"), json!({"role": "toolResult", "toolCallId": "c1",
-                "content": [{"type": "text", "text": "ok"}]})),
-            entry("e6", Some("e5"), json!({"role": "bashExecution", "command": "ls",
-                "output": "a b"})),
+            entry(
+                "e5",
+                Some("e4"),
+                json!({"role": "toolResult", "toolCallId": "c1",
+                "content": [{"type": "text", "text": "ok"}]}),
+            ),
+            entry(
+                "e6",
+                Some("e5"),
+                json!({"role": "bashExecution", "command": "ls",
+                "output": "a b"}),
+            ),
             json!({"type": "branch_summary", "id": "e7", "parentId": "e6", "fromId": "e2",
                 "summary": "Tried the first idea"}),
             json!({"type": "custom_message", "id": "e8", "parentId": "e7",
@@ -136,8 +147,10 @@ fn the_last_compaction_keeps_its_tail_and_the_session_name_titles() {
 /// that is not JSON is skipped.
 #[test]
 fn a_version_1_file_chains_by_order_and_a_blank_summary_is_named() {
-    let v1 = |message: Value| json!({"type": "message", "timestamp": "2026-01-01T00:00:09.000Z",
-        "message": message});
+    let v1 = |message: Value| {
+        json!({"type": "message", "timestamp": "2026-01-01T00:00:09.000Z",
+        "message": message})
+    };
     let mut text: String = [
         json!({"type": "session", "id": "pi-1", "timestamp": "2026-01-01T00:00:04.125Z", "cwd": ""}),
         v1(user("Alpha")),
@@ -166,7 +179,10 @@ fn a_version_1_file_chains_by_order_and_a_blank_summary_is_named() {
             Some("Alpha"),
             None,
             &[
-                ("checkpoint", "[earlier conversation compacted; no summary recorded]"),
+                (
+                    "checkpoint",
+                    "[earlier conversation compacted; no summary recorded]"
+                ),
                 ("user", "Gamma"),
                 ("assistant", "Delta"),
             ],

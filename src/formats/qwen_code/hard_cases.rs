@@ -47,12 +47,29 @@ fn the_last_record_is_the_leaf_and_streamed_records_are_one_message() {
             record("u1", None, "user", 5, said("Rewound prompt")),
             record("a0", Some("u1"), "assistant", 6, said("Rewound reply")),
             record("u2", None, "user", 1, said("Kept prompt")),
-            record("a1", Some("u2"), "assistant", 7,
-                json!([{"text": "Let me think", "thought": true}, {"text": "Stream"}])),
-            record("a1", Some("ignored-later-parent"), "assistant", 8, said("ed answer")),
+            record(
+                "a1",
+                Some("u2"),
+                "assistant",
+                7,
+                json!([{"text": "Let me think", "thought": true}, {"text": "Stream"}]),
+            ),
+            record(
+                "a1",
+                Some("ignored-later-parent"),
+                "assistant",
+                8,
+                said("ed answer"),
+            ),
             json!({"type": "user", "no": "uuid"}),
             side,
-            record("t1", Some("a1"), "tool_result", 9, json!([{"functionResponse": {}}])),
+            record(
+                "t1",
+                Some("a1"),
+                "tool_result",
+                9,
+                json!([{"functionResponse": {}}]),
+            ),
             json!({"uuid": "r1", "parentUuid": "t1", "sessionId": "qw-1", "type": "system",
                 "subtype": "rewind", "timestamp": "2026-01-01T00:00:10.000Z",
                 "systemPayload": {"truncatedCount": 2}}),
@@ -89,15 +106,15 @@ fn the_last_record_is_the_leaf_and_streamed_records_are_one_message() {
 #[test]
 fn compression_replaces_the_chain_and_the_last_custom_title_wins() {
     let compression = json!({"uuid": "c1", "parentUuid": "a1", "sessionId": "qw-1",
-        "type": "system", "subtype": "chat_compression",
-        "timestamp": "2026-01-01T00:00:20.000Z", "cwd": "/w/qwen",
-        "systemPayload": {"info": {}, "compressedHistory": [
-            {"role": "user", "parts": [{"text": "  "}]},
-            {"role": "user", "parts": [{"text": "<state_snapshot>done: a</state_snapshot>"}]},
-            {"role": "model", "parts": [{"text": "Got it. Thanks for the additional context!"}]},
-            {"role": "user", "parts": [{"text": "Kept ask"}]},
-            {"role": "model", "parts": [{"text": "Kept answer"}]}
-        ]}});
+    "type": "system", "subtype": "chat_compression",
+    "timestamp": "2026-01-01T00:00:20.000Z", "cwd": "/w/qwen",
+    "systemPayload": {"info": {}, "compressedHistory": [
+        {"role": "user", "parts": [{"text": "  "}]},
+        {"role": "user", "parts": [{"text": "<state_snapshot>done: a</state_snapshot>"}]},
+        {"role": "model", "parts": [{"text": "Got it. Thanks for the additional context!"}]},
+        {"role": "user", "parts": [{"text": "Kept ask"}]},
+        {"role": "model", "parts": [{"text": "Kept answer"}]}
+    ]}});
     let title = |uuid: &str, parent: &str, name: &str| {
         json!({"uuid": uuid, "parentUuid": parent, "sessionId": "qw-1", "type": "system",
             "subtype": "custom_title", "timestamp": "2026-01-01T00:00:30.000Z",

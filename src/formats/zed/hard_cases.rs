@@ -68,8 +68,16 @@ fn a_zstd_thread_reads_its_texts_folders_and_fallback_title() {
         {"Bogus": {}},
     ]});
     // Sorted `/a/app`, `/a/lib`; opened `/a/lib` first.
-    thread(&conn, "zt-1", "New Thread", "zstd", &data, None, Some(("/a/app\n/a/lib", "1,0")),
-        Some("2026-01-01T00:00:00.750Z"));
+    thread(
+        &conn,
+        "zt-1",
+        "New Thread",
+        "zstd",
+        &data,
+        None,
+        Some(("/a/app\n/a/lib", "1,0")),
+        Some("2026-01-01T00:00:00.750Z"),
+    );
     assert_eq!(
         store_surface(&store(dir.path()), "zt-1"),
         expect(
@@ -102,7 +110,16 @@ fn a_legacy_sub_agent_thread_is_upgraded_and_labelled() {
         {"role": "assistant", "segments": [{"type": "thinking", "text": "hm"},
             {"type": "text", "text": "It is LL(1)"}]},
     ]});
-    thread(&conn, "zt-2", " Grammar check ", "json", &data, Some("zt-1"), None, None);
+    thread(
+        &conn,
+        "zt-2",
+        " Grammar check ",
+        "json",
+        &data,
+        Some("zt-1"),
+        None,
+        None,
+    );
     assert_eq!(
         store_surface(&store(dir.path()), "zt-2"),
         expect(
