@@ -189,3 +189,41 @@ fn a_version_1_file_chains_by_order_and_a_blank_summary_is_named() {
         )
     );
 }
+
+/// "The live branch": "a repeated id: the later line wins, as Pi's
+/// `Map.set`"; "stop at … an entry already visited [U]" — a cycle ends
+/// the walk instead of looping. Every message on the path is projected;
+/// where the later line of a repeated id puts the path out of file order,
+/// the messages come in file order (their seq is their line: the reading
+/// taken, as the contract's "the path's messages in order" assumes a path
+/// in file order). The reader dropped "Closes the loop" and "Leaf" here.
+#[test]
+fn a_repeated_id_takes_the_later_line_and_a_cycle_ends_the_walk() {
+    let log = log(
+        &[
+            header(3, "/w/pi"),
+            entry("e1", Some("e3"), user("Loops back")),
+            entry("e2", Some("e1"), assistant(&["First version"])),
+            entry("e3", Some("e2"), user("Closes the loop")),
+            entry("e2", Some("e1"), assistant(&["Rewritten version"])),
+            entry("e4", Some("e3"), assistant(&["Leaf"])),
+        ],
+        "",
+    );
+    assert_eq!(
+        read_surface(&Pi, &log),
+        expect(
+            "pi-1",
+            T0 + 4_125,
+            Some("/w/pi"),
+            Some("Loops back"),
+            None,
+            &[
+                ("user", "Loops back"),
+                ("user", "Closes the loop"),
+                ("assistant", "Rewritten version"),
+                ("assistant", "Leaf"),
+            ],
+        )
+    );
+}
