@@ -78,3 +78,36 @@ fn each_run_is_a_session_with_its_own_id_and_title() {
         )
     );
 }
+
+/// "Reading: the file is split into lines at `\n` (one `\r` before it
+/// dropped)"; a run with no user message but a reply still is a session
+/// with no title; "a markdown heading `# …` in a reply is assistant text"
+/// but a run header must match exactly (`# aider chat started at` with a
+/// stamp), so a header-like line with a bad stamp is reply text.
+#[test]
+fn crlf_lines_and_header_lookalikes_stay_in_their_run() {
+    let tmp = tempfile::tempdir().unwrap();
+    let history = "\r\n# aider chat started at 2026-01-01 00:00:09\r\n\r\n\
+                   #### Explain\r\n#### the loop  \r\n\r\n\
+                   It counts down.\r\n# aider chat started at yesterday\r\n\r\n";
+    std::fs::write(tmp.path().join(".aider.chat.history.md"), history).unwrap();
+    let store = FsStore::scan(tmp.path());
+    let id = "aider:.aider.chat.history.md#2026-01-01T00:00:09";
+    assert_eq!(
+        store_surface(&store, id),
+        expect(
+            id,
+            T0 + 9_000,
+            Some(tmp.path().to_str().unwrap()),
+            Some("Explain the loop"),
+            None,
+            &[
+                ("user", "Explain\nthe loop"),
+                (
+                    "assistant",
+                    "It counts down.\n# aider chat started at yesterday"
+                ),
+            ],
+        )
+    );
+}

@@ -140,3 +140,35 @@ fn a_condensed_roo_task_reads_its_index_entry() {
         )
     );
 }
+
+/// "Messages": only "the **first** element of the array, when it is `say
+/// text` or `say task`, is role `user`" — a task whose first element is
+/// something else has no typed task, and every `say text` is the
+/// assistant's. "Its HistoryItem: … else none": no cwd, and "Title: …
+/// else the first user message" — here a `user_feedback`.
+#[test]
+fn without_a_first_task_element_every_text_is_the_assistants() {
+    let tmp = tempfile::tempdir().unwrap();
+    let elements = json!([
+        say(1_767_225_600_200, "api_req_started", "{}"),
+        say(1_767_225_600_201, "text", "Working on it"),
+        say(1_767_225_600_202, "user_feedback", "Faster please"),
+        say(1_767_225_600_203, "text", "Done"),
+    ]);
+    let log = task(tmp.path(), "1767225600200", &elements, None);
+    assert_eq!(
+        read_surface(&Cline, &log),
+        expect(
+            "1767225600200",
+            1_767_225_600_200,
+            None,
+            Some("Faster please"),
+            None,
+            &[
+                ("assistant", "Working on it"),
+                ("user", "Faster please"),
+                ("assistant", "Done"),
+            ],
+        )
+    );
+}

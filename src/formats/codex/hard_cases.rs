@@ -289,3 +289,39 @@ fn a_spawned_sub_agent_takes_its_nickname_from_the_spawn() {
         )
     );
 }
+
+/// "title: … else the first `event_msg` `user_message` …, else the first
+/// projected user message, cut to 80" — with no `user_message` event, the
+/// first projected user message, its injected block skipped (a message of
+/// injected context only is no message and no title).
+#[test]
+fn without_events_the_title_is_the_first_projected_prompt() {
+    let log = log(
+        &[
+            meta(json!("vscode")),
+            msg(
+                1,
+                "user",
+                &["<environment_context><cwd>/w</cwd></environment_context>"],
+            ),
+            msg(
+                2,
+                "user",
+                &["<turn_aborted>x</turn_aborted>", "Rename  every\tmodule"],
+            ),
+            msg(3, "assistant", &["Renamed"]),
+        ],
+        "",
+    );
+    assert_eq!(
+        read_surface(&Codex, &log),
+        expect(
+            "th-1",
+            T0 + 3_250,
+            Some("/w/app"),
+            Some("Rename every module"),
+            None,
+            &[("user", "Rename  every\tmodule"), ("assistant", "Renamed")],
+        )
+    );
+}

@@ -118,3 +118,43 @@ fn a_document_without_ids_titles_by_prompt_and_finds_its_folder() {
         )
     );
 }
+
+/// "Replay": kind 0 "the state becomes `v`" (VS Code starts over after
+/// 1024 entries: what came before is gone); kind 3 on an array index
+/// leaves that element `null` (no message). "Messages": a user `message`
+/// that is a string is its text; "a cancelled request keeps what it had
+/// streamed". `pendingRequests` are not projected. "The first user
+/// message", for a title, "is the first one in the file …, wherever it
+/// is" (agent-logs-more.md addendum, "Titles"): the request the reset
+/// dropped still titles the session.
+#[test]
+fn a_fresh_state_line_starts_over_and_a_deleted_request_is_gone() {
+    let log = MemoryLog::new(text(
+        &[
+            json!({"kind": 0, "v": {"sessionId": "vs-2", "creationDate": 5, "requests": [
+                request("r0", 1, "Gone after the reset", json!([{"value": "gone"}]))]}}),
+            json!({"kind": 0, "v": {"sessionId": "vs-2", "creationDate": 6, "requests": [
+                {"requestId": "r1", "message": "Plain string prompt",
+                 "response": [{"value": "Partial ans"}], "isCanceled": true},
+                request("r2", 3, "Deleted", json!([{"value": "deleted"}]))],
+                "pendingRequests": [{"message": {"text": "Queued"}}]}}),
+            json!({"kind": 3, "k": ["requests", 1]}),
+        ],
+        "",
+    ))
+    .modified(7);
+    assert_eq!(
+        read_surface(&CopilotChat, &log),
+        expect(
+            "vs-2",
+            6,
+            None,
+            Some("Gone after the reset"),
+            None,
+            &[
+                ("user", "Plain string prompt"),
+                ("assistant", "Partial ans")
+            ],
+        )
+    );
+}

@@ -135,3 +135,52 @@ fn a_sub_agent_is_named_by_its_parent_and_its_first_line() {
         )
     );
 }
+
+/// "createdAt: … h 1–12, 12 AM being 0:00 …, to the minute in that
+/// offset" (`UTC-3:30`: 3 h 30 min behind UTC, so 00:05 there is 03:35
+/// UTC); "a day valid for the month" — `Feb 30` is not, and the first
+/// message's stamp is the only one read: the file's modification time.
+/// Older builds' `<id>.jsonl` directly in `agent-transcripts` has the
+/// file name as id too.
+#[test]
+fn midnight_offsets_and_impossible_days_in_the_timestamp() {
+    let tmp = tempfile::tempdir().unwrap();
+    let stamp = |s: &str| {
+        user(json!([{"type": "text",
+            "text": format!("<timestamp>{s}</timestamp>\n<user_query>Go</user_query>")}]))
+    };
+    let at = |name: &str, first: &str| {
+        let path = tmp
+            .path()
+            .join(format!("projects/x/agent-transcripts/{name}.jsonl"));
+        write(
+            &path,
+            &[stamp(first), stamp("Friday, Jan 2, 2026, 1:00 PM (UTC)")],
+            "",
+        )
+    };
+    let midnight = at("m-1", "Thursday, Jan 1, 2026, 12:05 AM (UTC-3:30)");
+    assert_eq!(
+        read_surface(&Cursor, &midnight),
+        expect(
+            "m-1",
+            T0 + 3 * 3_600_000 + 35 * 60_000,
+            None,
+            Some("Go"),
+            None,
+            &[("user", "Go"), ("user", "Go")],
+        )
+    );
+    let impossible = at("m-2", "Monday, Feb 30, 2026, 9:15 AM (UTC)");
+    assert_eq!(
+        read_surface(&Cursor, &impossible),
+        expect(
+            "m-2",
+            7,
+            None,
+            Some("Go"),
+            None,
+            &[("user", "Go"), ("user", "Go")]
+        )
+    );
+}

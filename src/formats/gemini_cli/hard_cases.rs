@@ -182,3 +182,38 @@ fn a_sub_agent_below_chats_is_named_by_its_parent_and_reads_the_project_root() {
         )
     );
 }
+
+/// "Legacy JSON: one pretty-printed object … its `messages` are the list
+/// as they stand (an entry that is not an object with a string `id` is
+/// skipped)". "title: … the first user message whose text … does not
+/// start with `/`, `?` … and holds no `<state_snapshot>`". No `startTime`:
+/// "else the earliest message `timestamp` of any record".
+#[test]
+fn a_legacy_document_skips_help_prompts_for_its_title() {
+    let doc = json!({"sessionId": "s-old", "projectHash": "h", "messages": [
+        user("u1", 9, json!("?help")),
+        {"type": "user", "content": "no id"},
+        user("u2", 8, json!("Summarise the diff")),
+        gemini("g1", json!([{"text": "Two files changed"}])),
+    ]});
+    let bytes = serde_json::to_vec_pretty(&doc).unwrap();
+    let log = MemoryLog {
+        name: "session-2026-01-01T00-00-s-old.json".into(),
+        ..MemoryLog::new(bytes).modified(7)
+    };
+    assert_eq!(
+        read_surface(&GeminiCli, &log),
+        expect(
+            "s-old",
+            T0 + 8_000,
+            None,
+            Some("Summarise the diff"),
+            None,
+            &[
+                ("user", "?help"),
+                ("user", "Summarise the diff"),
+                ("assistant", "Two files changed"),
+            ],
+        )
+    );
+}

@@ -148,3 +148,36 @@ fn compression_replaces_the_chain_and_the_last_custom_title_wins() {
         )
     );
 }
+
+/// "The live branch": "stop at `null`, an unknown uuid or a uuid already
+/// visited" (a cycle ends the walk); the walk follows "the `parentUuid`
+/// of the first record carrying each uuid". "createdAt: line 1's
+/// `timestamp`" and "cwd: the first non-empty string `cwd`" — line 1's is
+/// empty here. "Sub-agents: … A session with a `parent_session` record
+/// keeps its own id and has no display title".
+#[test]
+fn a_cycle_ends_the_chain_and_the_first_non_empty_cwd_counts() {
+    let mut first = record("u1", Some("a1"), "user", 3, said("Circular start"));
+    first["cwd"] = json!("");
+    let log = log(
+        &[
+            first,
+            json!({"uuid": "p1", "parentUuid": "u1", "sessionId": "qw-1", "type": "system",
+                "subtype": "parent_session", "timestamp": "2026-01-01T00:00:04.000Z",
+                "systemPayload": {"parentSessionId": "qw-0"}}),
+            record("a1", Some("p1"), "assistant", 5, said("Circular reply")),
+        ],
+        "",
+    );
+    assert_eq!(
+        read_surface(&QwenCode, &log),
+        expect(
+            "qw-1",
+            T0 + 3_000,
+            Some("/w/qwen"),
+            Some("Circular start"),
+            None,
+            &[("user", "Circular start"), ("assistant", "Circular reply")],
+        )
+    );
+}
