@@ -253,3 +253,25 @@ fn a_sub_agent_transcript_is_named_after_its_parent_and_agent() {
         )
     );
 }
+
+/// "The live branch": the chain from the last user/assistant line back
+/// to a root by `parentUuid`, wherever each parent is in the file; every
+/// line on it is on the surface, a parent written after its child too.
+#[test]
+fn a_parent_written_after_its_child_is_still_on_the_branch() {
+    let log = log(
+        &[
+            user("u1", Some("a0"), 5, json!("Child first")),
+            json!({"type": "assistant", "uuid": "a0", "parentUuid": null, "sessionId": "s1",
+                "timestamp": "2026-01-01T00:00:06.000Z",
+                "message": {"id": "m0", "role": "assistant", "content": said("Parent later")}}),
+            user("u2", Some("u1"), 7, json!("Leaf")),
+        ],
+        "",
+    );
+    let surface = read_surface(&ClaudeCode, &log);
+    let texts: Vec<&str> = surface.messages.iter().map(|(_, t)| t.as_str()).collect();
+    // In file order: a message's seq is its line (the reading taken where
+    // the chain and the file disagree, as for Pi).
+    assert_eq!(texts, ["Child first", "Parent later", "Leaf"]);
+}

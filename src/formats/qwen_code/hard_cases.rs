@@ -181,3 +181,23 @@ fn a_cycle_ends_the_chain_and_the_first_non_empty_cwd_counts() {
         )
     );
 }
+
+/// "The live branch": the chain is walked by `parentUuid`, wherever the
+/// parent is in the file; every record on it is projected. A parent
+/// written after its child (a re-rooted chain) is still on it.
+#[test]
+fn a_parent_written_after_its_child_is_still_on_the_chain() {
+    let log = log(
+        &[
+            record("u1", Some("a0"), "user", 5, said("Child first")),
+            record("a0", None, "assistant", 6, said("Parent later")),
+            record("u2", Some("u1"), "user", 7, said("Leaf")),
+        ],
+        "",
+    );
+    let surface = read_surface(&QwenCode, &log);
+    let texts: Vec<&str> = surface.messages.iter().map(|(_, t)| t.as_str()).collect();
+    // In file order: a message's seq is its line (the reading taken where
+    // the chain and the file disagree, as for Pi).
+    assert_eq!(texts, ["Child first", "Parent later", "Leaf"]);
+}
