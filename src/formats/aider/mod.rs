@@ -16,8 +16,6 @@ pub mod runs;
 pub mod unverified;
 
 #[cfg(test)]
-mod hard_cases;
-#[cfg(test)]
 mod tests;
 
 pub use read::read_run;

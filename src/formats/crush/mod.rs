@@ -212,6 +212,4 @@ pub fn project(
 }
 
 #[cfg(test)]
-mod hard_cases;
-#[cfg(test)]
 mod tests;

@@ -4,8 +4,6 @@
 //! agent's label differ.
 
 pub mod defaults;
-#[cfg(test)]
-mod hard_cases;
 
 /// The format's name in settings and status.
 pub const NAME: &str = "kilo";

@@ -3,8 +3,6 @@
 //! `storage/` tree, projected the same way.
 
 pub mod defaults;
-#[cfg(test)]
-mod hard_cases;
 pub mod project;
 pub mod title;
 

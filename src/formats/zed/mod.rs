@@ -289,6 +289,4 @@ pub fn project(row: &ThreadRow, limit: Option<u64>, modified_ms: u64) -> Project
 }
 
 #[cfg(test)]
-mod hard_cases;
-#[cfg(test)]
 mod tests;
