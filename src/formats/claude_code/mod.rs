@@ -10,6 +10,8 @@ pub mod reader;
 pub mod text;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 pub(crate) mod tests;
 
 use super::toolkit::declare::log_format;

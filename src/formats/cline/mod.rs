@@ -16,6 +16,8 @@ pub mod track;
 pub mod unverified;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
 
 use std::path::Path;

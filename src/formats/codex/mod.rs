@@ -24,4 +24,6 @@ log_format! {
 pub type CodexScanner = TrackScanner<Tracker>;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 pub(crate) mod tests;

@@ -10,6 +10,8 @@ pub mod track;
 pub mod workspace;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
 
 use super::toolkit::declare::log_format;

@@ -14,6 +14,8 @@ pub mod track;
 pub mod unverified;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
 
 use super::toolkit::declare::log_format;

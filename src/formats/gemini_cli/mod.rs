@@ -11,6 +11,8 @@ pub mod replay;
 pub mod track;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 pub(crate) mod tests;
 
 use super::toolkit::declare::log_format;

@@ -7,6 +7,8 @@ pub mod reader;
 pub mod track;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
 
 use super::toolkit::declare::log_format;

@@ -15,6 +15,8 @@ pub mod tree;
 pub mod unverified;
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
 
 use super::toolkit::declare::log_format;

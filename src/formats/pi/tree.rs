@@ -153,12 +153,13 @@ impl Tree {
             .rposition(|&i| node(i).is_some_and(|n| n.compaction != NONE));
         let Some(k) = k else {
             return Plan {
-                lines: path
-                    .iter()
-                    .filter_map(|&i| node(i))
-                    .filter(|n| n.message)
-                    .map(|n| u64::from(n.line))
-                    .collect(),
+                lines: ascending(
+                    path.iter()
+                        .filter_map(|&i| node(i))
+                        .filter(|n| n.message)
+                        .map(|n| u64::from(n.line))
+                        .collect(),
+                ),
                 checkpoint: None,
             };
         };
@@ -177,13 +178,15 @@ impl Tree {
         });
         let kept_part = first_kept.map_or(&[][..], |at| before.get(at..).unwrap_or_default());
         let after = path.get(k + 1..).unwrap_or_default();
-        let lines: Vec<u64> = kept_part
-            .iter()
-            .chain(after)
-            .filter_map(|&i| node(i))
-            .filter(|n| n.message)
-            .map(|n| u64::from(n.line))
-            .collect();
+        let lines = ascending(
+            kept_part
+                .iter()
+                .chain(after)
+                .filter_map(|&i| node(i))
+                .filter(|n| n.message)
+                .map(|n| u64::from(n.line))
+                .collect(),
+        );
         let line = compaction.map_or(0, |c| u64::from(c.line));
         // The summary comes first (Pi's order): before the kept tail, which
         // is earlier in the file than the compaction. Its seq is the line
@@ -198,6 +201,16 @@ impl Tree {
             checkpoint: Some(Checkpoint { line, seq }),
         }
     }
+}
+
+/// `lines` in file order. The read takes the planned lines in one pass
+/// over the file, so they must ascend: a path is not always in file order
+/// (a repeated id resolves to its later line, which can sit on the path
+/// before earlier lines), and a line out of order was silently dropped
+/// with every later one (issue 27's hard cases found it).
+fn ascending(mut lines: Vec<u64>) -> Vec<u64> {
+    lines.sort_unstable();
+    lines
 }
 
 #[cfg(test)]

@@ -15,6 +15,8 @@ pub mod driver;
 pub mod elements;
 #[cfg(test)]
 pub mod golden;
+#[cfg(test)]
+pub mod hard_case;
 pub mod home;
 pub mod lenient;
 pub mod memory_log;

@@ -208,4 +208,6 @@ fn session(place: Place, rel: &Arc<[u8]>, history: &History, run: &Run) -> Sessi
 }
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;

@@ -67,4 +67,6 @@ pub fn modified_ms(path: &Path) -> u64 {
 }
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;

@@ -431,4 +431,6 @@ impl SessionStore for OpencodeStore {
 }
 
 #[cfg(test)]
+mod hard_cases;
+#[cfg(test)]
 mod tests;
