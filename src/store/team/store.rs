@@ -89,15 +89,19 @@ impl TeamStore {
         }
     }
 
-    /// Takes a listing's outcome; whether the sessions changed.
+    /// Takes a listing's outcome; whether the sessions changed. The first
+    /// one always counts as a change: until it came, the store's ids were
+    /// pending ([`SessionStore::listing_pending`]), and a face that said
+    /// so looks again now even if the store turned out empty.
     fn apply(&mut self, outcome: Result<Listing, TeamError>) -> bool {
+        let first = !self.listed_once;
         self.listed_once = true;
         match outcome {
             Ok(listing) => {
                 self.down = None;
                 self.skipped = listing.skipped;
                 if listing.sessions == self.listed {
-                    return false;
+                    return first;
                 }
                 self.listed = listing.sessions;
                 self.rebuild();
@@ -106,7 +110,7 @@ impl TeamStore {
             Err(e) => {
                 let changed = self.down.as_ref() != Some(&e);
                 self.down = Some(e);
-                changed
+                first || changed
             }
         }
     }
@@ -188,6 +192,15 @@ impl SessionStore for TeamStore {
                 }
             }
         }))
+    }
+
+    /// Watched, and the poller's first listing not taken yet.
+    fn listing_pending(&self) -> Vec<String> {
+        if self.stop.is_some() && !self.listed_once {
+            vec![self.url_text.clone()]
+        } else {
+            Vec::new()
+        }
     }
 
     fn update(&mut self) -> bool {
