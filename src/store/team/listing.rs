@@ -52,13 +52,18 @@ pub async fn list(
 ) -> Result<Listing, TeamError> {
     let url = client.url_text();
     let root = layout::sessions_root(client);
-    let metas: Vec<object_store::ObjectMeta> =
-        client
-            .store
-            .list(Some(&root))
-            .try_collect()
-            .await
-            .map_err(|e| TeamError::from_store(url, root.as_ref(), &e))?;
+    // Page by page: a failure after the first pages is a listing the
+    // server stopped answering, said so in its note.
+    let mut metas: Vec<object_store::ObjectMeta> = Vec::new();
+    let mut pages = client.store.list(Some(&root));
+    while let Some(meta) = pages
+        .try_next()
+        .await
+        .map_err(|e| TeamError::from_store(url, root.as_ref(), &e).mid_listing(metas.len()))?
+    {
+        metas.push(meta);
+    }
+    let seen = metas.len();
     let mut listing = Listing::default();
     let mut to_get: Vec<(Path, String, String)> = Vec::new();
     for meta in metas {
@@ -104,7 +109,7 @@ pub async fn list(
             }
             // Deleted between the list and the get: not there.
             Err(TeamError::NotFound { .. }) => {}
-            Err(e) if e.is_store_down() => return Err(e),
+            Err(e) if e.is_store_down() => return Err(e.mid_listing(seen)),
             Err(e) => listing.skipped.push(e),
         }
     }

@@ -238,7 +238,7 @@ impl SessionStore for TeamStore {
             .map(|e| StoreNote::Unreadable {
                 store: self.url_text.clone(),
                 error: format!(
-                    "{}; {} session(s) from the last listing and the cached snapshots stay usable",
+                    "{}; showing the {} session(s) listed before (cached snapshots stay readable)",
                     e.detail(),
                     self.sessions.len()
                 ),
