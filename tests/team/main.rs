@@ -9,6 +9,7 @@ mod lsp_common;
 #[path = "../skip/mod.rs"]
 mod skip;
 
+mod kept_listing;
 mod pending;
 mod person;
 mod publish_file;
