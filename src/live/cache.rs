@@ -104,10 +104,14 @@ impl SnapshotSource for CachedSource<'_> {
         budget: Option<usize>,
         cancelled: Cancelled<'_>,
     ) -> Result<Snapshot, ReferenceError> {
-        let session = self
-            .view
-            .get(session_id)
-            .ok_or_else(|| missing_among(&self.view.notes, session_id))?;
+        let Some(session) = self.view.get(session_id) else {
+            if self.fetches.is_some() {
+                if let Some(pending) = not_listed_yet(self.view, session_id) {
+                    return Err(pending);
+                }
+            }
+            return Err(missing_among(&self.view.notes, session_id));
+        };
         let reader = self
             .view
             .reader
@@ -159,4 +163,21 @@ impl SnapshotSource for CachedSource<'_> {
             .read_range(&session, Some(bytes), cancelled, sink)
             .map_err(read_error)
     }
+}
+
+/// `SESSION_REFERENCE_FETCHING` for a published id (`~publisher/id`,
+/// pinned or not) that `view` does not list while a team store's first
+/// listing is still on its way: not "not found" before the store could
+/// say. The listing's arrival refreshes the diagnostics that show it.
+fn not_listed_yet(view: &View, session_id: &str) -> Option<ReferenceError> {
+    let from = view.listing_pending.first()?;
+    let (live, sha) = match crate::reference::pin::split_pin(session_id) {
+        Some((live, sha)) => (live, Some(sha)),
+        None => (session_id, None),
+    };
+    crate::store::team::layout::split_published_id(live)?;
+    Some(match sha {
+        Some(sha) => ReferenceError::fetching(session_id, sha, from),
+        None => ReferenceError::listing(session_id, &view.listing_pending.join(", ")),
+    })
 }

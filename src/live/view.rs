@@ -21,6 +21,9 @@ pub struct View {
     pub stores: Vec<StoreStatus>,
     /// What is worth knowing about the stores (for `status`).
     pub notes: Vec<StoreNote>,
+    /// The team stores whose first listing has not arrived when this view
+    /// was taken ([`SessionStore::listing_pending`]), by URL.
+    pub listing_pending: Vec<String>,
     /// Which view this is: each one the index publishes has a number of
     /// its own (the one generation counter of views), so the search index
     /// and completion's body matches know when the store changed.
@@ -85,6 +88,7 @@ impl View {
             reader: Some(store.reader()),
             stores: store.status(),
             notes: store.status_notes(),
+            listing_pending: store.listing_pending(),
             generation: VIEWS.fetch_add(1, Ordering::Relaxed) + 1,
             recorded: false,
             fingerprint: hashed.then(|| hasher.finish()),

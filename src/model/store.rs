@@ -77,6 +77,14 @@ pub trait SessionStore: Send + Sync {
         None
     }
 
+    /// The URLs of the stores of this list that a watch has started and
+    /// whose first listing has not arrived yet (a team store's poller,
+    /// issue 26): an id such a store may hold is not "unknown" yet, only
+    /// not listed yet. Every other store lists before it answers: none.
+    fn listing_pending(&self) -> Vec<String> {
+        Vec::new()
+    }
+
     /// Lists the sessions as an earlier run recorded them (an on-disk
     /// index cache), checking no log: whether it did. A face answers from
     /// this record at once, since checking every log of a large store

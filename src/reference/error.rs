@@ -89,6 +89,18 @@ impl ReferenceError {
         )
     }
 
+    /// Session `id` (a published id) is not listed yet: the first listing
+    /// of the team store(s) at `from` is on its way.
+    pub fn listing(id: &str, from: &str) -> Self {
+        Self::new(
+            ErrorCode::Fetching,
+            format!(
+                "fetching session {}: waiting for the first listing of {from}",
+                super::json::stringify(id)
+            ),
+        )
+    }
+
     pub fn cancelled() -> Self {
         Self::new(
             ErrorCode::Cancelled,

@@ -511,6 +511,16 @@ impl SessionStore for FsStore {
         })
     }
 
+    fn listing_pending(&self) -> Vec<String> {
+        self.members
+            .iter()
+            .flat_map(|m| match m {
+                Member::Store(store) => store.listing_pending(),
+                Member::Files(_) => Vec::new(),
+            })
+            .collect()
+    }
+
     /// The caches of [`FsStore::with_index_cache`], read and not checked:
     /// whether any folder of line logs had one. The rest of the list (a
     /// store with no cache, OpenCode's databases) is indexed by the first

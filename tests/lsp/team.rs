@@ -142,8 +142,9 @@ async fn a_pinned_mention_is_fetching_then_resolves_and_hover_tells_its_version(
     );
 
     // Both versions fetched in the background: nothing left to say (the
-    // diagnostics before the store's first listing, "not found", were
-    // published before the fetching ones and are passed over).
+    // diagnostics before the store's first listing, "fetching" too, are
+    // passed over; tests/team/pending.rs holds that listing back to see
+    // them).
     diagnostics_where(
         &mut client,
         &doc,
@@ -208,8 +209,8 @@ async fn a_tampered_snapshot_is_fetching_then_read_failed() {
         c == [FETCHING]
     })
     .await;
-    // (Before the store's first listing the pin was not found: passed
-    // over by asking for the failure that names the hash.)
+    // (Before the store's first listing the pin is "fetching" as well:
+    // passed over by asking for the failure that names the hash.)
     let failed = client
         .wait_for("the failed fetch", |m| {
             let d = &m["params"]["diagnostics"];

@@ -4,9 +4,13 @@
 //! Without the server installed the tests skip, which CI counts as a
 //! failure (tests/skip); `.ci/run` installs it.
 
+#[path = "../lsp_common/mod.rs"]
+mod lsp_common;
 #[path = "../skip/mod.rs"]
 mod skip;
 
+mod kept_listing;
+mod pending;
 mod person;
 mod publish_file;
 mod publish_s3;

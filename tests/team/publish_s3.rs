@@ -230,8 +230,9 @@ mod listing {
 }
 
 /// Completion from the local store while the team store is broken: a
-/// clear note naming its URL, soon, and the local sessions all there.
-fn local_completion_survives(person: &Person, why: &str) {
+/// clear note naming its URL and saying `what` happened, soon, and the
+/// local sessions all there.
+fn local_completion_survives(person: &Person, why: &str, what: &str) {
     let run = person.run(
         &["candidates", "--store", &person.store_arg(), "--store", URL],
         "",
@@ -250,11 +251,16 @@ fn local_completion_survives(person: &Person, why: &str) {
         .filter_map(|c| c["sessionId"].as_str().map(str::to_owned))
         .collect();
     assert!(ids.contains(&"mine".to_owned()), "{why}: {ids:?}");
+    let stderr = run.stderr();
     assert!(
-        run.stderr().contains(URL),
-        "{why}: no note naming {URL}: {}",
-        run.stderr()
+        stderr.contains(URL),
+        "{why}: no note naming {URL}: {stderr}"
     );
+    assert!(
+        stderr.contains(what) && stderr.contains("showing the 0 session(s) listed before"),
+        "{why}: the note does not say {what:?}: {stderr}"
+    );
+    assert!(!stderr.contains(crate::weed::SECRET_KEY), "{stderr}");
 }
 
 #[test]
@@ -269,7 +275,7 @@ fn a_broken_team_store_is_a_note_and_local_completion_goes_on() {
     bad_key.push(("AWS_SECRET_ACCESS_KEY".into(), "wrong".into()));
     let ben = Person::new("ben", bad_key);
     ben.write_session("mine", "Mine", &["local"]);
-    local_completion_survives(&ben, "bad credentials");
+    local_completion_survives(&ben, "bad credentials", "bad credentials: access denied");
 
     let mut wrong_endpoint = weed.env();
     wrong_endpoint.retain(|(k, _)| k != "AWS_ENDPOINT");
@@ -282,12 +288,20 @@ fn a_broken_team_store_is_a_note_and_local_completion_goes_on() {
     wrong_endpoint.push(("AWS_ENDPOINT".into(), format!("http://127.0.0.1:{port}")));
     let cat = Person::new("cat", wrong_endpoint);
     cat.write_session("mine", "Mine", &["local"]);
-    local_completion_survives(&cat, "wrong endpoint");
+    local_completion_survives(
+        &cat,
+        "wrong endpoint",
+        "the server cannot be reached (connection refused)",
+    );
 
     let dan = Person::new("dan", weed.env());
     dan.write_session("mine", "Mine", &["local"]);
     weed.stop();
-    local_completion_survives(&dan, "server stopped");
+    local_completion_survives(
+        &dan,
+        "server stopped",
+        "the server cannot be reached (connection refused)",
+    );
     let _ = BUCKET;
 }
 

@@ -157,4 +157,13 @@ fn a_server_stopped_mid_listing_is_a_note_within_10s_and_local_completion_goes_o
     );
     let stderr = run.stderr();
     assert!(stderr.contains(URL), "no note naming {URL}: {stderr}");
+    // What happened, in words: the listing had begun, then the server
+    // went (the proxy cut the connection; then nothing answered).
+    assert!(
+        stderr.contains(&format!(
+            "the session store {URL} cannot be read: the server stopped answering while listing ("
+        )) && stderr.contains("); showing the 0 session(s) listed before"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains(crate::weed::SECRET_KEY), "{stderr}");
 }

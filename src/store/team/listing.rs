@@ -46,19 +46,27 @@ pub struct Listing {
 /// Lists the store, reusing what `last` holds for every manifest whose
 /// ETag is unchanged. An error of the list itself fails the whole listing
 /// (the caller keeps the last one); a bad manifest only skips itself.
+/// Each manifest read is also put in `read`, as it comes: what a listing
+/// cut short by its time bound had read (kept for the next one).
 pub async fn list(
     client: &TeamClient,
     last: &HashMap<String, Listed>,
+    read: &std::sync::Mutex<HashMap<String, Listed>>,
 ) -> Result<Listing, TeamError> {
     let url = client.url_text();
     let root = layout::sessions_root(client);
-    let metas: Vec<object_store::ObjectMeta> =
-        client
-            .store
-            .list(Some(&root))
-            .try_collect()
-            .await
-            .map_err(|e| TeamError::from_store(url, root.as_ref(), &e))?;
+    // Page by page: a failure after the first pages is a listing the
+    // server stopped answering, said so in its note.
+    let mut metas: Vec<object_store::ObjectMeta> = Vec::new();
+    let mut pages = client.store.list(Some(&root));
+    while let Some(meta) = pages
+        .try_next()
+        .await
+        .map_err(|e| TeamError::from_store(url, root.as_ref(), &e).mid_listing(metas.len()))?
+    {
+        metas.push(meta);
+    }
+    let seen = metas.len();
     let mut listing = Listing::default();
     let mut to_get: Vec<(Path, String, String)> = Vec::new();
     for meta in metas {
@@ -73,16 +81,14 @@ pub async fn list(
             _ => to_get.push((meta.location, publisher, id)),
         }
     }
-    let got: Vec<_> = futures::stream::iter(to_get)
+    let mut got = futures::stream::iter(to_get)
         .map(|(path, publisher, id)| async move {
             let read = read_manifest(client, &path).await;
             (path, publisher, id, read)
         })
-        .buffer_unordered(CONCURRENT_GETS)
-        .collect()
-        .await;
-    for (path, publisher, id, read) in got {
-        match read {
+        .buffer_unordered(CONCURRENT_GETS);
+    while let Some((path, publisher, id, outcome)) = got.next().await {
+        match outcome {
             Ok((manifest, etag)) => {
                 listing.fetched += 1;
                 let expected = layout::published_id(&publisher, &id);
@@ -100,11 +106,14 @@ pub async fn list(
                     etag,
                     manifest,
                 };
+                if let Ok(mut read) = read.lock() {
+                    read.insert(path.to_string(), listed.clone());
+                }
                 listing.sessions.insert(path.to_string(), listed);
             }
             // Deleted between the list and the get: not there.
             Err(TeamError::NotFound { .. }) => {}
-            Err(e) if e.is_store_down() => return Err(e),
+            Err(e) if e.is_store_down() => return Err(e.mid_listing(seen)),
             Err(e) => listing.skipped.push(e),
         }
     }
@@ -182,7 +191,7 @@ pub(crate) mod tests {
         let client = client.clone();
         let last = last.clone();
         net::run("m", net::WHOLE_TIMEOUT, async move {
-            list(&client, &last).await
+            list(&client, &last, &std::sync::Mutex::default()).await
         })
         .unwrap()
     }

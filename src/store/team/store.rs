@@ -16,6 +16,7 @@ use std::time::Duration;
 
 use super::client::TeamClient;
 use super::error::TeamError;
+use super::kept;
 use super::layout;
 use super::listing::{self, Listed, Listing};
 use super::net;
@@ -54,6 +55,10 @@ pub struct TeamStore {
     /// store still stops the poller).
     stop: Option<Arc<Mutex<mpsc::Sender<()>>>>,
     reader: Arc<TeamReader>,
+    /// Whether listings are kept in the local cache between runs
+    /// ([`kept`]): a store opened from its URL; not one over a client a
+    /// test made.
+    keep: bool,
 }
 
 impl TeamStore {
@@ -61,7 +66,9 @@ impl TeamStore {
     /// store list. A URL that does not parse or a client that cannot be
     /// built gives a store with no sessions and that note.
     pub fn unscanned(url: &str, index: usize) -> TeamStore {
-        Self::over(url, index, TeamReader::lazy(url))
+        let mut store = Self::over(url, index, TeamReader::lazy(url));
+        store.keep = true;
+        store
     }
 
     /// The store over an opened client (tests: `InMemory`).
@@ -86,18 +93,23 @@ impl TeamStore {
             mailbox: Arc::new(Mutex::new(Mailbox::default())),
             stop: None,
             reader,
+            keep: false,
         }
     }
 
-    /// Takes a listing's outcome; whether the sessions changed.
+    /// Takes a listing's outcome; whether the sessions changed. The first
+    /// one always counts as a change: until it came, the store's ids were
+    /// pending ([`SessionStore::listing_pending`]), and a face that said
+    /// so looks again now even if the store turned out empty.
     fn apply(&mut self, outcome: Result<Listing, TeamError>) -> bool {
+        let first = !self.listed_once;
         self.listed_once = true;
         match outcome {
             Ok(listing) => {
                 self.down = None;
                 self.skipped = listing.skipped;
                 if listing.sessions == self.listed {
-                    return false;
+                    return first;
                 }
                 self.listed = listing.sessions;
                 self.rebuild();
@@ -106,7 +118,7 @@ impl TeamStore {
             Err(e) => {
                 let changed = self.down.as_ref() != Some(&e);
                 self.down = Some(e);
-                changed
+                first || changed
             }
         }
     }
@@ -171,9 +183,10 @@ impl SessionStore for TeamStore {
         let (stop, stopped) = mpsc::channel::<()>();
         let mailbox = self.mailbox.clone();
         let reader = self.reader.clone();
+        let keep = self.keep;
         let spawned = std::thread::Builder::new()
             .name("team-store-poll".into())
-            .spawn(move || poll(&reader, mailbox, wake, stopped));
+            .spawn(move || poll(&reader, keep, mailbox, wake, stopped));
         if spawned.is_ok() {
             self.stop = Some(Arc::new(Mutex::new(stop)));
         }
@@ -190,6 +203,15 @@ impl SessionStore for TeamStore {
         }))
     }
 
+    /// Watched, and the poller's first listing not taken yet.
+    fn listing_pending(&self) -> Vec<String> {
+        if self.stop.is_some() && !self.listed_once {
+            vec![self.url_text.clone()]
+        } else {
+            Vec::new()
+        }
+    }
+
     fn update(&mut self) -> bool {
         if self.stop.is_some() {
             // Watched: what the poller found, if anything new.
@@ -201,7 +223,7 @@ impl SessionStore for TeamStore {
             return false;
         }
         let outcome = match self.reader.client() {
-            Ok(client) => list_blocking(client, &self.listed),
+            Ok(client) => list_blocking(client, &self.listed, self.keep),
             Err(e) => Err(e.clone()),
         };
         self.apply(outcome);
@@ -225,7 +247,7 @@ impl SessionStore for TeamStore {
             .map(|e| StoreNote::Unreadable {
                 store: self.url_text.clone(),
                 error: format!(
-                    "{}; {} session(s) from the last listing and the cached snapshots stay usable",
+                    "{}; showing the {} session(s) listed before (cached snapshots stay readable)",
                     e.detail(),
                     self.sessions.len()
                 ),
@@ -246,23 +268,54 @@ impl Drop for TeamStore {
     }
 }
 
-/// One listing, waited for (bounded).
+/// One listing, waited for (bounded), starting from `last` — or, when
+/// this process has listed nothing yet, from the listing the cache kept
+/// ([`kept`]). What it read is kept for the next run, a listing that
+/// failed (its time bound) included: a store too large to list in one
+/// bound lists in a few.
 fn list_blocking(
     client: &TeamClient,
     last: &HashMap<String, Listed>,
+    keep: bool,
 ) -> Result<Listing, TeamError> {
     let client = client.clone();
-    let last = last.clone();
     let url = client.url_text().to_owned();
-    net::run(&url, net::WHOLE_TIMEOUT, async move {
-        listing::list(&client, &last).await
-    })
+    let last = if last.is_empty() && keep {
+        kept::load(&url)
+    } else {
+        last.clone()
+    };
+    let read = Arc::new(Mutex::new(HashMap::new()));
+    let outcome = {
+        let (last, read) = (last.clone(), read.clone());
+        net::run(&url, net::WHOLE_TIMEOUT, async move {
+            listing::list(&client, &last, &read).await
+        })
+    };
+    let kept_now = match &outcome {
+        _ if !keep => None,
+        Ok(listing) => Some(listing.sessions.clone()),
+        Err(_) => read.lock().ok().and_then(|read| {
+            (!read.is_empty()).then(|| {
+                let mut all = last;
+                all.extend(read.iter().map(|(k, v)| (k.clone(), v.clone())));
+                all
+            })
+        }),
+    };
+    if let Some(listing) = kept_now {
+        if let Err(e) = kept::save(&url, &listing) {
+            tracing::debug!("{url}: the listing cannot be kept: {e}");
+        }
+    }
+    outcome
 }
 
 /// The poller: lists, hands the outcome over, wakes the index, waits
 /// [`POLL`] or until the store is dropped.
 fn poll(
     reader: &TeamReader,
+    keep: bool,
     mailbox: Arc<Mutex<Mailbox>>,
     wake: Wake,
     stopped: mpsc::Receiver<()>,
@@ -270,7 +323,7 @@ fn poll(
     let mut last: HashMap<String, Listed> = HashMap::new();
     loop {
         let outcome = match reader.client() {
-            Ok(client) => list_blocking(client, &last),
+            Ok(client) => list_blocking(client, &last, keep),
             Err(e) => Err(e.clone()),
         };
         if let Ok(listing) = &outcome {
