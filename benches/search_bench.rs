@@ -21,9 +21,9 @@
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
-mod support;
 #[path = "support/space.rs"]
 mod space;
+mod support;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

@@ -37,10 +37,10 @@ pub fn rows(dir: &Path) -> Vec<String> {
                     .or_default() += field.total().get_bytes();
             }
         }
-        *bytes.entry(("(stored documents)".into(), "store")).or_default() +=
-            segment.store().total().get_bytes();
-        *bytes.entry(("(deletes)".into(), "deletes")).or_default() +=
-            segment.deletes().get_bytes();
+        *bytes
+            .entry(("(stored documents)".into(), "store"))
+            .or_default() += segment.store().total().get_bytes();
+        *bytes.entry(("(deletes)".into(), "deletes")).or_default() += segment.deletes().get_bytes();
     }
     let total = usage.total().get_bytes().max(1);
     let mut sorted: Vec<_> = bytes.into_iter().filter(|(_, b)| *b > 0).collect();

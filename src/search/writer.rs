@@ -124,10 +124,9 @@ pub fn sync(
     if work.is_empty() && gone.is_empty() {
         return Ok(report);
     }
-    let mut writer: IndexWriter<TantivyDocument> =
-        index
-            .index
-            .writer_with_num_threads(1, writer_bytes.max(WRITER_BYTES))?;
+    let mut writer: IndexWriter<TantivyDocument> = index
+        .index
+        .writer_with_num_threads(1, writer_bytes.max(WRITER_BYTES))?;
     let f = &index.fields;
     for id in gone {
         writer.delete_term(Term::from_field_text(f.session, id));
