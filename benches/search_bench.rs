@@ -21,6 +21,8 @@
 
 #[path = "../tests/lsp_common/mod.rs"]
 mod lsp_common;
+#[path = "support/space.rs"]
+mod space;
 mod support;
 
 use std::collections::HashMap;
@@ -295,13 +297,22 @@ fn peak_rss_kib() -> u64 {
 }
 
 /// In a process of its own (so its peak RSS is the indexing's): the first
-/// index of the corpus into `index`. Prints `seconds peak_kib`.
+/// index of the corpus into `index`, as the CLI's `search` builds it.
+/// Prints `seconds peak_kib`.
 fn first_index(root: &Path, index: &Path) {
     let started = Instant::now();
     let specs = specs(root);
     let store = FsStore::open(&specs, Scan::HeadersOnly);
     let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
-    let search = Search::open(index, &roots, 0).expect("open");
+    // The CLI's writer unless `SEARCH_BENCH_WRITER_MIB` says otherwise
+    // (16: the language server's).
+    let budget = std::env::var("SEARCH_BENCH_WRITER_MIB")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+        .map_or(search::CLI_WRITER_BYTES, |mib| mib << 20);
+    let search = Search::open(index, &roots, 0)
+        .expect("open")
+        .with_writer_budget(budget);
     let report = search
         .sync(
             &store.sessions(),
@@ -351,6 +362,13 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     if let Some(at) = args.iter().position(|a| a == "--first-index") {
         first_index(Path::new(&args[at + 1]), Path::new(&args[at + 2]));
+        return;
+    }
+    // `--space INDEX`: where an index's bytes go, by field.
+    if let Some(at) = args.iter().position(|a| a == "--space") {
+        for row in space::rows(Path::new(&args[at + 1])) {
+            println!("{row}");
+        }
         return;
     }
     if args.iter().any(|a| a == "--list" || a == "--test") {
@@ -540,6 +558,12 @@ fn main() {
         ms(percentile(&mut appended, 0.5)),
         ms(percentile(&mut appended, 1.0))
     );
+    println!();
+    println!("| index: field | part | size | share |");
+    println!("|---|---|---|---|");
+    for row in space::rows(&index) {
+        println!("{row}");
+    }
     for miss in misses.iter().take(5) {
         println!("missed: {miss:?}");
     }

@@ -82,8 +82,9 @@ fn open(
     sessions: &[Session],
     store: &FsStore,
 ) -> Result<Search, Failure> {
-    let (mut index, notes) =
+    let (index, notes) =
         Search::open_for(&settings.stores, !no_index, search::now_ms()).map_err(index_failure)?;
+    let mut index = index.with_writer_budget(search::CLI_WRITER_BYTES);
     for text in notes {
         note(&text);
     }

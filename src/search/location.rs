@@ -18,7 +18,8 @@ use crate::store::StoreSpec;
 /// unusable: its folder's name changes with it, and a new index is built.
 const LAYOUT: &str = concat!(
     // 3: session-level words and stems, file names whole, `v12` split.
-    "3+",
+    // 4: `stems` only the forms that differ from their word.
+    "4+",
     env!("CARGO_PKG_VERSION"),
     "+formats.",
     env!("HYDRA_FORMATS_HASH")

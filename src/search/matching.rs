@@ -120,8 +120,13 @@ fn group_query(
     )];
     let one = rest.is_empty() && loose;
     if one {
+        // `stems` holds only the forms that differ from their word; a
+        // form that is a word of the session is in `words`.
         for form in forms.of(last) {
             either.push((Occur::Should, term_query(fields.stems, form)));
+            if form != last {
+                either.push((Occur::Should, term_query(fields.words, form)));
+            }
         }
     }
     if prefix {

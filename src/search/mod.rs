@@ -58,6 +58,12 @@ use crate::store::StoreSpec;
 
 /// How long an explicit search waits for another process's build of the
 /// index before it fails with [`SearchError::StillIndexing`].
+/// The writer's budget in the CLI's `search`, whose process holds
+/// nothing else while it builds: a segment flushed every 48 MiB instead of
+/// 16 (each flush builds a term dictionary of its own, and the merges
+/// build them again; docs/performance.md "Indexing once").
+pub const CLI_WRITER_BYTES: usize = 48 << 20;
+
 pub const WAIT_FOR_BUILD: Duration = Duration::from_secs(10);
 
 /// How often a search waiting for another process's build looks again.
@@ -156,6 +162,9 @@ pub struct SearchOptions<'a> {
 /// The index of one store list, ready to search and to update.
 pub struct Search {
     index: SearchIndex,
+    /// The writer's memory budget ([`writer::WRITER_BYTES`] unless the
+    /// process says otherwise, [`Search::with_writer_budget`]).
+    writer_bytes: usize,
 }
 
 impl Search {
@@ -166,6 +175,7 @@ impl Search {
         lifecycle::mark_used(dir);
         Ok(Search {
             index: SearchIndex::open_or_create(dir, now_ms)?,
+            writer_bytes: writer::WRITER_BYTES,
         })
     }
 
@@ -275,12 +285,25 @@ impl Search {
     pub fn in_memory() -> Result<Self, SearchError> {
         Ok(Search {
             index: SearchIndex::in_memory()?,
+            writer_bytes: writer::WRITER_BYTES,
         })
     }
 
     /// Opens an existing index without creating or changing anything.
     pub fn open_existing(dir: &Path) -> Result<Option<Self>, SearchError> {
-        Ok(SearchIndex::open_existing(dir)?.map(|index| Search { index }))
+        Ok(SearchIndex::open_existing(dir)?.map(|index| Search {
+            index,
+            writer_bytes: writer::WRITER_BYTES,
+        }))
+    }
+
+    /// This index with a writer of `bytes` (at least tantivy's least,
+    /// 15 MB): a process that holds nothing else while it builds (the
+    /// CLI's `search`) takes [`CLI_WRITER_BYTES`], fewer and larger
+    /// segments; the language server keeps [`writer::WRITER_BYTES`].
+    pub fn with_writer_budget(mut self, bytes: usize) -> Self {
+        self.writer_bytes = bytes.max(writer::WRITER_BYTES);
+        self
     }
 
     pub fn index(&self) -> &SearchIndex {
@@ -298,7 +321,8 @@ impl Search {
         if let Some(dir) = self.index.dir() {
             lifecycle::mark_used(dir);
         }
-        self.checked(|| writer::sync(&self.index, sessions, reader, cancelled, progress))
+        let bytes = self.writer_bytes;
+        self.checked(|| writer::sync(&self.index, sessions, reader, cancelled, progress, bytes))
     }
 
     /// Sees what another process committed since.

@@ -13,7 +13,6 @@
 
 use tantivy::schema::{
     Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, FAST, STORED,
-    STRING,
 };
 
 use super::counted;
@@ -76,11 +75,13 @@ pub struct Fields {
     pub seq: Field,
     /// Session documents: every term of the session's messages and titles
     /// (each once per message that holds it, at most [`SESSION_TF`]
-    /// times), without positions: a session matches when its messages
+    /// times: they make its length), document ids only (no frequencies,
+    /// no positions): a session matches when its messages
     /// together hold every word (docs/search.md "Ranking").
     pub words: Field,
     /// Session documents: the other forms of those terms (English and
-    /// German stems, `ae` read as `ä`; `forms.rs`), likewise.
+    /// German stems, `ae` read as `ä`; `forms.rs`) that differ from the
+    /// term itself (a form that is the term is in `words`), likewise.
     pub stems: Field,
 }
 
@@ -91,7 +92,16 @@ pub const SESSION_TF: u32 = 8;
 impl Fields {
     pub fn new() -> Self {
         let mut b = Schema::builder();
-        let raw_stored = STRING | STORED;
+        // Raw terms are only filtered on and looked up (constant scores,
+        // deletes), never ranked: no fieldnorms, which would cost a byte
+        // per document and field (all of them, messages included).
+        let raw = TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer("raw")
+                .set_index_option(IndexRecordOption::Basic)
+                .set_fieldnorms(false),
+        );
+        let raw_stored = raw.clone() | STORED;
         let text_options = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(tokenizer::NAME)
@@ -102,15 +112,15 @@ impl Fields {
         // (one value per session document), never from the stored
         // documents, whose blocks would all have to be decompressed.
         let sync_u64 = stored_u64.clone() | FAST;
-        let kind = b.add_text_field("kind", STRING);
+        let kind = b.add_text_field("kind", raw.clone());
         let session = b.add_text_field("session", raw_stored.clone() | FAST);
-        let session_doc = b.add_text_field("session_doc", STRING);
+        let session_doc = b.add_text_field("session_doc", raw.clone());
         let role = b.add_text_field("role", raw_stored.clone());
         let turn = b.add_u64_field("turn", stored_u64.clone());
         let time = b.add_u64_field("time", stored_u64.clone() | FAST);
         let text = b.add_text_field("text", text_options);
         let agent = b.add_text_field("agent", raw_stored.clone());
-        let cwd_path = b.add_text_field("cwd_path", STRING);
+        let cwd_path = b.add_text_field("cwd_path", raw.clone());
         let cwd = b.add_text_field("cwd", STORED);
         let title = b.add_text_field("title", STORED);
         let display_title = b.add_text_field("display_title", STORED);
@@ -120,10 +130,14 @@ impl Fields {
         let seq = b.add_u64_field("seq", stored_u64);
         // Counted by the writer already (per message), given as
         // `counted` entries that its tokenizer hands out as they are.
+        // Document ids only: the term frequencies were a quarter of these
+        // postings (one byte each past the last full block), and the
+        // session-level match ranks by which words a session holds, its
+        // length and the words' rarity (the counts still make the length).
         let session_terms = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(counted::NAME)
-                .set_index_option(IndexRecordOption::WithFreqs),
+                .set_index_option(IndexRecordOption::Basic),
         );
         let words = b.add_text_field("words", session_terms.clone());
         let stems = b.add_text_field("stems", session_terms);

@@ -1,7 +1,7 @@
 //! What a session document holds of its messages for the session-level
 //! match: every term of every message (and of the titles), counted once
 //! per message that holds it (at most [`SESSION_TF`]), and the same for
-//! the terms' other forms ([`Forms`]). Given to tantivy as [`counted`]
+//! the terms' other forms ([`Forms`]) that are not the term itself. Given to tantivy as [`counted`]
 //! entries: the session's text is neither copied nor stored a second
 //! time, and a term is copied once per session, not once per time it is
 //! written.
@@ -45,7 +45,11 @@ pub fn of<'a>(texts: impl Iterator<Item = &'a str>, forms: &mut Forms) -> (Strin
     let mut words_out = String::new();
     for (term, count) in &sorted {
         counted::push(&mut words_out, term, *count);
-        for form in forms.of(term) {
+        // A form that is the word itself is in `words` already: the
+        // query asks `words` for every form too (matching.rs), so `stems`
+        // holds only the forms that differ (most words of a session are
+        // their own stem; their copies were a fifth of the index).
+        for form in forms.of(term).iter().filter(|f| *f != term) {
             match stems.get_mut(form.as_str()) {
                 Some(slot) => *slot = (*slot + count).min(SESSION_TF),
                 None => {
@@ -94,6 +98,10 @@ mod tests {
         assert_eq!(count(&words, "build.rs"), 1);
         assert_eq!(count(&stems, "index"), 2);
         assert_eq!(count(&stems, "trailer"), 1);
+        // `build` is its own stem: `words` holds it, `stems` does not.
+        let (words, stems) = of(["build"].into_iter(), &mut forms);
+        assert_eq!(count(&words, "build"), 1);
+        assert_eq!(count(&stems, "build"), 0);
     }
 
     #[test]

@@ -34,7 +34,7 @@ const COMMIT_EVERY: usize = 500;
 /// session index, and both must fit in 80 MiB (issue 29 item 6; with
 /// 32 MiB the server peaked at 100 MiB during the build at 10,000
 /// sessions, with 16 MiB at 65 MiB, docs/performance.md).
-const WRITER_BYTES: usize = 16 << 20;
+pub const WRITER_BYTES: usize = 16 << 20;
 
 /// The most of one message that is indexed: its first 1 MiB (cut at a
 /// character). A 100 MB message once made the writer peak at 1.6 GB;
@@ -105,7 +105,8 @@ fn is_current<'m>(
 }
 
 /// Brings `index` up to date with `sessions` (a store's list, read with
-/// `reader`); `progress(done, total)` after each session. Fails with
+/// `reader`) with a writer of `writer_bytes` ([`WRITER_BYTES`] at
+/// least); `progress(done, total)` after each session. Fails with
 /// [`SearchError::Busy`] when another process holds the writer.
 pub fn sync(
     index: &SearchIndex,
@@ -113,6 +114,7 @@ pub fn sync(
     reader: &dyn SessionReader,
     cancelled: Cancelled<'_>,
     progress: &mut dyn FnMut(usize, usize),
+    writer_bytes: usize,
 ) -> Result<SyncReport, SearchError> {
     let manifest = index.manifest()?;
     // The changed sessions by place: each is made again when its turn
@@ -136,8 +138,9 @@ pub fn sync(
     if work.is_empty() && gone.is_empty() {
         return Ok(report);
     }
-    let mut writer: IndexWriter<TantivyDocument> =
-        index.index.writer_with_num_threads(1, WRITER_BYTES)?;
+    let mut writer: IndexWriter<TantivyDocument> = index
+        .index
+        .writer_with_num_threads(1, writer_bytes.max(WRITER_BYTES))?;
     let f = &index.fields;
     for id in gone {
         writer.delete_term(Term::from_field_text(f.session, id));
