@@ -523,10 +523,11 @@ fn every_change_to_a_log_is_seen_by_the_next_search() {
     assert_eq!(home.ids(&["rounding"]), ["checkout-tax"]);
 }
 
-/// A full disk, for real: the cache directory is a 64 KiB tmpfs, filled,
+/// A full disk, for real: the cache directory is a 1 MiB tmpfs, filled,
 /// in a mount namespace of the test's own (`unshare -Urm`, which works
 /// for root and, where user namespaces are allowed, for anyone). Search
-/// says it is off, `status` says why, and everything else works.
+/// says it is off, `status` says why, and everything else works; once the
+/// disk has room again, search is back.
 #[test]
 fn a_full_disk_turns_search_off_and_everything_else_works() {
     let home = Home::new();
@@ -546,14 +547,17 @@ fn a_full_disk_turns_search_off_and_everything_else_works() {
     // Each command's stdout and exit status land outside the small disk.
     let script = format!(
         "set -u
-        mount -t tmpfs -o size=64k,mode=0700 tmpfs \"$CACHE\"
+        mount -t tmpfs -o size=1m,mode=0700 tmpfs \"$CACHE\"
         dd if=/dev/zero of=\"$CACHE/fill\" bs=4k 2>/dev/null
         export XDG_CACHE_HOME=\"$CACHE\"
         run() {{ name=$1; shift; \"{bin}\" \"$@\" >\"$OUT/$name\" 2>\"$OUT/$name.err\"; echo $? >\"$OUT/$name.rc\"; }}
         run search search --store \"$STORE\" rounding
         run status status --store \"$STORE\"
         run candidates candidates --store \"$STORE\" --query check
-        run prepare prepare --store \"$STORE\" \"$PROMPT\""
+        run prepare prepare --store \"$STORE\" \"$PROMPT\"
+        rm \"$CACHE/fill\"
+        run search_freed search --store \"$STORE\" rounding
+        run status_freed status --store \"$STORE\""
     );
     let ran = Command::new("unshare")
         .args(["-Urm", "sh", "-c", &script])
@@ -590,6 +594,15 @@ fn a_full_disk_turns_search_off_and_everything_else_works() {
     assert_eq!(candidates[0]["sessionId"], "checkout-tax");
     assert_eq!(code("prepare"), "0", "{}", read("prepare.err"));
     assert!(read("prepare").contains("checkout-tax"));
+    // Room again (the fill removed): the next search builds the index
+    // and finds the session, and `status` says search is on — the
+    // recovery docs/search.md promises.
+    assert_eq!(code("search_freed"), "0", "{}", read("search_freed.err"));
+    let freed: Value = serde_json::from_str(&read("search_freed")).unwrap();
+    assert_eq!(freed[0]["sessionId"], "checkout-tax", "{freed}");
+    let status: Value = serde_json::from_str(&read("status_freed")).unwrap();
+    assert_eq!(status["search"]["enabled"], true, "{status}");
+    assert!(status["search"]["note"].is_null(), "{status}");
     // Nothing of the small disk was left behind: the mount was the
     // namespace's alone.
     assert_eq!(fs::read_dir(&home.cache).unwrap().count(), 0);
