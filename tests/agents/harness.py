@@ -171,7 +171,8 @@ class Sandbox:
 class Tmux:
     """An agent's TUI in a private tmux server, 160x45, read by capture-pane."""
 
-    def __init__(self, sandbox, name, argv, env):
+    def __init__(self, sandbox, name, argv, env, seconds=RUN_SECONDS * 2):
+        """seconds: how long the agent may run before `timeout` ends it."""
         # The server's socket lives in the sandbox, and goes with it.
         self.sock = os.path.join(sandbox.root, f"{name}.tmux")
         self.pid_file = os.path.join(sandbox.root, f"{name}.pid")
@@ -181,7 +182,7 @@ class Tmux:
             for k, v in env.items():
                 f.write(f"export {k}={sh_quote(v)}\n")
             f.write(f"echo $$ > {sh_quote(self.pid_file)}\n")
-            f.write(f"exec timeout --kill-after=5 {RUN_SECONDS * 2} " + " ".join(map(sh_quote, argv)) + "\n")
+            f.write(f"exec timeout --kill-after=5 {seconds} " + " ".join(map(sh_quote, argv)) + "\n")
         self.tmux("-f", "/dev/null", "new-session", "-d", "-s", "agent", "-x", "160", "-y", "45", "bash " + sh_quote(script))
 
     def tmux(self, *args):

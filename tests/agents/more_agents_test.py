@@ -12,13 +12,17 @@ configured exactly as `mcp --print-config <agent>` prints it:
   - Gemini CLI and Qwen Code, which attach MCP resources with
     `@server:uri`, attach a session with `@hydra:session:<slug>/<id>` in
     their headless mode: the session's context is in the first request
-    (Qwen's too for a URI never listed, the template's form).
+    (Qwen's too for a URI never listed, the template's form);
+  - OpenCode's interactive TUI (in tmux), whose `@` menu lists the
+    server's resources: `@`, part of a session's title, Enter, a prompt,
+    Enter, and the session's context is in the model request with the
+    prompt (group opencode-tui).
 
     python3 more_agents_test.py SERVER INSTALL_OUT STORE [AGENT...]
 
 INSTALL_OUT is what tests/agents/install.sh printed (NAME=PATH lines);
 STORE the hydra store the MCP server reads (examples/sessions); AGENT
-names (gemini qwen opencode copilot configs) pick groups, default all. Groups run as
+names (gemini qwen opencode opencode-tui copilot configs) pick groups, default all. Groups run as
 processes of their own, HYDRA_AGENTS_JOBS (default 3) at once.
 
 Prints one "PASS name" / "FAIL name: why" line per check; exits 1 on any
@@ -41,7 +45,7 @@ GROUPS = sys.argv[4:]
 # sessions_test.py's helpers read their server and install list from argv.
 sys.argv = [sys.argv[0], SERVER, INSTALL_OUT]
 import sessions_test as st  # noqa: E402
-from harness import FakeApi, check, failed_checks, holds, tail  # noqa: E402
+from harness import FakeApi, Tmux, check, failed_checks, holds, tail, wait_for  # noqa: E402
 
 FIRST_PROMPT = st.FIRST_PROMPT
 RESUMED_PROMPT = st.RESUMED_PROMPT
@@ -57,6 +61,9 @@ CHAIN = [
 ]
 # What the session checkout-tax's context holds (an `@` attachment of it).
 ATTACHED = "round once per cart"
+# The same session as the TUIs' `@` menus offer it (examples/sessions).
+SESSION_TITLE = "Checkout tax rounding"
+SESSION_URI = "session:checkout-tax-rounding/checkout-tax"
 
 
 def chain_env():
@@ -249,35 +256,41 @@ def opencode_session_id(stdout):
     return None
 
 
+def opencode_config(r, group):
+    """The server as `--print-config opencode` prints it (the whole global
+    config file); the model provider in OPENCODE_CONFIG_CONTENT, merged
+    over it. Returns the environment OpenCode runs in."""
+    status, printed, err = r.server("mcp", "--store", STORE, "--print-config", "opencode")
+    check(f"{group}: mcp --print-config opencode exits 0", status == 0, tail(err or printed))
+    config_dir = os.path.join(r.sb.home, ".config", "opencode")
+    os.makedirs(config_dir)
+    with open(os.path.join(config_dir, "opencode.json"), "w") as f:
+        f.write(printed)
+    provider = {
+        "autoupdate": False,
+        "share": "disabled",
+        "model": f"fake/{st.MODEL}",
+        "provider": {
+            "fake": {
+                "npm": "@ai-sdk/openai-compatible",
+                "name": "Fake",
+                "options": {"baseURL": r.url, "apiKey": st.FAKE_KEY},
+                "models": {st.MODEL: {"name": "GPT Fake", "tool_call": True}},
+            }
+        },
+    }
+    return {
+        "OPENCODE_CONFIG_CONTENT": json.dumps(provider),
+        "OPENCODE_DISABLE_MODELS_FETCH": "1",
+        "OPENCODE_DISABLE_AUTOUPDATE": "1",
+    }
+
+
 def test_opencode():
     group = "opencode"
     r = new_run("opencode")
     try:
-        # The printed snippet is the whole global config file; the model
-        # provider comes in OPENCODE_CONFIG_CONTENT, merged over it.
-        config_dir = os.path.join(r.sb.home, ".config", "opencode")
-        os.makedirs(config_dir)
-        printed = printed_config(r, "opencode")
-        with open(os.path.join(config_dir, "opencode.json"), "w") as f:
-            f.write(printed)
-        provider = {
-            "autoupdate": False,
-            "share": "disabled",
-            "model": f"fake/{st.MODEL}",
-            "provider": {
-                "fake": {
-                    "npm": "@ai-sdk/openai-compatible",
-                    "name": "Fake",
-                    "options": {"baseURL": r.url, "apiKey": st.FAKE_KEY},
-                    "models": {st.MODEL: {"name": "GPT Fake", "tool_call": True}},
-                }
-            },
-        }
-        env = {
-            "OPENCODE_CONFIG_CONTENT": json.dumps(provider),
-            "OPENCODE_DISABLE_MODELS_FETCH": "1",
-            "OPENCODE_DISABLE_AUTOUPDATE": "1",
-        }
+        env = opencode_config(r, group)
         opencode = [st.INSTALLED["opencode"], "run", "-m", f"fake/{st.MODEL}", "--format", "json"]
         # OpenCode's first run in a fresh HOME installs its config folder's
         # plugin package from npm and takes minutes on a loaded machine.
@@ -293,6 +306,100 @@ def test_opencode():
         store = os.path.join(r.sb.home, ".local", "share", "opencode")
         st.check_reader(group, r, {session_id: [FIRST_PROMPT, RESUMED_PROMPT]}, store, "opencode")
     finally:
+        r.close()
+
+
+def prepared_context(r):
+    """What `prepare` renders for a message citing checkout-tax: the text
+    the server's resource for that session carries."""
+    status, out, _ = r.server("prepare", "--store", STORE, "-", stdin=f"Look at {GOOD_MENTION} and summarise it.\n")
+    try:
+        return "".join(c["text"] for c in json.loads(out)["additionalContext"]["content"]) if status == 0 else ""
+    except (ValueError, KeyError, TypeError):
+        return ""
+
+
+def opencode_menu_lists(tui, word, seconds):
+    """Types `@` and a word of the title into OpenCode's prompt until its
+    menu lists the session's resource: its name, then its description (the
+    server's `title — agent · folder · date`)."""
+    # The TUI fetches the resource list as it starts, beside the prompt
+    # appearing: a menu opened before it came keeps what it had, so the word
+    # is erased and typed again until the session shows.
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        tui.type("@" + word)
+        if wait_for(lambda: [l for l in tui.lines() if SESSION_TITLE in l and "hydra" in l and "shop" in l], 3):
+            return True
+        tui.keys(*["BSpace"] * (len(word) + 1))
+        wait_for(lambda: not any(("@" + word) in l for l in tui.lines()), 3)
+    return False
+
+
+def test_opencode_tui():
+    """OpenCode's interactive TUI, the server as printed: its `@` menu lists
+    the server's resources (read by `resources/list` as the TUI starts);
+    choosing one makes OpenCode read it (`resources/read`) when the prompt
+    is sent, and put its text in the model request beside the prompt."""
+    group = "opencode tui"
+    r = new_run("opencode-tui")
+    tui = None
+    try:
+        env = opencode_config(r, group)
+        expected = prepared_context(r)
+        if not check(f"{group}: prepare renders the session's context", ATTACHED in expected, tail(expected)):
+            return
+        # The terminal tmux presents (this test's own TERM may be none, as
+        # under CI).
+        env["TERM"] = "xterm-256color"
+        r.sb.trace_mcp()
+        # A first start in a fresh HOME installs the config folder's plugin
+        # package from npm in the background: the agent gets time for it.
+        tui = Tmux(r.sb, "opencode", [st.INSTALLED["opencode"]], r.sb.env(env), seconds=600)
+        ready = tui.shows("Ask anything", "GPT Fake", seconds=180)
+        if not check(f"{group}: the interactive prompt appears", ready, tail(tui.screen())):
+            return
+        listed = opencode_menu_lists(tui, "Checkout", 90)
+        others = [l for l in tui.lines() if "Inventory refactor" in l or "deploy-2026-11-28" in l]
+        check(
+            f"{group}: `@` + part of the title lists the session's resource, and only it",
+            listed and not others,
+            tail(tui.screen()),
+        )
+        if not listed:
+            return
+        tui.keys("Enter")
+        inserted = tui.shows("@" + SESSION_TITLE, seconds=10)
+        if not check(f"{group}: Enter puts the resource in the prompt", inserted, tail(tui.screen())):
+            return
+        prompt = "summarise the Zephyrine session"
+        tui.type(prompt)
+        if not check(f"{group}: the prompt is typed after it", tui.shows(f"@{SESSION_TITLE} {prompt}", seconds=10), tail(tui.screen())):
+            return
+        tui.keys("Enter")
+
+        def sent():
+            return [
+                q
+                for q in r.chat_requests()
+                for m in q["body"].get("messages") or []
+                if isinstance(m, dict) and m.get("role") == "user" and holds(m, prompt) and holds(m, expected)
+            ]
+
+        got = wait_for(sent, 120)
+        check(
+            f"{group}: the session's context (prepare's bytes) is in the request, in the prompt's own message",
+            bool(got),
+            f"{len(r.chat_requests())} requests, none holding the context with the prompt; screen {tail(tui.screen())}",
+        )
+        reads = [
+            m.get("params", {}).get("uri") for m in r.sb.mcp_messages() if m.get("method") == "resources/read"
+        ]
+        check(f"{group}: OpenCode read the resource ({SESSION_URI}) from the server", reads == [SESSION_URI], f"reads {reads}")
+        check(f"{group}: the turn ends with the model's reply shown", tui.shows(st.REPLY, seconds=60), tail(tui.screen()))
+    finally:
+        if tui:
+            tui.close()
         r.close()
 
 
@@ -404,7 +511,14 @@ def test_configs():
         r.close()
 
 
-TESTS = {"gemini": test_gemini, "qwen": test_qwen, "opencode": test_opencode, "copilot": test_copilot, "configs": test_configs}
+TESTS = {
+    "gemini": test_gemini,
+    "qwen": test_qwen,
+    "opencode": test_opencode,
+    "opencode-tui": test_opencode_tui,
+    "copilot": test_copilot,
+    "configs": test_configs,
+}
 
 
 def run_groups_in_parallel(groups, jobs):

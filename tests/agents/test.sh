@@ -17,7 +17,9 @@
 #      server configured as `mcp --print-config <agent>` prints it, one
 #      prompt calling every tool (each result in the next request), the
 #      agent's own session read back (not Qwen's: group 5 has it), Gemini's
-#      and Qwen's `@hydra:<uri>` attachments;
+#      and Qwen's `@hydra:<uri>` attachments, and OpenCode's TUI in tmux:
+#      `@`, part of a title, Enter, a prompt, Enter, and the session's
+#      context in the request;
 #      and every client's printed config parsed (configs).
 #   7. `hook gemini` under `gemini -p` (Gemini CLI 0.61.0) and `hook qwen`
 #      under `qwen -p` (hooks_more_test.py): the context in the request,
@@ -71,7 +73,8 @@ for agent in "$@"; do
       more+=(copilot)
       prompt_hooks+=(copilot)
       ;;
-    opencode | configs) more+=("$agent") ;;
+    opencode) more+=(opencode opencode-tui) ;;
+    configs) more+=(configs) ;;
     *)
       echo "usage: unknown agent $agent (claude codex pi qwen kilo continue cline aider gemini opencode copilot configs)" >&2
       exit 2
