@@ -319,17 +319,29 @@ def prepared_context(r):
         return ""
 
 
+# The other sessions of examples/sessions, as the `@` menu names them.
+OTHER_TITLES = ("Inventory refactor", "deploy-2026-11-28", "test-writer")
+
+
 def opencode_menu_lists(tui, word, seconds):
     """Types `@` and a word of the title into OpenCode's prompt until its
-    menu lists the session's resource: its name, then its description (the
-    server's `title — agent · folder · date`)."""
-    # The TUI fetches the resource list as it starts, beside the prompt
-    # appearing: a menu opened before it came keeps what it had, so the word
-    # is erased and typed again until the session shows.
+    menu lists the session's resource — its name, then its description
+    (the server's `title — agent · folder · date`) — and no other session:
+    the menu filtered by the word, so Enter picks this one."""
+
+    def filtered():
+        lines = tui.lines()
+        shown = any(SESSION_TITLE in l and "hydra" in l and "shop" in l for l in lines)
+        return shown and not any(t in l for t in OTHER_TITLES for l in lines)
+
+    # The menu opens on `@` with every item and filters as the word comes
+    # in, a frame or more behind the keys; and the TUI fetches the resource
+    # list as it starts, beside the prompt appearing. So the word is erased
+    # and typed again until the menu shows the session alone.
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         tui.type("@" + word)
-        if wait_for(lambda: [l for l in tui.lines() if SESSION_TITLE in l and "hydra" in l and "shop" in l], 3):
+        if wait_for(filtered, 5):
             return True
         tui.keys(*["BSpace"] * (len(word) + 1))
         wait_for(lambda: not any(("@" + word) in l for l in tui.lines()), 3)
@@ -360,13 +372,7 @@ def test_opencode_tui():
         if not check(f"{group}: the interactive prompt appears", ready, tail(tui.screen())):
             return
         listed = opencode_menu_lists(tui, "Checkout", 90)
-        others = [l for l in tui.lines() if "Inventory refactor" in l or "deploy-2026-11-28" in l]
-        check(
-            f"{group}: `@` + part of the title lists the session's resource, and only it",
-            listed and not others,
-            tail(tui.screen()),
-        )
-        if not listed:
+        if not check(f"{group}: `@` + part of the title lists the session's resource, and only it", listed, tail(tui.screen())):
             return
         tui.keys("Enter")
         inserted = tui.shows("@" + SESSION_TITLE, seconds=10)
@@ -392,10 +398,18 @@ def test_opencode_tui():
             bool(got),
             f"{len(r.chat_requests())} requests, none holding the context with the prompt; screen {tail(tui.screen())}",
         )
-        reads = [
-            m.get("params", {}).get("uri") for m in r.sb.mcp_messages() if m.get("method") == "resources/read"
-        ]
+        traced = r.sb.mcp_messages()
+        reads = [(m.get("params") or {}).get("uri") for m in traced if m.get("method") == "resources/read"]
         check(f"{group}: OpenCode read the resource ({SESSION_URI}) from the server", reads == [SESSION_URI], f"reads {reads}")
+        # What docs/mcp.md records of OpenCode's lifecycle: no probe, the
+        # older revision's handshake.
+        methods = [m.get("method") for m in traced if m.get("method")]
+        first = (traced[0].get("params") or {}) if traced else {}
+        check(
+            f"{group}: OpenCode speaks MCP 2025-11-25 (initialize, no server/discover)",
+            methods[:1] == ["initialize"] and first.get("protocolVersion") == "2025-11-25" and "server/discover" not in methods,
+            f"methods {methods}; initialize params {json.dumps(first)[:300]}",
+        )
         check(f"{group}: the turn ends with the model's reply shown", tui.shows(st.REPLY, seconds=60), tail(tui.screen()))
     finally:
         if tui:
