@@ -410,7 +410,11 @@ def test_opencode_tui():
             methods[:1] == ["initialize"] and first.get("protocolVersion") == "2025-11-25" and "server/discover" not in methods,
             f"methods {methods}; initialize params {json.dumps(first)[:300]}",
         )
-        check(f"{group}: the turn ends with the model's reply shown", tui.shows(st.REPLY, seconds=60), tail(tui.screen()))
+        # The reply alone is no proof: the session's title (the model's
+        # answer to OpenCode's title request) is the same words. A finished
+        # turn's footer names the model and the time it took.
+        ended = wait_for(lambda: st.REPLY in tui.screen() and re.search(r"GPT Fake · [0-9.]+m?s", tui.screen()), 60)
+        check(f"{group}: the turn ends with the model's reply shown", ended, tail(tui.screen()))
     finally:
         if tui:
             tui.close()
