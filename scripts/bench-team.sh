@@ -4,7 +4,9 @@
 # 1. publishing one 10 MB session (three runs, each a new version);
 # 2. publishing SESSIONS small sessions in one command, then listing them
 #    with `candidates --store s3://…` cold (an empty cache) and warm (the
-#    same cache, again), three runs each.
+#    same cache, again), three runs each;
+# 3. completion p50/p95 at the language server's client with those
+#    sessions as a local store, then as the team store.
 # Uses the release binary (BENCH_BINARY=path measures another build).
 # Everything lives in bench-data/team (gitignored); the server is stopped
 # at the end.
@@ -98,3 +100,13 @@ for run in 1 2 3; do
   printf 'list %s published sessions (run %s): cold %.3f s, warm %.3f s\n' "$sessions" "$run" \
     "$(echo "$mid - $start" | bc)" "$(echo "$end - $mid" | bc)"
 done
+
+# 3. Completion p50/p95 at the language server's client, the same
+#    sessions as a local store and as the team store (listed from the
+#    warm cache the runs above left; it also holds `probe` and `big`):
+#    a team store costs completion nothing once listed (network work is
+#    never on a keystroke's path).
+printf 'completion, %s sessions as a local store: %s\n' "$sessions" \
+  "$(python3 scripts/completion_p95.py "$bin" "$sessions" "$dir/many")"
+printf 'completion, %s sessions as the team store: %s\n' "$sessions" \
+  "$(python3 scripts/completion_p95.py "$bin" "$((sessions + 2))" "$url")"
