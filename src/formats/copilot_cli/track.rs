@@ -57,15 +57,7 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Copilot CLI session: no complete line";
 
-    tracker_parts!(file_modified);
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
+    tracker_parts!(file_modified, tally, for_scan);
 
     fn for_read() -> Self {
         Tracker::default()
