@@ -59,6 +59,8 @@ impl Track for Tracker {
 
     tracker_parts!(file_modified, tally, for_scan);
 
+    /// The scan's tracker: each line is one event, built as it is judged
+    /// (a scan's sink drops it).
     fn for_read() -> Self {
         Tracker::default()
     }
