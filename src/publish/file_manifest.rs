@@ -166,10 +166,11 @@ fn publish_highest(
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn entry(i: usize) -> ManifestEntry {
+    /// The `i`th entry of a test manifest: its own hash and size.
+    pub(crate) fn entry(i: usize) -> ManifestEntry {
         ManifestEntry {
             sha256: format!("{i:064x}"),
             bytes: i as u64,

@@ -192,20 +192,12 @@ mod tests {
     use object_store::memory::InMemory;
 
     use super::*;
+    use crate::publish::file_manifest::tests::entry;
     use crate::store::team::TeamUrl;
 
     fn client() -> TeamClient {
         let url = TeamUrl::parse("s3://mem/team").unwrap();
         TeamClient::over(Arc::new(InMemory::new()), "team", url, true)
-    }
-
-    fn entry(i: usize) -> ManifestEntry {
-        ManifestEntry {
-            sha256: format!("{i:064x}"),
-            bytes: i as u64,
-            published_at: "2026-12-02T10:00:00Z".into(),
-            title: None,
-        }
     }
 
     #[tokio::test]
