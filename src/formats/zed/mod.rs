@@ -12,7 +12,7 @@ use std::io::Read;
 use serde_json::Value;
 
 use crate::formats::text;
-use crate::model::{Entry, Event, Role, SessionHeader};
+use crate::model::{Entry, Role, SessionHeader};
 
 pub mod defaults;
 
