@@ -79,21 +79,27 @@ pub fn opened_path(file: &File) -> Option<PathBuf> {
 }
 
 #[cfg(all(test, unix))]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    #[test]
-    fn a_fifo_opens_at_once_and_is_not_regular() {
-        let dir = tempfile::tempdir().unwrap();
-        let fifo = dir.path().join("log.jsonl");
+    /// Makes a named pipe at `path`: a file that an open without
+    /// `O_NONBLOCK` waits on for a writer.
+    pub(crate) fn make_fifo(path: &Path) {
         rustix::fs::mknodat(
             rustix::fs::CWD,
-            &fifo,
+            path,
             rustix::fs::FileType::Fifo,
             rustix::fs::Mode::from_raw_mode(0o600),
             0,
         )
         .unwrap();
+    }
+
+    #[test]
+    fn a_fifo_opens_at_once_and_is_not_regular() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("log.jsonl");
+        make_fifo(&fifo);
         // Without O_NONBLOCK this open waits for a writer, for ever.
         let err = open_regular(&fifo, Links::Follow).unwrap_err();
         assert_eq!(err.to_string(), "not a regular file");

@@ -21,6 +21,7 @@ pub fn read_side_file(path: &Path, max: u64) -> io::Result<Vec<u8>> {
 #[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use crate::fsio::open::tests::make_fifo;
 
     #[test]
     fn a_side_file_is_read_bounded_and_never_through_a_link_or_a_fifo() {
@@ -32,14 +33,7 @@ mod tests {
         std::os::unix::fs::symlink(&real, &link).unwrap();
         assert!(read_side_file(&link, 4).is_err());
         let fifo = dir.path().join("fifo");
-        rustix::fs::mknodat(
-            rustix::fs::CWD,
-            &fifo,
-            rustix::fs::FileType::Fifo,
-            rustix::fs::Mode::from_raw_mode(0o600),
-            0,
-        )
-        .unwrap();
+        make_fifo(&fifo);
         assert!(read_side_file(&fifo, 4).is_err());
     }
 }

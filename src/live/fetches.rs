@@ -261,6 +261,14 @@ mod tests {
         (fetches, reader, open, ended)
     }
 
+    /// Starts the fetching thread and lets its one fetch through the gate,
+    /// returning once the fetch said it ended.
+    fn let_the_fetch_end(fetches: &Fetches, open: &mpsc::Sender<()>, ended: &mpsc::Receiver<()>) {
+        fetches.start();
+        open.send(()).unwrap();
+        ended.recv_timeout(Duration::from_secs(10)).unwrap();
+    }
+
     #[test]
     fn a_remote_session_is_fetching_until_its_fetch_ends_then_read() {
         let (fetches, reader, open, ended) = started(false);
@@ -273,9 +281,7 @@ mod tests {
             fetches.check(&reader, &s).unwrap().code,
             ErrorCode::Fetching
         );
-        fetches.start();
-        open.send(()).unwrap();
-        ended.recv_timeout(Duration::from_secs(10)).unwrap();
+        let_the_fetch_end(&fetches, &open, &ended);
         assert!(fetches.check(&reader, &s).is_none());
         assert!(ended.try_recv().is_err(), "one fetch only");
     }
@@ -288,9 +294,7 @@ mod tests {
             fetches.check(&reader, &s).unwrap().code,
             ErrorCode::Fetching
         );
-        fetches.start();
-        open.send(()).unwrap();
-        ended.recv_timeout(Duration::from_secs(10)).unwrap();
+        let_the_fetch_end(&fetches, &open, &ended);
         let failed = fetches.check(&reader, &s).unwrap();
         assert_eq!(failed.code, ErrorCode::ReadFailed);
         assert!(

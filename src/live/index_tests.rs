@@ -3,6 +3,7 @@
 //! announce only when the store changed since.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use super::index::{IndexEvent, LiveIndex};
 use crate::store::{FsStore, Scan, StoreSpec};
@@ -15,6 +16,22 @@ fn log(root: &Path, id: &str, title: &str) {
     std::fs::write(root.join(format!("{id}.jsonl")), text).unwrap();
 }
 
+/// Starts an index of `specs` through the index cache in `cache` and
+/// waits for its first index: the index, and the `Changed` events it sent
+/// by then (it sends its events before it says it is ready).
+async fn started(specs: Vec<StoreSpec>, cache: &Path) -> (Arc<LiveIndex>, usize) {
+    let (index, mut events) = LiveIndex::new();
+    let fs = FsStore::unscanned(&specs, Scan::Full).with_index_cache(&specs, cache);
+    index.start(Box::new(fs), specs);
+    index.listed().await;
+    index.ready().await;
+    let mut changed = 0;
+    while let Ok(event) = events.try_recv() {
+        changed += usize::from(matches!(event, IndexEvent::Changed));
+    }
+    (index, changed)
+}
+
 /// Starts an index of `store` through the cache in `cache` (one run of a
 /// cached store before it leaves the cache); the `Changed` events heard
 /// once the first index is built, and that index's titles.
@@ -22,16 +39,7 @@ async fn warm_start(store: &Path, cache: &Path, between: impl FnOnce()) -> (usiz
     let specs = vec![StoreSpec::auto(store)];
     drop(FsStore::open_cached(&specs, Scan::Full, cache));
     between();
-    let (index, mut events) = LiveIndex::new();
-    let fs = FsStore::unscanned(&specs, Scan::Full).with_index_cache(&specs, cache);
-    index.start(Box::new(fs), specs);
-    index.listed().await;
-    index.ready().await;
-    // The index sends its events before it says it is ready.
-    let mut changed = 0;
-    while let Ok(event) = events.try_recv() {
-        changed += usize::from(matches!(event, IndexEvent::Changed));
-    }
+    let (index, changed) = started(specs, cache).await;
     let view = index.view();
     assert!(
         !view.recorded,
@@ -74,15 +82,7 @@ async fn without_a_cache_the_first_index_is_the_one_change() {
     let (store, cache) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     log(store.path(), "a", "Alpha");
     let specs = vec![StoreSpec::auto(store.path())];
-    let (index, mut events) = LiveIndex::new();
-    let fs = FsStore::unscanned(&specs, Scan::Full).with_index_cache(&specs, cache.path());
-    index.start(Box::new(fs), specs);
-    index.listed().await;
-    index.ready().await;
-    let mut changed = 0;
-    while let Ok(event) = events.try_recv() {
-        changed += usize::from(matches!(event, IndexEvent::Changed));
-    }
+    let (index, changed) = started(specs, cache.path()).await;
     assert_eq!(changed, 1);
     assert_eq!(index.view().len(), 1);
 }

@@ -77,22 +77,25 @@ fn server_args(request: &McpRequest) -> Vec<String> {
     args
 }
 
-fn claude_code(args: &[String]) -> String {
+/// The server's command line: the program, then `args`.
+fn command(args: &[String]) -> Vec<String> {
     let mut command = vec![PROGRAM.to_string()];
     command.extend(args.iter().cloned());
+    command
+}
+
+fn claude_code(args: &[String]) -> String {
     format!(
         "# Add the server for every project (drop --scope user for this one only):\n\
          claude mcp add --scope user {NAME} -- {}\n\
          # Let the model read sessions without asking each time: in ~/.claude/settings.json\n\
          {}\n",
-        shell_line(&command),
+        shell_line(&command(args)),
         pretty(&json!({"permissions": {"allow": ["mcp__hydra__read_session"]}}))
     )
 }
 
 fn codex(args: &[String]) -> String {
-    let mut command = vec![PROGRAM.to_string()];
-    command.extend(args.iter().cloned());
     format!(
         "# Either run:\n\
          codex mcp add {NAME} -- {}\n\
@@ -100,7 +103,7 @@ fn codex(args: &[String]) -> String {
          [mcp_servers.{NAME}]\n\
          command = {}\n\
          args = [{}]\n",
-        shell_line(&command),
+        shell_line(&command(args)),
         toml_string(PROGRAM),
         args.iter()
             .map(|a| toml_string(a))
@@ -165,10 +168,8 @@ fn qwen_code(args: &[String]) -> String {
 /// the command and its arguments as one array. OpenCode runs MCP tools
 /// without asking unless a `permission` rule says otherwise.
 fn opencode_style(file: &str, schema: Option<&str>, args: &[String]) -> String {
-    let mut command = vec![PROGRAM.to_string()];
-    command.extend(args.iter().cloned());
     let mut config = json!({
-        "mcp": {NAME: {"type": "local", "command": command, "enabled": true}},
+        "mcp": {NAME: {"type": "local", "command": command(args), "enabled": true}},
     });
     if let (Some(schema), Some(object)) = (schema, config.as_object_mut()) {
         object.insert("$schema".into(), json!(schema));
@@ -184,15 +185,13 @@ fn opencode_style(file: &str, schema: Option<&str>, args: &[String]) -> String {
 /// It approves read-only tools without asking, in `copilot -p` too, and
 /// all four are annotated read-only: no permission flag is needed.
 fn copilot_cli(args: &[String]) -> String {
-    let mut command = vec![PROGRAM.to_string()];
-    command.extend(args.iter().cloned());
     format!(
         "# Either run:\n\
          copilot mcp add {NAME} -- {}\n\
          # or add to ~/.copilot/mcp-config.json:\n\
          {}\n\
          # The tools are read-only: Copilot CLI runs them without asking (copilot -p too).\n",
-        shell_line(&command),
+        shell_line(&command(args)),
         pretty(&json!({"mcpServers": {NAME: {
             "type": "local",
             "command": PROGRAM,

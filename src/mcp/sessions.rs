@@ -188,11 +188,7 @@ impl Sessions {
         id: &str,
         cancelled: Cancelled<'_>,
     ) -> Result<String, ReferenceError> {
-        let source = CachedSource {
-            view,
-            cache: &self.cache,
-            fetches: None,
-        };
+        let source = self.source(view);
         context_of(&source, id, self.options(), self.spill(), cancelled)
     }
 
@@ -203,13 +199,20 @@ impl Sessions {
         text: &str,
         cancelled: Cancelled<'_>,
     ) -> Result<String, ReferenceError> {
-        let source = CachedSource {
+        let source = self.source(view);
+        let prepared = prepare_text(text, self.options(), &source, self.spill(), cancelled)?;
+        Ok(prepared.text_form())
+    }
+
+    /// `view`'s sessions read through this server's snapshot cache; a
+    /// team store's snapshot is fetched (bounded) when asked, as any read
+    /// would.
+    fn source<'a>(&'a self, view: &'a View) -> CachedSource<'a> {
+        CachedSource {
             view,
             cache: &self.cache,
             fetches: None,
-        };
-        let prepared = prepare_text(text, self.options(), &source, self.spill(), cancelled)?;
-        Ok(prepared.text_form())
+        }
     }
 
     fn options(&self) -> PrepareOptions<'_> {

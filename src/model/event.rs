@@ -27,6 +27,19 @@ pub struct Entry<'a> {
     pub event: Event<'a>,
 }
 
+impl<'a> Entry<'a> {
+    /// The message `role` wrote at `seq`: what most of a log's surface is.
+    pub fn message(seq: u64, role: Role, text: impl Into<Cow<'a, str>>) -> Self {
+        Entry {
+            seq,
+            event: Event::Message {
+                role,
+                text: text.into(),
+            },
+        }
+    }
+}
+
 /// What an event means for projection (reference.md §3).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum Event<'a> {

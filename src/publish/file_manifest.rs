@@ -168,15 +168,7 @@ fn publish_highest(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn entry(i: usize) -> ManifestEntry {
-        ManifestEntry {
-            sha256: format!("{i:064x}"),
-            bytes: i as u64,
-            published_at: "2026-12-02T10:00:00Z".into(),
-            title: None,
-        }
-    }
+    use crate::publish::protocol::tests::entry;
 
     fn read(dir: &Path) -> Manifest {
         Manifest::parse(&std::fs::read(dir.join(MANIFEST)).unwrap()).unwrap()

@@ -186,7 +186,7 @@ pub fn backoff(attempt: u32) -> Duration {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use std::sync::Arc;
 
     use object_store::memory::InMemory;
@@ -194,18 +194,20 @@ mod tests {
     use super::*;
     use crate::store::team::TeamUrl;
 
-    fn client() -> TeamClient {
-        let url = TeamUrl::parse("s3://mem/team").unwrap();
-        TeamClient::over(Arc::new(InMemory::new()), "team", url, true)
-    }
-
-    fn entry(i: usize) -> ManifestEntry {
+    /// The `i`th entry of a test manifest: its own hash and size (the
+    /// file store's tests too, which stand on this protocol).
+    pub(crate) fn entry(i: usize) -> ManifestEntry {
         ManifestEntry {
             sha256: format!("{i:064x}"),
             bytes: i as u64,
             published_at: "2026-12-02T10:00:00Z".into(),
             title: None,
         }
+    }
+
+    fn client() -> TeamClient {
+        let url = TeamUrl::parse("s3://mem/team").unwrap();
+        TeamClient::over(Arc::new(InMemory::new()), "team", url, true)
     }
 
     #[tokio::test]

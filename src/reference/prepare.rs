@@ -73,6 +73,24 @@ pub struct AdditionalContext {
     pub content: Vec<TextBlock>,
 }
 
+impl AdditionalContext {
+    /// The recalled sessions' context as the contract fixes it (a `user`
+    /// block whose source is a `session-reference` `recall`, version 1):
+    /// `references` and the rendered `text`.
+    pub fn recall(references: Vec<ReferenceStats>, text: String) -> Self {
+        AdditionalContext {
+            role: "user",
+            source: ContextSource {
+                kind: "session-reference",
+                form: "recall",
+                version: 1,
+                references,
+            },
+            content: vec![TextBlock::new(text)],
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ContextSource {
     pub kind: &'static str,
@@ -362,16 +380,7 @@ pub fn prepare(
         .collect();
     Ok(Prepared {
         content,
-        additional_context: Some(AdditionalContext {
-            role: "user",
-            source: ContextSource {
-                kind: "session-reference",
-                form: "recall",
-                version: 1,
-                references,
-            },
-            content: vec![TextBlock::new(text)],
-        }),
+        additional_context: Some(AdditionalContext::recall(references, text)),
     })
 }
 
@@ -382,16 +391,7 @@ mod tests {
     fn prepared(text: &str, context: Option<&str>) -> Prepared {
         Prepared {
             content: vec![TextBlock::new(text.into())],
-            additional_context: context.map(|c| AdditionalContext {
-                role: "user",
-                source: ContextSource {
-                    kind: "session-reference",
-                    form: "recall",
-                    version: 1,
-                    references: Vec::new(),
-                },
-                content: vec![TextBlock::new(c.into())],
-            }),
+            additional_context: context.map(|c| AdditionalContext::recall(Vec::new(), c.into())),
         }
     }
 

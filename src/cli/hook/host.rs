@@ -216,12 +216,19 @@ mod tests {
         assert!(Host::ClaudeCode.overflow(&"x".repeat(10_001)).is_some());
     }
 
+    /// `host` keeps inline what fits `bound` twice over with room for its
+    /// answer, and not a byte more.
+    #[track_caller]
+    fn keeps_what_fits_twice_over(host: Host, bound: usize) {
+        let inline = host.inline_bytes().unwrap();
+        assert!(2 * inline + QWEN_ANSWER_ROOM <= bound, "{host:?}");
+        assert_eq!(host.overflow(&"x".repeat(inline)), None, "{host:?}");
+        assert!(host.overflow(&"x".repeat(inline + 1)).is_some(), "{host:?}");
+    }
+
     #[test]
     fn qwen_keeps_what_fits_its_stdout_twice_over_and_gemini_any_size() {
-        let inline = Host::Qwen.inline_bytes().unwrap();
-        assert!(2 * inline + QWEN_ANSWER_ROOM <= QWEN_STDOUT_BYTES);
-        assert_eq!(Host::Qwen.overflow(&"x".repeat(inline)), None);
-        assert!(Host::Qwen.overflow(&"x".repeat(inline + 1)).is_some());
+        keeps_what_fits_twice_over(Host::Qwen, QWEN_STDOUT_BYTES);
         assert_eq!(Host::Gemini.inline_bytes(), None);
         assert_eq!(
             Host::Gemini.overflow(&"x".repeat(QWEN_STDOUT_BYTES * 2)),
@@ -233,10 +240,7 @@ mod tests {
 
     #[test]
     fn copilot_keeps_what_fits_its_output_bound_twice_over() {
-        let inline = Host::Copilot.inline_bytes().unwrap();
-        assert!(2 * inline + QWEN_ANSWER_ROOM <= COPILOT_OUTPUT_BYTES);
-        assert_eq!(Host::Copilot.overflow(&"x".repeat(inline)), None);
-        assert!(Host::Copilot.overflow(&"x".repeat(inline + 1)).is_some());
+        keeps_what_fits_twice_over(Host::Copilot, COPILOT_OUTPUT_BYTES);
         assert_eq!(Host::Copilot.event(), "userPromptSubmitted");
         assert!(Host::Copilot.flat_answer() && !Host::Qwen.flat_answer());
     }

@@ -114,7 +114,7 @@ fn bytes(n: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::reference::prepare::{AdditionalContext, ContextSource, TextBlock};
+    use crate::reference::prepare::{AdditionalContext, TextBlock};
 
     fn stats(label: &str, title: Option<&str>, kept: usize, total: usize) -> ReferenceStats {
         ReferenceStats {
@@ -136,18 +136,10 @@ mod tests {
     fn prepared(references: Vec<ReferenceStats>, objects: &[&str]) -> Prepared {
         Prepared {
             content: vec![TextBlock::new("hi".into())],
-            additional_context: Some(AdditionalContext {
-                role: "user",
-                source: ContextSource {
-                    kind: "session-reference",
-                    form: "recall",
-                    version: 1,
-                    references,
-                },
-                content: vec![TextBlock::new(render::render_context(
-                    objects.iter().copied(),
-                ))],
-            }),
+            additional_context: Some(AdditionalContext::recall(
+                references,
+                render::render_context(objects.iter().copied()),
+            )),
         }
     }
 

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::ClaudeCode;
-use crate::formats::toolkit::hard_case::{expect, read_surface};
+use crate::formats::toolkit::hard_case::{expect, read_surface, Expected};
 use crate::formats::toolkit::memory_log::MemoryLog;
 
 const T0: u64 = 1_767_225_600_000;
@@ -58,12 +58,9 @@ fn a_rewind_keeps_only_the_surviving_branch() {
     );
     assert_eq!(
         read_surface(&ClaudeCode, &log),
-        expect(
-            "s1",
+        S1.surface(
             T0 + 1_000,
-            Some("/w/repo"),
-            Some("Plan the parser"),
-            None,
+            "Plan the parser",
             &[
                 ("user", "Plan the parser"),
                 ("assistant", "Here is a plan"),
@@ -107,12 +104,9 @@ fn compaction_shadows_the_branch_and_the_custom_title_wins() {
     );
     assert_eq!(
         read_surface(&ClaudeCode, &log),
-        expect(
-            "s1",
+        S1.surface(
             T0 + 5_000,
-            Some("/w/repo"),
-            Some("My parser"),
-            None,
+            "My parser",
             &[
                 ("checkpoint", "Summary: the parser is planned"),
                 ("user", "Now write it"),
@@ -175,13 +169,10 @@ fn wrappers_meta_and_tools_are_dropped_and_the_title_is_the_first_real_prompt() 
     );
     assert_eq!(
         read_surface(&ClaudeCode, &log),
-        expect(
-            "s1",
+        S1.surface(
             T0 + 1_000,
-            Some("/w/repo"),
             // 80 scalars end inside "module": cut at the space before it.
-            Some("Review @cart totals and then fix every rounding bug you find in the checkout"),
-            None,
+            "Review @cart totals and then fix every rounding bug you find in the checkout",
             &[
                 ("user", prompt),
                 ("assistant", "Reading it"),
@@ -211,12 +202,9 @@ fn inline_sidechains_never_show_and_a_missing_parent_ends_the_chain() {
     );
     assert_eq!(
         read_surface(&ClaudeCode, &log),
-        expect(
-            "s1",
+        S1.surface(
             T0 + 5_000,
-            Some("/w/repo"),
-            Some("Continued from a lost line"),
-            None,
+            "Continued from a lost line",
             &[
                 ("user", "Continued from a lost line"),
                 ("assistant", "Sure"),
@@ -275,3 +263,6 @@ fn a_parent_written_after_its_child_is_still_on_the_branch() {
     // the chain and the file disagree, as for Pi).
     assert_eq!(texts, ["Child first", "Parent later", "Leaf"]);
 }
+
+/// The session most cases write.
+const S1: Expected = Expected::new("s1", Some("/w/repo"));

@@ -7,7 +7,7 @@ use std::borrow::Cow;
 
 use super::line::{self, Block, Content, Kind, Line};
 use super::text;
-use crate::formats::toolkit::track::{Tally, Track};
+use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
 use crate::model::{Entry, SessionHeader};
 
 /// The `agentId` prefix of the auto-compaction worker's transcript.
@@ -310,20 +310,12 @@ impl Meta {
 impl Track for Meta {
     const NO_LINE: &'static str = "no line has a sessionId";
 
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
+    tracker_parts!(tally, for_scan, file_modified);
 
-    fn for_scan() -> Self {
-        Meta::default()
-    }
-
+    /// The scan's: the full read's first pass (`reader::read_log`) takes
+    /// the same metadata, keeping the tree beside it.
     fn for_read() -> Self {
         Meta::default()
-    }
-
-    fn file_modified(&mut self, millis: u64) {
-        self.file_modified = Some(millis);
     }
 
     /// The index's scan; a full read walks the tree itself

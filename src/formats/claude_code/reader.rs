@@ -339,16 +339,7 @@ fn project(
         ),
         Kind::User => {
             if let Some(text) = meta::user_text(l) {
-                reorder.push(
-                    Entry {
-                        seq,
-                        event: Event::Message {
-                            role: Role::User,
-                            text,
-                        },
-                    },
-                    sink,
-                );
+                reorder.push(Entry::message(seq, Role::User, text), sink);
             }
         }
         Kind::Assistant => reorder.assistant(seq, group, meta::all_text(&l.content), sink),
@@ -441,16 +432,7 @@ impl Reorder {
     ) {
         let Some(left) = self.remaining.get_mut(group as usize) else {
             // Not split: one line, one message.
-            return self.push(
-                Entry {
-                    seq,
-                    event: Event::Message {
-                        role: Role::Assistant,
-                        text,
-                    },
-                },
-                sink,
-            );
+            return self.push(Entry::message(seq, Role::Assistant, text), sink);
         };
         *left = left.saturating_sub(1);
         let open = self

@@ -103,29 +103,20 @@ mod tests {
         assert!(!is_task_log(b"tasks/ui_messages.json"));
         assert!(!is_task_log(b"tasks/1/sub/ui_messages.json"));
         assert!(!is_task_log(b"tasks/1/api_conversation_history.json"));
-        assert_eq!(
-            scope_of(b"tasks/7/history_item.json").as_deref(),
-            Some(&b"tasks/7/"[..])
-        );
-        assert_eq!(
-            scope_of(b"a/tasks/_index.json").as_deref(),
-            Some(&b"a/tasks/"[..])
-        );
-        assert_eq!(
-            scope_of(b"tasks/_index.json").as_deref(),
-            Some(&b"tasks/"[..])
-        );
-        assert_eq!(
-            scope_of(b"state/taskHistory.json").as_deref(),
-            Some(&b"tasks/"[..])
-        );
-        assert_eq!(
-            scope_of(b"x/state/taskHistory.json").as_deref(),
-            Some(&b"x/tasks/"[..])
-        );
-        assert_eq!(scope_of(b"other/_index.json"), None);
-        assert_eq!(scope_of(b"taskHistory.json"), None);
-        assert_eq!(scope_of(b"tasks/7/ui_messages.json"), None);
+        let scopes: [(&[u8], Option<&[u8]>); 8] = [
+            (b"tasks/7/history_item.json", Some(&b"tasks/7/"[..])),
+            (b"a/tasks/_index.json", Some(&b"a/tasks/"[..])),
+            (b"tasks/_index.json", Some(&b"tasks/"[..])),
+            (b"state/taskHistory.json", Some(&b"tasks/"[..])),
+            (b"x/state/taskHistory.json", Some(&b"x/tasks/"[..])),
+            (b"other/_index.json", None),
+            (b"taskHistory.json", None),
+            (b"tasks/7/ui_messages.json", None),
+        ];
+        for (path, scope) in scopes {
+            let path_text = String::from_utf8_lossy(path);
+            assert_eq!(scope_of(path).as_deref(), scope, "{path_text}");
+        }
         assert_eq!(
             Place::named("tasks/42/ui_messages.json").id.as_deref(),
             Some("42")

@@ -34,6 +34,15 @@ fn doc(id: &str, elements: serde_json::Value) -> MemoryLog {
         .at(format!("/nowhere/tasks/{id}/ui_messages.json"))
 }
 
+/// The created time a full read of `log` finds.
+fn created_at(log: &MemoryLog) -> u64 {
+    Cline
+        .read(log, &|| false, &mut |_| {})
+        .unwrap()
+        .header
+        .created_at
+}
+
 fn user(text: &str) -> (Role, String) {
     (Role::User, text.into())
 }
@@ -169,23 +178,9 @@ fn the_first_element_alone_is_the_typed_task() {
         "t",
         json!([{"ts": 1.5, "type": "say", "say": "text", "text": "hi"}, {"ts": 9007199254740992u64, "type": "say"}, {"ts": 3, "type": "say"}]),
     );
-    assert_eq!(
-        Cline
-            .read(&log, &|| false, &mut |_| {})
-            .unwrap()
-            .header
-            .created_at,
-        3
-    );
+    assert_eq!(created_at(&log), 3);
     let log = doc("t", json!([{"type": "say", "say": "text", "text": "hi"}]));
-    assert_eq!(
-        Cline
-            .read(&log, &|| false, &mut |_| {})
-            .unwrap()
-            .header
-            .created_at,
-        7
-    );
+    assert_eq!(created_at(&log), 7);
 }
 
 #[test]

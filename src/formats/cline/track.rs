@@ -133,13 +133,7 @@ impl Tracker {
                 }
                 self.has_message = true;
                 if self.project {
-                    sink(Entry {
-                        seq,
-                        event: Event::Message {
-                            role,
-                            text: Cow::Owned(text.into_owned()),
-                        },
-                    });
+                    sink(Entry::message(seq, role, text.into_owned()));
                 }
             }
             Said::Condensed(summary) => {

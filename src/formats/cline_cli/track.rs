@@ -14,7 +14,7 @@ use super::unverified;
 use crate::formats::text;
 use crate::formats::toolkit::elements::{Elements, Piece};
 use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
-use crate::model::{Entry, Event, Role, SessionHeader, MAX_SAFE_INTEGER};
+use crate::model::{Entry, Role, SessionHeader, MAX_SAFE_INTEGER};
 
 /// The member whose entries are the session's messages.
 const MESSAGES: &str = "messages";
@@ -174,13 +174,7 @@ impl Tracker {
         }
         self.has_message = true;
         if self.project {
-            sink(Entry {
-                seq,
-                event: Event::Message {
-                    role,
-                    text: Cow::Owned(said),
-                },
-            });
+            sink(Entry::message(seq, role, said));
         }
     }
 

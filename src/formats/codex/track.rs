@@ -65,15 +65,7 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Codex session: no complete session_meta line";
 
-    tracker_parts!(file_modified);
-
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
+    tracker_parts!(file_modified, tally, for_scan);
 
     /// A tracker for a rollout with `response_item` messages (the reader
     /// makes one with [`Tracker::reading`] once its first pass knows).

@@ -54,29 +54,19 @@ mod tests {
 
     #[test]
     fn file_uris_become_paths() {
-        assert_eq!(
-            workspace_cwd("file:///home/ana/my%20app").as_deref(),
-            Some("/home/ana/my app")
-        );
-        assert_eq!(
-            workspace_cwd("file:///c%3A/Users/ana").as_deref(),
-            Some("c:/Users/ana")
-        );
-        assert_eq!(workspace_cwd("file:///d:/w").as_deref(), Some("d:/w"));
-        assert_eq!(
-            workspace_cwd("file://host/share/x").as_deref(),
-            Some("/share/x")
-        );
-        assert_eq!(
-            workspace_cwd("file:///a%zz%C3%A9").as_deref(),
-            Some("/a%zzé")
-        );
-        assert_eq!(workspace_cwd("/plain/path").as_deref(), Some("/plain/path"));
-        assert_eq!(
-            workspace_cwd("vscode-remote://ssh/x").as_deref(),
-            Some("vscode-remote://ssh/x")
-        );
-        assert_eq!(workspace_cwd(""), None);
-        assert_eq!(workspace_cwd("file://"), None);
+        let cases: [(&str, Option<&str>); 9] = [
+            ("file:///home/ana/my%20app", Some("/home/ana/my app")),
+            ("file:///c%3A/Users/ana", Some("c:/Users/ana")),
+            ("file:///d:/w", Some("d:/w")),
+            ("file://host/share/x", Some("/share/x")),
+            ("file:///a%zz%C3%A9", Some("/a%zzé")),
+            ("/plain/path", Some("/plain/path")),
+            ("vscode-remote://ssh/x", Some("vscode-remote://ssh/x")),
+            ("", None),
+            ("file://", None),
+        ];
+        for (uri, cwd) in cases {
+            assert_eq!(workspace_cwd(uri).as_deref(), cwd, "{uri:?}");
+        }
     }
 }

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::surface;
 use crate::formats::text;
-use crate::model::{Entry, Event, Role};
+use crate::model::{Entry, Role};
 
 /// The surface of the final state: request `i` is the user message at
 /// seq `2i + 1` and its answer at `2i + 2` (pending requests are not).
@@ -20,23 +20,15 @@ pub fn project(state: &Value, sink: &mut dyn FnMut(Entry<'_>)) {
         }
         let seq = 2 * i as u64 + 1;
         if let Some(asked) = surface::user_text(request).filter(|t| !t.trim().is_empty()) {
-            sink(Entry {
+            sink(Entry::message(
                 seq,
-                event: Event::Message {
-                    role: Role::User,
-                    text: text::person_text(Cow::Borrowed(asked)),
-                },
-            });
+                Role::User,
+                text::person_text(Cow::Borrowed(asked)),
+            ));
         }
         let answer = surface::assistant_text(request);
         if !answer.trim().is_empty() {
-            sink(Entry {
-                seq: seq + 1,
-                event: Event::Message {
-                    role: Role::Assistant,
-                    text: Cow::Owned(answer),
-                },
-            });
+            sink(Entry::message(seq + 1, Role::Assistant, answer));
         }
     }
 }

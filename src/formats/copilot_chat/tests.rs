@@ -9,7 +9,9 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::toolkit::test_support::{self, in_clone, lines, placed, scan_lines, surface};
+use crate::formats::toolkit::test_support::{
+    self, detected, first_line, in_clone, lines, placed, scan_lines, surface,
+};
 use crate::formats::{HeaderState, LogFormat};
 use crate::model::{ReadSummary, Role};
 
@@ -117,10 +119,7 @@ fn the_document_and_the_empty_window_session() {
 fn detection_follows_rule_five() {
     let full = br#"{"kind":0,"v":{"requests":[]}}"#;
     assert!(CopilotChat.recognizes(full));
-    assert_eq!(
-        crate::formats::detect(full).map(|f| f.name()),
-        Some("copilot-chat")
-    );
+    assert_eq!(detected(full), Some("copilot-chat"));
     for not in [
         &br#"{"kind":1,"v":{}}"#[..],
         br#"{"kind":0,"v":[]}"#,
@@ -245,7 +244,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
             continue;
         }
         let log = placed(path);
-        let first = log.bytes.split(|&b| b == b'\n').next().unwrap();
+        let first = first_line(&log);
         assert!(CopilotChat.recognizes(first), "{}", path.display());
         let mut seqs = Vec::new();
         CopilotChat

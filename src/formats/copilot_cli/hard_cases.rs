@@ -8,7 +8,7 @@ use std::path::Path;
 use serde_json::{json, Value};
 
 use super::CopilotCli;
-use crate::formats::toolkit::hard_case::{expect, read_surface};
+use crate::formats::toolkit::hard_case::{expect, read_surface, Expected};
 use crate::formats::toolkit::memory_log::MemoryLog;
 
 const T0: u64 = 1_767_225_600_000;
@@ -88,12 +88,9 @@ fn sources_sub_agents_and_failed_compactions_are_left_out() {
     .modified(7);
     assert_eq!(
         read_surface(&CopilotCli, &log),
-        expect(
-            "cp-1",
+        CP1.surface(
             T0 + 6_750,
-            Some("/w/cli"),
-            Some("Tidy the README headings"),
-            None,
+            "Tidy the README headings",
             &[
                 ("user", "Tidy the   README\nheadings"),
                 ("assistant", "Tidied")
@@ -165,12 +162,9 @@ fn a_generated_workspace_name_is_cut_and_the_compaction_shadows() {
     );
     assert_eq!(
         read_surface(&CopilotCli, &log),
-        expect(
-            "cp-1",
+        CP1.surface(
             T0 + 6_750,
-            Some("/w/cli"),
-            Some("Investigate why the nightly deploy job keeps failing on the second stage after"),
-            None,
+            "Investigate why the nightly deploy job keeps failing on the second stage after",
             &[
                 ("checkpoint", "The deploy fails on stage two"),
                 ("user", "Go on"),
@@ -178,3 +172,6 @@ fn a_generated_workspace_name_is_cut_and_the_compaction_shadows() {
         )
     );
 }
+
+/// The session of [`start`] in `/w/cli`.
+const CP1: Expected = Expected::new("cp-1", Some("/w/cli"));

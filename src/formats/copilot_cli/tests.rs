@@ -9,10 +9,12 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::toolkit::test_support::{self, lines, placed, projected, scan_lines, unplaced};
+use crate::formats::toolkit::test_support::{
+    self, detected, first_line, lines, placed, projected, scan_lines, unplaced,
+};
 use crate::formats::HeaderState;
 use crate::formats::LogFormat;
-use crate::model::Role;
+use crate::model::{ReadSummary, Role};
 
 const OWN: &str =
     "tests/fixtures/copilot-cli/session-state/4b7c9e21-0d3a-4f5e-8a61-93c2d7e0f118/events.jsonl";
@@ -75,16 +77,10 @@ fn the_scanner_agrees_with_the_read() {
 
 #[test]
 fn detection_follows_rule_three() {
-    assert_eq!(
-        crate::formats::detect(START.as_bytes()).map(|f| f.name()),
-        Some("copilot-cli")
-    );
+    assert_eq!(detected(START.as_bytes()), Some("copilot-cli"));
     // A Claude Code line with a `sessionId` is not one.
     let claude = br#"{"type":"user","sessionId":"s","message":{"role":"user","content":"x"}}"#;
-    assert_ne!(
-        crate::formats::detect(claude).map(|f| f.name()),
-        Some("copilot-cli")
-    );
+    assert_ne!(detected(claude), Some("copilot-cli"));
 }
 
 #[test]
@@ -162,6 +158,16 @@ fn a_compaction_without_summary_or_success_and_a_cleared_context() {
     );
 }
 
+/// A full read of `events` once its session folder's `workspace.yaml`
+/// holds `yaml`.
+fn read_with_workspace(events: &Path, yaml: &str) -> ReadSummary {
+    let folder = events.parent().unwrap();
+    std::fs::write(folder.join("workspace.yaml"), yaml).unwrap();
+    CopilotCli
+        .read(&placed(events), &|| false, &mut |_| {})
+        .unwrap()
+}
+
 #[test]
 fn workspace_yaml_names_the_session_and_gives_a_missing_cwd() {
     let dir = tempfile::tempdir().unwrap();
@@ -171,24 +177,13 @@ fn workspace_yaml_names_the_session_and_gives_a_missing_cwd() {
     let events = session.join("events.jsonl");
     std::fs::write(&events, format!("{bare}\n{USER}\n")).unwrap();
     let long = "a name the CLI took from a first prompt that goes on well past eighty characters";
-    std::fs::write(
-        session.join("workspace.yaml"),
-        format!("cwd: /from/yaml\nuser_named: false\nname: {long}\n"),
-    )
-    .unwrap();
-    let s = CopilotCli
-        .read(&placed(&events), &|| false, &mut |_| {})
-        .unwrap();
+    let s = read_with_workspace(
+        &events,
+        &format!("cwd: /from/yaml\nuser_named: false\nname: {long}\n"),
+    );
     assert_eq!(s.header.cwd.as_deref(), Some("/from/yaml"));
     assert_eq!(s.title, crate::formats::text::cut_title(long));
-    std::fs::write(
-        session.join("workspace.yaml"),
-        format!("user_named: true\nname: '  {long}  '\n"),
-    )
-    .unwrap();
-    let s = CopilotCli
-        .read(&placed(&events), &|| false, &mut |_| {})
-        .unwrap();
+    let s = read_with_workspace(&events, &format!("user_named: true\nname: '  {long}  '\n"));
     assert_eq!(s.title.as_deref(), Some(long));
     // The older `<id>.jsonl` beside `<id>/events.jsonl` is not read.
     let older = dir.path().join("s1.jsonl");
@@ -222,7 +217,7 @@ fn every_real_log_reads_and_the_scanner_agrees() {
     assert_eq!(files.len(), 6, "{files:?}");
     for path in &files {
         let log = placed(path);
-        let first = log.bytes.split(|&b| b == b'\n').next().unwrap();
+        let first = first_line(&log);
         assert!(CopilotCli.recognizes(first), "{}", path.display());
         let mut seqs = Vec::new();
         let summary = CopilotCli

@@ -57,16 +57,10 @@ impl Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Copilot CLI session: no complete line";
 
-    tracker_parts!(file_modified);
+    tracker_parts!(file_modified, tally, for_scan);
 
-    fn tally(&self) -> &Tally {
-        &self.tally
-    }
-
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
-
+    /// The scan's tracker: each line is one event, built as it is judged
+    /// (a scan's sink drops it).
     fn for_read() -> Self {
         Tracker::default()
     }

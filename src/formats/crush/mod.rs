@@ -178,13 +178,7 @@ pub fn project(
         let Some(role) = role.filter(|_| !summary_flag && !text.trim().is_empty()) else {
             continue;
         };
-        out.entries.push(Entry {
-            seq,
-            event: Event::Message {
-                role,
-                text: Cow::Owned(text),
-            },
-        });
+        out.entries.push(Entry::message(seq, role, text));
     }
     let created_at = millis(row.created_at)
         .or_else(|| messages.iter().filter_map(|m| millis(m.created_at)).min())

@@ -85,6 +85,17 @@ fn slug(path: &Path) -> Option<&str> {
 mod tests {
     use super::*;
 
+    /// The place of a transcript that is read: its id and cwd, and
+    /// whether it is a sub-agent's.
+    fn read(id: &str, cwd: &Option<String>, sub_agent: bool) -> Place {
+        Place {
+            id: Some(id.into()),
+            cwd: cwd.clone(),
+            sub_agent,
+            shadowed: None,
+        }
+    }
+
     #[test]
     fn ids_and_cwds_from_the_place() {
         let root = tempfile::tempdir().unwrap();
@@ -96,24 +107,8 @@ mod tests {
         let older = projects.join("s1.jsonl");
         std::fs::create_dir_all(child.parent().unwrap()).unwrap();
         let cwd = r.join("home/ana/my-app").to_str().map(str::to_string);
-        assert_eq!(
-            Place::of(&session, r),
-            Place {
-                id: Some("s1".into()),
-                cwd: cwd.clone(),
-                sub_agent: false,
-                shadowed: None
-            }
-        );
-        assert_eq!(
-            Place::of(&child, r),
-            Place {
-                id: Some("s1/c1".into()),
-                cwd: cwd.clone(),
-                sub_agent: true,
-                shadowed: None
-            }
-        );
+        assert_eq!(Place::of(&session, r), read("s1", &cwd, false));
+        assert_eq!(Place::of(&child, r), read("s1/c1", &cwd, true));
         // The older layout beside the newer one is not read; alone, it is.
         assert!(Place::of(&older, r).shadowed.is_none());
         std::fs::write(&session, "").unwrap();

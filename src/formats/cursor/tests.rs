@@ -10,7 +10,7 @@ use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::real_logs::real_logs;
-use crate::formats::toolkit::test_support::{self, placed, surface};
+use crate::formats::toolkit::test_support::{self, detected, first_line, placed, surface};
 use crate::formats::LogFormat;
 use crate::formats::{HeaderState, Scanner};
 use crate::model::Role;
@@ -120,16 +120,10 @@ fn the_scanner_agrees_with_the_read() {
 #[test]
 fn detection_follows_rule_six() {
     let first = user("<user_query>hi</user_query>");
-    assert_eq!(
-        crate::formats::detect(first.as_bytes()).map(|f| f.name()),
-        Some("cursor")
-    );
+    assert_eq!(detected(first.as_bytes()), Some("cursor"));
     // A Claude Code line has a `type`; a Cursor line never does.
     let claude = br#"{"type":"user","sessionId":"s","message":{"role":"user","content":"x"}}"#;
-    assert_eq!(
-        crate::formats::detect(claude).map(|f| f.name()),
-        Some("claude-code")
-    );
+    assert_eq!(detected(claude), Some("claude-code"));
     assert!(!Cursor.recognizes(TURN_ENDED.as_bytes()));
 }
 
@@ -303,12 +297,9 @@ fn every_shared_log_reads_and_the_scanner_agrees() {
     assert_eq!(files.len(), 6, "{files:?}");
     for path in &files {
         let log = placed(path);
-        let first = log.bytes.split(|&b| b == b'\n').next().unwrap();
+        let first = first_line(&log);
         assert!(Cursor.recognizes(first), "{}", path.display());
-        assert_eq!(
-            crate::formats::detect(first).map(|f| f.name()),
-            Some("cursor")
-        );
+        assert_eq!(detected(first), Some("cursor"));
         let mut seqs = Vec::new();
         let summary = Cursor
             .read(&log, &|| false, &mut |e| seqs.push(e.seq))

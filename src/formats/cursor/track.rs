@@ -2,7 +2,6 @@
 //! index scanner and the full read: one pass, each line its own seq (its
 //! line number), the model's lines of one run joined into one message.
 
-use std::borrow::Cow;
 use std::path::Path;
 
 use super::line::{self, Line};
@@ -11,7 +10,7 @@ use super::place::Place;
 use crate::formats::claude_code::text::first_line;
 use crate::formats::text;
 use crate::formats::toolkit::track::{tracker_parts, Tally, Track};
-use crate::model::{Entry, Event, Role, SessionHeader};
+use crate::model::{Entry, Role, SessionHeader};
 
 /// The model's lines since the last user message or end of turn.
 #[derive(Debug, Clone, Default)]
@@ -107,13 +106,7 @@ impl Track for Tracker {
                     }
                 }
                 self.has_message = true;
-                sink(Entry {
-                    seq,
-                    event: Event::Message {
-                        role: Role::User,
-                        text: Cow::Owned(text),
-                    },
-                });
+                sink(Entry::message(seq, Role::User, text));
             }
             Line::Assistant(blocks) => {
                 let mut shown = blocks.iter().filter(|b| message::is_shown(b)).peekable();
@@ -158,13 +151,7 @@ impl Tracker {
     fn end_run(&mut self, sink: &mut dyn FnMut(Entry<'_>)) {
         let run = std::mem::take(&mut self.run);
         if let (true, Some(seq)) = (self.project, run.seq) {
-            sink(Entry {
-                seq,
-                event: Event::Message {
-                    role: Role::Assistant,
-                    text: Cow::Owned(run.text),
-                },
-            });
+            sink(Entry::message(seq, Role::Assistant, run.text));
         }
     }
 

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::GeminiCli;
-use crate::formats::toolkit::hard_case::{expect, read_surface};
+use crate::formats::toolkit::hard_case::{expect, read_surface, Expected};
 use crate::formats::toolkit::memory_log::MemoryLog;
 
 const T0: u64 = 1_767_225_600_000;
@@ -74,12 +74,9 @@ fn replacement_keeps_the_position_and_a_rewind_cuts_the_tail() {
     );
     assert_eq!(
         read_surface(&GeminiCli, &log),
-        expect(
-            "s1",
+        S1.surface(
             T0 + 2_500,
-            None,
-            Some("Explain @src/a.rs"),
-            None,
+            "Explain @src/a.rs",
             &[
                 ("user", "/stats"),
                 ("user", "Explain @src/a.rs"),
@@ -118,12 +115,9 @@ fn a_state_snapshot_is_the_checkpoint_and_the_last_summary_titles() {
     );
     assert_eq!(
         read_surface(&GeminiCli, &log),
-        expect(
-            "s1",
+        S1.surface(
             T0 + 2_500,
-            None,
-            Some("Tool port"),
-            None,
+            "Tool port",
             &[
                 ("checkpoint", snapshot),
                 ("user", "Continue"),
@@ -217,3 +211,6 @@ fn a_legacy_document_skips_help_prompts_for_its_title() {
         )
     );
 }
+
+/// The session of [`meta`]`("s1")`.
+const S1: Expected = Expected::new("s1", None);

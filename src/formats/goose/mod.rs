@@ -293,13 +293,7 @@ pub fn project(
         if !p.user_visible || p.text.trim().is_empty() {
             continue;
         }
-        out.entries.push(Entry {
-            seq,
-            event: Event::Message {
-                role,
-                text: Cow::Owned(p.text),
-            },
-        });
+        out.entries.push(Entry::message(seq, role, p.text));
     }
     let created_at = match &row.created_at {
         Some(Value::String(t)) => created_text(t),

@@ -129,13 +129,7 @@ pub fn project(
         if text.trim().is_empty() {
             continue;
         }
-        out.entries.push(Entry {
-            seq,
-            event: Event::Message {
-                role,
-                text: Cow::Owned(text),
-            },
-        });
+        out.entries.push(Entry::message(seq, role, text));
     }
     out
 }

@@ -79,10 +79,7 @@ pub fn read_log(
             ..
         }) = entry::parse(raw)
         {
-            sink(Entry {
-                seq: line_no,
-                event: Event::Message { role, text },
-            });
+            sink(Entry::message(line_no, role, text));
         }
         Ok(Flow::Continue)
     })?;

@@ -32,11 +32,7 @@ pub struct Tracker {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Pi session: no complete line";
 
-    tracker_parts!(file_modified, tally_and_header);
-
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
+    tracker_parts!(file_modified, tally_and_header, for_scan);
 
     fn for_read() -> Self {
         Tracker {

@@ -6,7 +6,7 @@
 use serde_json::{json, Value};
 
 use super::QwenCode;
-use crate::formats::toolkit::hard_case::{expect, read_surface};
+use crate::formats::toolkit::hard_case::{read_surface, Expected};
 use crate::formats::toolkit::memory_log::MemoryLog;
 
 const T0: u64 = 1_767_225_600_000;
@@ -82,12 +82,9 @@ fn the_last_record_is_the_leaf_and_streamed_records_are_one_message() {
     );
     assert_eq!(
         read_surface(&QwenCode, &log),
-        expect(
-            "qw-1",
+        QW1.surface(
             T0 + 5_000,
-            Some("/w/qwen"),
-            Some("Rewound prompt"),
-            None,
+            "Rewound prompt",
             &[
                 ("user", "Kept prompt"),
                 ("assistant", "Streamed answer"),
@@ -133,12 +130,9 @@ fn compression_replaces_the_chain_and_the_last_custom_title_wins() {
     );
     assert_eq!(
         read_surface(&QwenCode, &log),
-        expect(
-            "qw-1",
+        QW1.surface(
             T0 + 5_000,
-            Some("/w/qwen"),
-            Some("Snapshot work"),
-            None,
+            "Snapshot work",
             &[
                 ("checkpoint", "<state_snapshot>done: a</state_snapshot>"),
                 ("user", "Kept ask"),
@@ -171,12 +165,9 @@ fn a_cycle_ends_the_chain_and_the_first_non_empty_cwd_counts() {
     );
     assert_eq!(
         read_surface(&QwenCode, &log),
-        expect(
-            "qw-1",
+        QW1.surface(
             T0 + 3_000,
-            Some("/w/qwen"),
-            Some("Circular start"),
-            None,
+            "Circular start",
             &[("user", "Circular start"), ("assistant", "Circular reply")],
         )
     );
@@ -201,3 +192,6 @@ fn a_parent_written_after_its_child_is_still_on_the_chain() {
     // the chain and the file disagree, as for Pi).
     assert_eq!(texts, ["Child first", "Parent later", "Leaf"]);
 }
+
+/// The session every case writes.
+const QW1: Expected = Expected::new("qw-1", Some("/w/qwen"));

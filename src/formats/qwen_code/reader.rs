@@ -145,10 +145,7 @@ fn message(seq: u64, role: Role, text: String, sink: &mut dyn FnMut(Entry<'_>)) 
         Role::User => text::person_text(Cow::Owned(text)),
         Role::Assistant => Cow::Owned(text),
     };
-    sink(Entry {
-        seq,
-        event: Event::Message { role, text },
-    });
+    sink(Entry::message(seq, role, text));
 }
 
 /// The compaction checkpoint at line `line` and the history it retains.

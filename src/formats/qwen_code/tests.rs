@@ -10,7 +10,7 @@ use super::*;
 use crate::formats::toolkit::golden::{assert_golden, read_as_json};
 use crate::formats::toolkit::memory_log::MemoryLog;
 use crate::formats::toolkit::test_support::{
-    in_clone, lines, marked_surface, owned, scan_lines, unplaced,
+    detected, in_clone, lines, marked_surface, owned, scan_lines, unplaced,
 };
 use crate::formats::{HeaderState, LogFormat};
 
@@ -193,14 +193,11 @@ fn what_is_no_session() {
         HeaderState::NotASession(_)
     ));
     assert_eq!(
-        crate::formats::detect(claude.bytes.strip_suffix(b"\n").unwrap()).map(|f| f.name()),
+        detected(claude.bytes.strip_suffix(b"\n").unwrap()),
         Some("claude-code")
     );
     let qwen = rec("u1", None, "user", &text("user", "hi"));
-    assert_eq!(
-        crate::formats::detect(qwen.as_bytes()).map(|f| f.name()),
-        Some("qwen-code")
-    );
+    assert_eq!(detected(qwen.as_bytes()), Some("qwen-code"));
     // Invalid UTF-8 fails the read; the scan lists it, failed.
     let mut bytes = format!("{}\n", rec("u1", None, "user", &text("user", "hi"))).into_bytes();
     bytes.extend_from_slice(b"{\"uuid\":\"\xff\"}\n");

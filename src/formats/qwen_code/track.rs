@@ -61,11 +61,7 @@ pub fn is_compression(r: &Record<'_>) -> bool {
 impl Track for Tracker {
     const NO_LINE: &'static str = "not a Qwen Code chat: no complete line";
 
-    tracker_parts!(file_modified, tally_and_header);
-
-    fn for_scan() -> Self {
-        Tracker::default()
-    }
+    tracker_parts!(file_modified, tally_and_header, for_scan);
 
     fn for_read() -> Self {
         Tracker {

@@ -10,6 +10,7 @@ use std::path::Path;
 
 use serde_json::{Map, Value};
 
+use super::strings::Strings;
 use super::track::Tally;
 
 /// What a format with both forms (a `.jsonl` log and the older whole
@@ -111,8 +112,7 @@ pub struct Members {
     started: bool,
     /// Nesting depth: 1 inside the top-level object, 0 before or after.
     depth: u32,
-    in_string: bool,
-    escaped: bool,
+    strings: Strings,
     /// The current member's text so far.
     pending: Vec<u8>,
     /// The text does not start with an object.
@@ -145,14 +145,8 @@ impl Members {
                 // After the object: nothing more is read.
                 return;
             }
-            if self.in_string {
+            if self.strings.take(b) {
                 self.pending.push(b);
-                match (self.escaped, b) {
-                    (true, _) => self.escaped = false,
-                    (false, b'\\') => self.escaped = true,
-                    (false, b'"') => self.in_string = false,
-                    _ => {}
-                }
                 continue;
             }
             match b {
@@ -163,14 +157,13 @@ impl Members {
                     }
                     continue;
                 }
-                b'"' => self.in_string = true,
                 b'{' | b'[' => self.depth += 1,
                 b'}' | b']' => self.depth -= 1,
                 _ => {}
             }
             self.pending.push(b);
         }
-        if self.depth == 1 && !self.in_string {
+        if self.depth == 1 && !self.strings.is_inside() {
             // A member that ends its line (the last one, before the closing
             // `}` the file may never end with a newline).
             self.finish(member, true);

@@ -9,6 +9,8 @@
 
 use serde_json::{Map, Value};
 
+use super::strings::Strings;
+
 /// What [`Elements::feed`] hands on.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Piece {
@@ -44,8 +46,7 @@ pub struct Elements {
     depth: u32,
     /// Inside the streamed member's array.
     streaming: bool,
-    in_string: bool,
-    escaped: bool,
+    strings: Strings,
     /// The root closed: nothing more is read.
     pub closed: bool,
     /// The current piece's text so far.
@@ -73,7 +74,7 @@ impl Elements {
     /// Whether a piece is being read (the document is cut inside it when
     /// the bytes end here).
     pub fn is_inside_piece(&self) -> bool {
-        !self.pending.iter().all(u8::is_ascii_whitespace) || self.in_string
+        !self.pending.iter().all(u8::is_ascii_whitespace) || self.strings.is_inside()
     }
 
     /// Takes the next bytes of the document, handing on each piece
@@ -96,14 +97,8 @@ impl Elements {
                 }
                 continue;
             }
-            if self.in_string {
+            if self.strings.take(b) {
                 self.pending.push(b);
-                match (self.escaped, b) {
-                    (true, _) => self.escaped = false,
-                    (false, b'\\') => self.escaped = true,
-                    (false, b'"') => self.in_string = false,
-                    _ => {}
-                }
                 continue;
             }
             let at_piece_level = self.depth == 1 || (self.streaming && self.depth == 2);
@@ -129,7 +124,6 @@ impl Elements {
                     self.depth = 2;
                     continue;
                 }
-                b'"' => self.in_string = true,
                 b'{' | b'[' => self.depth += 1,
                 b'}' | b']' => self.depth = self.depth.saturating_sub(1),
                 _ => {}
@@ -142,7 +136,7 @@ impl Elements {
     /// a bracket (the document was cut right after it) is handed on; an
     /// incomplete one is dropped.
     pub fn end(&mut self, out: &mut dyn FnMut(Piece)) {
-        if self.failed || self.closed || self.in_string {
+        if self.failed || self.closed || self.strings.is_inside() {
             return;
         }
         self.finish(out, true);

@@ -5,7 +5,7 @@
 
 use super::memory_log::MemoryLog;
 use crate::formats::LogFormat;
-use crate::reference::projection::Projector;
+use crate::reference::projection::{Message, Projector};
 
 /// Everything a person sees of one session.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -27,7 +27,7 @@ pub fn read_surface(format: &dyn LogFormat, log: &MemoryLog) -> Surface {
     let summary = format
         .read(log, &|| false, &mut |e| projector.push(e))
         .unwrap();
-    let messages = marked(projector);
+    let messages = marked(projector.finish().messages);
     Surface {
         id: summary.header.id,
         created_at: summary.header.created_at,
@@ -58,6 +58,30 @@ pub fn expect(
     }
 }
 
+/// A session one format's cases expect again and again: its id and cwd,
+/// with no label (each case names when it started, its title and
+/// messages; [`expect`] writes out any other).
+pub struct Expected {
+    pub id: &'static str,
+    pub cwd: Option<&'static str>,
+}
+
+impl Expected {
+    pub const fn new(id: &'static str, cwd: Option<&'static str>) -> Self {
+        Expected { id, cwd }
+    }
+
+    /// The session's surface, started at `created_at`, titled `title`.
+    pub fn surface(
+        &self,
+        created_at: u64,
+        title: &str,
+        messages: &[(&'static str, &str)],
+    ) -> Surface {
+        expect(self.id, created_at, self.cwd, Some(title), None, messages)
+    }
+}
+
 /// The surface of the session `id` as `store` lists it and its reader
 /// reads it (the database formats, whose sessions are rows, not files).
 pub fn store_surface(store: &dyn crate::model::SessionStore, id: &str) -> Surface {
@@ -67,7 +91,7 @@ pub fn store_surface(store: &dyn crate::model::SessionStore, id: &str) -> Surfac
         .reader()
         .read(&session, &|| false, &mut |e| projector.push(e))
         .unwrap();
-    let messages = marked(projector);
+    let messages = marked(projector.finish().messages);
     Surface {
         id: session.header.id,
         created_at: session.header.created_at,
@@ -78,11 +102,10 @@ pub fn store_surface(store: &dyn crate::model::SessionStore, id: &str) -> Surfac
     }
 }
 
-/// The projected messages, a checkpoint marked `"checkpoint"`.
-fn marked(projector: Projector) -> Vec<(&'static str, String)> {
-    projector
-        .finish()
-        .messages
+/// The projected `messages` as `(role, text)`, a checkpoint marked
+/// `"checkpoint"`.
+pub fn marked(messages: Vec<Message>) -> Vec<(&'static str, String)> {
+    messages
         .into_iter()
         .map(|m| {
             let who = if m.checkpoint {

@@ -4,7 +4,8 @@
 //! ([`driver`]), a whole-JSON document's members as its lines come
 //! ([`document`]), a document's array elements as its bytes come
 //! ([`elements`]) and its read ([`whole`]), index files beside many logs
-//! parsed once per change ([`side_index`]), a log held in memory for tests
+//! parsed once per change ([`side_index`]), a JSON text's strings told from
+//! its structure ([`strings`]), a log held in memory for tests
 //! and fuzz targets ([`memory_log`]), the scanner and full read of any
 //! line format's tracker ([`track`]), and the environment's paths each
 //! format's default stores are found by ([`home`]).
@@ -23,6 +24,7 @@ pub mod memory_log;
 #[cfg(test)]
 pub mod real_logs;
 pub mod side_index;
+pub mod strings;
 #[cfg(test)]
 pub mod test_support;
 pub mod track;

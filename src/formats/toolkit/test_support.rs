@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::golden::assert_golden_file;
+use super::hard_case::marked;
 use super::memory_log::MemoryLog;
 use crate::formats::lines::{for_each_line, Flow};
 use crate::formats::{LogFormat, Scanner};
@@ -62,6 +63,16 @@ pub fn scan_document(format: &dyn LogFormat, log: &MemoryLog) -> Box<dyn Scanner
     scanner
 }
 
+/// The name of the format whose first-line rule `line` meets, if one does.
+pub fn detected(line: &[u8]) -> Option<&'static str> {
+    crate::formats::detect(line).map(|f| f.name())
+}
+
+/// The first line of `log`, without its line end.
+pub fn first_line(log: &MemoryLog) -> &[u8] {
+    log.bytes.split(|&b| b == b'\n').next().unwrap_or_default()
+}
+
 /// The messages a full read of `log` projects.
 pub fn projected(format: &dyn LogFormat, log: &MemoryLog) -> Vec<Message> {
     let mut projector = Projector::new(None, usize::MAX);
@@ -81,17 +92,7 @@ pub fn surface(format: &dyn LogFormat, log: &MemoryLog) -> Vec<(Role, String)> {
 
 /// The projected surface: `(role, text)`, a checkpoint as `"checkpoint"`.
 pub fn marked_surface(format: &dyn LogFormat, log: &MemoryLog) -> Vec<(&'static str, String)> {
-    projected(format, log)
-        .into_iter()
-        .map(|m| {
-            let who = if m.checkpoint {
-                "checkpoint"
-            } else {
-                m.role.as_str()
-            };
-            (who, m.text)
-        })
-        .collect()
+    marked(projected(format, log))
 }
 
 /// Asserts that `read` is what the golden file `golden` holds; with

@@ -281,15 +281,7 @@ pub fn read_with<T: Track>(
         t.line(raw, sink)
     })?
     .bytes;
-    let header = verdict(log, &tracker)?;
-    let summary = ReadSummary {
-        header,
-        captured_through_seq: tracker.captured_through_seq(),
-        title: tracker.title(),
-        capacity: tracker.capacity(),
-        skipped_lines: tracker.skipped(),
-        bytes,
-    };
+    let summary = summary(&tracker, verdict(log, &tracker)?, bytes);
     // Last: a replayed format hands on its final state here, and may
     // give it up doing so.
     tracker.end(sink);
@@ -340,6 +332,19 @@ pub fn whole_pass<T: Track>(
     Ok((tracker, bytes, header))
 }
 
+/// What a read of `bytes` found besides its events, as `tracker` counted
+/// it, with the `header` of its [`verdict`].
+pub fn summary<T: Track>(tracker: &T, header: SessionHeader, bytes: u64) -> ReadSummary {
+    ReadSummary {
+        header,
+        captured_through_seq: tracker.captured_through_seq(),
+        title: tracker.title(),
+        capacity: tracker.capacity(),
+        skipped_lines: tracker.skipped(),
+        bytes,
+    }
+}
+
 /// What a walked tracker says of its log: the session's header, or the
 /// error the read reports.
 pub fn verdict<T: Track>(log: &dyn LogSource, tracker: &T) -> Result<SessionHeader, ReadError> {
@@ -382,38 +387,34 @@ macro_rules! tracked_by {
         }
     };
     (scan: $scan:ty, read: $read:ty) => {
-        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
-            $crate::formats::toolkit::track::TrackScanner::<$scan>::boxed()
-        }
-
-        fn read(
-            &self,
-            log: &dyn $crate::formats::LogSource,
-            cancelled: $crate::model::Cancelled<'_>,
-            sink: &mut dyn FnMut($crate::model::Entry<'_>),
-        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
-            $crate::formats::toolkit::track::read_tracked::<$read>(log, cancelled, sink)
-        }
+        $crate::formats::toolkit::track::tracked_by!(
+            scan: $scan,
+            read_with: $crate::formats::toolkit::track::read_tracked::<$read>
+        );
     };
 }
 pub(crate) use tracked_by;
 
 /// The parts of an `impl Track` most trackers write alike, named in one
 /// `tracker_parts!(…);` inside it:
-/// - `scan_or_project`: `for_scan` is the `Default` tracker, `for_read`
-///   the same with its field `project` set (events built, not only
-///   judged);
+/// - `for_scan`: `for_scan` is the `Default` tracker;
+/// - `scan_or_project`: `for_scan`, and `for_read` the same with its
+///   field `project` set (events built, not only judged);
 /// - `file_modified`: the log's time kept in the field `file_modified`;
-/// - `tally_and_header`: the counts are the field `tally`, the header the
-///   field `header`, unless the log is known to be no session.
+/// - `tally`: the counts are the field `tally`;
+/// - `tally_and_header`: `tally`, and the header the field `header`,
+///   unless the log is known to be no session.
 macro_rules! tracker_parts {
     ($($part:ident),+ $(,)?) => {
         $($crate::formats::toolkit::track::tracker_parts!(@ $part);)+
     };
-    (@ scan_or_project) => {
+    (@ for_scan) => {
         fn for_scan() -> Self {
             Self::default()
         }
+    };
+    (@ scan_or_project) => {
+        $crate::formats::toolkit::track::tracker_parts!(@ for_scan);
 
         fn for_read() -> Self {
             Self {
@@ -427,10 +428,13 @@ macro_rules! tracker_parts {
             self.file_modified = Some(millis);
         }
     };
-    (@ tally_and_header) => {
+    (@ tally) => {
         fn tally(&self) -> &$crate::formats::toolkit::track::Tally {
             &self.tally
         }
+    };
+    (@ tally_and_header) => {
+        $crate::formats::toolkit::track::tracker_parts!(@ tally);
 
         fn header(&self) -> Option<&$crate::model::SessionHeader> {
             self.header

@@ -10,7 +10,7 @@
 use std::io::Read;
 
 use super::driver;
-use super::track::{feed_document, verdict, FeedError, Track};
+use super::track::{feed_document, summary, verdict, FeedError, Track};
 use crate::model::{Cancelled, Entry, ReadError, ReadSummary};
 
 /// Reads a whole document with a [`Track`], handing its surface events to
@@ -36,15 +36,7 @@ pub fn read<T: Track>(
         Err(FeedError::Cancelled) => return Err(ReadError::Cancelled),
         Err(FeedError::Io(e)) => return Err(driver::log_error(log, None, e.to_string())),
     };
-    let header = verdict(log, &tracker)?;
-    Ok(ReadSummary {
-        header,
-        captured_through_seq: tracker.captured_through_seq(),
-        title: tracker.title(),
-        capacity: tracker.capacity(),
-        skipped_lines: tracker.skipped(),
-        bytes,
-    })
+    Ok(summary(&tracker, verdict(log, &tracker)?, bytes))
 }
 
 /// The [`crate::formats::LogFormat`] methods of a whole document's format,
@@ -62,18 +54,10 @@ macro_rules! document_by {
             false
         }
 
-        fn scanner(&self) -> Box<dyn $crate::formats::Scanner> {
-            $crate::formats::toolkit::track::TrackScanner::<$tracker>::boxed()
-        }
-
-        fn read(
-            &self,
-            log: &dyn $crate::formats::LogSource,
-            cancelled: $crate::model::Cancelled<'_>,
-            sink: &mut dyn FnMut($crate::model::Entry<'_>),
-        ) -> Result<$crate::model::ReadSummary, $crate::model::ReadError> {
-            $crate::formats::toolkit::whole::read::<$tracker>(log, cancelled, sink)
-        }
+        $crate::formats::toolkit::track::tracked_by!(
+            scan: $tracker,
+            read_with: $crate::formats::toolkit::whole::read::<$tracker>
+        );
     };
 }
 pub(crate) use document_by;

@@ -12,7 +12,7 @@ use std::io::Read;
 use serde_json::Value;
 
 use crate::formats::text;
-use crate::model::{Entry, Event, Role, SessionHeader};
+use crate::model::{Entry, Role, SessionHeader};
 
 pub mod defaults;
 
@@ -246,13 +246,7 @@ pub fn project(row: &ThreadRow, limit: Option<u64>, modified_ms: u64) -> Project
             // Only what a title is taken from.
             first_user = Some(text::title_source(&text));
         }
-        out.entries.push(Entry {
-            seq,
-            event: Event::Message {
-                role,
-                text: Cow::Owned(text),
-            },
-        });
+        out.entries.push(Entry::message(seq, role, text));
     }
     let created_at = row
         .created_at

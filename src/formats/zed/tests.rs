@@ -1,4 +1,5 @@
 use super::*;
+use crate::model::Event;
 
 fn thread(data_type: &str, data: &[u8]) -> ThreadRow {
     ThreadRow {
