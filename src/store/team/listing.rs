@@ -349,18 +349,10 @@ pub(crate) mod tests {
         // Cold: `sessions/` listed too, but the manifest not read.
         let cold = list_now(&c, &HashMap::new());
         assert_eq!((cold.sessions.len(), cold.fetched), (1, 0));
-        let title = |l: &Listing| {
-            l.sessions
-                .values()
-                .next()
-                .unwrap()
-                .manifest
-                .latest()
-                .unwrap()
-                .title
-                .clone()
-        };
-        assert_eq!(title(&cold).as_deref(), Some("from the index"));
+        // The one session's entries.
+        let entries_of = |l: &Listing| l.sessions.values().next().unwrap().manifest.entries.clone();
+        let title = entries_of(&cold)[0].title.clone();
+        assert_eq!(title.as_deref(), Some("from the index"));
         assert!(cold.seen.walked_at > 0 && cold.seen.indexes.len() == 1);
         // A publish whose index update failed: the manifest moved on, the
         // index did not. Within WALK_EVERY the last listing stands; past
@@ -377,17 +369,11 @@ pub(crate) mod tests {
         };
         let walked = list_seen(&c, &warm.sessions, &old);
         assert_eq!(walked.fetched, 1);
-        let latest = walked
-            .sessions
-            .values()
-            .next()
-            .unwrap()
-            .manifest
-            .latest()
-            .unwrap()
-            .sha256
-            .clone();
-        assert_eq!(latest, B, "the longer manifest, not the index's copy");
+        let entries = entries_of(&walked);
+        assert_eq!(
+            entries[1].sha256, B,
+            "the longer manifest, not the index's copy"
+        );
     }
 
     #[test]
