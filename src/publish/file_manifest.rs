@@ -1,9 +1,11 @@
-//! The manifest protocol of a `file://` team store, whose `object_store`
-//! backend has no compare-and-swap: exclusive creates and renames.
+//! The write protocol of a `file://` team store, whose `object_store`
+//! backend has no compare-and-swap: exclusive creates and renames. The
+//! manifests and the publishers' indexes are written by it alike.
 //!
 //! Beside `manifest.json` (what readers read), each version of a manifest
 //! is kept as `versions/<N>.json`, N counting from 1 (20 digits, so names
-//! sort as numbers). A publisher:
+//! sort as numbers); the versions of `index/<publisher>.json` are
+//! `index/versions/<publisher>/<N>.json`. A publisher:
 //!
 //! 1. reads the highest version N (none: an empty manifest, N = 0);
 //! 2. writes N plus its entry to a new temporary file and links it to
@@ -28,13 +30,25 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::protocol::{append, Change};
 use super::PublishError;
 use crate::fsio::{open_regular, Links};
 use crate::store::team::manifest::MAX_MANIFEST_BYTES;
-use crate::store::team::{Manifest, ManifestEntry, TeamError};
+use crate::store::team::{Manifest, ManifestEntry, TeamError, TeamUrl};
 
-const VERSIONS: &str = "versions";
+pub const VERSIONS: &str = "versions";
 const MANIFEST: &str = "manifest.json";
+
+/// The file of an object in a `file://` store: the store's folder and the
+/// path's parts (all of them characters a file name keeps as they are: a
+/// publisher name, base64url, the layout's names).
+pub fn file_path(url: &TeamUrl, path: &object_store::path::Path) -> std::path::PathBuf {
+    let mut file = std::path::PathBuf::from(&url.prefix);
+    for part in path.parts() {
+        file.push(part.as_ref());
+    }
+    file
+}
 
 /// What to do when a step fails on the file system, named by the store's URL.
 fn io_err(url: &str, what: &Path, e: &std::io::Error) -> PublishError {
@@ -44,14 +58,17 @@ fn io_err(url: &str, what: &Path, e: &std::io::Error) -> PublishError {
     })
 }
 
-/// The highest version and its number, `(0, empty)` when there is none.
-fn highest(url: &str, versions: &Path, session_id: &str) -> Result<(u64, Manifest), PublishError> {
+/// The highest version's number and bytes (at most `limit` and one),
+/// `(0, None)` when there is none.
+fn highest(
+    url: &str,
+    versions: &Path,
+    limit: usize,
+) -> Result<(u64, Option<Vec<u8>>), PublishError> {
     let mut top: Option<u64> = None;
     let entries = match std::fs::read_dir(versions) {
         Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            return Ok((0, Manifest::new(session_id)))
-        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok((0, None)),
         Err(e) => return Err(io_err(url, versions, &e)),
     };
     for entry in entries.flatten() {
@@ -67,20 +84,19 @@ fn highest(url: &str, versions: &Path, session_id: &str) -> Result<(u64, Manifes
         top = Some(top.map_or(n, |t| t.max(n)));
     }
     let Some(n) = top else {
-        return Ok((0, Manifest::new(session_id)));
+        return Ok((0, None));
     };
-    let path = version_path(versions, n);
-    let bytes = read_bounded(url, &path)?;
-    let manifest =
-        Manifest::parse(&bytes).map_err(|e| e.at_manifest(url, &path.to_string_lossy()))?;
-    Ok((n, manifest))
+    Ok((
+        n,
+        Some(read_bounded(url, &version_path(versions, n), limit)?),
+    ))
 }
 
-fn read_bounded(url: &str, path: &Path) -> Result<Vec<u8>, PublishError> {
+fn read_bounded(url: &str, path: &Path, limit: usize) -> Result<Vec<u8>, PublishError> {
     use std::io::Read;
     let file = open_regular(path, Links::NoFollow).map_err(|e| io_err(url, path, &e))?;
     let mut bytes = Vec::new();
-    file.take(MAX_MANIFEST_BYTES as u64 + 1)
+    file.take(limit as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| io_err(url, path, &e))?;
     Ok(bytes)
@@ -110,24 +126,46 @@ fn temp_in(url: &str, dir: &Path, bytes: &[u8]) -> Result<tempfile::NamedTempFil
 }
 
 /// Appends `entry` to the manifest in `dir` (the session's folder in the
-/// store), by the protocol above.
+/// store), by [`swap`]; the manifest written, when one was.
 pub fn append_entry(
     url: &str,
     dir: &Path,
     session_id: &str,
     entry: &ManifestEntry,
+) -> Result<Option<Manifest>, PublishError> {
+    let mut made = None;
+    let target = dir.join(MANIFEST);
+    let at = target.to_string_lossy().into_owned();
+    let mut change = append(url, &at, session_id, entry, &mut made);
+    swap(
+        url,
+        &target,
+        &dir.join(VERSIONS),
+        MAX_MANIFEST_BYTES,
+        &mut change,
+    )?;
+    drop(change);
+    Ok(made)
+}
+
+/// Replaces the file `target` by what `change` makes of its highest
+/// version in `versions` (at most `limit` bytes), by the protocol above.
+pub fn swap(
+    url: &str,
+    target: &Path,
+    versions: &Path,
+    limit: usize,
+    change: &mut Change<'_>,
 ) -> Result<(), PublishError> {
-    let versions = dir.join(VERSIONS);
-    std::fs::create_dir_all(&versions).map_err(|e| io_err(url, &versions, &e))?;
+    std::fs::create_dir_all(versions).map_err(|e| io_err(url, versions, &e))?;
     let mut attempt = 0;
     loop {
-        let (n, mut manifest) = highest(url, &versions, session_id)?;
-        if manifest.latest().is_some_and(|l| l.sha256 == entry.sha256) {
+        let (n, current) = highest(url, versions, limit)?;
+        let Some(bytes) = change(current.as_deref())? else {
             break;
-        }
-        manifest.entries.push(entry.clone());
-        let temp = temp_in(url, &versions, &manifest.to_bytes())?;
-        match temp.persist_noclobber(version_path(&versions, n + 1)) {
+        };
+        let temp = temp_in(url, versions, &bytes)?;
+        match temp.persist_noclobber(version_path(versions, n + 1)) {
             Ok(_) => break,
             Err(e) if e.error.kind() == std::io::ErrorKind::AlreadyExists => {
                 // Lost the race for N+1: the temporary file goes with `e`.
@@ -135,31 +173,36 @@ pub fn append_entry(
                 if attempt >= super::protocol::MAX_ATTEMPTS {
                     return Err(PublishError::Contended {
                         url: url.to_owned(),
-                        path: dir.join(MANIFEST).to_string_lossy().into_owned(),
+                        path: target.to_string_lossy().into_owned(),
                     });
                 }
                 std::thread::sleep(super::protocol::backoff(attempt));
             }
-            Err(e) => return Err(io_err(url, &versions, &e.error)),
+            Err(e) => return Err(io_err(url, versions, &e.error)),
         }
     }
-    publish_highest(url, dir, &versions, session_id)
+    publish_highest(url, target, versions, limit)
 }
 
-/// Step 3: `manifest.json` becomes the highest version, again while a
-/// higher one appears.
+/// Step 3: `target` becomes the highest version, again while a higher one
+/// appears.
 fn publish_highest(
     url: &str,
-    dir: &Path,
+    target: &Path,
     versions: &Path,
-    session_id: &str,
+    limit: usize,
 ) -> Result<(), PublishError> {
+    let dir = target.parent().unwrap_or(versions);
     loop {
-        let (n, manifest) = highest(url, versions, session_id)?;
-        let temp = temp_in(url, dir, &manifest.to_bytes())?;
-        temp.persist(dir.join(MANIFEST))
+        let (n, bytes) = highest(url, versions, limit)?;
+        let Some(bytes) = bytes else {
+            // No version yet (nothing was ever written): nothing to show.
+            return Ok(());
+        };
+        let temp = temp_in(url, dir, &bytes)?;
+        temp.persist(target)
             .map_err(|e| io_err(url, dir, &e.error))?;
-        if highest(url, versions, session_id)?.0 == n {
+        if highest(url, versions, limit)?.0 == n {
             return Ok(());
         }
     }

@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use object_store::path::Path;
 use object_store::{
-    Error as StoreError, ObjectStoreExt as _, PutMode, PutOptions, PutPayload, UpdateVersion,
+    Error as StoreError, ObjectStoreExt as _, PutMode, PutOptions, PutPayload, PutResult,
+    UpdateVersion,
 };
 
 use super::PublishError;
@@ -92,23 +93,28 @@ pub async fn probe(client: &TeamClient) -> Result<(), PublishError> {
     }
 }
 
-/// The manifest as read, with the version a replace must name.
-struct Current {
-    manifest: Manifest,
-    version: UpdateVersion,
-}
+/// What a compare-and-swap makes of the object as read (`None`: absent):
+/// the bytes to write in its place, or `None` when nothing needs writing.
+/// One type for the manifest and the index, so the loop is built once.
+pub type Change<'a> = dyn FnMut(Option<&[u8]>) -> Result<Option<Vec<u8>>, PublishError> + Send + 'a;
 
-async fn read_manifest(client: &TeamClient, path: &Path) -> Result<Option<Current>, PublishError> {
+/// The object at `path` as read (at most `limit` bytes), with the version
+/// a replace must name.
+async fn read_current(
+    client: &TeamClient,
+    path: &Path,
+    limit: usize,
+) -> Result<Option<(impl AsRef<[u8]>, UpdateVersion)>, PublishError> {
     let got = match client.store.get(path).await {
         Ok(got) => got,
         Err(StoreError::NotFound { .. }) => return Ok(None),
         Err(e) => return Err(err(client, path, &e).into()),
     };
-    if got.meta.size > MAX_MANIFEST_BYTES as u64 {
+    if got.meta.size > limit as u64 {
         return Err(TeamError::TooLarge {
             url: client.url_text().to_owned(),
             path: path.to_string(),
-            limit: MAX_MANIFEST_BYTES as u64,
+            limit: limit as u64,
         }
         .into());
     }
@@ -117,52 +123,43 @@ async fn read_manifest(client: &TeamClient, path: &Path) -> Result<Option<Curren
         version: got.meta.version.clone(),
     };
     let bytes = got.bytes().await.map_err(|e| err(client, path, &e))?;
-    let manifest =
-        Manifest::parse(&bytes).map_err(|e| e.at_manifest(client.url_text(), path.as_ref()))?;
-    Ok(Some(Current { manifest, version }))
+    Ok(Some((bytes, version)))
 }
 
-/// Appends `entry` to the manifest of `session_id` at `path` (creating it
-/// when absent), retrying each lost race on the version it lost to. An
-/// entry that already is the latest is not appended again.
-pub async fn append_entry(
+/// Replaces the object at `path` by what `change` makes of it: created
+/// when absent, else replaced naming the version read; each lost race is
+/// retried on the version it lost to. The put's result (its ETag), or
+/// `None` when `change` had nothing to write.
+pub async fn swap(
     client: &TeamClient,
     path: &Path,
-    session_id: &str,
-    entry: &ManifestEntry,
-) -> Result<(), PublishError> {
+    limit: usize,
+    change: &mut Change<'_>,
+) -> Result<Option<PutResult>, PublishError> {
     for attempt in 0..MAX_ATTEMPTS {
-        let (manifest, mode) = match read_manifest(client, path).await? {
-            None => {
-                let mut manifest = Manifest::new(session_id);
-                manifest.entries.push(entry.clone());
-                (manifest, PutMode::Create)
-            }
-            Some(current) => {
-                if current
-                    .manifest
-                    .latest()
-                    .is_some_and(|l| l.sha256 == entry.sha256)
-                {
-                    return Ok(());
-                }
-                if current.version.e_tag.is_none() && current.version.version.is_none() {
+        let (bytes, mode) = match read_current(client, path, limit).await? {
+            None => match change(None)? {
+                Some(bytes) => (bytes, PutMode::Create),
+                None => return Ok(None),
+            },
+            Some((current, version)) => {
+                let Some(bytes) = change(Some(current.as_ref()))? else {
+                    return Ok(None);
+                };
+                if version.e_tag.is_none() && version.version.is_none() {
                     return Err(PublishError::NoPreconditions {
                         url: client.url_text().to_owned(),
                     });
                 }
-                let mut manifest = current.manifest;
-                manifest.entries.push(entry.clone());
-                (manifest, PutMode::Update(current.version))
+                (bytes, PutMode::Update(version))
             }
         };
         let options = PutOptions {
             mode,
             ..PutOptions::default()
         };
-        let payload = PutPayload::from(manifest.to_bytes());
-        match client.store.put_opts(path, payload, options).await {
-            Ok(_) => return Ok(()),
+        match client.store.put_opts(path, bytes.into(), options).await {
+            Ok(put) => return Ok(Some(put)),
             Err(StoreError::AlreadyExists { .. } | StoreError::Precondition { .. }) => {
                 // Another publisher landed first: read its version and try
                 // again, a little later each time so that racers spread.
@@ -175,6 +172,48 @@ pub async fn append_entry(
         url: client.url_text().to_owned(),
         path: path.to_string(),
     })
+}
+
+/// The [`Change`] that appends `entry` to a manifest of `session_id`
+/// (`None` when it already is the latest); the manifest made goes to
+/// `made`. Shared by both protocols.
+pub fn append<'a>(
+    url: &'a str,
+    path: &'a str,
+    session_id: &'a str,
+    entry: &'a ManifestEntry,
+    made: &'a mut Option<Manifest>,
+) -> impl FnMut(Option<&[u8]>) -> Result<Option<Vec<u8>>, PublishError> + Send + 'a {
+    move |current| {
+        let mut manifest = match current {
+            None => Manifest::new(session_id),
+            Some(bytes) => Manifest::parse(bytes).map_err(|e| e.at_manifest(url, path))?,
+        };
+        if manifest.latest().is_some_and(|l| l.sha256 == entry.sha256) {
+            return Ok(None);
+        }
+        manifest.entries.push(entry.clone());
+        let bytes = manifest.to_bytes();
+        *made = Some(manifest);
+        Ok(Some(bytes))
+    }
+}
+
+/// Appends `entry` to the manifest of `session_id` at `path` (creating it
+/// when absent), by [`swap`]. An entry that already is the latest is not
+/// appended again. The manifest written and its ETag, when one was.
+pub async fn append_entry(
+    client: &TeamClient,
+    path: &Path,
+    session_id: &str,
+    entry: &ManifestEntry,
+) -> Result<Option<(Manifest, Option<String>)>, PublishError> {
+    let mut made = None;
+    let (url, at) = (client.url_text(), path.to_string());
+    let mut change = append(url, &at, session_id, entry, &mut made);
+    let put = swap(client, path, MAX_MANIFEST_BYTES, &mut change).await?;
+    drop(change);
+    Ok(put.and_then(|put| Some((made?, put.e_tag))))
 }
 
 /// Up to 5 ms per lost attempt plus a jitter from the clock, capped.

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use super::error::PublishError;
 use super::secrets::{self, Finding, Scanned};
 use super::snapshot::{self, Facts};
-use super::{file_manifest, protocol};
+use super::{file_manifest, index, protocol};
 use crate::model::{Session, SessionReader};
 use crate::reference::snapshot::read_snapshot;
 use crate::reference::{mention, time, uri, ReferenceError};
@@ -220,6 +220,7 @@ async fn upload(
             client.url_text()
         )))
     };
+    let mut entries = Vec::new();
     for item in ready {
         let sha = &item.published.sha256;
         let path = snapshot_path(client, sha).ok_or_else(|| bad_path("the snapshot"))?;
@@ -232,31 +233,21 @@ async fn upload(
             published_at: time::rfc3339(now_ms),
             title: item.title.clone(),
         };
-        if client.url.scheme == Scheme::File {
-            let dir = file_dir(&client.url, &manifest);
-            file_manifest::append_entry(
-                client.url_text(),
-                &dir,
-                &item.published.session_id,
-                &entry,
-            )?;
+        let session_id = &item.published.session_id;
+        let written = if client.url.scheme == Scheme::File {
+            let file = file_manifest::file_path(&client.url, &manifest);
+            let dir = file.parent().unwrap_or(&file);
+            // On `file://` the ETag is the one the store gives the file.
+            file_manifest::append_entry(client.url_text(), dir, session_id, &entry)?;
+            None
         } else {
-            protocol::append_entry(client, &manifest, &item.published.session_id, &entry).await?;
-        }
+            protocol::append_entry(client, &manifest, session_id, &entry).await?
+        };
+        entries.extend(index::entry_of(client, &manifest, &item.original_id, written).await);
     }
+    // After every manifest: the index is a cache of them, updated once.
+    index::update(client, publisher, entries).await;
     Ok(())
-}
-
-/// The folder of a manifest in a `file://` store: the store's folder and
-/// the manifest path's parts but the last (all of them characters a file
-/// name keeps as they are: a publisher name and base64url).
-fn file_dir(url: &TeamUrl, manifest: &object_store::path::Path) -> std::path::PathBuf {
-    let mut dir = std::path::PathBuf::from(&url.prefix);
-    let parts: Vec<_> = manifest.parts().collect();
-    for part in &parts[..parts.len().saturating_sub(1)] {
-        dir.push(part.as_ref());
-    }
-    dir
 }
 
 /// The login name: as the environment gives it, else the password

@@ -9,6 +9,7 @@ mod lsp_common;
 #[path = "../skip/mod.rs"]
 mod skip;
 
+mod index;
 mod kept_listing;
 mod pending;
 mod person;

@@ -5,6 +5,8 @@
 //! manifest whose ETag is unchanged is not read again — the warm listing
 //! of a large store is its LIST alone — and the manifests a listing cut
 //! short by its time bound had read are not read again by the next one.
+//! It also keeps each index's ETag and when `sessions/` was last listed
+//! whole (`listing.rs`: when a listing of it is due).
 //! A manifest holds no secret (ids, digests, titles, dates); a file that
 //! is not ours, a link or one that does not parse is ignored.
 
@@ -15,7 +17,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use super::cache;
-use super::listing::Listed;
+use super::listing::{Listed, Seen};
 use super::manifest::Manifest;
 use crate::fsio::{self, Links};
 
@@ -27,6 +29,11 @@ struct Kept {
     version: u32,
     url: String,
     sessions: Vec<KeptSession>,
+    /// Absent from a listing kept before the indexes: as never walked.
+    #[serde(default)]
+    indexes: HashMap<String, String>,
+    #[serde(default)]
+    walked_at: u64,
 }
 
 #[derive(Serialize, Deserialize)]
@@ -49,24 +56,29 @@ fn file_in(dir: &Path, url: &str) -> PathBuf {
 }
 
 /// The kept listing of `url` (empty when there is none or it is unusable).
-pub fn load(url: &str) -> HashMap<String, Listed> {
+pub fn load(url: &str) -> (HashMap<String, Listed>, Seen) {
     listings_dir()
         .map(|dir| load_in(&dir, url))
         .unwrap_or_default()
 }
 
 /// Keeps `sessions` as the listing of `url`.
-pub fn save(url: &str, sessions: &HashMap<String, Listed>) -> io::Result<()> {
+pub fn save(url: &str, sessions: &HashMap<String, Listed>, seen: &Seen) -> io::Result<()> {
     let dir = listings_dir().ok_or_else(|| io::Error::other("no cache directory"))?;
-    save_in(&dir, url, sessions)
+    save_in(&dir, url, sessions, seen)
 }
 
 /// [`load`] from `dir`.
-fn load_in(dir: &Path, url: &str) -> HashMap<String, Listed> {
+fn load_in(dir: &Path, url: &str) -> (HashMap<String, Listed>, Seen) {
     read(&file_in(dir, url))
         .filter(|kept| kept.version == 1 && kept.url == url)
         .map(|kept| {
-            kept.sessions
+            let seen = Seen {
+                indexes: kept.indexes,
+                walked_at: kept.walked_at,
+            };
+            let sessions = kept
+                .sessions
                 .into_iter()
                 .map(|s| {
                     let listed = Listed {
@@ -77,7 +89,8 @@ fn load_in(dir: &Path, url: &str) -> HashMap<String, Listed> {
                     };
                     (s.path, listed)
                 })
-                .collect()
+                .collect();
+            (sessions, seen)
         })
         .unwrap_or_default()
 }
@@ -94,7 +107,12 @@ fn read(path: &Path) -> Option<Kept> {
 
 /// [`save`] into `dir`: the sessions with an ETag (the others could never
 /// be trusted again), replacing the kept listing.
-fn save_in(dir: &Path, url: &str, sessions: &HashMap<String, Listed>) -> io::Result<()> {
+fn save_in(
+    dir: &Path,
+    url: &str,
+    sessions: &HashMap<String, Listed>,
+    seen: &Seen,
+) -> io::Result<()> {
     let path = file_in(dir, url);
     fsio::make_private_dir(dir).map_err(io::Error::other)?;
     let kept = Kept {
@@ -112,6 +130,8 @@ fn save_in(dir: &Path, url: &str, sessions: &HashMap<String, Listed>) -> io::Res
                 })
             })
             .collect(),
+        indexes: seen.indexes.clone(),
+        walked_at: seen.walked_at,
     };
     let bytes = serde_json::to_vec(&kept).map_err(io::Error::other)?;
     let mut temp = fsio::private_temp_file(dir, ".listing-", ".tmp")?;
@@ -141,11 +161,16 @@ mod tests {
             listed(Some("e1")),
         );
         sessions.insert("sessions/ana/bm8/manifest.json".to_owned(), listed(None));
-        save_in(&dir, "s3://b/p", &sessions).unwrap();
-        let back = load_in(&dir, "s3://b/p");
+        let seen = Seen {
+            indexes: HashMap::from([("index/ana.json".to_owned(), "i1".to_owned())]),
+            walked_at: 7,
+        };
+        save_in(&dir, "s3://b/p", &sessions, &seen).unwrap();
+        let (back, seen_back) = load_in(&dir, "s3://b/p");
+        assert_eq!(seen_back, seen);
         assert_eq!(back.len(), 1, "no ETag, not kept");
         assert_eq!(back["sessions/ana/czE/manifest.json"], listed(Some("e1")));
-        assert!(load_in(&dir, "s3://b/other").is_empty());
+        assert!(load_in(&dir, "s3://b/other").0.is_empty());
         use std::os::unix::fs::PermissionsExt;
         let file = file_in(&dir, "s3://b/p");
         let mode = std::fs::metadata(&file).unwrap().permissions().mode();

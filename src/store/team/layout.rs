@@ -3,7 +3,9 @@
 //! - `snapshots/sha256/<64 lower hex>.jsonl`: the immutable bytes of one
 //!   published version (a hydra log), named by their SHA-256;
 //! - `sessions/<publisher>/<base64url of the original id>/manifest.json`:
-//!   the versions of one published session.
+//!   the versions of one published session;
+//! - `index/<publisher>.json`: a copy of every manifest of one publisher
+//!   (`index.rs`), what a listing reads instead of each manifest.
 //!
 //! The id is base64url-encoded (no padding) because a session id may hold
 //! any character, `/` included; the publisher is limited to characters
@@ -19,6 +21,7 @@ use crate::reference::pin::is_sha256_hex;
 pub const SNAPSHOTS: &str = "snapshots";
 pub const SESSIONS: &str = "sessions";
 pub const MANIFEST: &str = "manifest.json";
+pub const INDEX: &str = "index";
 
 /// Where the snapshot of digest `sha` lives; `None` when `sha` is not 64
 /// lower-case hex (nothing else is ever turned into a path).
@@ -71,6 +74,27 @@ pub fn parse_manifest_path(client: &TeamClient, path: &Path) -> Option<(String, 
     (!id.is_empty()).then(|| (publisher.to_owned(), id))
 }
 
+/// The folder the publishers' indexes are in.
+pub fn index_root(client: &TeamClient) -> Path {
+    client.prefix.clone().join(INDEX)
+}
+
+/// Where `publisher`'s index lives; `None` for a name [`valid_publisher`]
+/// refuses.
+pub fn index_path(client: &TeamClient, publisher: &str) -> Option<Path> {
+    valid_publisher(publisher).then(|| index_root(client).join(format!("{publisher}.json")))
+}
+
+/// The publisher of an index's path; `None` for any other object.
+pub fn parse_index_path(client: &TeamClient, path: &Path) -> Option<String> {
+    let parts: Vec<PathPart<'_>> = path.prefix_match(&client.prefix)?.collect();
+    let [index, name] = parts.as_slice() else {
+        return None;
+    };
+    let publisher = name.as_ref().strip_suffix(".json")?;
+    (index.as_ref() == INDEX && valid_publisher(publisher)).then(|| publisher.to_owned())
+}
+
 /// Whether `name` can be a publisher: 1 to 64 of `A-Z a-z 0-9 . _ -`, not
 /// starting with `.` (a login name, kept as a path part no backend
 /// rewrites).
@@ -121,6 +145,12 @@ mod tests {
         assert!(
             parse_manifest_path(&c, &Path::from("elsewhere/sessions/a/YQ/manifest.json")).is_none()
         );
+        let index = index_path(&c, "ana.b").unwrap();
+        assert_eq!(index.as_ref(), "team/x/index/ana.b.json");
+        assert_eq!(parse_index_path(&c, &index).as_deref(), Some("ana.b"));
+        assert!(index_path(&c, ".x").is_none());
+        assert!(parse_index_path(&c, &Path::from("team/x/index/versions/ana/1.json")).is_none());
+        assert!(parse_index_path(&c, &Path::from("team/x/index/ana.txt")).is_none());
     }
 
     #[test]

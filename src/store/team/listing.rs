@@ -1,8 +1,18 @@
-//! Listing a team store: every manifest below `sessions/`, paginated by
-//! the backend's list, and incremental — a manifest is read again only
-//! when its ETag changed since the last listing.
+//! Listing a team store: the publishers' indexes (`index.rs`) — one GET
+//! per publisher whose index changed since the last listing — and, when
+//! due, every manifest below `sessions/`, paginated by the backend's list
+//! and incremental: a manifest is read again only when its ETag is
+//! neither the last listing's nor its index's.
+//!
+//! The list of `sessions/` (and the manifest reads it leads to) is due on
+//! a cold listing (none kept), when the last one is older than
+//! [`WALK_EVERY`], and when the indexes cannot be trusted to be whole: no
+//! index at all (a store of publishers older than the index) or one that
+//! cannot be used. It finds what an index misses: a publisher that never
+//! wrote one, a publish whose index update failed.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use futures::{StreamExt as _, TryStreamExt as _};
 use object_store::path::Path;
@@ -10,11 +20,16 @@ use object_store::ObjectStoreExt as _;
 
 use super::client::TeamClient;
 use super::error::TeamError;
+use super::index::{self, newer_or_same};
 use super::layout;
 use super::manifest::{Manifest, MAX_MANIFEST_BYTES};
 
 /// Manifests read at once.
 const CONCURRENT_GETS: usize = 16;
+
+/// How long the sessions of the indexes alone are trusted: past it a
+/// listing lists `sessions/` again.
+pub const WALK_EVERY: Duration = Duration::from_secs(300);
 
 /// One published session as the last listing saw it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -33,6 +48,15 @@ impl Listed {
     }
 }
 
+/// What a listing saw besides the sessions, for the next one.
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Seen {
+    /// The ETag of each usable index, by path.
+    pub indexes: HashMap<String, String>,
+    /// When `sessions/` was last listed whole, Unix seconds (0: never).
+    pub walked_at: u64,
+}
+
 /// What one listing found: the sessions by manifest path, and the
 /// manifests that could not be used (skipped, each with why).
 #[derive(Debug, Default, Clone)]
@@ -41,44 +65,107 @@ pub struct Listing {
     pub skipped: Vec<TeamError>,
     /// Manifests fetched by this listing (the others were unchanged).
     pub fetched: usize,
+    pub seen: Seen,
+}
+
+fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
+}
+
+/// Puts `listed` at `key` unless the copy there is newer.
+fn merge(sessions: &mut HashMap<String, Listed>, key: String, listed: Listed) {
+    match sessions.get(&key) {
+        Some(old) if !newer_or_same(&listed.manifest, &old.manifest) => {}
+        _ => {
+            sessions.insert(key, listed);
+        }
+    }
 }
 
 /// Lists the store, reusing what `last` holds for every manifest whose
-/// ETag is unchanged. An error of the list itself fails the whole listing
-/// (the caller keeps the last one); a bad manifest only skips itself.
-/// Each manifest read is also put in `read`, as it comes: what a listing
-/// cut short by its time bound had read (kept for the next one).
+/// ETag is unchanged. An error of a list itself fails the whole listing
+/// (the caller keeps the last one); a bad manifest only skips itself, a
+/// bad index has the manifests listed. Each session read is also put in
+/// `read`, as it comes: what a listing cut short by its time bound had
+/// read (kept for the next one).
 pub async fn list(
     client: &TeamClient,
     last: &HashMap<String, Listed>,
+    seen: &Seen,
     read: &std::sync::Mutex<HashMap<String, Listed>>,
 ) -> Result<Listing, TeamError> {
-    let url = client.url_text();
-    let root = layout::sessions_root(client);
-    // Page by page: a failure after the first pages is a listing the
-    // server stopped answering, said so in its note.
-    let mut metas: Vec<object_store::ObjectMeta> = Vec::new();
-    let mut pages = client.store.list(Some(&root));
-    while let Some(meta) = pages
-        .try_next()
-        .await
-        .map_err(|e| TeamError::from_store(url, root.as_ref(), &e).mid_listing(metas.len()))?
-    {
-        metas.push(meta);
+    let now = now_secs();
+    let due = last.is_empty()
+        || seen.walked_at == 0
+        || now
+            .checked_sub(seen.walked_at)
+            .is_none_or(|age| age >= WALK_EVERY.as_secs());
+    // Both at once when both are due: the indexes are small, the list of
+    // `sessions/` is one page per 1,000 sessions.
+    let (indexes, walked) = futures::join!(index::read_changed(client, &seen.indexes), async {
+        if due {
+            Some(walk(client).await)
+        } else {
+            None
+        }
+    });
+    let indexes = indexes?;
+    let copies: HashMap<String, Listed> = indexes
+        .sessions
+        .into_iter()
+        .map(|(key, (publisher, entry))| {
+            let listed = Listed {
+                publisher,
+                id: entry.id,
+                etag: Some(entry.etag),
+                manifest: entry.manifest,
+            };
+            (key, listed)
+        })
+        .collect();
+    if let Ok(mut read) = read.lock() {
+        read.extend(copies.iter().map(|(k, v)| (k.clone(), v.clone())));
     }
-    let seen = metas.len();
-    let mut listing = Listing::default();
+    let metas = match walked {
+        Some(metas) => Some(metas?),
+        None if indexes.unusable || indexes.etags.is_empty() => Some(walk(client).await?),
+        None => None,
+    };
+    let mut listing = Listing {
+        seen: Seen {
+            indexes: indexes.etags,
+            walked_at: if metas.is_some() { now } else { seen.walked_at },
+        },
+        ..Listing::default()
+    };
+    let Some(metas) = metas else {
+        // The indexes alone: the last listing, and what changed since.
+        listing.sessions = last.clone();
+        for (key, listed) in copies {
+            merge(&mut listing.sessions, key, listed);
+        }
+        return Ok(listing);
+    };
+    let seen_count = metas.len();
+    let url = client.url_text();
     let mut to_get: Vec<(Path, String, String)> = Vec::new();
     for meta in metas {
         let Some((publisher, id)) = layout::parse_manifest_path(client, &meta.location) else {
             continue;
         };
         let key = meta.location.to_string();
-        match last.get(&key) {
-            Some(known) if known.etag.is_some() && known.etag == meta.e_tag => {
+        let same = |l: &&Listed| l.etag.is_some() && l.etag == meta.e_tag;
+        match last
+            .get(&key)
+            .filter(same)
+            .or(copies.get(&key).filter(same))
+        {
+            Some(known) => {
                 listing.sessions.insert(key, known.clone());
             }
-            _ => to_get.push((meta.location, publisher, id)),
+            None => to_get.push((meta.location, publisher, id)),
         }
     }
     let mut got = futures::stream::iter(to_get)
@@ -113,11 +200,30 @@ pub async fn list(
             }
             // Deleted between the list and the get: not there.
             Err(TeamError::NotFound { .. }) => {}
-            Err(e) if e.is_store_down() => return Err(e.mid_listing(seen)),
+            Err(e) if e.is_store_down() => return Err(e.mid_listing(seen_count)),
             Err(e) => listing.skipped.push(e),
         }
     }
+    // Published after the list, or a newer copy than the manifest read.
+    for (key, listed) in copies {
+        merge(&mut listing.sessions, key, listed);
+    }
     Ok(listing)
+}
+
+/// Every object below `sessions/`, page by page: a failure after the
+/// first pages is a listing the server stopped answering, said so in its
+/// note.
+async fn walk(client: &TeamClient) -> Result<Vec<object_store::ObjectMeta>, TeamError> {
+    let root = layout::sessions_root(client);
+    let mut metas: Vec<object_store::ObjectMeta> = Vec::new();
+    let mut pages = client.store.list(Some(&root));
+    while let Some(meta) = pages.try_next().await.map_err(|e| {
+        TeamError::from_store(client.url_text(), root.as_ref(), &e).mid_listing(metas.len())
+    })? {
+        metas.push(meta);
+    }
+    Ok(metas)
 }
 
 /// Reads and parses one manifest; its ETag as read.
@@ -188,12 +294,105 @@ pub(crate) mod tests {
     }
 
     fn list_now(client: &TeamClient, last: &HashMap<String, Listed>) -> Listing {
-        let client = client.clone();
-        let last = last.clone();
+        list_seen(client, last, &Seen::default())
+    }
+
+    fn list_seen(client: &TeamClient, last: &HashMap<String, Listed>, seen: &Seen) -> Listing {
+        let (client, last, seen) = (client.clone(), last.clone(), seen.clone());
         net::run("m", net::WHOLE_TIMEOUT, async move {
-            list(&client, &last, &std::sync::Mutex::default()).await
+            list(&client, &last, &seen, &std::sync::Mutex::default()).await
         })
         .unwrap()
+    }
+
+    /// Writes `m` as `ana`'s manifest of `id`; its ETag.
+    fn put_ana(client: &TeamClient, m: &Manifest, id: &str) -> String {
+        put_manifest(client, m, "ana", id);
+        let (store, path) = (
+            client.store.clone(),
+            layout::manifest_path(client, "ana", id).unwrap(),
+        );
+        net::run("m", net::WHOLE_TIMEOUT, async move {
+            let meta = store
+                .head(&path)
+                .await
+                .map_err(|e| TeamError::from_store("m", "", &e))?;
+            Ok(meta.e_tag.unwrap())
+        })
+        .unwrap()
+    }
+
+    fn put_index(client: &TeamClient, entries: Vec<index::IndexEntry>) {
+        let mut i = index::Index::new("ana");
+        for e in entries {
+            i.merge(e);
+        }
+        put(
+            client,
+            &layout::index_path(client, "ana").unwrap(),
+            i.to_bytes(),
+        );
+    }
+
+    #[test]
+    fn the_index_spares_the_manifest_reads_while_its_etags_are_the_manifests() {
+        let c = memory_client("team");
+        let etag = put_ana(&c, &manifest_of("ana", "s1", &[A]), "s1");
+        let mut copy = manifest_of("ana", "s1", &[A]);
+        copy.entries[0].title = Some("from the index".into());
+        let entry = |etag: &str, m: &Manifest| index::IndexEntry {
+            id: "s1".into(),
+            etag: etag.into(),
+            manifest: m.clone(),
+        };
+        put_index(&c, vec![entry(&etag, &copy)]);
+        // Cold: `sessions/` listed too, but the manifest not read.
+        let cold = list_now(&c, &HashMap::new());
+        assert_eq!((cold.sessions.len(), cold.fetched), (1, 0));
+        // The one session's entries.
+        let entries_of = |l: &Listing| l.sessions.values().next().unwrap().manifest.entries.clone();
+        let title = entries_of(&cold)[0].title.clone();
+        assert_eq!(title.as_deref(), Some("from the index"));
+        assert!(cold.seen.walked_at > 0 && cold.seen.indexes.len() == 1);
+        // A publish whose index update failed: the manifest moved on, the
+        // index did not. Within WALK_EVERY the last listing stands; past
+        // it the manifest is read.
+        put_ana(&c, &manifest_of("ana", "s1", &[A, B]), "s1");
+        let warm = list_seen(&c, &cold.sessions, &cold.seen);
+        assert_eq!(
+            (warm.fetched, warm.seen.walked_at),
+            (0, cold.seen.walked_at)
+        );
+        let old = Seen {
+            walked_at: 1,
+            ..cold.seen.clone()
+        };
+        let walked = list_seen(&c, &warm.sessions, &old);
+        assert_eq!(walked.fetched, 1);
+        let entries = entries_of(&walked);
+        assert_eq!(
+            entries[1].sha256, B,
+            "the longer manifest, not the index's copy"
+        );
+    }
+
+    #[test]
+    fn a_bad_index_or_none_has_the_manifests_listed() {
+        let c = memory_client("");
+        put_ana(&c, &manifest_of("ana", "s1", &[A]), "s1");
+        put_manifest(&c, &manifest_of("bo", "s2", &[B]), "bo", "s2");
+        let fresh = Seen {
+            indexes: HashMap::new(),
+            walked_at: now_secs(),
+        };
+        let some = list_now(&c, &HashMap::new()).sessions;
+        // No index at all (an older publisher): listed, even when recent.
+        let none = list_seen(&c, &some, &fresh);
+        assert_eq!((none.sessions.len(), none.fetched), (2, 0));
+        put(&c, &layout::index_path(&c, "ana").unwrap(), b"{".to_vec());
+        let bad = list_seen(&c, &HashMap::new(), &fresh);
+        assert_eq!((bad.sessions.len(), bad.fetched), (2, 2));
+        assert!(bad.seen.indexes.is_empty(), "a bad index is read again");
     }
 
     const A: &str = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";

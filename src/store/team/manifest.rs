@@ -58,19 +58,27 @@ impl Manifest {
         }
         let manifest: Manifest =
             serde_json::from_slice(bytes).map_err(|e| bad(format!("not manifest JSON ({e})")))?;
-        if manifest.version != MANIFEST_VERSION {
-            return Err(bad(format!("unknown version {}", manifest.version)));
+        manifest.check().map_err(bad)?;
+        Ok(manifest)
+    }
+
+    /// What [`Manifest::parse`] checks past the JSON (an index's copies
+    /// are checked the same way): version 1, a published id, every digest
+    /// 64 lower-case hex; the reason when not.
+    pub fn check(&self) -> Result<(), String> {
+        if self.version != MANIFEST_VERSION {
+            return Err(format!("unknown version {}", self.version));
         }
-        if !manifest.session_id.starts_with('~') || !manifest.session_id.contains('/') {
-            return Err(bad("its sessionId is not a published id".to_owned()));
+        if !self.session_id.starts_with('~') || !self.session_id.contains('/') {
+            return Err("its sessionId is not a published id".to_owned());
         }
-        if let Some(e) = manifest.entries.iter().find(|e| !is_sha256_hex(&e.sha256)) {
-            return Err(bad(format!(
+        match self.entries.iter().find(|e| !is_sha256_hex(&e.sha256)) {
+            Some(e) => Err(format!(
                 "entry sha256 {:?} is not 64 lower-case hex",
                 e.sha256
-            )));
+            )),
+            None => Ok(()),
         }
-        Ok(manifest)
     }
 
     /// The manifest's bytes as written (compact JSON).

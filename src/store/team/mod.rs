@@ -12,6 +12,7 @@ pub mod client;
 pub mod credentials;
 pub mod error;
 pub mod fetch;
+pub mod index;
 mod kept;
 pub mod layout;
 pub mod listing;

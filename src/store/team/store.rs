@@ -18,7 +18,7 @@ use super::client::TeamClient;
 use super::error::TeamError;
 use super::kept;
 use super::layout;
-use super::listing::{self, Listed, Listing};
+use super::listing::{self, Listed, Listing, Seen};
 use super::net;
 use super::reader::TeamReader;
 use super::session;
@@ -42,6 +42,8 @@ pub struct TeamStore {
     url_text: String,
     /// The sessions of the last listing, by manifest path.
     listed: HashMap<String, Listed>,
+    /// What the last listing saw of the indexes, for the next one.
+    seen: Seen,
     /// The sessions as listed, sorted by id.
     sessions: Vec<Session>,
     /// Why the last listing failed (the sessions are then the last good
@@ -86,6 +88,7 @@ impl TeamStore {
             index,
             url_text: url.to_owned(),
             listed: HashMap::new(),
+            seen: Seen::default(),
             sessions: Vec::new(),
             down: None,
             skipped: Vec::new(),
@@ -108,6 +111,7 @@ impl TeamStore {
             Ok(listing) => {
                 self.down = None;
                 self.skipped = listing.skipped;
+                self.seen = listing.seen;
                 if listing.sessions == self.listed {
                     return first;
                 }
@@ -223,7 +227,7 @@ impl SessionStore for TeamStore {
             return false;
         }
         let outcome = match self.reader.client() {
-            Ok(client) => list_blocking(client, &self.listed, self.keep),
+            Ok(client) => list_blocking(client, &self.listed, &self.seen, self.keep),
             Err(e) => Err(e.clone()),
         };
         self.apply(outcome);
@@ -276,35 +280,38 @@ impl Drop for TeamStore {
 fn list_blocking(
     client: &TeamClient,
     last: &HashMap<String, Listed>,
+    seen: &Seen,
     keep: bool,
 ) -> Result<Listing, TeamError> {
     let client = client.clone();
     let url = client.url_text().to_owned();
-    let last = if last.is_empty() && keep {
+    let (last, seen) = if last.is_empty() && keep {
         kept::load(&url)
     } else {
-        last.clone()
+        (last.clone(), seen.clone())
     };
     let read = Arc::new(Mutex::new(HashMap::new()));
     let outcome = {
-        let (last, read) = (last.clone(), read.clone());
+        let (last, seen, read) = (last.clone(), seen.clone(), read.clone());
         net::run(&url, net::WHOLE_TIMEOUT, async move {
-            listing::list(&client, &last, &read).await
+            listing::list(&client, &last, &seen, &read).await
         })
     };
+    // A listing cut short keeps what it read, and the last one's `seen`:
+    // it listed neither the indexes nor `sessions/` whole.
     let kept_now = match &outcome {
         _ if !keep => None,
-        Ok(listing) => Some(listing.sessions.clone()),
+        Ok(listing) => Some((listing.sessions.clone(), listing.seen.clone())),
         Err(_) => read.lock().ok().and_then(|read| {
             (!read.is_empty()).then(|| {
                 let mut all = last;
                 all.extend(read.iter().map(|(k, v)| (k.clone(), v.clone())));
-                all
+                (all, seen)
             })
         }),
     };
-    if let Some(listing) = kept_now {
-        if let Err(e) = kept::save(&url, &listing) {
+    if let Some((listing, seen)) = kept_now {
+        if let Err(e) = kept::save(&url, &listing, &seen) {
             tracing::debug!("{url}: the listing cannot be kept: {e}");
         }
     }
@@ -321,13 +328,15 @@ fn poll(
     stopped: mpsc::Receiver<()>,
 ) {
     let mut last: HashMap<String, Listed> = HashMap::new();
+    let mut seen = Seen::default();
     loop {
         let outcome = match reader.client() {
-            Ok(client) => list_blocking(client, &last, keep),
+            Ok(client) => list_blocking(client, &last, &seen, keep),
             Err(e) => Err(e.clone()),
         };
         if let Ok(listing) = &outcome {
             last = listing.sessions.clone();
+            seen = listing.seen.clone();
         }
         match mailbox.lock() {
             Ok(mut m) => m.fresh = Some(outcome),
