@@ -5,62 +5,27 @@ use rusqlite::types::ValueRef;
 use serde_json::Value;
 
 use super::bounded;
-use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{integer, text, Columns, ReadOnlyDb};
-use super::session_tables::{SessionTables, Tables};
+use super::format::{DbContext, DbSession};
+use super::open::{integer, text, Columns};
+use super::session_tables::SessionTables;
 use crate::formats::goose::{self, is_hidden, MessageRow, SessionRow};
 
 #[derive(Debug)]
 pub struct Goose;
 
-impl DbFormat for Goose {
-    fn name(&self) -> &'static str {
-        goose::NAME
-    }
-
-    fn is_candidate_name(&self, name: &str) -> bool {
-        name == goose::DATABASE
-    }
-
+impl SessionTables for Goose {
+    const NAME: &'static str = goose::NAME;
+    const DATABASE: &'static str = goose::DATABASE;
+    const DISPLAY: &'static str = "Goose";
     /// A `sessions.db` is Goose's when its `messages` table has a
     /// `content_json` column (the `auto` rule).
-    fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let [sessions, messages] = require_tables(
-            &mut db,
-            "Goose",
-            [
-                ("sessions", &["id"]),
-                ("messages", &["session_id", "content_json"]),
-            ],
-        )?;
-        Ok(Box::new(Tables(Open {
-            db,
-            sessions,
-            messages,
-        })))
-    }
-}
+    const MESSAGE_COLUMNS: &'static [&'static str] = &["session_id", "content_json"];
 
-struct Open {
-    db: ReadOnlyDb,
-    sessions: Columns,
-    messages: Columns,
-}
-
-impl SessionTables for Open {
     type Session = SessionRow;
     type Message = MessageRow;
 
-    fn db(&mut self) -> &mut ReadOnlyDb {
-        &mut self.db
-    }
-
-    fn sessions(&self) -> &Columns {
-        &self.sessions
-    }
-
-    fn message_number(&self) -> &'static str {
-        if self.messages.has("id") {
+    fn message_number(messages: &Columns) -> &'static str {
+        if messages.has("id") {
             "id"
         } else {
             "rowid"
@@ -68,15 +33,37 @@ impl SessionTables for Open {
     }
 
     fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
-        session_row(row)
+        let created_at = match row.get_ref(6)? {
+            ValueRef::Text(t) => Some(Value::String(String::from_utf8_lossy(t).into_owned())),
+            ValueRef::Integer(n) => Some(Value::from(n)),
+            _ => None,
+        };
+        let user_set_name = match row.get_ref(3)? {
+            ValueRef::Integer(n) => Some(n),
+            ValueRef::Text(t) if t.eq_ignore_ascii_case(b"true") => Some(1),
+            _ => None,
+        };
+        Ok(SessionRow {
+            id: row.get(0)?,
+            name: text(row, 1)?,
+            description: text(row, 2)?,
+            user_set_name,
+            session_type: text(row, 4)?,
+            working_dir: text(row, 5)?,
+            created_at,
+            model_config_json: text(row, 7)?,
+            parent_session_id: text(row, 8)?,
+        })
     }
 
     fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
-        message_row(row)
-    }
-
-    fn id(session: &SessionRow) -> &str {
-        &session.id
+        Ok(MessageRow {
+            id: integer(row, 0)?.unwrap_or_default(),
+            role: text(row, 1)?,
+            content_json: text(row, 2)?,
+            created_timestamp: integer(row, 3)?,
+            metadata_json: text(row, 4)?,
+        })
     }
 
     fn hidden(session: &SessionRow) -> bool {
@@ -84,31 +71,25 @@ impl SessionTables for Open {
     }
 
     fn one(
-        session: &SessionRow,
+        row: &SessionRow,
         messages: &[MessageRow],
         context: &DbContext,
         limit: Option<u64>,
     ) -> DbSession {
-        one(session, messages, context, limit)
+        let p = goose::project(row, messages, limit, context.modified_ms);
+        DbSession::projected(p.header, p.title, p.capacity, p.skipped, p.entries, p.rows)
     }
 
-    fn session_sql(&self, filter: &str) -> String {
-        let s = &self.sessions;
-        let optional = [
-            "name",
-            "description",
-            "user_set_name",
-            "session_type",
-            "working_dir",
-            "created_at",
-            "model_config_json",
-            "parent_session_id",
-        ];
-        format!(
-            "SELECT s.id, {} FROM sessions s {filter}",
-            s.or_nulls("s", &optional)
-        )
-    }
+    const SESSION_COLUMNS: &'static [&'static str] = &[
+        "name",
+        "description",
+        "user_set_name",
+        "session_type",
+        "working_dir",
+        "created_at",
+        "model_config_json",
+        "parent_session_id",
+    ];
 
     const BODIES: &'static [&'static str] = &["content_json", "metadata_json"];
 
@@ -119,8 +100,7 @@ impl SessionTables for Open {
         }
     }
 
-    fn message_sql(&self, placed: bool) -> String {
-        let m = &self.messages;
+    fn message_sql(m: &Columns, placed: bool) -> String {
         let id = if m.has("id") { "m.id" } else { "m.rowid" };
         let created = m.or_null("m", "created_timestamp");
         let (content, metadata, place): (String, String, String) = if placed {
@@ -146,48 +126,4 @@ impl SessionTables for Open {
             m.or_null("m", "role"),
         )
     }
-}
-
-fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
-    let created_at = match row.get_ref(6)? {
-        ValueRef::Text(t) => Some(Value::String(String::from_utf8_lossy(t).into_owned())),
-        ValueRef::Integer(n) => Some(Value::from(n)),
-        _ => None,
-    };
-    let user_set_name = match row.get_ref(3)? {
-        ValueRef::Integer(n) => Some(n),
-        ValueRef::Text(t) if t.eq_ignore_ascii_case(b"true") => Some(1),
-        _ => None,
-    };
-    Ok(SessionRow {
-        id: row.get(0)?,
-        name: text(row, 1)?,
-        description: text(row, 2)?,
-        user_set_name,
-        session_type: text(row, 4)?,
-        working_dir: text(row, 5)?,
-        created_at,
-        model_config_json: text(row, 7)?,
-        parent_session_id: text(row, 8)?,
-    })
-}
-
-fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
-    Ok(MessageRow {
-        id: integer(row, 0)?.unwrap_or_default(),
-        role: text(row, 1)?,
-        content_json: text(row, 2)?,
-        created_timestamp: integer(row, 3)?,
-        metadata_json: text(row, 4)?,
-    })
-}
-
-fn one(
-    row: &SessionRow,
-    messages: &[MessageRow],
-    context: &DbContext,
-    limit: Option<u64>,
-) -> DbSession {
-    let p = goose::project(row, messages, limit, context.modified_ms);
-    DbSession::projected(p.header, p.title, p.capacity, p.skipped, p.entries, p.rows)
 }
