@@ -67,6 +67,23 @@ impl Fixture {
         FsStore::open(&[StoreSpec::auto(&self.store_dir)], Scan::Full)
     }
 
+    /// An index synced with one session (`s`, "golf"), and the store after
+    /// a second was written (`t`, "hotel"): the index one session behind.
+    fn one_session_behind(&self) -> (Search, FsStore) {
+        write(
+            &self.store_dir,
+            "s.jsonl",
+            &[header("s", NOW, "/w"), user(1, "golf")],
+        );
+        let (search, _) = self.sync();
+        write(
+            &self.store_dir,
+            "t.jsonl",
+            &[header("t", NOW, "/w"), user(1, "hotel")],
+        );
+        (search, self.store())
+    }
+
     /// Opens the index and syncs it with the store.
     fn sync(&self) -> (Search, SyncReport) {
         let search =
@@ -326,18 +343,7 @@ fn a_broken_index_is_moved_aside_and_rebuilt() {
 #[test]
 fn status_says_how_far_behind() {
     let fx = Fixture::new();
-    write(
-        &fx.store_dir,
-        "s.jsonl",
-        &[header("s", NOW, "/w"), user(1, "golf")],
-    );
-    let (search, _) = fx.sync();
-    write(
-        &fx.store_dir,
-        "t.jsonl",
-        &[header("t", NOW, "/w"), user(1, "hotel")],
-    );
-    let store = fx.store();
+    let (search, store) = fx.one_session_behind();
     let status = search.status(&store.sessions(), store.reader().as_ref());
     assert_eq!(
         (status.sessions, status.behind, status.enabled),
@@ -453,18 +459,7 @@ fn a_corrupt_index_file_is_found_by_its_checksum_and_rebuilt() {
 fn a_search_waits_for_another_writer_and_then_says_still_indexing() {
     use std::time::Duration;
     let fx = Fixture::new();
-    write(
-        &fx.store_dir,
-        "s.jsonl",
-        &[header("s", NOW, "/w"), user(1, "golf")],
-    );
-    let (search, _) = fx.sync();
-    write(
-        &fx.store_dir,
-        "t.jsonl",
-        &[header("t", NOW, "/w"), user(1, "hotel")],
-    );
-    let store = fx.store();
+    let (search, store) = fx.one_session_behind();
     let (sessions, reader) = (store.sessions(), store.reader());
     let other = Search::open(&fx.index_dir, std::slice::from_ref(&fx.store_dir), NOW).unwrap();
     let held: tantivy::IndexWriter = other

@@ -8,6 +8,15 @@ use crate::formats::{HeaderState, LogFormat};
 use crate::model::ReadError;
 use crate::store::Catalog;
 
+/// Each listed session's id, title and display title (its label).
+fn listed(catalog: &Catalog) -> Vec<(String, Option<String>, Option<String>)> {
+    catalog
+        .sessions()
+        .into_iter()
+        .map(|s| (s.header.id, s.title, s.header.label))
+        .collect()
+}
+
 #[test]
 fn the_store_lists_sessions_with_display_titles() {
     // Only the three projects these expectations are about.
@@ -21,13 +30,8 @@ fn the_store_lists_sessions_with_display_titles() {
         copy_tree(&real.join(project), &store.path().join(project));
     }
     let catalog = Catalog::scan(store.path());
-    let listed: Vec<(String, Option<String>, Option<String>)> = catalog
-        .sessions()
-        .into_iter()
-        .map(|s| (s.header.id, s.title, s.header.label))
-        .collect();
     assert_eq!(
-        listed,
+        listed(&catalog),
         [
             (
                 "e9fb405b-169f-40eb-9396-7e75076f045d".to_string(),
@@ -315,13 +319,8 @@ fn the_own_store_lists_sessions_with_display_titles() {
         }
     }
     let catalog = Catalog::scan(store.path());
-    let listed: Vec<(String, Option<String>, Option<String>)> = catalog
-        .sessions()
-        .into_iter()
-        .map(|s| (s.header.id, s.title, s.header.label))
-        .collect();
     assert_eq!(
-        listed,
+        listed(&catalog),
         [
             (
                 "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b".to_string(),

@@ -395,8 +395,8 @@ impl fmt::Debug for OpencodeDb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::opencode::project::{project, MessageRow, PartRow};
     use crate::model::Event;
+    use crate::store::opencode::session::project_rows;
 
     const SCHEMA: &str = "CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL);
         CREATE TABLE session (id text PRIMARY KEY, project_id text, parent_id text, directory text, title text, revert text, agent text, time_created integer, time_updated integer);
@@ -534,26 +534,8 @@ mod tests {
             .find(|s| s.id == "ses_3a1b2c3d4ffeAbCdEfGhIjKlMn")
             .unwrap();
         let rows = db.session_rows(&main.id).unwrap();
-        let messages: Vec<_> = rows
-            .messages
-            .iter()
-            .map(|(id, data)| MessageRow { id, data })
-            .collect();
-        let parts: Vec<_> = rows
-            .parts
-            .iter()
-            .map(|(message_id, id, data)| PartRow {
-                message_id,
-                id,
-                data,
-            })
-            .collect();
-        let revert: Option<serde_json::Value> = main
-            .revert
-            .as_deref()
-            .and_then(|r| serde_json::from_str(r).ok());
-        let revert = revert.as_ref().and_then(|r| r["messageID"].as_str());
-        let projected = project(&messages, &parts, revert);
+        // The revert its row names applies, as every read projects it.
+        let projected = project_rows(main, &rows, None);
         // What the checkpoint shadows is left out, as projection does.
         let through = projected.entries.iter().find_map(|e| match e.event {
             Event::Checkpoint { through_seq, .. } => Some(through_seq),

@@ -45,6 +45,11 @@ impl Db {
             .unwrap();
     }
 
+    /// Message `id` of `role` with one text part, as most of a session is.
+    fn said(&self, session: &str, id: &str, role: &str, t: &str) {
+        self.message(session, id, json!({"role": role}), &[text(t)]);
+    }
+
     /// Message `id` with `data`, and its parts in order.
     fn message(&self, session: &str, id: &str, data: Value, parts: &[Value]) {
         self.conn
@@ -108,18 +113,8 @@ fn a_revert_cuts_the_tail_and_a_default_title_falls_to_the_first_prompt() {
             text("Fixed"),
         ],
     );
-    db.message(
-        "ses_1",
-        "msg_03",
-        json!({"role": "user"}),
-        &[text("Undone prompt")],
-    );
-    db.message(
-        "ses_1",
-        "msg_04",
-        json!({"role": "assistant"}),
-        &[text("Undone reply")],
-    );
+    db.said("ses_1", "msg_03", "user", "Undone prompt");
+    db.said("ses_1", "msg_04", "assistant", "Undone reply");
     let store = OpencodeStore::open(dir.path(), 0, true);
     assert_eq!(
         store_surface(&store, "ses_1"),
@@ -145,20 +140,10 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::new(dir.path());
     db.session("ses_1", None, "/w/dir", "Build fixes", None);
-    db.message("ses_1", "msg_01", json!({"role": "user"}), &[text("One")]);
-    db.message(
-        "ses_1",
-        "msg_02",
-        json!({"role": "assistant"}),
-        &[text("Two")],
-    );
-    db.message("ses_1", "msg_03", json!({"role": "user"}), &[text("Three")]);
-    db.message(
-        "ses_1",
-        "msg_04",
-        json!({"role": "assistant"}),
-        &[text("Four")],
-    );
+    db.said("ses_1", "msg_01", "user", "One");
+    db.said("ses_1", "msg_02", "assistant", "Two");
+    db.said("ses_1", "msg_03", "user", "Three");
+    db.said("ses_1", "msg_04", "assistant", "Four");
     db.message(
         "ses_1",
         "msg_05",
@@ -171,7 +156,7 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
         json!({"role": "assistant", "parentID": "msg_05", "summary": true, "finish": "stop"}),
         &[text("Summary of one"), text("and two")],
     );
-    db.message("ses_1", "msg_07", json!({"role": "user"}), &[text("Five")]);
+    db.said("ses_1", "msg_07", "user", "Five");
     db.message(
         "ses_1",
         "msg_08",
@@ -185,12 +170,7 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
             "error": {"name": "Aborted"}}),
         &[text("Broken summary")],
     );
-    db.message(
-        "ses_1",
-        "msg_10",
-        json!({"role": "assistant"}),
-        &[text("Six")],
-    );
+    db.said("ses_1", "msg_10", "assistant", "Six");
     let store = OpencodeStore::open(dir.path(), 0, true);
     assert_eq!(
         store_surface(&store, "ses_1"),
@@ -220,12 +200,7 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::new(dir.path());
     db.session("ses_1", None, "/w/dir", "Parent", None);
-    db.message(
-        "ses_1",
-        "msg_01",
-        json!({"role": "user"}),
-        &[text("Delegate")],
-    );
+    db.said("ses_1", "msg_01", "user", "Delegate");
     db.session(
         "ses_2",
         Some("ses_1"),
@@ -233,12 +208,7 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
         "Scan the tree (@explore subagent)",
         None,
     );
-    db.message(
-        "ses_2",
-        "msg_02",
-        json!({"role": "user"}),
-        &[text("Scan it")],
-    );
+    db.said("ses_2", "msg_02", "user", "Scan it");
     db.session(
         "ses_3",
         Some("ses_1"),
@@ -246,12 +216,7 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
         "Child session - 2026-01-01T00:00:00.000Z",
         None,
     );
-    db.message(
-        "ses_3",
-        "msg_03",
-        json!({"role": "user"}),
-        &[text("Other scan")],
-    );
+    db.said("ses_3", "msg_03", "user", "Other scan");
     let store = OpencodeStore::open(dir.path(), 0, true);
     assert_eq!(
         store_surface(&store, "ses_2"),
