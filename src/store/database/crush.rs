@@ -19,28 +19,23 @@ impl SessionTables for Crush {
     type Session = SessionRow;
     type Message = MessageRow;
 
+    const SESSION_COLUMNS: &'static [&'static str] = &[
+        "parent_session_id",
+        "title",
+        "created_at",
+        "summary_message_id",
+    ];
+
     fn message_number(_: &Columns) -> &'static str {
         "rowid"
     }
 
     fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
-        Ok(SessionRow {
-            id: row.get(0)?,
-            parent_session_id: text(row, 1)?,
-            title: text(row, 2)?,
-            created_at: integer(row, 3)?,
-            summary_message_id: text(row, 4)?,
-        })
+        session_row(row)
     }
 
     fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
-        Ok(MessageRow {
-            id: row.get(0)?,
-            role: text(row, 1)?,
-            parts: text(row, 2)?,
-            created_at: integer(row, 3)?,
-            is_summary_message: integer(row, 4)?,
-        })
+        message_row(row)
     }
 
     fn hidden(session: &SessionRow) -> bool {
@@ -48,25 +43,13 @@ impl SessionTables for Crush {
     }
 
     fn one(
-        row: &SessionRow,
+        session: &SessionRow,
         messages: &[MessageRow],
         context: &DbContext,
         limit: Option<u64>,
     ) -> DbSession {
-        let cwd = context
-            .project
-            .clone()
-            .or(crush::unverified::CWD_WITHOUT_INDEX);
-        let p = crush::project(row, messages, limit, cwd.as_deref(), context.modified_ms);
-        DbSession::projected(p.header, p.title, None, p.skipped, p.entries, p.rows)
+        one(session, messages, context, limit)
     }
-
-    const SESSION_COLUMNS: &'static [&'static str] = &[
-        "parent_session_id",
-        "title",
-        "created_at",
-        "summary_message_id",
-    ];
 
     const BODIES: &'static [&'static str] = &["parts"];
 
@@ -95,4 +78,38 @@ impl SessionTables for Crush {
                 .join(", "),
         )
     }
+}
+
+fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+    Ok(SessionRow {
+        id: row.get(0)?,
+        parent_session_id: text(row, 1)?,
+        title: text(row, 2)?,
+        created_at: integer(row, 3)?,
+        summary_message_id: text(row, 4)?,
+    })
+}
+
+fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+    Ok(MessageRow {
+        id: row.get(0)?,
+        role: text(row, 1)?,
+        parts: text(row, 2)?,
+        created_at: integer(row, 3)?,
+        is_summary_message: integer(row, 4)?,
+    })
+}
+
+fn one(
+    row: &SessionRow,
+    messages: &[MessageRow],
+    context: &DbContext,
+    limit: Option<u64>,
+) -> DbSession {
+    let cwd = context
+        .project
+        .clone()
+        .or(crush::unverified::CWD_WITHOUT_INDEX);
+    let p = crush::project(row, messages, limit, cwd.as_deref(), context.modified_ms);
+    DbSession::projected(p.header, p.title, None, p.skipped, p.entries, p.rows)
 }

@@ -24,62 +24,6 @@ impl SessionTables for Goose {
     type Session = SessionRow;
     type Message = MessageRow;
 
-    fn message_number(messages: &Columns) -> &'static str {
-        if messages.has("id") {
-            "id"
-        } else {
-            "rowid"
-        }
-    }
-
-    fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
-        let created_at = match row.get_ref(6)? {
-            ValueRef::Text(t) => Some(Value::String(String::from_utf8_lossy(t).into_owned())),
-            ValueRef::Integer(n) => Some(Value::from(n)),
-            _ => None,
-        };
-        let user_set_name = match row.get_ref(3)? {
-            ValueRef::Integer(n) => Some(n),
-            ValueRef::Text(t) if t.eq_ignore_ascii_case(b"true") => Some(1),
-            _ => None,
-        };
-        Ok(SessionRow {
-            id: row.get(0)?,
-            name: text(row, 1)?,
-            description: text(row, 2)?,
-            user_set_name,
-            session_type: text(row, 4)?,
-            working_dir: text(row, 5)?,
-            created_at,
-            model_config_json: text(row, 7)?,
-            parent_session_id: text(row, 8)?,
-        })
-    }
-
-    fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
-        Ok(MessageRow {
-            id: integer(row, 0)?.unwrap_or_default(),
-            role: text(row, 1)?,
-            content_json: text(row, 2)?,
-            created_timestamp: integer(row, 3)?,
-            metadata_json: text(row, 4)?,
-        })
-    }
-
-    fn hidden(session: &SessionRow) -> bool {
-        is_hidden(session)
-    }
-
-    fn one(
-        row: &SessionRow,
-        messages: &[MessageRow],
-        context: &DbContext,
-        limit: Option<u64>,
-    ) -> DbSession {
-        let p = goose::project(row, messages, limit, context.modified_ms);
-        DbSession::projected(p.header, p.title, p.capacity, p.skipped, p.entries, p.rows)
-    }
-
     const SESSION_COLUMNS: &'static [&'static str] = &[
         "name",
         "description",
@@ -90,6 +34,35 @@ impl SessionTables for Goose {
         "model_config_json",
         "parent_session_id",
     ];
+
+    fn message_number(messages: &Columns) -> &'static str {
+        if messages.has("id") {
+            "id"
+        } else {
+            "rowid"
+        }
+    }
+
+    fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+        session_row(row)
+    }
+
+    fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+        message_row(row)
+    }
+
+    fn hidden(session: &SessionRow) -> bool {
+        is_hidden(session)
+    }
+
+    fn one(
+        session: &SessionRow,
+        messages: &[MessageRow],
+        context: &DbContext,
+        limit: Option<u64>,
+    ) -> DbSession {
+        one(session, messages, context, limit)
+    }
 
     const BODIES: &'static [&'static str] = &["content_json", "metadata_json"];
 
@@ -126,4 +99,48 @@ impl SessionTables for Goose {
             m.or_null("m", "role"),
         )
     }
+}
+
+fn session_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<SessionRow> {
+    let created_at = match row.get_ref(6)? {
+        ValueRef::Text(t) => Some(Value::String(String::from_utf8_lossy(t).into_owned())),
+        ValueRef::Integer(n) => Some(Value::from(n)),
+        _ => None,
+    };
+    let user_set_name = match row.get_ref(3)? {
+        ValueRef::Integer(n) => Some(n),
+        ValueRef::Text(t) if t.eq_ignore_ascii_case(b"true") => Some(1),
+        _ => None,
+    };
+    Ok(SessionRow {
+        id: row.get(0)?,
+        name: text(row, 1)?,
+        description: text(row, 2)?,
+        user_set_name,
+        session_type: text(row, 4)?,
+        working_dir: text(row, 5)?,
+        created_at,
+        model_config_json: text(row, 7)?,
+        parent_session_id: text(row, 8)?,
+    })
+}
+
+fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
+    Ok(MessageRow {
+        id: integer(row, 0)?.unwrap_or_default(),
+        role: text(row, 1)?,
+        content_json: text(row, 2)?,
+        created_timestamp: integer(row, 3)?,
+        metadata_json: text(row, 4)?,
+    })
+}
+
+fn one(
+    row: &SessionRow,
+    messages: &[MessageRow],
+    context: &DbContext,
+    limit: Option<u64>,
+) -> DbSession {
+    let p = goose::project(row, messages, limit, context.modified_ms);
+    DbSession::projected(p.header, p.title, p.capacity, p.skipped, p.entries, p.rows)
 }
