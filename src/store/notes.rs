@@ -32,6 +32,16 @@ pub(in crate::store) fn root_notes(
     notes
 }
 
+/// The note of a store's database `name` that cannot be read, named by
+/// the store's own path: a store the person named that cannot be read is
+/// warned about (issue 27 item 12).
+pub(in crate::store) fn unreadable_database(store: &str, name: &str, error: &str) -> StoreNote {
+    StoreNote::Unreadable {
+        store: store.to_string(),
+        error: format!("{name}: {error}"),
+    }
+}
+
 /// A single store's status `errors`: its notes that say it (or one of its
 /// databases) cannot be read.
 pub(in crate::store) fn unreadable_errors(notes: &[StoreNote]) -> Vec<String> {

@@ -18,7 +18,7 @@ use crate::model::{
     Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionReader,
     SessionStore, StoreNote, StoreStatus, Version, Wake,
 };
-use crate::store::notes::{root_notes, unreadable_errors};
+use crate::store::notes::{root_notes, unreadable_database, unreadable_errors};
 use crate::store::watch::{Pending, RootWatcher};
 
 /// One database of the store.
@@ -332,12 +332,7 @@ impl SessionStore for DatabaseStore {
         for database in &self.databases {
             let name = &database.candidate.name;
             if let Some(error) = &database.error {
-                // Named by the store's own path: a store the person named
-                // that cannot be read is warned about (issue 27 item 12).
-                notes.push(StoreNote::Unreadable {
-                    store: store.clone(),
-                    error: format!("{name}: {error}"),
-                });
+                notes.push(unreadable_database(&store, name, error));
             }
             if let Some(why) = &database.not_a_database {
                 notes.push(StoreNote::NotASession {

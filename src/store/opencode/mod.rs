@@ -25,7 +25,7 @@ use self::db::{DbStamp, MessageKey, OpencodeDb, SessionRow};
 use self::reader::OpencodeReader;
 use self::watch::OpencodeWatcher;
 use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus, Wake};
-use crate::store::notes::{root_notes, unreadable_errors};
+use crate::store::notes::{root_notes, unreadable_database, unreadable_errors};
 
 pub use sources::is_database_name;
 
@@ -380,12 +380,8 @@ impl SessionStore for OpencodeStore {
         let mut winners: HashMap<&str, &[u8]> = HashMap::new();
         for database in &self.databases {
             if let Some(error) = &database.error {
-                // Named by the store's own path: a store the person named
-                // that cannot be read is warned about (issue 27 item 12).
-                notes.push(StoreNote::Unreadable {
-                    store: store.clone(),
-                    error: format!("{}: {error}", String::from_utf8_lossy(&database.name)),
-                });
+                let name = String::from_utf8_lossy(&database.name);
+                notes.push(unreadable_database(&store, &name, error));
             }
         }
         for known in self.all_known() {
