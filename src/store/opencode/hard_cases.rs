@@ -69,6 +69,21 @@ impl Db {
     }
 }
 
+/// Session `id` of `store` as the rules say: in `cwd`, with its title and
+/// display title, and its messages; created when [`Db::session`] says.
+#[track_caller]
+fn assert_session(
+    store: &OpencodeStore,
+    id: &str,
+    cwd: &str,
+    (title, label): (Option<&str>, Option<&str>),
+    messages: &[(&'static str, &str)],
+) {
+    let created = 1_767_225_600_000;
+    let expected = expect(id, created, Some(cwd), title, label, messages);
+    assert_eq!(store_surface(store, id), expected, "{id}");
+}
+
 fn text(t: &str) -> Value {
     json!({"type": "text", "text": t})
 }
@@ -116,16 +131,12 @@ fn a_revert_cuts_the_tail_and_a_default_title_falls_to_the_first_prompt() {
     db.said("ses_1", "msg_03", "user", "Undone prompt");
     db.said("ses_1", "msg_04", "assistant", "Undone reply");
     let store = OpencodeStore::open(dir.path(), 0, true);
-    assert_eq!(
-        store_surface(&store, "ses_1"),
-        expect(
-            "ses_1",
-            1_767_225_600_000,
-            Some("/w/worktree"),
-            Some("Fix the build"),
-            None,
-            &[("user", "Fix the\nbuild"), ("assistant", "Fixed")],
-        )
+    assert_session(
+        &store,
+        "ses_1",
+        "/w/worktree",
+        (Some("Fix the build"), None),
+        &[("user", "Fix the\nbuild"), ("assistant", "Fixed")],
     );
 }
 
@@ -172,22 +183,18 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
     );
     db.said("ses_1", "msg_10", "assistant", "Six");
     let store = OpencodeStore::open(dir.path(), 0, true);
-    assert_eq!(
-        store_surface(&store, "ses_1"),
-        expect(
-            "ses_1",
-            1_767_225_600_000,
-            Some("/w/dir"),
-            Some("Build fixes"),
-            None,
-            &[
-                ("checkpoint", "Summary of one\nand two"),
-                ("user", "Three"),
-                ("assistant", "Four"),
-                ("user", "Five"),
-                ("assistant", "Six"),
-            ],
-        )
+    assert_session(
+        &store,
+        "ses_1",
+        "/w/dir",
+        (Some("Build fixes"), None),
+        &[
+            ("checkpoint", "Summary of one\nand two"),
+            ("user", "Three"),
+            ("assistant", "Four"),
+            ("user", "Five"),
+            ("assistant", "Six"),
+        ],
     );
 }
 
@@ -218,26 +225,21 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
     );
     db.said("ses_3", "msg_03", "user", "Other scan");
     let store = OpencodeStore::open(dir.path(), 0, true);
-    assert_eq!(
-        store_surface(&store, "ses_2"),
-        expect(
-            "ses_2",
-            1_767_225_600_000,
-            Some("/w/dir"),
+    assert_session(
+        &store,
+        "ses_2",
+        "/w/dir",
+        (
             Some("Scan the tree (@explore subagent)"),
             Some("Scan the tree (@explore subagent)"),
-            &[("user", "Scan it")],
-        )
+        ),
+        &[("user", "Scan it")],
     );
-    assert_eq!(
-        store_surface(&store, "ses_3"),
-        expect(
-            "ses_3",
-            1_767_225_600_000,
-            Some("/w/dir"),
-            Some("Other scan"),
-            None,
-            &[("user", "Other scan")],
-        )
+    assert_session(
+        &store,
+        "ses_3",
+        "/w/dir",
+        (Some("Other scan"), None),
+        &[("user", "Other scan")],
     );
 }
