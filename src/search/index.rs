@@ -92,25 +92,8 @@ impl SearchIndex {
         } else {
             return Err(SearchError::Broken("no index".into()));
         };
-        index
-            .tokenizers()
-            .register(tokenizer::NAME, tokenizer::analyzer());
-        index
-            .tokenizers()
-            .register(counted::NAME, counted::Counted::default());
-        let reader = index
-            .reader_builder()
-            .reload_policy(ReloadPolicy::Manual)
-            .try_into()
-            .map_err(|e: tantivy::TantivyError| SearchError::Broken(e.to_string()))?;
-        let opened = SearchIndex {
-            index,
-            fields,
-            reader,
-            dir: Some(dir.to_path_buf()),
-            moved_aside: None,
-            manifest: Mutex::default(),
-        };
+        let opened = Self::ready(index, fields, Some(dir.to_path_buf()))
+            .map_err(|e| SearchError::Broken(e.to_string()))?;
         // Every segment the meta file names must be readable.
         opened
             .manifest()
@@ -123,6 +106,14 @@ impl SearchIndex {
     pub fn in_memory() -> Result<Self, SearchError> {
         let fields = Fields::new();
         let index = Index::create_in_ram(fields.schema.clone());
+        Ok(Self::ready(index, fields, None)?)
+    }
+
+    /// `index` ready for this schema: its analyzers registered (the
+    /// fields name them, so no query or write works without), and a
+    /// reader reloaded only when told (after a commit), on disk or in
+    /// memory alike.
+    fn ready(index: Index, fields: Fields, dir: Option<PathBuf>) -> tantivy::Result<Self> {
         index
             .tokenizers()
             .register(tokenizer::NAME, tokenizer::analyzer());
@@ -137,7 +128,7 @@ impl SearchIndex {
             index,
             fields,
             reader,
-            dir: None,
+            dir,
             moved_aside: None,
             manifest: Mutex::default(),
         })

@@ -67,6 +67,32 @@ impl Fixture {
         FsStore::open(&[StoreSpec::auto(&self.store_dir)], Scan::Full)
     }
 
+    /// A fixture whose store holds one session, `s`, in which the user
+    /// says `text`.
+    fn with_one_session(text: &str) -> Self {
+        let fx = Fixture::new();
+        write(
+            &fx.store_dir,
+            "s.jsonl",
+            &[header("s", NOW, "/w"), user(1, text)],
+        );
+        fx
+    }
+
+    /// An index synced with one session (`s`, "golf"), and the store after
+    /// a second was written (`t`, "hotel"): the index one session behind.
+    fn one_session_behind() -> (Fixture, Search, FsStore) {
+        let fx = Fixture::with_one_session("golf");
+        let (search, _) = fx.sync();
+        write(
+            &fx.store_dir,
+            "t.jsonl",
+            &[header("t", NOW, "/w"), user(1, "hotel")],
+        );
+        let store = fx.store();
+        (fx, search, store)
+    }
+
     /// Opens the index and syncs it with the store.
     fn sync(&self) -> (Search, SyncReport) {
         let search =
@@ -84,19 +110,34 @@ impl Fixture {
     }
 }
 
+/// The index's writer, held as another process would hold it.
+fn hold_writer(search: &Search) -> tantivy::IndexWriter {
+    search
+        .index()
+        .index
+        .writer_with_num_threads(1, 15 << 20)
+        .unwrap()
+}
+
+/// What the tests search with, unless they say otherwise: ten hits, in
+/// any workspace, now.
+fn options<'a>() -> SearchOptions<'a> {
+    SearchOptions {
+        limit: 10,
+        workspace: None,
+        now_ms: NOW,
+        exists: None,
+        texts: None,
+    }
+}
+
 fn ids(search: &Search, text: &str) -> Vec<String> {
-    let hits = search
-        .search(
-            &parse_query(text).unwrap(),
-            SearchOptions {
-                limit: 10,
-                workspace: None,
-                now_ms: NOW,
-                exists: None,
-                texts: None,
-            },
-        )
-        .unwrap();
+    hit_ids(search, &parse_query(text).unwrap(), options())
+}
+
+/// The ids of the hits of `query`, best first.
+fn hit_ids(search: &Search, query: &ParsedQuery, options: SearchOptions<'_>) -> Vec<String> {
+    let hits = search.search(query, options).unwrap();
     hits.into_iter().map(|h| h.session_id).collect()
 }
 
@@ -180,10 +221,8 @@ fn bodies_titles_identifiers_and_filters_are_found() {
             &parse_query("rounding").unwrap(),
             SearchOptions {
                 limit: 5,
-                workspace: None,
-                now_ms: NOW,
-                exists: None,
                 texts: Some(texts),
+                ..options()
             },
         )
         .unwrap();
@@ -223,16 +262,9 @@ fn the_workspace_and_recency_rank_first_among_equals() {
     let options = SearchOptions {
         limit: 3,
         workspace: Some("/w"),
-        now_ms: NOW,
-        exists: None,
-        texts: None,
+        ..options()
     };
-    let order: Vec<String> = search
-        .search(&query, options)
-        .unwrap()
-        .into_iter()
-        .map(|h| h.session_id)
-        .collect();
+    let order = hit_ids(&search, &query, options);
     assert_eq!(order, ["old-here", "new-else", "old-else"]);
     // A session the store no longer lists is never a result.
     let gone = |id: &str| id != "old-here";
@@ -240,12 +272,7 @@ fn the_workspace_and_recency_rank_first_among_equals() {
         exists: Some(&gone),
         ..options
     };
-    let order: Vec<String> = search
-        .search(&query, options)
-        .unwrap()
-        .into_iter()
-        .map(|h| h.session_id)
-        .collect();
+    let order = hit_ids(&search, &query, options);
     assert_eq!(order, ["new-else", "old-else"]);
 }
 
@@ -309,12 +336,7 @@ fn appends_add_only_new_messages_and_other_changes_reindex() {
 
 #[test]
 fn a_broken_index_is_moved_aside_and_rebuilt() {
-    let fx = Fixture::new();
-    write(
-        &fx.store_dir,
-        "s.jsonl",
-        &[header("s", NOW, "/w"), user(1, "echo foxtrot")],
-    );
+    let fx = Fixture::with_one_session("echo foxtrot");
     drop(fx.sync());
     fs::write(fx.index_dir.join("meta.json"), "{ not json").unwrap();
     let (search, report) = fx.sync();
@@ -325,19 +347,7 @@ fn a_broken_index_is_moved_aside_and_rebuilt() {
 
 #[test]
 fn status_says_how_far_behind() {
-    let fx = Fixture::new();
-    write(
-        &fx.store_dir,
-        "s.jsonl",
-        &[header("s", NOW, "/w"), user(1, "golf")],
-    );
-    let (search, _) = fx.sync();
-    write(
-        &fx.store_dir,
-        "t.jsonl",
-        &[header("t", NOW, "/w"), user(1, "hotel")],
-    );
-    let store = fx.store();
+    let (_fx, search, store) = Fixture::one_session_behind();
     let status = search.status(&store.sessions(), store.reader().as_ref());
     assert_eq!(
         (status.sessions, status.behind, status.enabled),
@@ -392,12 +402,7 @@ fn corrupt(index_dir: &Path, ext: &str) -> usize {
 #[test]
 fn a_corrupt_index_file_is_found_by_its_checksum_and_rebuilt() {
     for ext in ["store", "idx", "term", "fast"] {
-        let fx = Fixture::new();
-        write(
-            &fx.store_dir,
-            "s.jsonl",
-            &[header("s", NOW, "/w"), user(1, "echo foxtrot")],
-        );
+        let fx = Fixture::with_one_session("echo foxtrot");
         drop(fx.sync());
         let names: Vec<_> = fs::read_dir(&fx.index_dir)
             .unwrap()
@@ -420,15 +425,8 @@ fn a_corrupt_index_file_is_found_by_its_checksum_and_rebuilt() {
             assert_eq!(ids(&search, "foxtrot "), ["s"], "{ext}");
             continue;
         }
-        let options = SearchOptions {
-            limit: 10,
-            workspace: None,
-            now_ms: NOW,
-            exists: None,
-            texts: None,
-        };
         let query = parse_query("foxtrot ").unwrap();
-        match search.search(&query, options) {
+        match search.search(&query, options()) {
             Err(SearchError::Broken(why)) => {
                 assert!(why.contains("corrupt files"), "{ext}: {why}");
                 let note = search
@@ -452,33 +450,13 @@ fn a_corrupt_index_file_is_found_by_its_checksum_and_rebuilt() {
 #[test]
 fn a_search_waits_for_another_writer_and_then_says_still_indexing() {
     use std::time::Duration;
-    let fx = Fixture::new();
-    write(
-        &fx.store_dir,
-        "s.jsonl",
-        &[header("s", NOW, "/w"), user(1, "golf")],
-    );
-    let (search, _) = fx.sync();
-    write(
-        &fx.store_dir,
-        "t.jsonl",
-        &[header("t", NOW, "/w"), user(1, "hotel")],
-    );
-    let store = fx.store();
+    let (fx, search, store) = Fixture::one_session_behind();
     let (sessions, reader) = (store.sessions(), store.reader());
     let other = Search::open(&fx.index_dir, std::slice::from_ref(&fx.store_dir), NOW).unwrap();
-    let held: tantivy::IndexWriter = other
-        .index()
-        .index
-        .writer_with_num_threads(1, 15 << 20)
-        .unwrap();
-    let waited = search.sync_waiting(
-        &sessions,
-        reader.as_ref(),
-        &|| false,
-        &mut |_, _| {},
-        Duration::from_millis(120),
-    );
+    let held = hold_writer(&other);
+    let sync_waiting =
+        |wait| search.sync_waiting(&sessions, reader.as_ref(), &|| false, &mut |_, _| {}, wait);
+    let waited = sync_waiting(Duration::from_millis(120));
     assert_eq!(waited, Err(SearchError::StillIndexing(1)));
     assert!(waited.unwrap_err().to_string().contains("still indexing"));
     // The other process builds and holds the writer still (merging): the
@@ -487,18 +465,8 @@ fn a_search_waits_for_another_writer_and_then_says_still_indexing() {
     other
         .sync(&sessions, reader.as_ref(), &|| false, &mut |_, _| {})
         .unwrap();
-    let _held: tantivy::IndexWriter = other
-        .index()
-        .index
-        .writer_with_num_threads(1, 15 << 20)
-        .unwrap();
-    let shared = search.sync_waiting(
-        &sessions,
-        reader.as_ref(),
-        &|| false,
-        &mut |_, _| {},
-        Duration::ZERO,
-    );
+    let _held = hold_writer(&other);
+    let shared = sync_waiting(Duration::ZERO);
     assert_eq!(shared, Ok(SyncReport::default()));
     assert_eq!(ids(&search, "hotel "), ["t"]);
 }
@@ -527,13 +495,11 @@ fn snippets_come_from_the_log_and_never_from_a_changed_one() {
         let session = |id: &str| store.get(id);
         let options = SearchOptions {
             limit: 5,
-            workspace: None,
-            now_ms: NOW,
-            exists: None,
             texts: Some(Texts {
                 session: &session,
                 reader: reader.as_ref(),
             }),
+            ..options()
         };
         search
             .search(&parse_query("heron").unwrap(), options)

@@ -617,6 +617,11 @@ mod tests {
         format!("{{\"type\":\"session\",\"id\":\"{id}\",\"createdAt\":{created_at}}}\n")
     }
 
+    /// Line `seq` of a log: a title event.
+    fn title(seq: u64, t: &str) -> String {
+        format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
+    }
+
     #[test]
     fn same_id_the_first_relative_path_wins() {
         let dir = tempfile::tempdir().unwrap();
@@ -656,9 +661,6 @@ mod tests {
     fn a_rescan_after_scattered_changes_equals_a_fresh_scan() {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path();
-        let title = |seq: u64, t: &str| {
-            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
-        };
         let path = |i: u32| root.join(format!("d{}/s{i:03}.jsonl", i % 7));
         for d in 0..7 {
             fs::create_dir(root.join(format!("d{d}"))).unwrap();
@@ -699,9 +701,6 @@ mod tests {
     fn a_grown_log_is_parsed_from_where_it_stopped() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
-        let title = |seq: u64, t: &str| {
-            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
-        };
         fs::write(&path, header("s", 1) + &title(1, "One")).unwrap();
         let mut catalog = Catalog::scan(dir.path());
         assert_eq!(catalog.get("s").and_then(|s| s.title), Some("One".into()));
@@ -818,9 +817,6 @@ mod tests {
     fn a_log_replaced_by_a_rename_is_read_again() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("s.jsonl");
-        let title = |seq: u64, t: &str| {
-            format!("{{\"seq\":{seq},\"type\":\"session/title\",\"data\":{{\"title\":\"{t}\"}}}}\n")
-        };
         fs::write(&path, header("old", 1) + &title(1, "Old")).unwrap();
         let mut catalog = Catalog::scan(dir.path());
         assert_eq!(catalog.get("old").and_then(|s| s.title), Some("Old".into()));

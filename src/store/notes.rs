@@ -9,6 +9,49 @@ use super::file_state::pending_reason;
 use crate::formats::HeaderState;
 use crate::model::StoreNote;
 
+/// The notes a store's root gives before any of its files' (every kind
+/// of store has a root that may be missing or unreadable): `store` names
+/// it as the notes do.
+pub(in crate::store) fn root_notes(
+    store: &str,
+    missing: bool,
+    unreadable: Option<&str>,
+) -> Vec<StoreNote> {
+    let mut notes = Vec::new();
+    if missing {
+        notes.push(StoreNote::Missing {
+            store: store.to_string(),
+        });
+    }
+    if let Some(error) = unreadable {
+        notes.push(StoreNote::Unreadable {
+            store: store.to_string(),
+            error: error.to_string(),
+        });
+    }
+    notes
+}
+
+/// The note of a store's database `name` that cannot be read, named by
+/// the store's own path: a store the person named that cannot be read is
+/// warned about (issue 27 item 12).
+pub(in crate::store) fn unreadable_database(store: &str, name: &str, error: &str) -> StoreNote {
+    StoreNote::Unreadable {
+        store: store.to_string(),
+        error: format!("{name}: {error}"),
+    }
+}
+
+/// A single store's status `errors`: its notes that say it (or one of its
+/// databases) cannot be read.
+pub(in crate::store) fn unreadable_errors(notes: &[StoreNote]) -> Vec<String> {
+    notes
+        .iter()
+        .filter(|n| matches!(n, StoreNote::Unreadable { .. }))
+        .map(ToString::to_string)
+        .collect()
+}
+
 impl Catalog {
     /// The note of a store that holds files but lists no session although
     /// some were passed over by their name alone, which no other note
@@ -24,19 +67,8 @@ impl Catalog {
 
     /// What to report about the store: missing, skipped files, duplicates.
     pub fn notes(&self) -> Vec<StoreNote> {
-        let mut notes = Vec::new();
         let store = self.display_path().display().to_string();
-        if self.missing {
-            notes.push(StoreNote::Missing {
-                store: store.clone(),
-            });
-        }
-        if let Some(e) = &self.unreadable {
-            notes.push(StoreNote::Unreadable {
-                store: store.clone(),
-                error: e.clone(),
-            });
-        }
+        let mut notes = root_notes(&store, self.missing, self.unreadable.as_deref());
         for error in &self.folder_errors {
             notes.push(StoreNote::FolderUnreadable {
                 store: store.clone(),

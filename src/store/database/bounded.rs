@@ -10,6 +10,7 @@
 
 use std::io::Read;
 
+use rusqlite::blob::Blob;
 use rusqlite::{Connection, Row};
 
 use super::open::DbError;
@@ -76,53 +77,13 @@ pub fn open<'c>(
     table: &str,
     column: &str,
     rowid: i64,
-) -> Result<rusqlite::blob::Blob<'c>, DbError> {
+) -> Result<Blob<'c>, DbError> {
     Ok(conn.blob_open("main", table, column, rowid, true)?)
 }
 
-/// The JSON text of `table.column` at `rowid` shrunk for a listing, as
-/// [`super::open::text`] reads a column: `None` unless it is text; an
-/// empty text (which parses as no JSON) when it passes the budget.
-pub fn json_text(
-    conn: &Connection,
-    place: &Place,
-    body: usize,
-    table: &str,
-    column: &str,
-) -> Result<Option<String>, DbError> {
-    if place.types.get(body).map(String::as_str) != Some("text") {
-        return Ok(None);
-    }
-    let blob = open(conn, table, column, place.rowid)?;
-    let shrunk = shrink_read(blob, shrink::STRING_CAP, shrink::ROW_BUDGET)?;
-    Ok(Some(shrunk.text.unwrap_or_default()))
-}
-
-/// The text of `table.column` at `rowid` read whole, as
-/// [`super::open::text`] reads a column, into one buffer of its size:
-/// never sorted with its row, never copied from SQLite's own (issue 27
-/// item 14: a 100 MB body is held once).
-pub fn whole_text(
-    conn: &Connection,
-    place: &Place,
-    body: usize,
-    table: &str,
-    column: &str,
-) -> Result<Option<String>, DbError> {
-    if place.types.get(body).map(String::as_str) != Some("text") {
-        return Ok(None);
-    }
-    let mut blob = open(conn, table, column, place.rowid)?;
-    let mut bytes = Vec::with_capacity(blob.len());
-    blob.read_to_end(&mut bytes)
-        .map_err(|e| DbError(format!("cannot read the database: {e}")))?;
-    Ok(Some(match String::from_utf8(bytes) {
-        Ok(text) => text,
-        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
-    }))
-}
-
-/// Body `body` of the row at `place`: shrunk for a `listing`, else whole.
+/// Body `body` of the row at `place` (`table.column` at its rowid), as
+/// [`super::open::text`] reads a column: `None` unless it is text; else
+/// shrunk for a `listing`, whole for a read.
 pub fn body_text(
     conn: &Connection,
     place: &Place,
@@ -131,10 +92,35 @@ pub fn body_text(
     column: &str,
     listing: bool,
 ) -> Result<Option<String>, DbError> {
-    match listing {
-        true => json_text(conn, place, body, table, column),
-        false => whole_text(conn, place, body, table, column),
+    if place.types.get(body).map(String::as_str) != Some("text") {
+        return Ok(None);
     }
+    let blob = open(conn, table, column, place.rowid)?;
+    match listing {
+        true => json_text(blob),
+        false => whole_text(blob),
+    }
+    .map(Some)
+}
+
+/// A body's JSON text shrunk for a listing: an empty text (which parses
+/// as no JSON) when it passes the budget.
+fn json_text(blob: Blob<'_>) -> Result<String, DbError> {
+    let shrunk = shrink_read(blob, shrink::STRING_CAP, shrink::ROW_BUDGET)?;
+    Ok(shrunk.text.unwrap_or_default())
+}
+
+/// A body's text read whole into one buffer of its size: never sorted
+/// with its row, never copied from SQLite's own (issue 27 item 14: a
+/// 100 MB body is held once).
+fn whole_text(mut blob: Blob<'_>) -> Result<String, DbError> {
+    let mut bytes = Vec::with_capacity(blob.len());
+    blob.read_to_end(&mut bytes)
+        .map_err(|e| DbError(format!("cannot read the database: {e}")))?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+    })
 }
 
 /// [`shrink::shrink`] of `input`, its read error a database read's.

@@ -2,56 +2,31 @@
 //! the queries; the rules are `formats::crush`.
 
 use super::bounded;
-use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{integer, text, Columns, ReadOnlyDb};
-use super::session_tables::{SessionTables, Tables};
+use super::format::{DbContext, DbSession};
+use super::open::{integer, text, Columns};
+use super::session_tables::SessionTables;
 use crate::formats::crush::{self, is_title_session, MessageRow, SessionRow};
 
 #[derive(Debug)]
 pub struct Crush;
 
-impl DbFormat for Crush {
-    fn name(&self) -> &'static str {
-        crush::NAME
-    }
+impl SessionTables for Crush {
+    const NAME: &'static str = crush::NAME;
+    const DATABASE: &'static str = crush::DATABASE;
+    const DISPLAY: &'static str = "Crush";
+    const MESSAGE_COLUMNS: &'static [&'static str] = &["id", "session_id"];
 
-    fn is_candidate_name(&self, name: &str) -> bool {
-        name == crush::DATABASE
-    }
-
-    fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let [sessions, messages] = require_tables(
-            &mut db,
-            "Crush",
-            [("sessions", &["id"]), ("messages", &["id", "session_id"])],
-        )?;
-        Ok(Box::new(Tables(Open {
-            db,
-            sessions,
-            messages,
-        })))
-    }
-}
-
-struct Open {
-    db: ReadOnlyDb,
-    sessions: Columns,
-    messages: Columns,
-}
-
-impl SessionTables for Open {
     type Session = SessionRow;
     type Message = MessageRow;
 
-    fn db(&mut self) -> &mut ReadOnlyDb {
-        &mut self.db
-    }
+    const SESSION_COLUMNS: &'static [&'static str] = &[
+        "parent_session_id",
+        "title",
+        "created_at",
+        "summary_message_id",
+    ];
 
-    fn sessions(&self) -> &Columns {
-        &self.sessions
-    }
-
-    fn message_number(&self) -> &'static str {
+    fn message_number(_: &Columns) -> &'static str {
         "rowid"
     }
 
@@ -61,10 +36,6 @@ impl SessionTables for Open {
 
     fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
         message_row(row)
-    }
-
-    fn id(session: &SessionRow) -> &str {
-        &session.id
     }
 
     fn hidden(session: &SessionRow) -> bool {
@@ -80,28 +51,13 @@ impl SessionTables for Open {
         one(session, messages, context, limit)
     }
 
-    fn session_sql(&self, filter: &str) -> String {
-        let s = &self.sessions;
-        let optional = [
-            "parent_session_id",
-            "title",
-            "created_at",
-            "summary_message_id",
-        ];
-        format!(
-            "SELECT s.id, {} FROM sessions s {filter}",
-            s.or_nulls("s", &optional)
-        )
-    }
-
     const BODIES: &'static [&'static str] = &["parts"];
 
     fn set_body(message: &mut MessageRow, _: usize, body: Option<String>) {
         message.parts = body;
     }
 
-    fn message_sql(&self, placed: bool) -> String {
-        let m = &self.messages;
+    fn message_sql(m: &Columns, placed: bool) -> String {
         let parts = match placed {
             true => "NULL".to_string(),
             false => m.or_null("m", "parts"),

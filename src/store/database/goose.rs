@@ -5,62 +5,38 @@ use rusqlite::types::ValueRef;
 use serde_json::Value;
 
 use super::bounded;
-use super::format::{require_tables, DbContext, DbFormat, DbRead, DbSession, OpenError};
-use super::open::{integer, text, Columns, ReadOnlyDb};
-use super::session_tables::{SessionTables, Tables};
+use super::format::{DbContext, DbSession};
+use super::open::{integer, text, Columns};
+use super::session_tables::SessionTables;
 use crate::formats::goose::{self, is_hidden, MessageRow, SessionRow};
 
 #[derive(Debug)]
 pub struct Goose;
 
-impl DbFormat for Goose {
-    fn name(&self) -> &'static str {
-        goose::NAME
-    }
-
-    fn is_candidate_name(&self, name: &str) -> bool {
-        name == goose::DATABASE
-    }
-
+impl SessionTables for Goose {
+    const NAME: &'static str = goose::NAME;
+    const DATABASE: &'static str = goose::DATABASE;
+    const DISPLAY: &'static str = "Goose";
     /// A `sessions.db` is Goose's when its `messages` table has a
     /// `content_json` column (the `auto` rule).
-    fn open(&self, mut db: ReadOnlyDb) -> Result<Box<dyn DbRead>, OpenError> {
-        let [sessions, messages] = require_tables(
-            &mut db,
-            "Goose",
-            [
-                ("sessions", &["id"]),
-                ("messages", &["session_id", "content_json"]),
-            ],
-        )?;
-        Ok(Box::new(Tables(Open {
-            db,
-            sessions,
-            messages,
-        })))
-    }
-}
+    const MESSAGE_COLUMNS: &'static [&'static str] = &["session_id", "content_json"];
 
-struct Open {
-    db: ReadOnlyDb,
-    sessions: Columns,
-    messages: Columns,
-}
-
-impl SessionTables for Open {
     type Session = SessionRow;
     type Message = MessageRow;
 
-    fn db(&mut self) -> &mut ReadOnlyDb {
-        &mut self.db
-    }
+    const SESSION_COLUMNS: &'static [&'static str] = &[
+        "name",
+        "description",
+        "user_set_name",
+        "session_type",
+        "working_dir",
+        "created_at",
+        "model_config_json",
+        "parent_session_id",
+    ];
 
-    fn sessions(&self) -> &Columns {
-        &self.sessions
-    }
-
-    fn message_number(&self) -> &'static str {
-        if self.messages.has("id") {
+    fn message_number(messages: &Columns) -> &'static str {
+        if messages.has("id") {
             "id"
         } else {
             "rowid"
@@ -73,10 +49,6 @@ impl SessionTables for Open {
 
     fn message_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<MessageRow> {
         message_row(row)
-    }
-
-    fn id(session: &SessionRow) -> &str {
-        &session.id
     }
 
     fn hidden(session: &SessionRow) -> bool {
@@ -92,24 +64,6 @@ impl SessionTables for Open {
         one(session, messages, context, limit)
     }
 
-    fn session_sql(&self, filter: &str) -> String {
-        let s = &self.sessions;
-        let optional = [
-            "name",
-            "description",
-            "user_set_name",
-            "session_type",
-            "working_dir",
-            "created_at",
-            "model_config_json",
-            "parent_session_id",
-        ];
-        format!(
-            "SELECT s.id, {} FROM sessions s {filter}",
-            s.or_nulls("s", &optional)
-        )
-    }
-
     const BODIES: &'static [&'static str] = &["content_json", "metadata_json"];
 
     fn set_body(message: &mut MessageRow, i: usize, body: Option<String>) {
@@ -119,8 +73,7 @@ impl SessionTables for Open {
         }
     }
 
-    fn message_sql(&self, placed: bool) -> String {
-        let m = &self.messages;
+    fn message_sql(m: &Columns, placed: bool) -> String {
         let id = if m.has("id") { "m.id" } else { "m.rowid" };
         let created = m.or_null("m", "created_timestamp");
         let (content, metadata, place): (String, String, String) = if placed {

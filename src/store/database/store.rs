@@ -18,6 +18,7 @@ use crate::model::{
     Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionReader,
     SessionStore, StoreNote, StoreStatus, Version, Wake,
 };
+use crate::store::notes::{root_notes, unreadable_database, unreadable_errors};
 use crate::store::watch::{Pending, RootWatcher};
 
 /// One database of the store.
@@ -316,29 +317,13 @@ impl SessionStore for DatabaseStore {
             format: self.label.to_string(),
             sessions,
             skipped_lines,
-            errors: self
-                .notes()
-                .iter()
-                .filter(|n| matches!(n, StoreNote::Unreadable { .. }))
-                .map(ToString::to_string)
-                .collect(),
+            errors: unreadable_errors(&self.notes()),
         }]
     }
 
     fn notes(&self) -> Vec<StoreNote> {
         let store = self.root.display().to_string();
-        let mut notes = Vec::new();
-        if self.missing {
-            notes.push(StoreNote::Missing {
-                store: store.clone(),
-            });
-        }
-        if let Some(error) = &self.unreadable {
-            notes.push(StoreNote::Unreadable {
-                store: store.clone(),
-                error: error.clone(),
-            });
-        }
+        let mut notes = root_notes(&store, self.missing, self.unreadable.as_deref());
         notes.extend(self.skipped.iter().map(|s| StoreNote::NotASession {
             rel: s.rel.clone(),
             why: s.why.clone(),
@@ -347,12 +332,7 @@ impl SessionStore for DatabaseStore {
         for database in &self.databases {
             let name = &database.candidate.name;
             if let Some(error) = &database.error {
-                // Named by the store's own path: a store the person named
-                // that cannot be read is warned about (issue 27 item 12).
-                notes.push(StoreNote::Unreadable {
-                    store: store.clone(),
-                    error: format!("{name}: {error}"),
-                });
+                notes.push(unreadable_database(&store, name, error));
             }
             if let Some(why) = &database.not_a_database {
                 notes.push(StoreNote::NotASession {

@@ -8,6 +8,20 @@ use crate::formats::{HeaderState, LogFormat};
 use crate::model::ReadError;
 use crate::store::Catalog;
 
+/// Each listed session's id, title and display title (its label).
+fn listed(catalog: &Catalog) -> Vec<(String, Option<String>, Option<String>)> {
+    catalog
+        .sessions()
+        .into_iter()
+        .map(|s| (s.header.id, s.title, s.header.label))
+        .collect()
+}
+
+/// The catalog's notes as the user reads them.
+fn notes(catalog: &Catalog) -> Vec<String> {
+    catalog.notes().iter().map(ToString::to_string).collect()
+}
+
 #[test]
 fn the_store_lists_sessions_with_display_titles() {
     // Only the three projects these expectations are about.
@@ -21,13 +35,8 @@ fn the_store_lists_sessions_with_display_titles() {
         copy_tree(&real.join(project), &store.path().join(project));
     }
     let catalog = Catalog::scan(store.path());
-    let listed: Vec<(String, Option<String>, Option<String>)> = catalog
-        .sessions()
-        .into_iter()
-        .map(|s| (s.header.id, s.title, s.header.label))
-        .collect();
     assert_eq!(
-        listed,
+        listed(&catalog),
         [
             (
                 "e9fb405b-169f-40eb-9396-7e75076f045d".to_string(),
@@ -65,7 +74,7 @@ fn the_store_lists_sessions_with_display_titles() {
         ]
     );
     // The compaction worker's transcript is not a session.
-    let notes: Vec<String> = catalog.notes().iter().map(ToString::to_string).collect();
+    let notes = notes(&catalog);
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(notes[0].starts_with(COMPACT_WORKER), "{notes:?}");
     let bytes = std::fs::read(real.join(COMPACT_WORKER)).unwrap();
@@ -154,11 +163,7 @@ fn no_session_id_is_not_a_session() {
     let catalog = Catalog::scan(dir.path());
     assert!(catalog.is_empty());
     assert_eq!(
-        catalog
-            .notes()
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>(),
+        notes(&catalog),
         ["only-summaries.jsonl: skipped, not a session: no complete line identifies a session"]
     );
     // A session line appended later makes it one.
@@ -285,11 +290,7 @@ fn a_transcript_without_a_message_is_not_a_session() {
     assert!(catalog.is_empty());
     assert!(catalog.get(SID).is_none());
     assert_eq!(
-        catalog
-            .notes()
-            .iter()
-            .map(ToString::to_string)
-            .collect::<Vec<_>>(),
+        notes(&catalog),
         ["s1.jsonl: skipped, not a session: no complete line identifies a session"]
     );
     // The first message, appended later, makes it a session.
@@ -315,13 +316,8 @@ fn the_own_store_lists_sessions_with_display_titles() {
         }
     }
     let catalog = Catalog::scan(store.path());
-    let listed: Vec<(String, Option<String>, Option<String>)> = catalog
-        .sessions()
-        .into_iter()
-        .map(|s| (s.header.id, s.title, s.header.label))
-        .collect();
     assert_eq!(
-        listed,
+        listed(&catalog),
         [
             (
                 "5e6f7a8b-1c2d-4e3f-9a0b-1c2d3e4f5a6b".to_string(),
@@ -343,7 +339,7 @@ fn the_own_store_lists_sessions_with_display_titles() {
         ]
     );
     // The compaction worker's transcript is not a session.
-    let notes: Vec<String> = catalog.notes().iter().map(ToString::to_string).collect();
+    let notes = notes(&catalog);
     assert_eq!(notes.len(), 1, "{notes:?}");
     assert!(
         notes[0].contains("agent-acompact-1a2b3c.jsonl"),

@@ -14,7 +14,7 @@ use std::collections::HashMap;
 use std::fmt;
 use std::path::Path;
 
-use rusqlite::Connection;
+use rusqlite::{Connection, Row};
 
 use crate::store::database::bounded::{self, Place};
 pub use crate::store::database::open::DbError;
@@ -61,6 +61,17 @@ pub struct DbStamp {
 pub struct MessageKey {
     pub max_id: Option<String>,
     pub count: i64,
+}
+
+impl MessageKey {
+    /// The key a query selected as `max(id), count(*)` from column `at`
+    /// on (one session's, or each session's of a `GROUP BY`).
+    fn of(row: &Row<'_>, at: usize) -> rusqlite::Result<Self> {
+        Ok(MessageKey {
+            max_id: row.get(at)?,
+            count: row.get(at + 1)?,
+        })
+    }
 }
 
 /// One session's parts as a cache compares them: a text part streamed
@@ -208,13 +219,7 @@ impl OpencodeDb {
             let mut statement = tx
                 .prepare("SELECT session_id, max(id), count(*) FROM message GROUP BY session_id")?;
             let rows = statement.query_map([], |row| {
-                Ok((
-                    row.get::<_, Option<String>>(0)?,
-                    MessageKey {
-                        max_id: row.get(1)?,
-                        count: row.get(2)?,
-                    },
-                ))
+                Ok((row.get::<_, Option<String>>(0)?, MessageKey::of(row, 1)?))
             })?;
             let mut keys = HashMap::new();
             for row in rows {
@@ -252,12 +257,7 @@ impl OpencodeDb {
         let key = tx.query_row(
             "SELECT max(id), count(*) FROM message WHERE session_id = ?1",
             [id],
-            |row| {
-                Ok(MessageKey {
-                    max_id: row.get(0)?,
-                    count: row.get(1)?,
-                })
-            },
+            |row| MessageKey::of(row, 0),
         )?;
         tx.finish()?;
         Ok(row.map(|row| (row, key)))
@@ -395,8 +395,8 @@ impl fmt::Debug for OpencodeDb {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::formats::opencode::project::{project, MessageRow, PartRow};
     use crate::model::Event;
+    use crate::store::opencode::session::project_rows;
 
     const SCHEMA: &str = "CREATE TABLE project (id text PRIMARY KEY, worktree text NOT NULL);
         CREATE TABLE session (id text PRIMARY KEY, project_id text, parent_id text, directory text, title text, revert text, agent text, time_created integer, time_updated integer);
@@ -423,6 +423,14 @@ mod tests {
         Ok((sessions, rows))
     }
 
+    /// A database with the schema as OpenCode keeps it open: in WAL mode.
+    fn wal_writer(path: &Path) -> Connection {
+        let writer = Connection::open(path).unwrap();
+        writer.pragma_update(None, "journal_mode", "WAL").unwrap();
+        writer.execute_batch(SCHEMA).unwrap();
+        writer
+    }
+
     #[test]
     fn a_database_nobody_writes_is_read_immutable_creating_nothing() {
         let dir = tempfile::tempdir().unwrap();
@@ -443,9 +451,7 @@ mod tests {
     fn a_database_being_written_in_wal_mode_is_read_creating_nothing() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("opencode-dev.db");
-        let writer = Connection::open(&path).unwrap();
-        writer.pragma_update(None, "journal_mode", "WAL").unwrap();
-        writer.execute_batch(SCHEMA).unwrap();
+        let writer = wal_writer(&path);
         let before = listing(dir.path());
         assert!(
             before.contains(&"opencode-dev.db-wal".to_string()),
@@ -471,9 +477,7 @@ mod tests {
     fn a_locked_database_is_a_read_failure_not_a_hang() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("opencode.db");
-        let writer = Connection::open(&path).unwrap();
-        writer.pragma_update(None, "journal_mode", "WAL").unwrap();
-        writer.execute_batch(SCHEMA).unwrap();
+        let writer = wal_writer(&path);
         // Another process holding the file exclusively.
         writer
             .execute_batch("PRAGMA locking_mode=EXCLUSIVE; BEGIN EXCLUSIVE; INSERT INTO message VALUES ('msg_9', 'ses_1', 1, 1, '{}');")
@@ -534,26 +538,8 @@ mod tests {
             .find(|s| s.id == "ses_3a1b2c3d4ffeAbCdEfGhIjKlMn")
             .unwrap();
         let rows = db.session_rows(&main.id).unwrap();
-        let messages: Vec<_> = rows
-            .messages
-            .iter()
-            .map(|(id, data)| MessageRow { id, data })
-            .collect();
-        let parts: Vec<_> = rows
-            .parts
-            .iter()
-            .map(|(message_id, id, data)| PartRow {
-                message_id,
-                id,
-                data,
-            })
-            .collect();
-        let revert: Option<serde_json::Value> = main
-            .revert
-            .as_deref()
-            .and_then(|r| serde_json::from_str(r).ok());
-        let revert = revert.as_ref().and_then(|r| r["messageID"].as_str());
-        let projected = project(&messages, &parts, revert);
+        // The revert its row names applies, as every read projects it.
+        let projected = project_rows(main, &rows, None);
         // What the checkpoint shadows is left out, as projection does.
         let through = projected.entries.iter().find_map(|e| match e.event {
             Event::Checkpoint { through_seq, .. } => Some(through_seq),

@@ -45,6 +45,11 @@ impl Db {
             .unwrap();
     }
 
+    /// Message `id` of `role` with one text part, as most of a session is.
+    fn said(&self, session: &str, id: &str, role: &str, t: &str) {
+        self.message(session, id, json!({"role": role}), &[text(t)]);
+    }
+
     /// Message `id` with `data`, and its parts in order.
     fn message(&self, session: &str, id: &str, data: Value, parts: &[Value]) {
         self.conn
@@ -62,6 +67,21 @@ impl Db {
                 .unwrap();
         }
     }
+}
+
+/// Session `id` of `store` as the rules say: in `cwd`, with its title and
+/// display title, and its messages; created when [`Db::session`] says.
+#[track_caller]
+fn assert_session(
+    store: &OpencodeStore,
+    id: &str,
+    cwd: &str,
+    (title, label): (Option<&str>, Option<&str>),
+    messages: &[(&'static str, &str)],
+) {
+    let created = 1_767_225_600_000;
+    let expected = expect(id, created, Some(cwd), title, label, messages);
+    assert_eq!(store_surface(store, id), expected, "{id}");
 }
 
 fn text(t: &str) -> Value {
@@ -108,29 +128,15 @@ fn a_revert_cuts_the_tail_and_a_default_title_falls_to_the_first_prompt() {
             text("Fixed"),
         ],
     );
-    db.message(
-        "ses_1",
-        "msg_03",
-        json!({"role": "user"}),
-        &[text("Undone prompt")],
-    );
-    db.message(
-        "ses_1",
-        "msg_04",
-        json!({"role": "assistant"}),
-        &[text("Undone reply")],
-    );
+    db.said("ses_1", "msg_03", "user", "Undone prompt");
+    db.said("ses_1", "msg_04", "assistant", "Undone reply");
     let store = OpencodeStore::open(dir.path(), 0, true);
-    assert_eq!(
-        store_surface(&store, "ses_1"),
-        expect(
-            "ses_1",
-            1_767_225_600_000,
-            Some("/w/worktree"),
-            Some("Fix the build"),
-            None,
-            &[("user", "Fix the\nbuild"), ("assistant", "Fixed")],
-        )
+    assert_session(
+        &store,
+        "ses_1",
+        "/w/worktree",
+        (Some("Fix the build"), None),
+        &[("user", "Fix the\nbuild"), ("assistant", "Fixed")],
     );
 }
 
@@ -145,20 +151,10 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::new(dir.path());
     db.session("ses_1", None, "/w/dir", "Build fixes", None);
-    db.message("ses_1", "msg_01", json!({"role": "user"}), &[text("One")]);
-    db.message(
-        "ses_1",
-        "msg_02",
-        json!({"role": "assistant"}),
-        &[text("Two")],
-    );
-    db.message("ses_1", "msg_03", json!({"role": "user"}), &[text("Three")]);
-    db.message(
-        "ses_1",
-        "msg_04",
-        json!({"role": "assistant"}),
-        &[text("Four")],
-    );
+    db.said("ses_1", "msg_01", "user", "One");
+    db.said("ses_1", "msg_02", "assistant", "Two");
+    db.said("ses_1", "msg_03", "user", "Three");
+    db.said("ses_1", "msg_04", "assistant", "Four");
     db.message(
         "ses_1",
         "msg_05",
@@ -171,7 +167,7 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
         json!({"role": "assistant", "parentID": "msg_05", "summary": true, "finish": "stop"}),
         &[text("Summary of one"), text("and two")],
     );
-    db.message("ses_1", "msg_07", json!({"role": "user"}), &[text("Five")]);
+    db.said("ses_1", "msg_07", "user", "Five");
     db.message(
         "ses_1",
         "msg_08",
@@ -185,29 +181,20 @@ fn a_completed_compaction_keeps_its_tail_after_the_checkpoint() {
             "error": {"name": "Aborted"}}),
         &[text("Broken summary")],
     );
-    db.message(
-        "ses_1",
-        "msg_10",
-        json!({"role": "assistant"}),
-        &[text("Six")],
-    );
+    db.said("ses_1", "msg_10", "assistant", "Six");
     let store = OpencodeStore::open(dir.path(), 0, true);
-    assert_eq!(
-        store_surface(&store, "ses_1"),
-        expect(
-            "ses_1",
-            1_767_225_600_000,
-            Some("/w/dir"),
-            Some("Build fixes"),
-            None,
-            &[
-                ("checkpoint", "Summary of one\nand two"),
-                ("user", "Three"),
-                ("assistant", "Four"),
-                ("user", "Five"),
-                ("assistant", "Six"),
-            ],
-        )
+    assert_session(
+        &store,
+        "ses_1",
+        "/w/dir",
+        (Some("Build fixes"), None),
+        &[
+            ("checkpoint", "Summary of one\nand two"),
+            ("user", "Three"),
+            ("assistant", "Four"),
+            ("user", "Five"),
+            ("assistant", "Six"),
+        ],
     );
 }
 
@@ -220,12 +207,7 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
     let dir = tempfile::tempdir().unwrap();
     let db = Db::new(dir.path());
     db.session("ses_1", None, "/w/dir", "Parent", None);
-    db.message(
-        "ses_1",
-        "msg_01",
-        json!({"role": "user"}),
-        &[text("Delegate")],
-    );
+    db.said("ses_1", "msg_01", "user", "Delegate");
     db.session(
         "ses_2",
         Some("ses_1"),
@@ -233,12 +215,7 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
         "Scan the tree (@explore subagent)",
         None,
     );
-    db.message(
-        "ses_2",
-        "msg_02",
-        json!({"role": "user"}),
-        &[text("Scan it")],
-    );
+    db.said("ses_2", "msg_02", "user", "Scan it");
     db.session(
         "ses_3",
         Some("ses_1"),
@@ -246,33 +223,23 @@ fn a_child_session_keeps_its_id_and_a_default_child_title_is_none() {
         "Child session - 2026-01-01T00:00:00.000Z",
         None,
     );
-    db.message(
-        "ses_3",
-        "msg_03",
-        json!({"role": "user"}),
-        &[text("Other scan")],
-    );
+    db.said("ses_3", "msg_03", "user", "Other scan");
     let store = OpencodeStore::open(dir.path(), 0, true);
-    assert_eq!(
-        store_surface(&store, "ses_2"),
-        expect(
-            "ses_2",
-            1_767_225_600_000,
-            Some("/w/dir"),
+    assert_session(
+        &store,
+        "ses_2",
+        "/w/dir",
+        (
             Some("Scan the tree (@explore subagent)"),
             Some("Scan the tree (@explore subagent)"),
-            &[("user", "Scan it")],
-        )
+        ),
+        &[("user", "Scan it")],
     );
-    assert_eq!(
-        store_surface(&store, "ses_3"),
-        expect(
-            "ses_3",
-            1_767_225_600_000,
-            Some("/w/dir"),
-            Some("Other scan"),
-            None,
-            &[("user", "Other scan")],
-        )
+    assert_session(
+        &store,
+        "ses_3",
+        "/w/dir",
+        (Some("Other scan"), None),
+        &[("user", "Other scan")],
     );
 }

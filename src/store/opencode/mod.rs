@@ -25,6 +25,7 @@ use self::db::{DbStamp, MessageKey, OpencodeDb, SessionRow};
 use self::reader::OpencodeReader;
 use self::watch::OpencodeWatcher;
 use crate::model::{Session, SessionReader, SessionStore, StoreNote, StoreStatus, Wake};
+use crate::store::notes::{root_notes, unreadable_database, unreadable_errors};
 
 pub use sources::is_database_name;
 
@@ -35,8 +36,10 @@ struct RowKey {
     messages: MessageKey,
 }
 
-/// One session as listed, with the key it was built from.
-#[derive(Debug, Clone)]
+/// One session as listed, with the key it was built from. Equal when
+/// both are: a changed key is a change even when the listed session is
+/// the same (a revert changes what a read gives).
+#[derive(Debug, Clone, PartialEq)]
 struct Known {
     session: Session,
     key: RowKey,
@@ -202,13 +205,7 @@ impl Database {
                 sessions.push(Known { session, key });
             }
             sessions.sort_by(|a, b| a.session.id().cmp(b.session.id()));
-            // A changed key is a change even when the listed session is
-            // the same (a revert changes what a read gives).
-            let changed = sessions.len() != self.sessions.len()
-                || sessions
-                    .iter()
-                    .zip(&self.sessions)
-                    .any(|(a, b)| a.key != b.key || a.session != b.session);
+            let changed = sessions != self.sessions;
             self.sessions = sessions;
             self.stamp = Some(listing.stamp);
             Ok::<bool, db::DbError>(changed)
@@ -283,12 +280,7 @@ impl Tree {
         }
         // Stable: of two files with one id, the first listed stays first.
         sessions.sort_by(|a, b| a.session.id().cmp(b.session.id()));
-        let changed = sessions.len() != self.sessions.len()
-            || sessions
-                .iter()
-                .zip(&self.sessions)
-                .any(|(a, b)| a.key != b.key || a.session != b.session)
-            || skipped != self.skipped;
+        let changed = sessions != self.sessions || skipped != self.skipped;
         self.sessions = sessions;
         self.skipped = skipped;
         changed
@@ -366,29 +358,13 @@ impl SessionStore for OpencodeStore {
             format: crate::formats::opencode::NAME.to_string(),
             sessions: winners.len(),
             skipped_lines: winners.iter().map(|s| s.skipped_lines).sum(),
-            errors: self
-                .notes()
-                .iter()
-                .filter(|n| matches!(n, StoreNote::Unreadable { .. }))
-                .map(ToString::to_string)
-                .collect(),
+            errors: unreadable_errors(&self.notes()),
         }]
     }
 
     fn notes(&self) -> Vec<StoreNote> {
         let store = self.root.display().to_string();
-        let mut notes = Vec::new();
-        if self.missing {
-            notes.push(StoreNote::Missing {
-                store: store.clone(),
-            });
-        }
-        if let Some(error) = &self.unreadable {
-            notes.push(StoreNote::Unreadable {
-                store: store.clone(),
-                error: error.clone(),
-            });
-        }
+        let mut notes = root_notes(&store, self.missing, self.unreadable.as_deref());
         if let Some(tree) = &self.tree {
             if let Some(error) = &tree.error {
                 notes.push(StoreNote::Unreadable {
@@ -404,12 +380,8 @@ impl SessionStore for OpencodeStore {
         let mut winners: HashMap<&str, &[u8]> = HashMap::new();
         for database in &self.databases {
             if let Some(error) = &database.error {
-                // Named by the store's own path: a store the person named
-                // that cannot be read is warned about (issue 27 item 12).
-                notes.push(StoreNote::Unreadable {
-                    store: store.clone(),
-                    error: format!("{}: {error}", String::from_utf8_lossy(&database.name)),
-                });
+                let name = String::from_utf8_lossy(&database.name);
+                notes.push(unreadable_database(&store, &name, error));
             }
         }
         for known in self.all_known() {

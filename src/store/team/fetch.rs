@@ -67,6 +67,7 @@ pub async fn fetch_verified(client: &TeamClient, sha: &str) -> Result<Vec<u8>, T
 mod tests {
     use super::*;
     use crate::store::team::client::tests::memory_client;
+    use crate::store::team::listing::tests::put;
     use object_store::PutPayload;
 
     #[test]
@@ -75,16 +76,7 @@ mod tests {
         let bytes = b"{\"a\":1}\n".to_vec();
         let sha = cache::sha256_hex(&bytes);
         let path = layout::snapshot_path(&c, &sha).unwrap();
-        let store = c.store.clone();
-        let put = bytes.clone();
-        net::run("m", net::WHOLE_TIMEOUT, async move {
-            store
-                .put(&path, PutPayload::from(put))
-                .await
-                .map_err(|e| TeamError::from_store("m", "", &e))?;
-            Ok(())
-        })
-        .unwrap();
+        put(&c, &path, bytes.clone());
         let c2 = c.clone();
         let s2 = sha.clone();
         let got = net::run("m", net::WHOLE_TIMEOUT, async move {
