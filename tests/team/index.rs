@@ -8,19 +8,7 @@ use object_store::{ObjectStore, ObjectStoreExt as _, PutPayload};
 use serde_json::Value;
 
 use crate::person::{Person, Run};
-use crate::skip::skipped;
 use crate::weed::{runtime, Weed};
-
-/// A server, or the test says it is skipped.
-fn server() -> Option<Weed> {
-    match Weed::start() {
-        Ok(weed) => Some(weed),
-        Err(why) => {
-            skipped(&why);
-            None
-        }
-    }
-}
 
 fn publish(person: &Person, url: &str, ids: &[&str]) -> Run {
     let store = person.store_arg();
@@ -74,7 +62,7 @@ fn ids(index: &Value) -> Vec<String> {
 
 #[test]
 fn publish_writes_the_index_and_a_listing_reads_it_instead_of_the_manifests() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     let client = weed.client();
     let url = "s3://team/idx";
     let ana = Person::new("ana", weed.env());
@@ -126,7 +114,7 @@ fn publish_writes_the_index_and_a_listing_reads_it_instead_of_the_manifests() {
 
 #[test]
 fn a_store_without_an_index_or_with_a_corrupt_one_still_lists_every_session() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     let client = weed.client();
     let ana = Person::new("ana", weed.env());
     ana.write_session("s1", "First title", &["the rounding fix"]);
@@ -189,7 +177,7 @@ fn a_store_without_an_index_or_with_a_corrupt_one_still_lists_every_session() {
 
 #[test]
 fn two_concurrent_publishes_by_one_publisher_both_land_in_the_index() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     let client = weed.client();
     let url = "s3://team/both";
     let ana = Person::new("ana", weed.env());

@@ -7,21 +7,9 @@ use object_store::path::Path as ObjectPath;
 use object_store::{ObjectStoreExt as _, PutPayload};
 
 use crate::person::{Person, Run};
-use crate::skip::skipped;
 use crate::weed::{runtime, Weed, BUCKET};
 
 const URL: &str = "s3://team/shop";
-
-/// A server, or the test says it is skipped.
-fn server() -> Option<Weed> {
-    match Weed::start() {
-        Ok(weed) => Some(weed),
-        Err(why) => {
-            skipped(&why);
-            None
-        }
-    }
-}
 
 fn publish(person: &Person, extra: &[&str]) -> Run {
     let store = person.store_arg();
@@ -60,7 +48,7 @@ fn published(run: &Run) -> (String, String) {
 
 #[test]
 fn what_one_publishes_the_other_lists_searches_and_mentions() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     let ana = Person::new("ana", weed.env());
     let ben = Person::new("ben", weed.env());
     ana.write_session(
@@ -131,7 +119,7 @@ fn what_one_publishes_the_other_lists_searches_and_mentions() {
 
 #[test]
 fn a_tampered_snapshot_is_refused() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     let ana = Person::new("ana", weed.env());
     let ben = Person::new("ben", weed.env());
     ana.write_session("s1", "Tax", &["the tax", "is rounded"]);
@@ -157,7 +145,7 @@ fn a_tampered_snapshot_is_refused() {
 
 #[test]
 fn two_concurrent_publishes_keep_both_versions() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     // Two machines of one person publish two versions of one session at once.
     let laptop = Person::new("ana", weed.env());
     let desktop = Person::new("ana", weed.env());
@@ -193,7 +181,7 @@ fn manifest(weed: &Weed, publisher: &str, id: &str) -> serde_json::Value {
 
 #[test]
 fn a_secret_stops_a_publish_and_nothing_is_uploaded() {
-    let Some(weed) = server() else { return };
+    let Some(weed) = Weed::or_skip() else { return };
     let ana = Person::new("ana", weed.env());
     let token = format!("ghp_{}", "Qz3xK9mW2pL7vB4nR8tYabcdefghij123456");
     ana.write_session("s1", "Tokens", &[&format!("use {token} for the API")]);
@@ -265,7 +253,9 @@ fn local_completion_survives(person: &Person, why: &str, what: &str) {
 
 #[test]
 fn a_broken_team_store_is_a_note_and_local_completion_goes_on() {
-    let Some(mut weed) = server() else { return };
+    let Some(mut weed) = Weed::or_skip() else {
+        return;
+    };
     let ana = Person::new("ana", weed.env());
     ana.write_session("s1", "Tax", &["the tax"]);
     publish(&ana, &["s1"]).ok();

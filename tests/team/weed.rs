@@ -38,6 +38,18 @@ pub struct Weed {
 }
 
 impl Weed {
+    /// A started server, or `None` once the test is recorded as skipped
+    /// with why (tests/skip: in CI a skip fails the run).
+    pub fn or_skip() -> Option<Weed> {
+        match Weed::start() {
+            Ok(weed) => Some(weed),
+            Err(why) => {
+                crate::skip::skipped(&why);
+                None
+            }
+        }
+    }
+
     /// Starts a server; `Err` says why it did not come up (the test then
     /// skips, which CI counts as a failure).
     ///
