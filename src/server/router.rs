@@ -15,6 +15,7 @@ use lsp_types::request::{
     CodeActionRequest, Completion, DocumentLinkRequest, HoverRequest, Request,
     ResolveCompletionItem, WorkspaceSymbolRequest,
 };
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::error::{self, Result};
@@ -25,8 +26,9 @@ use super::lsp_ext;
 use super::request_view::RequestView;
 
 /// A request's work, not started yet: the main loop runs it when a slot
-/// is free.
-pub type Job = Pin<Box<dyn Future<Output = Result<Value>> + Send>>;
+/// is free. Its answer comes out as JSON text, serialized once on the
+/// worker that made it (the writer writes it as it is).
+pub type Job = Pin<Box<dyn Future<Output = Result<Box<RawValue>>> + Send>>;
 
 /// The job for `method`, or its invalid-params error; `None` when no
 /// handler serves `method`.
@@ -70,8 +72,8 @@ impl<'a> Router<'a> {
     }
 
     /// Serves `R` with `handler`. Reads the params now (so bad params are
-    /// answered at once, holding no slot) and wraps the handler's answer
-    /// as JSON.
+    /// answered at once, holding no slot) and writes the handler's answer
+    /// as JSON text.
     fn on<R, Fut>(mut self, handler: impl FnOnce(RequestView, R::Params) -> Fut) -> Self
     where
         R: Request,
@@ -89,7 +91,8 @@ impl<'a> Router<'a> {
                 let work = handler(request, params);
                 Ok(Box::pin(async move {
                     let answer = work.await?;
-                    serde_json::to_value(answer).map_err(|_| error::internal("writing the answer"))
+                    serde_json::value::to_raw_value(&answer)
+                        .map_err(|_| error::internal("writing the answer"))
                 }) as Job)
             }
         });

@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crossbeam_channel::Sender;
 use lsp_server::RequestId;
+use serde_json::value::RawValue;
 use serde_json::Value;
 
 use super::body_searches::BodySearches;
@@ -40,11 +41,12 @@ pub struct Shared {
 /// What background work tells the main loop.
 #[derive(Debug)]
 pub enum LoopEvent {
-    /// Request `key` (the loop's own number for it) was answered.
-    Answered {
+    /// Request `key` (the loop's own number for it) is done: its slot is
+    /// free. Its worker wrote the answer, unless `unsent` holds it.
+    Finished {
         key: u64,
         id: RequestId,
-        answer: Result<Value>,
+        unsent: Option<Result<Box<RawValue>>>,
     },
     /// A `workspace/configuration` pull ended, with the section if the
     /// client gave it.

@@ -24,6 +24,7 @@ pub use reader::spawn_reader;
 pub use writer::Writer;
 
 use lsp_server::{Message, RequestId, Response, ResponseError};
+use serde_json::value::RawValue;
 
 /// Messages read but not yet taken by the main loop, at most.
 pub const INPUT_MESSAGES: usize = 64;
@@ -31,13 +32,30 @@ pub const INPUT_MESSAGES: usize = 64;
 /// large `prepare`s; then whoever sends waits).
 pub const OUTPUT_MESSAGES: usize = 32;
 
-/// What the server writes: a message, or an error about a message whose id
-/// could not be read (JSON-RPC's `"id": null`, which lsp-server's
-/// `RequestId` cannot hold).
+/// What the server writes: a message, a request's answer already written
+/// as JSON, or an error about a message whose id could not be read
+/// (JSON-RPC's `"id": null`, which lsp-server's `RequestId` cannot hold).
 #[derive(Debug)]
 pub enum Outgoing {
     Message(Message),
+    Answer(Answer),
     ErrorWithoutId(ResponseError),
+}
+
+/// A request's answer whose result is JSON text already: a handler's
+/// answer is serialized once, on the worker that made it, and written as
+/// it is (through a `serde_json::Value` it would be built as a tree and
+/// walked again: most of a large completion list's cost, issue 24).
+#[derive(Debug)]
+pub struct Answer {
+    pub id: RequestId,
+    pub result: Result<Box<RawValue>, ResponseError>,
+}
+
+impl From<Answer> for Outgoing {
+    fn from(answer: Answer) -> Self {
+        Outgoing::Answer(answer)
+    }
 }
 
 impl From<Message> for Outgoing {

@@ -8,12 +8,12 @@ use std::time::Duration;
 use crossbeam_channel::{Receiver, Sender};
 use lsp_server::{Message, Response, ResponseError};
 use serde::Serialize;
+use serde_json::json;
 use serde_json::value::RawValue;
-use serde_json::{json, Value};
 
 use super::frame::frame;
 use super::ids::IdBook;
-use super::Outgoing;
+use super::{Answer, Outgoing};
 
 /// The running writer: stop it with [`Writer::finish`].
 pub struct Writer {
@@ -83,6 +83,16 @@ fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool, ids:
             None => Message::Response(response).write(output),
         },
         Outgoing::Message(message) => message.write(output),
+        Outgoing::Answer(Answer { id, result }) => {
+            let (result, error) = match &result {
+                Ok(result) => (Some(&**result), None),
+                Err(error) => (None, Some(error)),
+            };
+            match ids.answered(&id) {
+                Some(raw) => write_answer(output, &*raw, result, error),
+                None => write_answer(output, &id, result, error),
+            }
+        }
         Outgoing::ErrorWithoutId(error) => {
             let body = json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string();
             output
@@ -96,17 +106,20 @@ fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool, ids:
     }
 }
 
-/// A response carrying the request's id as the client wrote it.
+/// A response: its id as the client wrote it (or as lsp-server holds
+/// it), and its result as a tree or as JSON text.
 #[derive(Serialize)]
-struct WithRawId<'a> {
+struct Written<'a, Id: Serialize + ?Sized, R: Serialize + ?Sized> {
     jsonrpc: &'static str,
-    id: &'a RawValue,
+    id: &'a Id,
     #[serde(skip_serializing_if = "Option::is_none")]
-    result: Option<&'a Value>,
+    result: Option<&'a R>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<&'a ResponseError>,
 }
 
+/// A response of lsp-server's type whose request had an id it cannot
+/// hold: written with the id as sent.
 fn write_with_id(
     output: &mut impl Write,
     id: &RawValue,
@@ -116,7 +129,16 @@ fn write_with_id(
         Ok(result) => (Some(result), None),
         Err(error) => (None, Some(error)),
     };
-    let body = serde_json::to_vec(&WithRawId {
+    write_answer(output, id, result, error)
+}
+
+fn write_answer<Id: Serialize + ?Sized, R: Serialize + ?Sized>(
+    output: &mut impl Write,
+    id: &Id,
+    result: Option<&R>,
+    error: Option<&ResponseError>,
+) -> std::io::Result<()> {
+    let body = serde_json::to_vec(&Written {
         jsonrpc: "2.0",
         id,
         result,
