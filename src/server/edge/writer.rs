@@ -83,16 +83,10 @@ fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool, ids:
             None => Message::Response(response).write(output),
         },
         Outgoing::Message(message) => message.write(output),
-        Outgoing::Answer(Answer { id, result }) => {
-            let (result, error) = match &result {
-                Ok(result) => (Some(&**result), None),
-                Err(error) => (None, Some(error)),
-            };
-            match ids.answered(&id) {
-                Some(raw) => write_answer(output, &*raw, result, error),
-                None => write_answer(output, &id, result, error),
-            }
-        }
+        Outgoing::Answer(Answer { id, result }) => match ids.answered(&id) {
+            Some(raw) => write_answer(output, &*raw, result.as_ref()),
+            None => write_answer(output, &id, result.as_ref()),
+        },
         Outgoing::ErrorWithoutId(error) => {
             let body = json!({"jsonrpc": "2.0", "id": null, "error": error}).to_string();
             output
@@ -109,7 +103,7 @@ fn write_one(output: &mut impl Write, message: Outgoing, broken: &mut bool, ids:
 /// A response: its id as the client wrote it (or as lsp-server holds
 /// it), and its result as a tree or as JSON text.
 #[derive(Serialize)]
-struct Written<'a, Id: Serialize + ?Sized, R: Serialize + ?Sized> {
+struct Written<'a, Id: Serialize + ?Sized, R: Serialize> {
     jsonrpc: &'static str,
     id: &'a Id,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -125,19 +119,18 @@ fn write_with_id(
     id: &RawValue,
     response: &Response,
 ) -> std::io::Result<()> {
-    let (result, error) = match &response.response_result {
+    write_answer(output, id, response.response_result.as_ref())
+}
+
+fn write_answer<Id: Serialize + ?Sized, R: Serialize>(
+    output: &mut impl Write,
+    id: &Id,
+    answer: Result<&R, &ResponseError>,
+) -> std::io::Result<()> {
+    let (result, error) = match answer {
         Ok(result) => (Some(result), None),
         Err(error) => (None, Some(error)),
     };
-    write_answer(output, id, result, error)
-}
-
-fn write_answer<Id: Serialize + ?Sized, R: Serialize + ?Sized>(
-    output: &mut impl Write,
-    id: &Id,
-    result: Option<&R>,
-    error: Option<&ResponseError>,
-) -> std::io::Result<()> {
     let body = serde_json::to_vec(&Written {
         jsonrpc: "2.0",
         id,
