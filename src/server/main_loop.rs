@@ -228,7 +228,8 @@ impl MainLoop {
 
     /// `$/cancelRequest`: a waiting request is dropped, a running one is
     /// aborted (its blocking work sees the cancel flag); either way it is
-    /// answered RequestCancelled now and its slot is free.
+    /// answered RequestCancelled now and its slot is free, unless its
+    /// worker has answered already (then that answer stands).
     fn cancel(&mut self, id: &RequestId) {
         if let Some(at) = self.waiting.iter().position(|(_, queued, _)| queued == id) {
             self.waiting.remove(at);
@@ -237,16 +238,22 @@ impl MainLoop {
             .iter()
             .find_map(|(key, (running, _, _))| (running == id).then_some(*key))
         {
-            let Some((_, task, claim)) = self.running.remove(&key) else {
-                return;
-            };
-            task.abort();
-            self.start_waiting();
-            // The worker may have answered it in the meantime: then that
-            // answer stands (LSP allows a result after a cancel).
-            if !claim.take() {
+            // The claim first: once the worker holds it, its answer is
+            // made or on its way (LSP allows a result after a cancel), and
+            // an abort could drop it mid-send; the worker's `Finished`
+            // frees the slot. Taken here, the aborted task's drop finds it
+            // gone and answers nothing.
+            if !self
+                .running
+                .get(&key)
+                .is_some_and(|(_, _, claim)| claim.take())
+            {
                 return;
             }
+            if let Some((_, task, _)) = self.running.remove(&key) {
+                task.abort();
+            }
+            self.start_waiting();
         } else {
             return;
         }
