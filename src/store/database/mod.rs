@@ -15,6 +15,7 @@ mod opencode;
 mod session_tables;
 pub(crate) mod shrink;
 mod store;
+pub(crate) mod version_memo;
 mod zed;
 
 use std::path::Path;

@@ -14,6 +14,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::discover::{self, Skipped};
 use super::format::{Candidate, DbFormat, DbRead, DbSession, OpenError};
 use super::open::{DbError, ReadOnlyDb};
+use super::version_memo::VersionMemo;
 use crate::model::{
     Cancelled, Entry, Locator, LogError, ReadError, ReadSummary, Session, SessionReader,
     SessionStore, StoreNote, StoreStatus, Version, Wake,
@@ -76,6 +77,7 @@ impl DatabaseStore {
             unreadable: None,
             reader: Arc::new(DatabaseReader {
                 candidates: RwLock::new(Vec::new()),
+                memo: VersionMemo::default(),
             }),
             pending: Arc::new(Mutex::new(Pending {
                 rescan: true,
@@ -368,6 +370,8 @@ impl SessionStore for DatabaseStore {
 #[derive(Debug)]
 pub struct DatabaseReader {
     candidates: RwLock<Vec<Candidate>>,
+    /// Each session's version while its database is unchanged.
+    memo: VersionMemo,
 }
 
 impl DatabaseReader {
@@ -406,6 +410,24 @@ fn open(candidate: &Candidate) -> Result<Box<dyn DbRead>, DbError> {
         OpenError::NotOfFormat(why) => DbError(why),
         OpenError::Failed(e) => e,
     })
+}
+
+/// Session's version in `db`: the database's stamp and the session as
+/// read now.
+fn version_in(db: &mut dyn DbRead, candidate: &Candidate, session: &Session) -> Option<Version> {
+    let stamp = db.stamp().ok()?;
+    let one = db.read(&candidate.context, session.id(), None).ok()??;
+    let key = format!(
+        "{}\u{0}{}\u{0}{stamp}\u{0}{:?}\u{0}{}\u{0}{:?}",
+        session.locator.store, candidate.name, one.header, one.rows, one.title
+    );
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    for entry in &one.entries {
+        entry.hash(&mut hasher);
+    }
+    let mut bytes = key.into_bytes();
+    bytes.extend(hasher.finish().to_le_bytes());
+    Some(Version(bytes))
 }
 
 fn failed(session: &Session, reason: String) -> ReadError {
@@ -447,19 +469,18 @@ impl SessionReader for DatabaseReader {
     fn version(&self, session: &Session) -> Option<Version> {
         let candidate = self.candidate(session)?;
         let mut db = open(&candidate).ok()?;
-        let stamp = db.stamp().ok()?;
-        let one = db.read(&candidate.context, session.id(), None).ok()??;
-        let key = format!(
-            "{}\u{0}{}\u{0}{stamp}\u{0}{:?}\u{0}{}\u{0}{:?}",
-            session.locator.store, candidate.name, one.header, one.rows, one.title
-        );
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        for entry in &one.entries {
-            entry.hash(&mut hasher);
-        }
-        let mut bytes = key.into_bytes();
-        bytes.extend(hasher.finish().to_le_bytes());
-        Some(Version(bytes))
+        version_in(&mut *db, &candidate, session)
+    }
+
+    /// The version, read again only when the database changed
+    /// ([`VersionMemo`]): what search checks of every session on every
+    /// change of the store.
+    fn stamp(&self, session: &Session) -> Option<Version> {
+        let candidate = self.candidate(session)?;
+        self.memo.stamp(&candidate.path, session.id(), || {
+            let mut db = open(&candidate).ok()?;
+            version_in(&mut *db, &candidate, session)
+        })
     }
 
     /// A database is no log an editor opens.

@@ -670,3 +670,32 @@ fn a_view_of_messages_is_read_whole() {
         assert_eq!(listed, read, "{id}");
     }
 }
+
+/// Issue 24: search checks every session's stamp on each change of the
+/// store; an unchanged database answers from what was read, and an edit
+/// in place (no row more, no stamp of the store's changed) is still seen.
+#[test]
+fn a_sessions_stamp_is_read_again_only_after_its_database_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = goose_db(dir.path());
+    let age = |path: &Path| {
+        let file = std::fs::File::options().write(true).open(path).unwrap();
+        let old = std::time::SystemTime::now() - Duration::from_secs(60);
+        file.set_modified(old).unwrap();
+    };
+    age(&path);
+    let store = store(dir.path(), "goose");
+    let session = store.get("20260902_1").unwrap();
+    let reader = store.reader();
+    let first = reader.stamp(&session).unwrap();
+    assert_eq!(reader.stamp(&session).unwrap(), first);
+    let conn = Connection::open(&path).unwrap();
+    conn.execute(
+        "UPDATE messages SET content_json = ?1 WHERE session_id = '20260902_1'",
+        [r#"[{"type":"text","text":"Named by the person, edited"}]"#],
+    )
+    .unwrap();
+    drop(conn);
+    age(&path);
+    assert_ne!(reader.stamp(&session).unwrap(), first, "the edit is seen");
+}

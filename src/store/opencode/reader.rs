@@ -9,17 +9,21 @@ use super::{session, sources, tree};
 use crate::model::{
     Cancelled, Entry, LogError, ReadError, ReadSummary, Session, SessionReader, Version,
 };
+use crate::store::database::version_memo::VersionMemo;
 
 /// Reads the sessions of one OpenCode data folder.
 #[derive(Debug)]
 pub struct OpencodeReader {
     root: PathBuf,
+    /// A database session's version while the database is unchanged.
+    memo: VersionMemo,
 }
 
 impl OpencodeReader {
     pub fn new(root: &Path) -> Self {
         OpencodeReader {
             root: root.to_path_buf(),
+            memo: VersionMemo::default(),
         }
     }
 
@@ -46,6 +50,20 @@ impl OpencodeReader {
         let rows = tree::rows(&self.root, &row.id).map_err(error)?;
         Ok((row, rows, modified))
     }
+}
+
+/// The version of `session` in the database at `path`: its row, its
+/// messages' and its parts' keys.
+fn database_version(path: &Path, session: &Session) -> Option<Version> {
+    let mut db = OpencodeDb::open(path).ok()?;
+    let (row, messages) = db.session(session.id()).ok()??;
+    let parts = db.part_key(session.id()).ok()?;
+    let key = format!(
+        "{}\u{0}{}\u{0}{row:?}\u{0}{messages:?}\u{0}{parts:?}",
+        session.locator.store,
+        session.locator.display()
+    );
+    Some(Version(key.into_bytes()))
 }
 
 fn failed(session: &Session, reason: String) -> ReadError {
@@ -108,15 +126,19 @@ impl SessionReader for OpencodeReader {
             key.extend(tree::version_key(&self.root, rel)?);
             return Some(Version(key));
         };
-        let mut db = OpencodeDb::open(&path).ok()?;
-        let (row, messages) = db.session(session.id()).ok()??;
-        let parts = db.part_key(session.id()).ok()?;
-        let key = format!(
-            "{}\u{0}{}\u{0}{row:?}\u{0}{messages:?}\u{0}{parts:?}",
-            session.locator.store,
-            session.locator.display()
-        );
-        Some(Version(key.into_bytes()))
+        database_version(&path, session)
+    }
+
+    /// A database session's version is read again only when the database
+    /// changed ([`VersionMemo`]): search checks every session on every
+    /// change of the store.
+    fn stamp(&self, session: &Session) -> Option<Version> {
+        match self.database(session) {
+            Some(path) => self
+                .memo
+                .stamp(&path, session.id(), || database_version(&path, session)),
+            None => self.version(session),
+        }
     }
 
     /// A tree's session file; a database is no log an editor opens.
