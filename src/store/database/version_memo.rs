@@ -128,13 +128,18 @@ mod tests {
         }
     }
 
-    #[test]
-    fn an_unchanged_database_is_not_read_again() {
+    /// A database last written long enough ago to be trusted.
+    fn aged_database() -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("agent.db");
         aged(&path, b"rows");
-        let memo = VersionMemo::default();
-        let reads = Cell::new(0);
+        (dir, path)
+    }
+
+    #[test]
+    fn an_unchanged_database_is_not_read_again() {
+        let (_dir, path) = aged_database();
+        let (memo, reads) = (VersionMemo::default(), Cell::new(0));
         let first = memo.stamp(&path, "a", reading(&reads, "one"));
         let again = memo.stamp(&path, "a", reading(&reads, "two"));
         assert_eq!(first, again, "remembered: the files did not change");
@@ -147,11 +152,8 @@ mod tests {
 
     #[test]
     fn a_write_to_the_database_or_its_wal_reads_every_session_again() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("agent.db");
-        aged(&path, b"rows");
-        let memo = VersionMemo::default();
-        let reads = Cell::new(0);
+        let (dir, path) = aged_database();
+        let (memo, reads) = (VersionMemo::default(), Cell::new(0));
         let before = memo.stamp(&path, "a", reading(&reads, "one"));
         memo.stamp(&path, "b", reading(&reads, "one"));
         aged(&dir.path().join("agent.db-wal"), b"frames");
@@ -165,27 +167,27 @@ mod tests {
         assert_eq!(reads.get(), 4);
     }
 
+    /// How many times two stamps of one session read it.
+    fn reads_of_two_stamps(path: &Path) -> usize {
+        let memo = VersionMemo::default();
+        let reads = Cell::new(0);
+        memo.stamp(path, "a", reading(&reads, "one"));
+        memo.stamp(path, "a", reading(&reads, "one"));
+        reads.get()
+    }
+
     #[test]
     fn a_database_written_just_now_is_read_every_time() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("agent.db");
         std::fs::write(&path, b"rows").unwrap();
-        let memo = VersionMemo::default();
-        let reads = Cell::new(0);
-        memo.stamp(&path, "a", reading(&reads, "one"));
-        memo.stamp(&path, "a", reading(&reads, "one"));
         // Its `stat` could hide a write in the same tick.
-        assert_eq!(reads.get(), 2);
+        assert_eq!(reads_of_two_stamps(&path), 2);
     }
 
     #[test]
     fn a_database_that_cannot_be_stat_is_read_every_time() {
         let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("gone.db");
-        let memo = VersionMemo::default();
-        let reads = Cell::new(0);
-        memo.stamp(&path, "a", reading(&reads, "one"));
-        memo.stamp(&path, "a", reading(&reads, "one"));
-        assert_eq!(reads.get(), 2);
+        assert_eq!(reads_of_two_stamps(&dir.path().join("gone.db")), 2);
     }
 }
