@@ -6,21 +6,28 @@
 //! word in an English message too. What is indexed and what is asked go
 //! through the same [`Forms::of`], so the forms meet whatever they are.
 
+use rust_stemmers::{Algorithm, Stemmer};
 use rustc_hash::FxHashMap;
-use tantivy::tokenizer::{Language, RawTokenizer, Stemmer, TextAnalyzer, TokenStream};
 
 /// Words shorter than this are not stemmed (`is`, `as`: stems say nothing).
 const SHORTEST: usize = 3;
 
-/// The most words whose forms are remembered; past it the memory is
-/// emptied (a bound on the writer's memory, not a cache to tune).
-const REMEMBERED: usize = 50_000;
+/// The most words whose forms one generation of the memory holds; two
+/// are kept, so at most twice this (a bound on the writer's memory, the
+/// same 50,000 words as when one memory was emptied whole; not a cache to
+/// tune).
+const REMEMBERED: usize = 25_000;
 
-/// The stemmers, and the forms already computed.
+/// The stemmers, and the forms already computed: the words of this
+/// generation and of the one before, so the words met often survive
+/// when a generation fills (emptying it all at once made every frequent
+/// word of a large vocabulary miss again: a fifth of a first index's CPU
+/// went to stemming, docs/performance.md).
 pub struct Forms {
-    english: TextAnalyzer,
-    german: TextAnalyzer,
-    known: FxHashMap<String, Vec<String>>,
+    english: Stemmer,
+    german: Stemmer,
+    known: FxHashMap<Box<str>, Box<[Box<str>]>>,
+    older: FxHashMap<Box<str>, Box<[Box<str>]>>,
 }
 
 impl Default for Forms {
@@ -31,46 +38,44 @@ impl Default for Forms {
 
 impl Forms {
     pub fn new() -> Self {
-        let stemmer = |language| {
-            TextAnalyzer::builder(RawTokenizer::default())
-                .filter(Stemmer::new(language))
-                .build()
-        };
         Forms {
-            english: stemmer(Language::English),
-            german: stemmer(Language::German),
+            english: Stemmer::create(Algorithm::English),
+            german: Stemmer::create(Algorithm::German),
             known: FxHashMap::default(),
+            older: FxHashMap::default(),
         }
     }
 
     /// The forms of `term` (a folded term, as the tokenizer makes it) in
     /// the `stems` field; none for short words, numbers and CJK.
-    pub fn of(&mut self, term: &str) -> &[String] {
+    pub fn of(&mut self, term: &str) -> &[Box<str>] {
         if term.len() < SHORTEST || !term.bytes().all(|b| b.is_ascii_lowercase()) {
             return &[];
         }
         if !self.known.contains_key(term) {
+            let forms = match self.older.remove(term) {
+                Some(forms) => forms,
+                None => self.compute(term),
+            };
             if self.known.len() >= REMEMBERED {
-                self.known.clear();
+                self.older = std::mem::take(&mut self.known);
             }
-            let mut forms = vec![stem(&mut self.english, term), stem(&mut self.german, term)];
-            if let Some(plain) = umlauts(term) {
-                forms.push(stem(&mut self.german, &plain));
-            }
-            forms.sort_unstable();
-            forms.dedup();
-            self.known.insert(term.to_string(), forms);
+            self.known.insert(term.into(), forms);
         }
-        self.known.get(term).map_or(&[], Vec::as_slice)
+        self.known.get(term).map_or(&[], |forms| forms)
     }
-}
 
-fn stem(analyzer: &mut TextAnalyzer, term: &str) -> String {
-    let mut stream = analyzer.token_stream(term);
-    if stream.advance() {
-        stream.token().text.clone()
-    } else {
-        term.to_string()
+    fn compute(&self, term: &str) -> Box<[Box<str>]> {
+        let mut forms: Vec<Box<str>> = vec![
+            self.english.stem(term).into(),
+            self.german.stem(term).into(),
+        ];
+        if let Some(plain) = umlauts(term) {
+            forms.push(self.german.stem(&plain).into());
+        }
+        forms.sort_unstable();
+        forms.dedup();
+        forms.into_boxed_slice()
     }
 }
 
@@ -91,7 +96,11 @@ mod tests {
     use super::*;
 
     fn forms(term: &str) -> Vec<String> {
-        Forms::new().of(term).to_vec()
+        Forms::new()
+            .of(term)
+            .iter()
+            .map(|f| f.to_string())
+            .collect()
     }
 
     fn meet(a: &str, b: &str) -> bool {

@@ -124,7 +124,7 @@ fn group_query(
         // form that is a word of the session is in `words`.
         for form in forms.of(last) {
             either.push((Occur::Should, term_query(fields.stems, form)));
-            if form != last {
+            if **form != **last {
                 either.push((Occur::Should, term_query(fields.words, form)));
             }
         }
@@ -177,7 +177,7 @@ pub fn message_words(
             vec![(Occur::Should, words_query(group, &text_term))];
         if let ([one], true) = (group.as_slice(), loose) {
             for form in forms.of(one) {
-                if form != one {
+                if **form != **one {
                     either.push((Occur::Should, term_query(fields.text, form)));
                 }
             }

@@ -103,12 +103,20 @@ enum Class {
 }
 
 fn class(c: char) -> Class {
+    if c.is_ascii() {
+        return if c.is_ascii_alphanumeric() {
+            Class::Alnum
+        } else if matches!(c, '_' | '-' | '.' | '/' | ':' | '\\') {
+            Class::Connector
+        } else {
+            Class::Other
+        };
+    }
+    // Every connector is ASCII.
     if is_cjk(c) {
         Class::Cjk
     } else if c.is_alphanumeric() {
         Class::Alnum
-    } else if matches!(c, '_' | '-' | '.' | '/' | ':' | '\\') {
-        Class::Connector
     } else {
         Class::Other
     }
@@ -128,17 +136,87 @@ fn is_cjk(c: char) -> bool {
 
 /// Splits `text` into pieces (see the module's comment).
 fn pieces(text: &str) -> Vec<Piece> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let end_of = |i: usize| chars.get(i).map_or(text.len(), |&(at, _)| at);
     let mut out = Vec::new();
+    pieces_into(text, &mut Vec::new(), &mut out);
+    out
+}
+
+/// [`pieces`] into `out`, with `chars` for the characters: both buffers
+/// are the caller's, emptied first, so a tokenizer fed message after
+/// message allocates only when a text is longer than all before. Most
+/// text is ASCII: its bytes are its characters, and no list of them is
+/// made (writing one, 16 bytes a character, was a good part of the
+/// tokenizer's time).
+fn pieces_into(text: &str, chars: &mut Vec<(usize, char)>, out: &mut Vec<Piece>) {
+    out.clear();
+    if text.is_ascii() {
+        split(&Ascii(text.as_bytes()), out);
+    } else {
+        chars.clear();
+        chars.extend(text.char_indices());
+        split(
+            &Wide {
+                chars,
+                len: text.len(),
+            },
+            out,
+        );
+    }
+}
+
+/// A text's characters by place, and where each begins in its bytes.
+trait Chars {
+    fn count(&self) -> usize;
+    fn at(&self, i: usize) -> char;
+    /// The byte offset of character `i` (the text's length past the end).
+    fn end_of(&self, i: usize) -> usize;
+}
+
+/// An ASCII text: character `i` is byte `i`.
+struct Ascii<'a>(&'a [u8]);
+
+impl Chars for Ascii<'_> {
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+    fn at(&self, i: usize) -> char {
+        char::from(self.0[i])
+    }
+    fn end_of(&self, i: usize) -> usize {
+        i.min(self.0.len())
+    }
+}
+
+/// Any other text, by its decoded characters.
+struct Wide<'a> {
+    chars: &'a [(usize, char)],
+    len: usize,
+}
+
+impl Chars for Wide<'_> {
+    fn count(&self) -> usize {
+        self.chars.len()
+    }
+    fn at(&self, i: usize) -> char {
+        self.chars[i].1
+    }
+    fn end_of(&self, i: usize) -> usize {
+        self.chars.get(i).map_or(self.len, |&(at, _)| at)
+    }
+}
+
+fn split(chars: &impl Chars, out: &mut Vec<Piece>) {
+    let n = chars.count();
+    let class_at = |i: usize| class(chars.at(i));
+    let end_of = |i: usize| chars.end_of(i);
     let mut position = 0;
     let mut word = 0;
     let mut i = 0;
-    while i < chars.len() {
-        match class(chars[i].1) {
+    while i < n {
+        match class_at(i) {
             Class::Cjk => {
                 let start = i;
-                while i < chars.len() && class(chars[i].1) == Class::Cjk {
+                while i < n && class_at(i) == Class::Cjk {
                     i += 1;
                 }
                 if i - start == 1 {
@@ -160,17 +238,17 @@ fn pieces(text: &str) -> Vec<Piece> {
                 let mut name = (i, position, 0usize);
                 loop {
                     let start = i;
-                    while i < chars.len() && class(chars[i].1) == Class::Alnum {
+                    while i < n && class_at(i) == Class::Alnum {
                         i += 1;
                     }
-                    segment(&chars, start, i, end_of, &mut position, word, &mut out);
+                    segment(chars, start, i, &mut position, word, out);
                     name.2 += 1;
                     let mut j = i;
-                    while j < chars.len() && class(chars[j].1) == Class::Connector {
+                    while j < n && class_at(j) == Class::Connector {
                         j += 1;
                     }
-                    if j > i && j < chars.len() && class(chars[j].1) == Class::Alnum {
-                        if chars[i..j].iter().any(|&(_, c)| c == '/' || c == '\\') {
+                    if j > i && j < n && class_at(j) == Class::Alnum {
+                        if (i..j).any(|k| matches!(chars.at(k), '/' | '\\')) {
                             name = (j, position, 0);
                         }
                         i = j;
@@ -193,7 +271,6 @@ fn pieces(text: &str) -> Vec<Piece> {
             Class::Connector | Class::Other => i += 1,
         }
     }
-    out
 }
 
 fn piece(from: usize, to: usize, position: usize, word: usize) -> Piece {
@@ -211,20 +288,20 @@ fn piece(from: usize, to: usize, position: usize, word: usize) -> Piece {
 /// case changes (`ModuleSpec`, `HTTPServer`, `parseJSON`), then its joined
 /// form when it had more than one part.
 fn segment(
-    chars: &[(usize, char)],
+    chars: &impl Chars,
     start: usize,
     end: usize,
-    end_of: impl Fn(usize) -> usize,
     position: &mut usize,
     word: usize,
     out: &mut Vec<Piece>,
 ) {
+    let end_of = |i: usize| chars.end_of(i);
     let first = *position;
     let mut part_start = start;
     let digits_from = version_digits(chars, start, end);
     for k in start + 1..end {
-        let (prev, here) = (chars[k - 1].1, chars[k].1);
-        let next_lower = chars.get(k + 1).is_some_and(|&(_, c)| c.is_lowercase()) && k + 1 < end;
+        let (prev, here) = (chars.at(k - 1), chars.at(k));
+        let next_lower = k + 1 < end && chars.at(k + 1).is_lowercase();
         let boundary = (prev.is_lowercase() && here.is_uppercase())
             || (prev.is_uppercase() && here.is_uppercase() && next_lower)
             || Some(k) == digits_from;
@@ -248,10 +325,10 @@ fn segment(
 /// `rc1`, `E0382`, `sha256`): a version or a code is found without its
 /// prefix (`v12.31.3` by `12.31.3`). Only one change from letters to
 /// digits: a hash (`a3f9c2`) stays one term, not a dozen.
-fn version_digits(chars: &[(usize, char)], start: usize, end: usize) -> Option<usize> {
-    let digits = (start..end).find(|&k| chars[k].1.is_ascii_digit())?;
-    let letters = chars[start..digits].iter().all(|&(_, c)| c.is_alphabetic());
-    let numbers = chars[digits..end].iter().all(|&(_, c)| c.is_ascii_digit());
+fn version_digits(chars: &impl Chars, start: usize, end: usize) -> Option<usize> {
+    let digits = (start..end).find(|&k| chars.at(k).is_ascii_digit())?;
+    let letters = (start..digits).all(|k| chars.at(k).is_alphabetic());
+    let numbers = (digits..end).all(|k| chars.at(k).is_ascii_digit());
     (digits > start && letters && numbers).then_some(digits)
 }
 
@@ -262,6 +339,9 @@ pub struct Words {
     /// before: their strings are written over, not allocated again for
     /// every token of every message.
     tokens: Vec<Token>,
+    /// The splitter's buffers, kept for the same reason.
+    chars: Vec<(usize, char)>,
+    pieces: Vec<Piece>,
 }
 
 /// The tokens of one text, handed out in order.
@@ -274,11 +354,12 @@ impl Tokenizer for Words {
     type TokenStream<'a> = WordStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream<'a> {
-        let pieces = pieces(text);
+        pieces_into(text, &mut self.chars, &mut self.pieces);
+        let pieces = &self.pieces;
         if self.tokens.len() < pieces.len() {
             self.tokens.resize_with(pieces.len(), Token::default);
         }
-        for (token, p) in self.tokens.iter_mut().zip(&pieces) {
+        for (token, p) in self.tokens.iter_mut().zip(pieces) {
             token.offset_from = p.from;
             token.offset_to = p.to;
             token.position = p.position;
@@ -415,5 +496,18 @@ mod tests {
         let long = "a".repeat(100);
         assert_eq!(terms(&format!("keep {long} this")), ["keep", "this"]);
         assert!(word_groups(&long).is_empty());
+    }
+
+    proptest::proptest! {
+        /// The ASCII path (bytes as characters) splits as the general one.
+        #[test]
+        fn ascii_text_splits_as_any_text(text in "[a-zA-Z0-9_./:\\\\ ,()-]{0,80}") {
+            let mut fast = Vec::new();
+            split(&Ascii(text.as_bytes()), &mut fast);
+            let chars: Vec<(usize, char)> = text.char_indices().collect();
+            let mut wide = Vec::new();
+            split(&Wide { chars: &chars, len: text.len() }, &mut wide);
+            proptest::prop_assert_eq!(fast, wide);
+        }
     }
 }

@@ -18,9 +18,9 @@ use std::hash::Hasher;
 use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 
 use super::error::SearchError;
-use super::forms::Forms;
 use super::index::{Indexed, Manifest, SearchIndex};
 use super::schema::{self, cwd_ancestors};
+use super::session_terms::SessionTerms;
 use crate::model::{Cancelled, Entry, Event, Session, SessionList, SessionReader};
 use crate::reference::projection::{Message, Projector};
 
@@ -148,7 +148,7 @@ pub fn sync(
     }
     let total = work.len();
     let mut since_commit = 0;
-    let mut forms = Forms::new();
+    let mut terms = SessionTerms::new();
     for (done, (place, version)) in work.into_iter().enumerate() {
         if cancelled() {
             break;
@@ -166,7 +166,7 @@ pub fn sync(
             manifest.get(session.id()),
             cancelled,
             &mut report,
-            &mut forms,
+            &mut terms,
         )?;
         since_commit += 1;
         if since_commit >= COMMIT_EVERY {
@@ -207,7 +207,7 @@ fn index_session(
     before: Option<&Indexed>,
     cancelled: Cancelled<'_>,
     report: &mut SyncReport,
-    forms: &mut Forms,
+    terms: &mut SessionTerms,
 ) -> Result<(), SearchError> {
     let f = &index.fields;
     let id = session.id();
@@ -286,7 +286,7 @@ fn index_session(
     // Every message's terms, not only the new ones': the session document
     // is replaced whole on an append.
     let texts = messages.iter().map(|m| m.text.as_str()).chain(titles);
-    let (words, stems) = super::session_terms::of(texts, forms);
+    let (words, stems) = terms.of(texts);
     session_doc.add_text(f.words, words);
     session_doc.add_text(f.stems, stems);
     writer.add_document(session_doc)?;
