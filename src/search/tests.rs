@@ -523,3 +523,36 @@ fn snippets_come_from_the_log_and_never_from_a_changed_one() {
     assert_eq!(hits.len(), 1, "found by the index until the next sync");
     assert!(hits[0].snippets.is_empty(), "{:?}", hits[0].snippets);
 }
+
+/// A build from nothing that left more than a few segments (one per
+/// commit of 500 sessions here) is merged into one, and the merged
+/// segments' files are gone from the folder; every session is found.
+#[test]
+fn a_build_from_nothing_is_merged_into_one_segment() {
+    let fx = Fixture::new();
+    let sessions = 2_600;
+    for i in 0..sessions {
+        write(
+            &fx.store_dir,
+            &format!("s{i}.jsonl"),
+            &[
+                header(&format!("s{i}"), NOW, "/w"),
+                user(1, &format!("word{i} shared")),
+            ],
+        );
+    }
+    let (search, report) = fx.sync();
+    assert_eq!(report.added, sessions);
+    let segments = search.index().index.searchable_segment_ids().unwrap();
+    assert_eq!(segments.len(), 1);
+    let dictionaries = fs::read_dir(&fx.index_dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .is_ok_and(|e| e.path().extension().is_some_and(|x| x == "term"))
+        })
+        .count();
+    assert_eq!(dictionaries, 1);
+    assert_eq!(ids(&search, "word0"), ["s0"]);
+    assert_eq!(ids(&search, "word2599"), ["s2599"]);
+}
