@@ -500,7 +500,9 @@ fn main() {
         mib(log_bytes)
     );
     println!("|---|---|---|");
-    println!("| first index | {seconds:.2} s | ≤ 6 s |");
+    // The goal is a rate: 6 s per 200 MB of logs (issue 29 item 5).
+    let goal = 6.0 * log_bytes as f64 / 200e6;
+    println!("| first index | {seconds:.2} s | ≤ {goal:.1} s (6 s per 200 MB) |");
     println!(
         "| peak RSS while indexing | {:.0} MiB | ≤ 200 MiB |",
         peak_kib as f64 / 1024.0
