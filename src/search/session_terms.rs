@@ -14,6 +14,9 @@ use super::forms::Forms;
 use super::schema::SESSION_TF;
 use super::tokenizer;
 
+/// The most distinct terms whose room the maps keep between sessions.
+const KEEP: usize = 65_536;
+
 /// What makes a session's terms, kept from one session to the next: the
 /// analyzer's token buffers, the forms already computed, and the maps
 /// (their capacity; they are emptied per session).
@@ -90,6 +93,12 @@ impl SessionTerms {
         let mut stems_out = String::with_capacity(bytes / 32);
         for (form, count) in &self.stems {
             counted::push(&mut stems_out, form, *count);
+        }
+        // A session of a vast vocabulary leaves its maps that large; the
+        // next ones need a fraction of it.
+        if self.words.capacity() > KEEP {
+            self.words = FxHashMap::default();
+            self.stems = FxHashMap::default();
         }
         (words_out, stems_out)
     }

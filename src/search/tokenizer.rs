@@ -344,6 +344,10 @@ pub struct Words {
     pieces: Vec<Piece>,
 }
 
+/// The most pieces (and characters, and tokens) the buffers of [`Words`]
+/// keep between texts: about 2 MB.
+const KEEP: usize = 16_384;
+
 /// The tokens of one text, handed out in order.
 pub struct WordStream<'a> {
     tokens: &'a mut [Token],
@@ -354,6 +358,12 @@ impl Tokenizer for Words {
     type TokenStream<'a> = WordStream<'a>;
 
     fn token_stream<'a>(&'a mut self, text: &'a str) -> WordStream<'a> {
+        // What one very long text made the buffers hold (a message of
+        // 1 MiB: some 30 MB) is let go at the next text that needs far
+        // less: tantivy keeps a tokenizer as long as a segment is written.
+        if text.len() < KEEP && self.pieces.capacity() > KEEP {
+            *self = Words::default();
+        }
         pieces_into(text, &mut self.chars, &mut self.pieces);
         let pieces = &self.pieces;
         if self.tokens.len() < pieces.len() {
@@ -496,6 +506,29 @@ mod tests {
         let long = "a".repeat(100);
         assert_eq!(terms(&format!("keep {long} this")), ["keep", "this"]);
         assert!(word_groups(&long).is_empty());
+    }
+
+    /// A very long text's buffers are let go at the next short text,
+    /// which still splits as it should.
+    #[test]
+    fn a_long_texts_buffers_are_not_kept() {
+        let mut words = Words::default();
+        let long = "wort ".repeat(4 * KEEP);
+        let mut stream = words.token_stream(&long);
+        let mut n = 0;
+        while stream.advance() {
+            n += 1;
+        }
+        assert_eq!(n, 4 * KEEP);
+        assert!(words.pieces.capacity() >= 4 * KEEP);
+        let mut stream = words.token_stream("kurz und gut");
+        let mut short = Vec::new();
+        while stream.advance() {
+            short.push(stream.token().text.clone());
+        }
+        assert_eq!(short, ["kurz", "und", "gut"]);
+        assert!(words.pieces.capacity() < KEEP);
+        assert!(words.tokens.capacity() < KEEP);
     }
 
     proptest::proptest! {

@@ -333,10 +333,14 @@ fn index_session(
     // is replaced whole on an append.
     let texts = messages.iter().map(|m| m.text.as_str()).chain(titles);
     let (words, stems) = terms.of(texts);
-    session_doc.add_text(f.words, words);
-    session_doc.add_text(f.stems, stems);
+    session_doc.add_text(f.words, &words);
+    session_doc.add_text(f.stems, &stems);
+    drop((words, stems));
     writer.add_document(session_doc)?;
-    for (turn, message) in messages.iter().enumerate().skip(first_new) {
+    // Each message is let go once its document holds its copy: a large
+    // session is not held twice over while its documents wait for the
+    // indexing thread.
+    for (turn, message) in messages.into_iter().enumerate().skip(first_new) {
         let mut message_doc = doc!(
             f.kind => schema::MESSAGE,
             f.session => id,
