@@ -56,8 +56,6 @@ use crate::model::{Cancelled, SearchStatus, SessionList, SessionReader};
 use crate::reference::mention;
 use crate::store::StoreSpec;
 
-/// How long an explicit search waits for another process's build of the
-/// index before it fails with [`SearchError::StillIndexing`].
 /// The writer's budget in the CLI's `search`, whose process holds
 /// nothing else while it builds: a segment flushed every 96 MiB instead of
 /// 16 (each flush builds a term dictionary of its own, and the merges
@@ -67,6 +65,8 @@ use crate::store::StoreSpec;
 /// of 141 ("A quiet machine, 7 December").
 pub const CLI_WRITER_BYTES: usize = 96 << 20;
 
+/// How long an explicit search waits for another process's build of the
+/// index before it fails with [`SearchError::StillIndexing`].
 pub const WAIT_FOR_BUILD: Duration = Duration::from_secs(10);
 
 /// How often a search waiting for another process's build looks again.

@@ -22,7 +22,7 @@ const KEEP: usize = 65_536;
 /// (their capacity; they are emptied per session).
 pub struct SessionTerms {
     analyzer: TextAnalyzer,
-    pub forms: Forms,
+    forms: Forms,
     /// Per term: the messages that hold it (at most SESSION_TF), and the
     /// last message it was counted in (a term counts once per message).
     words: FxHashMap<Box<str>, (u32, u32)>,

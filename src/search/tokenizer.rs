@@ -361,7 +361,7 @@ impl Tokenizer for Words {
         // What one very long text made the buffers hold (a message of
         // 1 MiB: some 30 MB) is let go at the next text that needs far
         // less: tantivy keeps a tokenizer as long as a segment is written.
-        if text.len() < KEEP && self.pieces.capacity() > KEEP {
+        if text.len() < KEEP && self.pieces.capacity().max(self.chars.capacity()) > KEEP {
             *self = Words::default();
         }
         pieces_into(text, &mut self.chars, &mut self.pieces);
