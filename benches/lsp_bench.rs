@@ -11,7 +11,9 @@
 //! kind reported apart. `BENCH_BINARY=path` measures another build.
 //!
 //! `LSP_BENCH_SEARCH=off` measures with full-text search off (it is on
-//! by default, as in the server).
+//! by default, as in the server). `LSP_BENCH_WARM=1` keeps the caches the
+//! last run left (the index cache, the search index): a start on a store
+//! the server has seen.
 //!
 //! `LSP_BENCH_SESSIONS=100000 cargo bench --bench lsp_bench` runs the
 //! large configuration (100,000 sessions, about 1 GB). A store is generated
@@ -184,7 +186,14 @@ async fn main() {
     // beside the store, built anew each run, never in the user's cache.
     let search = std::env::var("LSP_BENCH_SEARCH").map_or(true, |v| v != "off");
     let cache = bench_dir.join(format!("cache-{sessions}"));
-    let _ = std::fs::remove_dir_all(&cache);
+    // `LSP_BENCH_WARM=1` keeps what the last run left there (the index
+    // cache and the search index): a server started again on a store it
+    // has seen.
+    let warm = std::env::var("LSP_BENCH_WARM").is_ok_and(|v| v == "1");
+    if !warm {
+        let _ = std::fs::remove_dir_all(&cache);
+    }
+    eprintln!("cache: {}", if warm { "kept (warm)" } else { "new (cold)" });
     eprintln!("search: {}", if search { "on" } else { "off" });
     let (mut child, mut client) = spawn_server(&[
         ("XDG_CACHE_HOME", cache.as_os_str()),

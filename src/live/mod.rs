@@ -10,6 +10,7 @@
 mod cache;
 mod context;
 mod fetches;
+mod heap;
 mod index;
 #[cfg(test)]
 mod index_tests;

@@ -99,7 +99,18 @@ impl ServerState {
     /// Indexes the configured stores, replacing what was indexed before.
     pub(super) fn start_index(&self) {
         let specs = shared::configured_stores(&self.settings(), &self.workspace);
-        let store = FsStore::unscanned(&specs, Scan::Full);
+        // From the on-disk index cache, as the CLI and the MCP server: a
+        // log unchanged since the last run is not read again, and its
+        // session is held as the cache's bytes, not as a scanner (at
+        // 100,000 logs the scanners alone were 24 MB, docs/performance.md).
+        // Only while search is on: with it off, nothing is written under
+        // the cache directory (docs/search.md "Turning it off").
+        let mut store = FsStore::unscanned(&specs, Scan::Full);
+        let cache_dir = config::paths::index_cache_dir()
+            .filter(|_| search_off(self.shared.no_search_index, &self.settings()).is_none());
+        if let Some(dir) = cache_dir {
+            store = store.with_index_cache(&specs, &dir);
+        }
         self.shared.index.start(Box::new(store), specs);
     }
 

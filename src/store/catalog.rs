@@ -9,7 +9,7 @@
 
 use std::borrow::Cow;
 use std::cmp::Ordering;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
@@ -24,6 +24,11 @@ use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
 use crate::formats::{aider, FormatChoice, HeaderState};
 use crate::model::{Locator, Session, SessionSink};
+
+/// How long after its last write a log keeps its scanner once the
+/// first index is recorded ([`Catalog::release_scanners`]): a session
+/// written to within the hour is likely to grow again soon.
+pub(crate) const KEEP_SCANNER_FOR: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// All sessions of one store root.
 #[derive(Debug, Clone)]
@@ -524,6 +529,65 @@ impl Catalog {
         files.merge(std::mem::take(&mut self.files));
         self.files = files;
         Some(added)
+    }
+
+    /// Lets go of the scanners of the logs not written to within
+    /// [`KEEP_SCANNER_FOR`] of `now`, keeping instead their `records` (this
+    /// catalog's own, just encoded and decoded, in its order: as a seed
+    /// from the index cache keeps them). A scanner is what resumes a log
+    /// after an append; of 100,000 logs nearly all are old and will never
+    /// grow again, and their scanners were a quarter of the language
+    /// server's memory (docs/performance.md). Such a log that does grow
+    /// is read again from its start, once. The parent of a log whose
+    /// scanner stays keeps its own too: a sub-agent's label is asked of
+    /// its parent's scanner.
+    pub(crate) fn release_scanners(
+        &mut self,
+        records: impl Iterator<Item = Option<Record>>,
+        now: std::time::SystemTime,
+    ) {
+        // A time past what the clock can hold is in the future: hot.
+        let hot = |stamp: &Stamp| {
+            let since = std::time::Duration::new(
+                stamp.mtime.max(0) as u64,
+                stamp.mtime_nsec.min(999_999_999),
+            );
+            std::time::UNIX_EPOCH
+                .checked_add(since)
+                .and_then(|modified| modified.checked_add(KEEP_SCANNER_FOR))
+                .is_none_or(|until| until > now)
+        };
+        let parents: HashSet<Arc<[u8]>> = self
+            .files
+            .values()
+            .filter(|state| hot(&state.stamp))
+            .filter_map(|state| match &state.found {
+                Found::Scanner(s) => s.parent(),
+                _ => None,
+            })
+            .filter_map(|(parent, _)| self.id_map().get(parent.as_str()).cloned())
+            .collect();
+        let files = std::mem::take(&mut self.files).into_entries();
+        let mut records = records;
+        let kept = files.into_iter().map(|(rel, mut state)| {
+            let record = records.next().flatten();
+            let release = matches!(state.found, Found::Scanner(_))
+                && !hot(&state.stamp)
+                && !parents.contains(&rel);
+            if let Some(Record {
+                rel: recorded,
+                payload: Payload::Cached(cached),
+                ..
+            }) = record
+            {
+                if release && recorded == rel {
+                    state.found = Found::Cached(cached);
+                    state.first_line = (0, 0);
+                }
+            }
+            (rel, state)
+        });
+        self.files = ByName::from_sorted_unchecked(kept.collect());
     }
 
     /// The number of files, and how many of them are as a seed recorded.

@@ -135,6 +135,11 @@ pub struct FsStore {
     /// Where the first update reads and saves the index caches
     /// ([`FsStore::with_index_cache`]); `None` once it has.
     cache_dir: Option<PathBuf>,
+    /// Whether the first update through the caches then lets go of the
+    /// scanners of old logs (`index_cache::save_and_release`): a
+    /// long-lived face's store, which follows appends for hours; the
+    /// CLI's, read once, would only pay for it.
+    release_scanners: bool,
     /// Per member, how many files [`SessionStore::load_recorded`] seeded
     /// from its cache (0 for a store of another kind): the first update
     /// checks them and saves only what changed. `None` until then.
@@ -154,6 +159,7 @@ impl FsStore {
     /// The caches are then brought up to date.
     pub fn open_cached(specs: &[StoreSpec], scan: Scan, cache_dir: &Path) -> Self {
         let mut store = Self::unscanned(specs, scan).with_index_cache(specs, cache_dir);
+        store.release_scanners = false;
         store.update();
         store
     }
@@ -168,6 +174,7 @@ impl FsStore {
     pub fn with_index_cache(mut self, specs: &[StoreSpec], cache_dir: &Path) -> Self {
         let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
         self.cache_dir = index_cache::usable_dir(cache_dir, &roots);
+        self.release_scanners = true;
         self
     }
 
@@ -222,12 +229,34 @@ impl FsStore {
         }
         // Loaded from a cache or not, the first index is a change.
         self.update();
-        for (member, loaded) in self.members.iter().zip(loaded) {
-            if let Some(catalog) = member.catalog() {
-                index_cache::save_if_changed(catalog, cache_dir, loaded);
+        self.save_caches(cache_dir, loaded);
+        true
+    }
+
+    fn update_members_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
+        let mut changed = false;
+        for i in 0..self.members.len() {
+            if i > 0 {
+                progress(&*self);
+            }
+            changed |= self.update_member(i, progress);
+        }
+        changed
+    }
+
+    /// Writes each folder's index cache after the first update (`loaded`:
+    /// how many files its cache seeded), and lets a long-lived face's
+    /// catalogs go of their old logs' scanners.
+    fn save_caches(&mut self, cache_dir: &Path, loaded: Vec<usize>) {
+        for (member, loaded) in self.members.iter_mut().zip(loaded) {
+            match member {
+                Member::Files(catalog) if self.release_scanners => {
+                    index_cache::save_and_release(catalog, cache_dir, loaded);
+                }
+                Member::Files(catalog) => index_cache::save_if_changed(catalog, cache_dir, loaded),
+                Member::Store(_) => {}
             }
         }
-        true
     }
 
     /// An index of `specs` that scans on its first [`SessionStore::update`]
@@ -307,6 +336,7 @@ impl FsStore {
             pending,
             watchers,
             cache_dir: None,
+            release_scanners: false,
             recorded: None,
         }
     }
@@ -547,17 +577,24 @@ impl SessionStore for FsStore {
     /// and a store's first batches before the next.
     fn update_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
         if let Some(dir) = self.cache_dir.take() {
-            // One part: a cache read is quick, and its parts are not views.
-            return self.update_cached(&dir);
-        }
-        let mut changed = false;
-        for i in 0..self.members.len() {
-            if i > 0 {
-                progress(&*self);
+            let recorded_nothing = self
+                .recorded
+                .as_ref()
+                .is_some_and(|loaded| loaded.iter().all(|n| *n == 0));
+            if !recorded_nothing {
+                // One part: a cache read is quick, and its parts are not
+                // views.
+                return self.update_cached(&dir);
             }
-            changed |= self.update_member(i, progress);
+            // Read, and found nothing: every log is scanned, in parts as
+            // any first scan (completion offers what is indexed so far),
+            // and recorded at the end.
+            let loaded = self.recorded.take().unwrap_or_default();
+            let changed = self.update_members_in_parts(progress);
+            self.save_caches(&dir, loaded);
+            return changed;
         }
-        changed
+        self.update_members_in_parts(progress)
     }
 
     fn status(&self) -> Vec<StoreStatus> {

@@ -131,16 +131,36 @@ pub fn load(catalog: &mut Catalog, dir: &Path) -> usize {
 /// [`load`] seeded (`loaded` files, none scanned again). Failures are
 /// not errors: the next call scans again.
 pub fn save_if_changed(catalog: &Catalog, dir: &Path, loaded: usize) {
+    save(catalog, dir, loaded);
+}
+
+/// As [`save_if_changed`], and then the scanners of the logs not written
+/// to lately are let go, the catalog keeping what the cache records of
+/// them instead ([`Catalog::release_scanners`]): what a long-lived face
+/// calls after its first index.
+pub fn save_and_release(catalog: &mut Catalog, dir: &Path, loaded: usize) {
+    let Some(bytes) = save(catalog, dir, loaded) else {
+        return;
+    };
+    if let Some(records) = decode(bytes, &identity(catalog)) {
+        catalog.release_scanners(records, std::time::SystemTime::now());
+    }
+}
+
+/// The cache's bytes when they were made (written or not: a cache that
+/// cannot be written still serves as the catalog's record).
+fn save(catalog: &Catalog, dir: &Path, loaded: usize) -> Option<Vec<u8>> {
     let (files, recorded) = catalog.recorded();
     // Unchanged, or nothing worth keeping (an empty or missing store).
     if files == recorded && files == loaded {
-        return;
+        return None;
     }
     let path = file_of(catalog, dir);
     let bytes = encode(catalog);
     if let Err(e) = write_atomically(dir, &path, &bytes) {
         tracing::debug!("cannot write the index cache {}: {e}", path.display());
     }
+    Some(bytes)
 }
 
 /// A private temporary file of random name (never through a link), then
@@ -199,6 +219,7 @@ fn hash(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
     use crate::formats::FormatChoice;
+    use crate::store::catalog::KEEP_SCANNER_FOR;
 
     fn header(id: &str, created_at: u64) -> String {
         format!(
@@ -291,6 +312,37 @@ mod tests {
             .map(|s| format!("{:?}", s.key()))
             .collect();
         assert_eq!(sink.keys.into_inner(), keys);
+    }
+
+    /// A long-lived face's first index keeps a scanner only for the logs
+    /// written to within the hour; the others are held as their records,
+    /// list as a scan does, and one of them that grows is read again.
+    #[test]
+    fn old_logs_are_held_as_records_and_read_again_when_they_grow() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        let old = std::time::SystemTime::now() - 2 * KEEP_SCANNER_FOR;
+        for name in ["d/b.jsonl", "d/dup.jsonl", "broken.jsonl"] {
+            let file = fs::File::options()
+                .write(true)
+                .open(store.path().join(name))
+                .unwrap();
+            file.set_modified(old).unwrap();
+        }
+        let fresh = Catalog::scan(store.path());
+        let dir = usable_dir(cache.path(), &[store.path().to_path_buf()]).unwrap();
+        let mut catalog = Catalog::empty(store.path(), 0, FormatChoice::Auto, true);
+        catalog.rescan();
+        assert_eq!(catalog.recorded(), (6, 0));
+        save_and_release(&mut catalog, &dir, 0);
+        assert_eq!(catalog.recorded(), (6, 3), "the three old sessions");
+        assert_eq!(catalog.sessions(), fresh.sessions());
+        assert_eq!(catalog.get("a"), fresh.get("a"));
+        let path = store.path().join("d/b.jsonl");
+        let mut file = fs::OpenOptions::new().append(true).open(&path).unwrap();
+        file.write_all(title(1, "Grown").as_bytes()).unwrap();
+        catalog.rescan();
+        assert_eq!(catalog.get("b").and_then(|s| s.title), Some("Grown".into()));
+        assert_eq!(catalog.sessions(), Catalog::scan(store.path()).sessions());
     }
 
     #[test]

@@ -487,3 +487,43 @@ async fn a_message_appended_to_a_watched_log_becomes_searchable() {
     client.shutdown_and_exit().await;
     let _ = server.wait().await;
 }
+
+/// With search on, the server starts from the index cache its last run
+/// wrote, as the CLI and the MCP server do: the second start lists the
+/// same sessions, and a log added between the runs is found too.
+#[tokio::test]
+async fn a_second_start_lists_from_the_index_cache_and_sees_what_changed() {
+    let cache = tempfile::tempdir().expect("tempdir");
+    let store = demo_store();
+    let statuses = |status: &Value| status["sessions"].as_u64();
+    let mut counts = Vec::new();
+    for run in 0..2 {
+        if run == 1 {
+            let cached: Vec<_> = std::fs::read_dir(cache.path().join("hydra-session"))
+                .expect("the cache folder")
+                .filter_map(|e| e.ok())
+                .filter(|e| e.file_name().to_string_lossy().ends_with(".bin"))
+                .collect();
+            assert_eq!(cached.len(), 1, "one index cache: {cached:?}");
+            LogBuilder::new("added-between-runs", 9, Some("/home/ana/shop"))
+                .title("Written while no server ran")
+                .write(&store.path().join("added.jsonl"));
+        }
+        let mut command = server_command();
+        command.env("XDG_CACHE_HOME", cache.path());
+        let (mut client, mut server) = spawn(command);
+        client.start_searching(store.path(), "/home/ana/shop").await;
+        while client.call("sessionReference/status", json!({})).await["indexing"] == true {}
+        counts.push(statuses(
+            &client.call("sessionReference/status", json!({})).await,
+        ));
+        let symbols = client
+            .call("workspace/symbol", json!({"query": "no server ran"}))
+            .await;
+        assert_eq!(symbols.as_array().map(Vec::len), Some(run), "{symbols}");
+        client.shutdown_and_exit().await;
+        assert!(server.wait().await.expect("exit").success());
+    }
+    let first = counts[0].expect("a count");
+    assert_eq!(counts, [Some(first), Some(first + 1)]);
+}
