@@ -108,9 +108,10 @@ impl ServerState {
         let mut store = FsStore::unscanned(&specs, Scan::Full);
         let cache_dir = config::paths::index_cache_dir()
             .filter(|_| search_off(self.shared.no_search_index, &self.settings()).is_none());
-        if let Some(dir) = cache_dir {
-            store = store.with_index_cache(&specs, &dir);
-        }
+        store = match cache_dir {
+            Some(dir) => store.with_index_cache(&specs, &dir),
+            None => store.releasing_scanners(),
+        };
         self.shared.index.start(Box::new(store), specs);
     }
 
