@@ -108,10 +108,9 @@ impl ServerState {
         let mut store = FsStore::unscanned(&specs, Scan::Full);
         let cache_dir = config::paths::index_cache_dir()
             .filter(|_| search_off(self.shared.no_search_index, &self.settings()).is_none());
-        store = match cache_dir {
-            Some(dir) => store.with_index_cache(&specs, &dir),
-            None => store.releasing_scanners(),
-        };
+        if let Some(dir) = cache_dir {
+            store = store.with_index_cache(&specs, &dir);
+        }
         self.shared.index.start(Box::new(store), specs);
     }
 

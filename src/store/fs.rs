@@ -135,8 +135,8 @@ pub struct FsStore {
     /// Where the first update reads and saves the index caches
     /// ([`FsStore::with_index_cache`]); `None` once it has.
     cache_dir: Option<PathBuf>,
-    /// Whether the first update then lets go of the scanners of old logs
-    /// (`index_cache::save_and_release`, or `release` with no cache): a
+    /// Whether the first update through the caches then lets go of the
+    /// scanners of old logs (`index_cache::save_and_release`): a
     /// long-lived face's store, which follows appends for hours; the
     /// CLI's, read once, would only pay for it.
     release_scanners: bool,
@@ -174,15 +174,6 @@ impl FsStore {
     pub fn with_index_cache(mut self, specs: &[StoreSpec], cache_dir: &Path) -> Self {
         let roots: Vec<PathBuf> = specs.iter().map(|s| s.path.clone()).collect();
         self.cache_dir = index_cache::usable_dir(cache_dir, &roots);
-        self.release_scanners = true;
-        self
-    }
-
-    /// The first update lets go of the scanners of old logs, as
-    /// [`FsStore::with_index_cache`]'s does, with no cache to read or
-    /// write: a long-lived face that keeps nothing on disk (the language
-    /// server with search off).
-    pub fn releasing_scanners(mut self) -> Self {
         self.release_scanners = true;
         self
     }
@@ -257,11 +248,9 @@ impl FsStore {
     /// how many files its cache seeded), and lets a long-lived face's
     /// catalogs go of their old logs' scanners.
     fn save_caches(&mut self, cache_dir: &Path, loaded: Vec<usize>) {
-        // Once: the later updates' scanners are of logs that just grew.
-        let release = std::mem::take(&mut self.release_scanners);
         for (member, loaded) in self.members.iter_mut().zip(loaded) {
             match member {
-                Member::Files(catalog) if release => {
+                Member::Files(catalog) if self.release_scanners => {
                     index_cache::save_and_release(catalog, cache_dir, loaded);
                 }
                 Member::Files(catalog) => index_cache::save_if_changed(catalog, cache_dir, loaded),
@@ -605,15 +594,7 @@ impl SessionStore for FsStore {
             self.save_caches(&dir, loaded);
             return changed;
         }
-        let changed = self.update_members_in_parts(progress);
-        if std::mem::take(&mut self.release_scanners) {
-            for member in &mut self.members {
-                if let Member::Files(catalog) = member {
-                    index_cache::release(catalog);
-                }
-            }
-        }
-        changed
+        self.update_members_in_parts(progress)
     }
 
     fn status(&self) -> Vec<StoreStatus> {
