@@ -546,17 +546,7 @@ impl Catalog {
         records: impl Iterator<Item = Option<Record>>,
         now: std::time::SystemTime,
     ) {
-        // A time past what the clock can hold is in the future: hot.
-        let hot = |stamp: &Stamp| {
-            let since = std::time::Duration::new(
-                stamp.mtime.max(0) as u64,
-                stamp.mtime_nsec.min(999_999_999),
-            );
-            std::time::UNIX_EPOCH
-                .checked_add(since)
-                .and_then(|modified| modified.checked_add(KEEP_SCANNER_FOR))
-                .is_none_or(|until| until > now)
-        };
+        let hot = |stamp: &Stamp| stamp.modified_within(KEEP_SCANNER_FOR, now);
         let parents: HashSet<Arc<[u8]>> = self
             .files
             .values()

@@ -43,12 +43,18 @@ impl Stamp {
     /// Whether the file was modified within [`Stamp::RACY`] of now (or in
     /// the future): a read now may miss a write that leaves this stamp.
     pub fn is_racy(&self) -> bool {
-        let Ok(now) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) else {
-            return true;
-        };
-        let modified =
+        self.modified_within(Stamp::RACY, std::time::SystemTime::now())
+    }
+
+    /// Whether the file was modified within `window` before `now`, or
+    /// after it (a time the clock cannot hold counts as after).
+    pub fn modified_within(&self, window: std::time::Duration, now: std::time::SystemTime) -> bool {
+        let since =
             std::time::Duration::new(self.mtime.max(0) as u64, self.mtime_nsec.min(999_999_999));
-        modified + Stamp::RACY > now
+        std::time::UNIX_EPOCH
+            .checked_add(since)
+            .and_then(|modified| modified.checked_add(window))
+            .is_none_or(|until| until > now)
     }
 
     /// The log's stamp as [`crate::model::SessionReader::stamp`] gives it
