@@ -5,11 +5,13 @@
 //! `store::index_cache::save_and_release`), but glibc keeps freed chunks
 //! in the middle of its heap resident: at 100,000 logs the server stayed
 //! at 100 MiB where the same index started from the cache took 67 MiB
-//! (docs/performance.md). `malloc_trim` returns those pages.
+//! (docs/performance.md). `malloc_trim` returns those pages. The
+//! language server calls it again once its search index is built: the
+//! writer's buffers and the merges' are freed by then.
 
 /// Returns the heap's free pages to the system (glibc); elsewhere nothing.
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
-pub(super) fn give_back_freed() {
+pub fn give_back_freed() {
     extern "C" {
         fn malloc_trim(pad: usize) -> i32;
     }
@@ -21,4 +23,4 @@ pub(super) fn give_back_freed() {
 }
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-pub(super) fn give_back_freed() {}
+pub fn give_back_freed() {}

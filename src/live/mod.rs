@@ -19,5 +19,6 @@ mod view;
 pub use cache::{CachedSource, SnapshotCache};
 pub use context::{context_of, retained_of};
 pub use fetches::Fetches;
+pub use heap::give_back_freed;
 pub use index::{IndexEvent, LiveIndex, FIRST_INDEX_GRACE};
 pub use view::View;

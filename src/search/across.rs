@@ -6,10 +6,10 @@
 use std::collections::{HashMap, HashSet};
 
 use tantivy::collector::{DocSetCollector, TopDocs};
-use tantivy::columnar::StrColumn;
 use tantivy::query::{BooleanQuery, Occur, Query, TermSetQuery};
-use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use tantivy::{DocAddress, Searcher, Term};
 
+use super::columns::{Columns, Place};
 use super::error::SearchError;
 use super::forms::Forms;
 use super::matching::{may_have_typos, message_words, session_query};
@@ -19,7 +19,7 @@ use super::{SearchOptions, SNIPPETS};
 
 /// A session found across its messages: id, score, the messages for its
 /// snippets.
-pub type Across = (String, f32, Vec<TantivyDocument>);
+pub type Across = (String, f32, Vec<Place>);
 
 /// At most `options.limit` sessions matching `parsed` across their
 /// messages and not in `seen`, best first, with the documents of their
@@ -47,10 +47,10 @@ pub fn sessions(
             wanted,
         )?;
     }
-    let mut ids = Ids::default();
+    let mut ids = Columns::new(searcher, fields);
     let mut found: Vec<(String, f32)> = Vec::new();
     for (score, address) in top {
-        let Some(id) = ids.of(searcher, address) else {
+        let Some(id) = ids.session(address) else {
             continue;
         };
         if seen.contains(&id) || options.exists.is_some_and(|exists| !exists(&id)) {
@@ -74,11 +74,8 @@ pub fn sessions(
         // Each word the best message holds adds [`ONE_MESSAGE`]: words in
         // one message rank first here too.
         let (words, addresses) = best.remove(&id).unwrap_or_default();
-        let mut docs = Vec::with_capacity(addresses.len());
-        for address in addresses {
-            docs.push(searcher.doc(address)?);
-        }
-        out.push((id, score + ONE_MESSAGE * words, docs));
+        let places = addresses.into_iter().map(|a| ids.place(a)).collect();
+        out.push((id, score + ONE_MESSAGE * words, places));
     }
     Ok(out)
 }
@@ -97,7 +94,7 @@ fn holding(
     fields: &Fields,
     found: &[(String, f32)],
     phrase: &[String],
-    ids: &mut Ids,
+    ids: &mut Columns<'_>,
 ) -> Result<HashSet<String>, SearchError> {
     let sessions = found
         .iter()
@@ -113,7 +110,7 @@ fn holding(
     let docs = searcher.search(&query, &DocSetCollector)?;
     Ok(docs
         .into_iter()
-        .filter_map(|address| ids.of(searcher, address))
+        .filter_map(|address| ids.session(address))
         .collect())
 }
 
@@ -132,7 +129,7 @@ fn best_messages(
     fields: &Fields,
     found: &[(String, f32)],
     shown: &[Box<dyn Query>],
-    ids: &mut Ids,
+    ids: &mut Columns<'_>,
 ) -> Result<HashMap<String, (f32, Vec<DocAddress>)>, SearchError> {
     let mut out: HashMap<String, (f32, Vec<DocAddress>)> = HashMap::new();
     if shown.is_empty() || found.is_empty() {
@@ -153,7 +150,7 @@ fn best_messages(
         (Occur::Must, Box::new(BooleanQuery::new(any))),
     ]);
     for (score, address) in run(searcher, &query, MESSAGES_READ)? {
-        let Some(id) = ids.of(searcher, address) else {
+        let Some(id) = ids.session(address) else {
             continue;
         };
         let (best, docs) = out.entry(id).or_default();
@@ -163,30 +160,4 @@ fn best_messages(
         }
     }
     Ok(out)
-}
-
-/// Session ids from the `session` column, each segment's opened once.
-#[derive(Default)]
-struct Ids {
-    columns: HashMap<u32, Option<StrColumn>>,
-    text: String,
-}
-
-impl Ids {
-    fn of(&mut self, searcher: &Searcher, address: DocAddress) -> Option<String> {
-        let column = self
-            .columns
-            .entry(address.segment_ord)
-            .or_insert_with(|| {
-                let segment = searcher.segment_reader(address.segment_ord);
-                segment.fast_fields().str("session").ok().flatten()
-            })
-            .as_ref()?;
-        let ord = column.term_ords(address.doc_id).next()?;
-        self.text.clear();
-        column
-            .ord_to_str(ord, &mut self.text)
-            .ok()?
-            .then(|| self.text.clone())
-    }
 }

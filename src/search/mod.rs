@@ -19,6 +19,9 @@
 #![deny(clippy::print_stdout, clippy::print_stderr)]
 
 mod across;
+mod backlog;
+mod checksum;
+mod columns;
 mod counted;
 pub mod error;
 pub mod forms;
@@ -41,9 +44,10 @@ use std::time::{Duration, Instant};
 
 use tantivy::collector::TopDocs;
 use tantivy::query::TermQuery;
-use tantivy::schema::{IndexRecordOption, Value};
-use tantivy::{DocAddress, Searcher, TantivyDocument, Term};
+use tantivy::schema::IndexRecordOption;
+use tantivy::{DocAddress, Searcher, Term};
 
+use columns::{Columns, Place, SessionFacts};
 pub use error::SearchError;
 pub use index::SearchIndex;
 pub use live::{Followed, Live};
@@ -236,7 +240,12 @@ impl Search {
         cancelled: Cancelled<'_>,
         wait: Duration,
     ) -> Result<Option<String>, SearchError> {
-        match self.sync_waiting(sessions, reader, cancelled, &mut |_, _| {}, wait) {
+        // No search reads the doc store, so none would fail on it.
+        let checked = self
+            .index
+            .verify_doc_store()
+            .and_then(|()| self.sync_waiting(sessions, reader, cancelled, &mut |_, _| {}, wait));
+        match checked {
             Ok(_) => Ok(None),
             Err(e @ SearchError::StillIndexing(_)) => Err(e),
             Err(SearchError::Broken(why)) => {
@@ -429,26 +438,26 @@ impl Search {
         )?;
         let mut order: Vec<String> = Vec::new();
         let mut found: HashMap<String, Found> = HashMap::new();
+        let mut columns = Columns::new(&searcher, f);
         for (score, address) in top {
-            let doc: TantivyDocument = searcher.doc(address)?;
-            let Some(id) = doc.get_first(f.session).and_then(|v| v.as_str()) else {
+            let Some(id) = columns.session(address) else {
                 continue;
             };
-            if options.exists.is_some_and(|exists| !exists(id)) {
+            if options.exists.is_some_and(|exists| !exists(&id)) {
                 continue;
             }
-            let entry = found.entry(id.to_string()).or_insert_with(|| {
-                order.push(id.to_string());
+            let entry = found.entry(id).or_insert_with_key(|id| {
+                order.push(id.clone());
                 Found::default()
             });
             entry.score = entry.score.max(score);
             entry.others += score;
-            if entry.docs.len() < SNIPPETS {
-                entry.docs.push(doc);
+            if entry.places.len() < SNIPPETS {
+                entry.places.push(columns.place(address));
             }
         }
         let mut hits = Vec::with_capacity(order.len());
-        let mut docs: HashMap<String, (Vec<TantivyDocument>, u64)> = HashMap::new();
+        let mut docs: HashMap<String, (Vec<Place>, u64)> = HashMap::new();
         for id in order {
             let Some(found) = found.remove(&id) else {
                 continue;
@@ -456,8 +465,8 @@ impl Search {
             // The best document counts whole; the others add a little
             // (a session that talks about it often is likelier the one).
             let score = found.score + 0.1 * (found.others - found.score);
-            if let Some((hit, version)) = self.hit(&searcher, &options, id, score)? {
-                docs.insert(hit.session_id.clone(), (found.docs, version));
+            if let Some((hit, version)) = self.hit(&searcher, &mut columns, &options, id, score)? {
+                docs.insert(hit.session_id.clone(), (found.places, version));
                 hits.push(hit);
             }
         }
@@ -470,7 +479,9 @@ impl Search {
             for (id, score, found) in
                 across::sessions(&searcher, f, query, &seen, wanted, &options)?
             {
-                if let Some((hit, version)) = self.hit(&searcher, &options, id, score)? {
+                if let Some((hit, version)) =
+                    self.hit(&searcher, &mut columns, &options, id, score)?
+                {
                     docs.insert(hit.session_id.clone(), (found, version));
                     more.push(hit);
                 }
@@ -497,26 +508,23 @@ impl Search {
     fn snippets(
         &self,
         hit: &SessionHit,
-        found: &[TantivyDocument],
+        found: &[Place],
         version: u64,
         query: &ParsedQuery,
         texts: Texts<'_>,
     ) -> Vec<Snippet> {
-        let f = &self.index.fields;
         let (exact, prefix) = query.terms();
-        let u64_of = |doc: &TantivyDocument, field| doc.get_first(field).and_then(|v| v.as_u64());
         let seqs: Vec<u64> = found
             .iter()
-            .filter(|doc| u64_of(doc, f.turn).unwrap_or(0) > 0)
-            .filter_map(|doc| u64_of(doc, f.seq))
+            .filter(|place| place.turn > 0)
+            .map(|place| place.seq)
             .collect();
         let (read, now) = texts.read(&hit.session_id, &seqs, &|| false);
         let unchanged = now == Some(version);
         found
             .iter()
-            .filter_map(|doc| {
-                let turn = u64_of(doc, f.turn).unwrap_or(0);
-                let role = doc.get_first(f.role).and_then(|v| v.as_str()).unwrap_or("");
+            .filter_map(|place| {
+                let (turn, role) = (place.turn, place.role.as_str());
                 let text = if turn == 0 {
                     let titles: Vec<&str> = hit
                         .title
@@ -526,7 +534,7 @@ impl Search {
                         .collect();
                     titles.join("\n")
                 } else {
-                    read.get(&u64_of(doc, f.seq)?)?.clone()
+                    read.get(&place.seq)?.clone()
                 };
                 let made = snippet::make(turn, role, &text, &exact, prefix.as_deref());
                 (unchanged || !made.ranges.is_empty()).then_some(made)
@@ -541,43 +549,38 @@ impl Search {
     fn hit(
         &self,
         searcher: &Searcher,
+        columns: &mut Columns<'_>,
         options: &SearchOptions<'_>,
         id: String,
         mut score: f32,
     ) -> Result<Option<(SessionHit, u64)>, SearchError> {
-        let f = &self.index.fields;
-        let Some(meta) = session_doc(searcher, self, &id)? else {
+        let Some(address) = session_doc(searcher, self, &id)? else {
             return Ok(None);
         };
-        let str_of = |doc: &TantivyDocument, field| {
-            doc.get_first(field)
-                .and_then(|v| v.as_str())
-                .map(str::to_string)
-        };
-        let created_at = meta.get_first(f.time).and_then(|v| v.as_u64()).unwrap_or(0);
-        let cwd = str_of(&meta, f.cwd);
+        let SessionFacts {
+            created_at,
+            version,
+            title,
+            display_title,
+            cwd,
+            agent,
+        } = columns.session_facts(address);
         if options.workspace.is_some() && cwd.as_deref() == options.workspace {
             score *= WORKSPACE_BOOST;
         }
         let age = options.now_ms.saturating_sub(created_at) as f64;
         score *= 1.0 + RECENCY_BOOST * (0.5f64.powf(age / RECENCY_HALF_LIFE_MS)) as f32;
-        let title = str_of(&meta, f.title);
-        let display_title = str_of(&meta, f.display_title);
         let label = display_title
             .as_deref()
             .or(title.as_deref())
             .unwrap_or(&id)
             .to_string();
-        let version = meta
-            .get_first(f.version)
-            .and_then(|v| v.as_u64())
-            .unwrap_or(0);
         let hit = SessionHit {
             mention: mention::format(&id, Some(&label)),
             session_id: id,
             title,
             display_title,
-            agent: str_of(&meta, f.agent).unwrap_or_default(),
+            agent,
             cwd,
             created_at,
             score,
@@ -603,15 +606,16 @@ struct Found {
     score: f32,
     /// The sum of every matching document's score.
     others: f32,
-    docs: Vec<TantivyDocument>,
+    /// Where its best documents sit (for the snippets).
+    places: Vec<Place>,
 }
 
-/// The session document of `id`.
+/// Where the session document of `id` is.
 fn session_doc(
     searcher: &Searcher,
     search: &Search,
     id: &str,
-) -> Result<Option<TantivyDocument>, SearchError> {
+) -> Result<Option<DocAddress>, SearchError> {
     let f = &search.index.fields;
     let query = TermQuery::new(
         Term::from_field_text(f.session_doc, id),
@@ -619,10 +623,7 @@ fn session_doc(
     );
     let top: Vec<(f32, DocAddress)> =
         searcher.search(&query, &TopDocs::with_limit(1).order_by_score())?;
-    match top.first() {
-        Some(&(_, address)) => Ok(Some(searcher.doc(address)?)),
-        None => Ok(None),
-    }
+    Ok(top.first().map(|&(_, address)| address))
 }
 
 #[cfg(test)]

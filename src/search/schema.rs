@@ -11,9 +11,7 @@
 //!   what the writer needs to update it incrementally (the log's version
 //!   and how many messages are indexed, with a hash of them).
 
-use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, FAST, STORED,
-};
+use tantivy::schema::{Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST};
 
 use super::counted;
 use super::tokenizer;
@@ -31,13 +29,13 @@ pub struct Fields {
     pub schema: Schema,
     /// `message` or `session` (raw, indexed).
     pub kind: Field,
-    /// The session id, on every document (raw, indexed, stored, fast):
+    /// The session id, on every document (raw, indexed, fast):
     /// deleting a session deletes every document of it.
     pub session: Field,
     /// The session id on its session document only: replaces that one
     /// document without touching the messages.
     pub session_doc: Field,
-    /// `user`, `assistant` or `title` (raw, stored).
+    /// `user`, `assistant` or `title` (raw, fast).
     pub role: Field,
     /// A message's place on the surface, from 1; 0 on a session document.
     pub turn: Field,
@@ -55,14 +53,14 @@ pub struct Fields {
     /// The cwd and each of its ancestors, raw, on every document: `cwd:P`
     /// is one term whether P is the folder or one above it.
     pub cwd_path: Field,
-    /// The cwd as written (session documents, stored).
+    /// The cwd as written (session documents, fast).
     pub cwd: Field,
-    /// The latest title (session documents, stored).
+    /// The latest title (session documents, fast).
     pub title: Field,
-    /// The header's durable display title (session documents, stored).
+    /// The header's durable display title (session documents, fast).
     pub display_title: Field,
     /// A hash of the log's stamp when it was indexed (session documents;
-    /// this and the next two are fast fields too, for the writer).
+    /// fast, as every field the writer compares).
     pub version: Field,
     /// How many messages of the surface are indexed (session documents).
     pub messages: Field,
@@ -70,7 +68,7 @@ pub struct Fields {
     /// messages are added); a shadowing checkpoint, a rewind or a rewrite
     /// changes it (the session is indexed again).
     pub surface_hash: Field,
-    /// A message's event `seq` in its log (message documents, stored):
+    /// A message's event `seq` in its log (message documents, fast):
     /// where its snippet's text is read again at query time.
     pub seq: Field,
     /// Session documents: every term of the session's messages and titles
@@ -101,33 +99,35 @@ impl Fields {
                 .set_index_option(IndexRecordOption::Basic)
                 .set_fieldnorms(false),
         );
-        let raw_stored = raw.clone() | STORED;
         let text_options = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(tokenizer::NAME)
                 .set_index_option(IndexRecordOption::WithFreqsAndPositions),
         );
-        let stored_u64 = NumericOptions::default().set_stored();
-        // What the writer compares on every sync is read from columns
-        // (one value per session document), never from the stored
-        // documents, whose blocks would all have to be decompressed.
-        let sync_u64 = stored_u64.clone() | FAST;
+        // Nothing is stored: what a search reads of every document it
+        // ranks is a column (`columns.rs`: the session id, a message's
+        // role, turn and `seq`, what a hit shows of its session), and so
+        // is what the writer compares on every sync (one value per
+        // session document). A stored document would cost a block of the
+        // doc store decompressed per read, and the store's pages touched
+        // stayed mapped into the language server (issue 29 item 6).
+        let raw_fast = raw.clone() | FAST;
         let kind = b.add_text_field("kind", raw.clone());
-        let session = b.add_text_field("session", raw_stored.clone() | FAST);
+        let session = b.add_text_field("session", raw_fast.clone());
         let session_doc = b.add_text_field("session_doc", raw.clone());
-        let role = b.add_text_field("role", raw_stored.clone());
-        let turn = b.add_u64_field("turn", stored_u64.clone());
-        let time = b.add_u64_field("time", stored_u64.clone() | FAST);
+        let role = b.add_text_field("role", raw_fast.clone());
+        let turn = b.add_u64_field("turn", FAST);
+        let time = b.add_u64_field("time", FAST);
         let text = b.add_text_field("text", text_options);
-        let agent = b.add_text_field("agent", raw_stored.clone());
+        let agent = b.add_text_field("agent", raw_fast);
         let cwd_path = b.add_text_field("cwd_path", raw.clone());
-        let cwd = b.add_text_field("cwd", STORED);
-        let title = b.add_text_field("title", STORED);
-        let display_title = b.add_text_field("display_title", STORED);
-        let version = b.add_u64_field("version", sync_u64.clone());
-        let messages = b.add_u64_field("messages", sync_u64.clone());
-        let surface_hash = b.add_u64_field("surface_hash", sync_u64);
-        let seq = b.add_u64_field("seq", stored_u64);
+        let cwd = b.add_text_field("cwd", FAST);
+        let title = b.add_text_field("title", FAST);
+        let display_title = b.add_text_field("display_title", FAST);
+        let version = b.add_u64_field("version", FAST);
+        let messages = b.add_u64_field("messages", FAST);
+        let surface_hash = b.add_u64_field("surface_hash", FAST);
+        let seq = b.add_u64_field("seq", FAST);
         // Counted by the writer already (per message), given as
         // `counted` entries that its tokenizer hands out as they are.
         // Document ids only: the term frequencies were a quarter of these

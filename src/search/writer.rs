@@ -17,6 +17,7 @@ use std::hash::Hasher;
 
 use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 
+use super::backlog::{self, Backlog, Queued};
 use super::error::SearchError;
 use super::index::{Indexed, Manifest, SearchIndex};
 use super::schema::{self, cwd_ancestors};
@@ -26,6 +27,10 @@ use crate::reference::projection::{Message, Projector};
 
 /// Changed sessions between two commits.
 const COMMIT_EVERY: usize = 500;
+
+/// A document's own bytes beside its texts (its fields' values and
+/// addresses), as the writer's queue counts them ([`backlog`]).
+const DOC_BYTES: usize = 128;
 
 /// The writer's memory budget: tantivy flushes a segment when it is used.
 /// It checks between documents, so a document's own terms come on top:
@@ -138,9 +143,10 @@ pub fn sync(
     if work.is_empty() && gone.is_empty() {
         return Ok(report);
     }
-    let mut writer: IndexWriter<TantivyDocument> = index
+    let mut writer: IndexWriter<Queued> = index
         .index
         .writer_with_num_threads(1, writer_bytes.max(WRITER_BYTES))?;
+    let backlog = Backlog::new(backlog::MOST_BYTES);
     let f = &index.fields;
     for id in gone {
         writer.delete_term(Term::from_field_text(f.session, id));
@@ -159,6 +165,7 @@ pub fn sync(
         let session = session.as_ref();
         index_session(
             &writer,
+            &backlog,
             index,
             session,
             version,
@@ -236,10 +243,7 @@ fn compact(index: &SearchIndex, writer_bytes: usize) {
     let _ = writer.wait_merging_threads();
 }
 
-fn commit(
-    writer: &mut IndexWriter<TantivyDocument>,
-    index: &SearchIndex,
-) -> Result<(), SearchError> {
+fn commit(writer: &mut IndexWriter<Queued>, index: &SearchIndex) -> Result<(), SearchError> {
     writer.commit()?;
     index.narrow();
     Ok(())
@@ -248,7 +252,8 @@ fn commit(
 /// Reads one changed session and writes what changed of it.
 #[allow(clippy::too_many_arguments)]
 fn index_session(
-    writer: &IndexWriter<TantivyDocument>,
+    writer: &IndexWriter<Queued>,
+    backlog: &std::sync::Arc<Backlog>,
     index: &SearchIndex,
     session: &Session,
     version: u64,
@@ -334,12 +339,21 @@ fn index_session(
     }
     // Every message's terms, not only the new ones': the session document
     // is replaced whole on an append.
-    let texts = messages.iter().map(|m| m.text.as_str()).chain(titles);
+    let texts = messages
+        .iter()
+        .map(|m| m.text.as_str())
+        .chain(titles.iter().copied());
     let (words, stems) = terms.of(texts);
     session_doc.add_text(f.words, &words);
     session_doc.add_text(f.stems, &stems);
+    let bytes = DOC_BYTES
+        + words.len()
+        + stems.len()
+        + 2 * titles.iter().map(|t| t.len()).sum::<usize>()
+        + cwd.map_or(0, str::len)
+        + cwd_paths.iter().map(String::len).sum::<usize>();
     drop((words, stems));
-    writer.add_document(session_doc)?;
+    writer.add_document(backlog.admit(session_doc, bytes, cancelled))?;
     // Each message is let go once its document holds its copy: a large
     // session is not held twice over while its documents wait for the
     // indexing thread.
@@ -357,7 +371,10 @@ fn index_session(
         for path in &cwd_paths {
             message_doc.add_text(f.cwd_path, path);
         }
-        writer.add_document(message_doc)?;
+        let bytes =
+            DOC_BYTES + message.text.len() + cwd_paths.iter().map(String::len).sum::<usize>();
+        drop(message);
+        writer.add_document(backlog.admit(message_doc, bytes, cancelled))?;
         report.messages += 1;
     }
     Ok(())

@@ -113,6 +113,9 @@ pub async fn build_search_index(shared: Arc<Shared>, request: RequestView, repor
                 }
             },
         );
+        // The writer's and the merges' buffers are free now; this thread
+        // is not one of the async workers.
+        crate::live::give_back_freed();
         Some(outcome.map(|()| view.len()))
     })
     .await;
