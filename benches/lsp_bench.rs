@@ -256,7 +256,11 @@ async fn main() {
         }
     };
     let listed = started.elapsed();
-    while client.call("sessionReference/status", json!({})).await["indexing"] == true {}
+    // The largest VmRSS seen until the first index is built.
+    let mut rss_first_index = rss_kib(pid);
+    while client.call("sessionReference/status", json!({})).await["indexing"] == true {
+        rss_first_index = rss_first_index.max(rss_kib(pid));
+    }
     let indexed = started.elapsed();
     let indexed_cpu = cpu_time(&pid.to_string(), false);
     let count = client.call("sessionReference/status", json!({})).await["sessions"].clone();
@@ -268,6 +272,8 @@ async fn main() {
     // sessions than the store, or some behind), each answer is also
     // counted apart, and the server's VmRSS read after it (issue 29
     // item 6: completion and memory while search works).
+    // `LSP_BENCH_SMAPS=1`: what the memory is made of, to stderr.
+    let smaps = std::env::var("LSP_BENCH_SMAPS").is_ok_and(|v| v == "1");
     let mut samples = Vec::new();
     let mut by_kind: Vec<Vec<Duration>> = vec![Vec::new(); kinds.len()];
     let mut during_build = Vec::new();
@@ -276,6 +282,15 @@ async fn main() {
     let (mut anon_during_build, mut file_during_build) = (0u64, 0u64);
     for round in 0..40 {
         let status = client.call("sessionReference/status", json!({})).await;
+        if smaps {
+            eprintln!(
+                "rounds {round:>2}  search {:>7}  behind {:>7}  anon {:>6.1}  file {:>6.1} MiB",
+                status["search"]["sessions"],
+                status["search"]["behind"],
+                support::status_kib(pid, "RssAnon") as f64 / 1024.0,
+                support::status_kib(pid, "RssFile") as f64 / 1024.0
+            );
+        }
         let building = search
             && (status["search"]["behind"].as_u64() != Some(0)
                 || status["search"]["sessions"] != status["sessions"]);
@@ -309,8 +324,6 @@ async fn main() {
     // a completion and a VmRSS sample every 100 ms, then the peak the
     // kernel saw (VmHWM, which also holds the first index's).
     let build_followed = Instant::now();
-    // `LSP_BENCH_SMAPS=1`: what the memory is made of, to stderr.
-    let smaps = std::env::var("LSP_BENCH_SMAPS").is_ok_and(|v| v == "1");
     let mut follow = tokio::time::interval(Duration::from_millis(100));
     let mut followed = 0usize;
     // Its end is the progress's (after the last commit come the merges
@@ -533,6 +546,10 @@ async fn main() {
             file_during_build as f64 / 1024.0
         );
     }
+    println!(
+        "| VmRSS sampled until the first index is built, max | {:.1} MiB | |",
+        rss_first_index as f64 / 1024.0
+    );
     println!(
         "| VmHWM (peak RSS) after the completion rounds | {:.1} MiB | ≤ 80 MiB |",
         hwm_after_rounds as f64 / 1024.0

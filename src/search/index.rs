@@ -38,6 +38,9 @@ pub struct SearchIndex {
     /// The manifest of the last commit read, with that commit's searcher
     /// generation.
     manifest: Mutex<Option<(u64, Arc<Manifest>)>>,
+    /// The searcher generation whose doc store was last found intact
+    /// ([`SearchIndex::verify_doc_store`], once per commit read).
+    doc_store_verified: Mutex<Option<u64>>,
 }
 
 /// What the index holds, by session id.
@@ -139,6 +142,7 @@ impl SearchIndex {
             dir,
             moved_aside: None,
             manifest: Mutex::default(),
+            doc_store_verified: Mutex::default(),
         })
     }
 
@@ -153,8 +157,19 @@ impl SearchIndex {
 
     /// [`SearchIndex::verify`] of the doc store's files alone
     /// ([`checksum::damaged_doc_store`]).
+    /// Checked once per commit this process reads: 8.5 MB of doc store
+    /// at 100,000 sessions, a few milliseconds.
     pub fn verify_doc_store(&self) -> Result<(), SearchError> {
-        self.verified(checksum::damaged_doc_store)
+        let generation = self.reader.searcher().generation().generation_id();
+        let Ok(mut verified) = self.doc_store_verified.lock() else {
+            return self.verified(checksum::damaged_doc_store);
+        };
+        if *verified == Some(generation) {
+            return Ok(());
+        }
+        self.verified(checksum::damaged_doc_store)?;
+        *verified = Some(generation);
+        Ok(())
     }
 
     fn verified(
