@@ -21,9 +21,8 @@ use super::schema::{self, Fields};
 use super::tokenizer;
 
 /// Decompressed blocks of the doc store kept per segment (tantivy keeps
-/// 100): a search reads the stored session documents of the hits it
-/// answers with only (`columns.rs`), and 100 blocks of each of a large
-/// index's segments were megabytes held for nothing (issue 29 item 6).
+/// 100): nothing is stored and no search reads a stored document
+/// (`columns.rs`), so the cache would only hold memory (issue 29 item 6).
 const DOC_STORE_CACHE_BLOCKS: usize = 4;
 
 /// An open index and its reader.
@@ -156,9 +155,8 @@ impl SearchIndex {
     }
 
     /// [`SearchIndex::verify`] of the doc store's files alone
-    /// ([`checksum::damaged_doc_store`]).
-    /// Checked once per commit this process reads: 8.5 MB of doc store
-    /// at 100,000 sessions, a few milliseconds.
+    /// ([`checksum::damaged_doc_store`]), once per commit this process
+    /// reads: 8.5 MB of doc store at 100,000 sessions, a few milliseconds.
     pub fn verify_doc_store(&self) -> Result<(), SearchError> {
         let generation = self.reader.searcher().generation().generation_id();
         let Ok(mut verified) = self.doc_store_verified.lock() else {

@@ -240,7 +240,8 @@ impl Search {
         cancelled: Cancelled<'_>,
         wait: Duration,
     ) -> Result<Option<String>, SearchError> {
-        // No search reads the doc store, so none would fail on it.
+        // No search reads the doc store, so no failing read would find it
+        // corrupt: its checksums are checked here, once per commit.
         let checked = self
             .index
             .verify_doc_store()
