@@ -212,7 +212,7 @@ impl LiveIndex {
                     hold_for_test();
                 });
                 let view = match &recorded {
-                    Some(_) => View::checked(&*store),
+                    Some(recorded) => View::checked(&*store, recorded),
                     None => View::new(&*store),
                 };
                 let changed = recorded.as_ref().is_none_or(|r| !r.lists_as(&view));

@@ -9,7 +9,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use tantivy::directory::MmapDirectory;
 use tantivy::schema::IndexRecordOption;
 use tantivy::{DocSet, Index, IndexReader, ReloadPolicy, Searcher, Term, TERMINATED};
 
@@ -17,6 +16,7 @@ use super::checksum;
 use super::counted;
 use super::error::SearchError;
 use super::location;
+use super::paged::{PagedDirectory, Pages};
 use super::schema::{self, Fields};
 use super::tokenizer;
 
@@ -40,6 +40,8 @@ pub struct SearchIndex {
     /// The searcher generation whose doc store was last found intact
     /// ([`SearchIndex::verify_doc_store`], once per commit read).
     doc_store_verified: Mutex<Option<u64>>,
+    /// The read mappings of the index's files (none in memory).
+    pages: Pages,
 }
 
 /// What the index holds, by session id.
@@ -85,7 +87,8 @@ impl SearchIndex {
 
     fn open_in(dir: &Path, create: bool) -> Result<Self, SearchError> {
         let fields = Fields::new();
-        let directory = MmapDirectory::open(dir).map_err(|e| SearchError::Io(e.to_string()))?;
+        let directory = PagedDirectory::open(dir).map_err(|e| SearchError::Io(e.to_string()))?;
+        let pages = directory.pages();
         let exists = Index::exists(&directory).map_err(|e| SearchError::Broken(e.to_string()))?;
         let index = if exists {
             let index = Index::open(directory).map_err(|e| SearchError::Broken(e.to_string()))?;
@@ -101,7 +104,7 @@ impl SearchIndex {
         } else {
             return Err(SearchError::Broken("no index".into()));
         };
-        let opened = Self::ready(index, fields, Some(dir.to_path_buf()))
+        let opened = Self::ready(index, fields, Some(dir.to_path_buf()), pages)
             .map_err(|e| SearchError::Broken(e.to_string()))?;
         // Every segment the meta file names must be readable.
         opened
@@ -115,14 +118,19 @@ impl SearchIndex {
     pub fn in_memory() -> Result<Self, SearchError> {
         let fields = Fields::new();
         let index = Index::create_in_ram(fields.schema.clone());
-        Ok(Self::ready(index, fields, None)?)
+        Ok(Self::ready(index, fields, None, Pages::default())?)
     }
 
     /// `index` ready for this schema: its analyzers registered (the
     /// fields name them, so no query or write works without), and a
     /// reader reloaded only when told (after a commit), on disk or in
     /// memory alike.
-    fn ready(index: Index, fields: Fields, dir: Option<PathBuf>) -> tantivy::Result<Self> {
+    fn ready(
+        index: Index,
+        fields: Fields,
+        dir: Option<PathBuf>,
+        pages: Pages,
+    ) -> tantivy::Result<Self> {
         index
             .tokenizers()
             .register(tokenizer::NAME, tokenizer::analyzer());
@@ -142,7 +150,14 @@ impl SearchIndex {
             moved_aside: None,
             manifest: Mutex::default(),
             doc_store_verified: Mutex::default(),
+            pages,
         })
+    }
+
+    /// The read mappings of the index's files, to let go of their
+    /// resident pages ([`Pages::release`]) from another thread.
+    pub fn pages(&self) -> Pages {
+        self.pages.clone()
     }
 
     /// Checks the checksum of every file of the last commit: a file whose
@@ -243,6 +258,9 @@ impl SearchIndex {
         let read = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             self.read_manifest(&searcher)
         }));
+        // It read a column of every session document: those pages stay in
+        // the page cache, not in this process (`paged.rs`).
+        self.pages.release();
         let manifest = match read {
             Ok(read) => Arc::new(read?),
             Err(_) => {

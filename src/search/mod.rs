@@ -30,6 +30,7 @@ pub mod lifecycle;
 pub mod live;
 pub mod location;
 mod matching;
+mod paged;
 pub mod query;
 pub mod schema;
 mod session_terms;
@@ -370,7 +371,11 @@ impl Search {
         query: &ParsedQuery,
         options: SearchOptions<'_>,
     ) -> Result<Vec<SessionHit>, SearchError> {
-        self.checked(|| self.search_unchecked(query, options))
+        let found = self.checked(|| self.search_unchecked(query, options));
+        // What it read of the index stays in the page cache, not in this
+        // process (`paged.rs`): the next search maps it again from there.
+        self.index.pages().release();
+        found
     }
 
     /// Runs `work` on the index; a failure other than the query's, or a

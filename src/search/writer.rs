@@ -20,6 +20,7 @@ use tantivy::{doc, IndexWriter, TantivyDocument, Term};
 use super::backlog::{self, Backlog, Queued};
 use super::error::SearchError;
 use super::index::{Indexed, Manifest, SearchIndex};
+use super::paged::Pager;
 use super::schema::{self, cwd_ancestors};
 use super::session_terms::SessionTerms;
 use crate::model::{Cancelled, Entry, Event, Session, SessionList, SessionReader};
@@ -143,6 +144,8 @@ pub fn sync(
     if work.is_empty() && gone.is_empty() {
         return Ok(report);
     }
+    // The merges and the reloads map segments whole (issue 29 item 6).
+    let _pager = Pager::start(index.pages());
     let mut writer: IndexWriter<Queued> = index
         .index
         .writer_with_num_threads(1, writer_bytes.max(WRITER_BYTES))?;

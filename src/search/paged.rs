@@ -1,0 +1,280 @@
+//! The index's folder as tantivy's own [`MmapDirectory`] serves it, but
+//! with the read mappings made here, so that their resident pages can be
+//! let go.
+//!
+//! tantivy reads every index file through a memory map. A page read stays
+//! in the process's resident memory for as long as the file is mapped:
+//! a merge reads whole segments, and in the language server of a large
+//! store those pages were up to 58 MiB of its memory for the second each
+//! merge took, and what completion's searches touched stayed too (issue 29
+//! item 6: the server within 80 MiB at every moment, mapped index pages
+//! included). [`Pages::release`] tells the kernel the process no longer
+//! needs them (`MADV_DONTNEED`): they stay in the page cache, which the
+//! system shares and takes back under pressure, and the next read maps
+//! them again from there. Everything else (writes, deletes, the lock, the
+//! meta file, watching) is [`MmapDirectory`]'s.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io;
+use std::ops::Deref;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+use memmap2::Mmap;
+use tantivy::directory::error::{
+    DeleteError, LockError, OpenDirectoryError, OpenReadError, OpenWriteError,
+};
+use tantivy::directory::{
+    DirectoryLock, FileHandle, Lock, MmapDirectory, OwnedBytes, WatchCallback, WatchHandle,
+    WritePtr,
+};
+use tantivy::Directory;
+
+/// An index folder whose read mappings are [`Pages`].
+#[derive(Clone)]
+pub struct PagedDirectory {
+    inner: MmapDirectory,
+    root: PathBuf,
+    pages: Pages,
+}
+
+/// The read mappings of one [`PagedDirectory`], by file: each one mapped
+/// once while anything reads it (a reload of the reader maps nothing
+/// again), and gone when nothing does.
+#[derive(Clone, Default)]
+pub struct Pages {
+    maps: Arc<Mutex<HashMap<PathBuf, Weak<Mmap>>>>,
+}
+
+impl std::fmt::Debug for PagedDirectory {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("PagedDirectory")
+            .field("root", &self.root)
+            .finish()
+    }
+}
+
+impl PagedDirectory {
+    pub fn open(root: &Path) -> Result<Self, OpenDirectoryError> {
+        Ok(PagedDirectory {
+            inner: MmapDirectory::open(root)?,
+            root: root.to_path_buf(),
+            pages: Pages::default(),
+        })
+    }
+
+    /// The mappings' pages, to let go of them from anywhere.
+    pub fn pages(&self) -> Pages {
+        self.pages.clone()
+    }
+}
+
+impl Pages {
+    /// Lets go of every resident page of the mapped files; returns how
+    /// many files are mapped.
+    pub fn release(&self) -> usize {
+        // Held while advised: a mapping is never unmapped under the call.
+        let live: Vec<Arc<Mmap>> = self
+            .maps
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .values()
+            .filter_map(Weak::upgrade)
+            .collect();
+        for map in &live {
+            dont_need(map);
+        }
+        live.len()
+    }
+
+    fn get_or_map(&self, path: &Path) -> Result<Option<Arc<Mmap>>, OpenReadError> {
+        let mut maps = self.maps.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(map) = maps.get(path).and_then(Weak::upgrade) {
+            return Ok(Some(map));
+        }
+        maps.retain(|_, map| map.strong_count() > 0);
+        let Some(map) = map_file(path)? else {
+            return Ok(None);
+        };
+        let map = Arc::new(map);
+        maps.insert(path.to_path_buf(), Arc::downgrade(&map));
+        Ok(Some(map))
+    }
+}
+
+/// Lets go of [`Pages`] every [`Pager::EVERY`] while it lives, and once
+/// more when it goes: what a build reads (the merges read whole segments)
+/// then stays resident for a tenth of a second at most.
+pub struct Pager {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<JoinHandle<()>>,
+    pages: Pages,
+}
+
+impl Pager {
+    pub const EVERY: Duration = Duration::from_millis(100);
+
+    pub fn start(pages: Pages) -> Pager {
+        let (stop, stopped) = mpsc::channel::<()>();
+        let released = pages.clone();
+        // Without a thread the pages are still let go when the pager goes.
+        let thread = std::thread::Builder::new()
+            .name("search-pager".into())
+            .spawn(move || {
+                while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(Self::EVERY) {
+                    released.release();
+                }
+            })
+            .ok();
+        Pager {
+            stop: Some(stop),
+            thread,
+            pages,
+        }
+    }
+}
+
+impl Drop for Pager {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+        self.pages.release();
+    }
+}
+
+/// `path` mapped for reading; `None` for an empty file (which cannot be).
+fn map_file(path: &Path) -> Result<Option<Mmap>, OpenReadError> {
+    let file = File::open(path).map_err(|e| {
+        if e.kind() == io::ErrorKind::NotFound {
+            OpenReadError::FileDoesNotExist(path.to_path_buf())
+        } else {
+            OpenReadError::wrap_io_error(e, path.to_path_buf())
+        }
+    })?;
+    let len = file
+        .metadata()
+        .map_err(|e| OpenReadError::wrap_io_error(e, path.to_path_buf()))?
+        .len();
+    if len == 0 {
+        return Ok(None);
+    }
+    // SAFETY: tantivy writes an index file once, whole, before any reader
+    // opens it, and never changes it in place afterwards (a new segment is
+    // new files; a merged one is deleted only when nothing maps it), so the
+    // mapped bytes do not change under the readers; tantivy's own directory
+    // maps them the same way.
+    unsafe { Mmap::map(&file) }
+        .map(Some)
+        .map_err(|e| OpenReadError::wrap_io_error(e, path.to_path_buf()))
+}
+
+#[cfg(unix)]
+fn dont_need(map: &Mmap) {
+    // SAFETY: `Mmap::map` maps the file shared and read-only. Dropping the
+    // resident pages of such a mapping loses nothing: the next read maps
+    // the file's bytes again (from the page cache, else the disk), and
+    // the file does not change (`map_file`). The mapping stays mapped
+    // while this runs: `map` is borrowed from a live `Arc`.
+    let _ = unsafe { map.unchecked_advise(memmap2::UncheckedAdvice::DontNeed) };
+}
+
+#[cfg(not(unix))]
+fn dont_need(_map: &Mmap) {}
+
+/// A mapping as tantivy's bytes: they live in the mapping, which does not
+/// move when this does.
+struct Mapped(Arc<Mmap>);
+
+impl Deref for Mapped {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        &self.0
+    }
+}
+
+// SAFETY: the bytes are the mapping's, at an address fixed until it is
+// unmapped, which happens only when the last `Arc` goes.
+unsafe impl stable_deref_trait::StableDeref for Mapped {}
+
+impl Directory for PagedDirectory {
+    fn get_file_handle(&self, path: &Path) -> Result<Arc<dyn FileHandle>, OpenReadError> {
+        let bytes = match self.pages.get_or_map(&self.root.join(path))? {
+            Some(map) => OwnedBytes::new(Mapped(map)),
+            None => OwnedBytes::empty(),
+        };
+        Ok(Arc::new(bytes))
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), DeleteError> {
+        self.inner.delete(path)
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
+        self.inner.exists(path)
+    }
+
+    fn open_write(&self, path: &Path) -> Result<WritePtr, OpenWriteError> {
+        self.inner.open_write(path)
+    }
+
+    fn atomic_read(&self, path: &Path) -> Result<Vec<u8>, OpenReadError> {
+        self.inner.atomic_read(path)
+    }
+
+    fn atomic_write(&self, path: &Path, data: &[u8]) -> io::Result<()> {
+        self.inner.atomic_write(path, data)
+    }
+
+    fn sync_directory(&self) -> io::Result<()> {
+        self.inner.sync_directory()
+    }
+
+    fn acquire_lock(&self, lock: &Lock) -> Result<DirectoryLock, LockError> {
+        self.inner.acquire_lock(lock)
+    }
+
+    fn watch(&self, callback: WatchCallback) -> tantivy::Result<WatchHandle> {
+        self.inner.watch(callback)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_reads_the_same_before_and_after_its_pages_are_let_go() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
+        std::fs::write(dir.path().join("a.idx"), &bytes).unwrap();
+        std::fs::write(dir.path().join("empty"), b"").unwrap();
+        let directory = PagedDirectory::open(dir.path()).unwrap();
+        let handle = directory.get_file_handle(Path::new("a.idx")).unwrap();
+        let before = handle.read_bytes(0..bytes.len()).unwrap();
+        assert_eq!(before.as_slice(), &bytes[..]);
+        assert_eq!(directory.pages().release(), 1);
+        assert_eq!(
+            handle.read_bytes(1000..5000).unwrap().as_slice(),
+            &bytes[1000..5000]
+        );
+        assert_eq!(before.as_slice(), &bytes[..]);
+        // One mapping per file while it is read.
+        let again = directory.get_file_handle(Path::new("a.idx")).unwrap();
+        assert_eq!(directory.pages().release(), 1);
+        drop((handle, again, before));
+        assert_eq!(directory.pages().release(), 0);
+        let empty = directory.get_file_handle(Path::new("empty")).unwrap();
+        assert_eq!(empty.len(), 0);
+        assert!(matches!(
+            directory.get_file_handle(Path::new("missing")),
+            Err(OpenReadError::FileDoesNotExist(_))
+        ));
+    }
+}
