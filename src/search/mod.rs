@@ -70,6 +70,12 @@ use crate::store::StoreSpec;
 /// of 141 ("A quiet machine, 7 December").
 pub const CLI_WRITER_BYTES: usize = 96 << 20;
 
+/// How many bytes of the index's pages searches may leave mapped into the
+/// process before they are let go ([`Search::search`]): a few queries'
+/// pages stay (a query of the prose bench touches 9–12 MiB), and what a
+/// long-lived face keeps of its index is bounded (issue 29 item 6).
+pub const SEARCH_PAGES_KEPT: u64 = 32 << 20;
+
 /// How long an explicit search waits for another process's build of the
 /// index before it fails with [`SearchError::StillIndexing`].
 pub const WAIT_FOR_BUILD: Duration = Duration::from_secs(10);
@@ -372,9 +378,12 @@ impl Search {
         options: SearchOptions<'_>,
     ) -> Result<Vec<SessionHit>, SearchError> {
         let found = self.checked(|| self.search_unchecked(query, options));
-        // What it read of the index stays in the page cache, not in this
-        // process (`paged.rs`): the next search maps it again from there.
-        self.index.pages().release();
+        // What searches read of the index stays mapped into this process
+        // up to a bound, then only in the page cache (`paged.rs`): the
+        // next search maps it again from there. A query of the prose bench
+        // touches 9–12 MiB of its index, and mapping that again per search
+        // cost 0.7–1 ms of its median (docs/performance.md).
+        self.index.pages().release_above(SEARCH_PAGES_KEPT);
         found
     }
 

@@ -19,6 +19,7 @@ use std::fs::File;
 use std::io;
 use std::ops::Deref;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::thread::JoinHandle;
@@ -48,6 +49,12 @@ pub struct PagedDirectory {
 #[derive(Clone, Default)]
 pub struct Pages {
     maps: Arc<Mutex<HashMap<PathBuf, Weak<Mmap>>>>,
+    /// The process's resident file pages (its own code, mostly), in bytes,
+    /// when the index's pages were last let go (or the directory opened):
+    /// what [`Pages::release_above`] counts from. Its code's pages are
+    /// counted too, and grow as more of it runs: a floor fixed at the
+    /// opening had every search let go once the search code was mapped.
+    floor: Arc<AtomicU64>,
 }
 
 impl std::fmt::Debug for PagedDirectory {
@@ -63,7 +70,10 @@ impl PagedDirectory {
         Ok(PagedDirectory {
             inner: MmapDirectory::open(root)?,
             root: root.to_path_buf(),
-            pages: Pages::default(),
+            pages: Pages {
+                floor: Arc::new(AtomicU64::new(resident_file_bytes().unwrap_or(0))),
+                ..Pages::default()
+            },
         })
     }
 
@@ -88,7 +98,23 @@ impl Pages {
         for map in &live {
             dont_need(map);
         }
+        if let Some(now) = resident_file_bytes() {
+            self.floor.store(now, Ordering::Relaxed);
+        }
         live.len()
+    }
+
+    /// [`Pages::release`] once the process holds more than `kept` bytes of
+    /// mapped files beyond what it held after the last release (as the
+    /// system counts them: `RssFile`); where that cannot be read, always.
+    pub fn release_above(&self, kept: u64) {
+        let floor = self.floor.load(Ordering::Relaxed);
+        match resident_file_bytes() {
+            Some(now) if now <= floor.saturating_add(kept) => {}
+            _ => {
+                self.release();
+            }
+        }
     }
 
     fn get_or_map(&self, path: &Path) -> Result<Option<Arc<Mmap>>, OpenReadError> {
@@ -172,6 +198,20 @@ fn map_file(path: &Path) -> Result<Option<Mmap>, OpenReadError> {
     unsafe { Mmap::map(&file) }
         .map(Some)
         .map_err(|e| OpenReadError::wrap_io_error(e, path.to_path_buf()))
+}
+
+/// The process's resident pages of mapped files (`RssFile`), in bytes.
+fn resident_file_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("RssFile:"))?;
+    let kib: u64 = line
+        .trim_start_matches("RssFile:")
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 #[cfg(unix)]
@@ -276,5 +316,12 @@ mod tests {
             directory.get_file_handle(Path::new("missing")),
             Err(OpenReadError::FileDoesNotExist(_))
         ));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_process_s_mapped_pages_are_counted() {
+        // At least this test binary's own code is resident and mapped.
+        assert!(resident_file_bytes().is_some_and(|bytes| bytes > 0));
     }
 }
