@@ -318,6 +318,31 @@ mod tests {
         ));
     }
 
+    #[test]
+    fn reads_while_the_pages_are_let_go_again_and_again_see_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let bytes: Vec<u8> = (0..(4u32 << 20)).map(|i| (i.wrapping_mul(31) >> 3) as u8).collect();
+        std::fs::write(dir.path().join("big.pos"), &bytes).unwrap();
+        let directory = PagedDirectory::open(dir.path()).unwrap();
+        let handle = directory.get_file_handle(Path::new("big.pos")).unwrap();
+        let pages = directory.pages();
+        let done = std::sync::atomic::AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                while !done.load(Ordering::Relaxed) {
+                    pages.release();
+                }
+            });
+            let mut at = 12_345usize;
+            for _ in 0..2_000 {
+                at = (at * 7919 + 104_729) % (bytes.len() - 70_000);
+                let read = handle.read_bytes(at..at + 70_000).unwrap();
+                assert_eq!(read.as_slice(), &bytes[at..at + 70_000]);
+            }
+            done.store(true, Ordering::Relaxed);
+        });
+    }
+
     #[cfg(target_os = "linux")]
     #[test]
     fn the_process_s_mapped_pages_are_counted() {
