@@ -67,9 +67,12 @@ impl std::fmt::Debug for PagedDirectory {
 
 impl PagedDirectory {
     pub fn open(root: &Path) -> Result<Self, OpenDirectoryError> {
+        let inner = MmapDirectory::open(root)?;
         Ok(PagedDirectory {
-            inner: MmapDirectory::open(root)?,
-            root: root.to_path_buf(),
+            // Where the inner directory resolves names too (it opens the
+            // canonical path).
+            root: root.canonicalize().unwrap_or_else(|_| root.to_path_buf()),
+            inner,
             pages: Pages {
                 floor: Arc::new(AtomicU64::new(resident_file_bytes().unwrap_or(0))),
                 ..Pages::default()
@@ -321,7 +324,9 @@ mod tests {
     #[test]
     fn reads_while_the_pages_are_let_go_again_and_again_see_the_file() {
         let dir = tempfile::tempdir().unwrap();
-        let bytes: Vec<u8> = (0..(4u32 << 20)).map(|i| (i.wrapping_mul(31) >> 3) as u8).collect();
+        let bytes: Vec<u8> = (0..(4u32 << 20))
+            .map(|i| (i.wrapping_mul(31) >> 3) as u8)
+            .collect();
         std::fs::write(dir.path().join("big.pos"), &bytes).unwrap();
         let directory = PagedDirectory::open(dir.path()).unwrap();
         let handle = directory.get_file_handle(Path::new("big.pos")).unwrap();
