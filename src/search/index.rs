@@ -5,7 +5,6 @@
 //! replaced atomically); one writer at a time across processes (tantivy's
 //! lock file in the folder).
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -44,16 +43,8 @@ pub struct SearchIndex {
     pages: Pages,
 }
 
-/// What the index holds, by session id.
-pub type Manifest = HashMap<String, Indexed>;
-
-/// What the index holds of one session (its session document).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Indexed {
-    pub version: u64,
-    pub messages: u64,
-    pub surface_hash: u64,
-}
+use super::manifest::ManifestBuilder;
+pub use super::manifest::{Indexed, Manifest};
 
 impl SearchIndex {
     /// Opens the index in `dir`, creating it when missing, replacing it
@@ -281,7 +272,7 @@ impl SearchIndex {
         let f = &self.fields;
         let name = |field| f.schema.get_field_name(field);
         let session_docs = Term::from_field_text(f.kind, schema::SESSION);
-        let mut out = HashMap::new();
+        let mut out = ManifestBuilder::default();
         for segment in searcher.segment_readers() {
             let fast = segment.fast_fields();
             let (version, messages, surface_hash) = (
@@ -319,18 +310,17 @@ impl SearchIndex {
                 doc = postings.advance();
             }
             found.sort_unstable_by_key(|(ord, _)| *ord);
-            out.reserve(found.len());
             let mut next = found.iter().map(|(_, indexed)| indexed);
             // Sorted above, as the dictionary requires.
             ids.dictionary()
                 .sorted_ords_to_term_cb(found.iter().map(|(ord, _)| *ord), |term| {
                     if let (Ok(id), Some(indexed)) = (std::str::from_utf8(term), next.next()) {
-                        out.insert(id.to_string(), indexed.clone());
+                        out.push(id, indexed.clone());
                     }
                     Ok(())
                 })
                 .map_err(SearchError::io)?;
         }
-        Ok(out)
+        Ok(out.finish())
     }
 }

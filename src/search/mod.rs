@@ -29,6 +29,7 @@ pub mod index;
 pub mod lifecycle;
 pub mod live;
 pub mod location;
+mod manifest;
 mod matching;
 mod paged;
 pub mod query;

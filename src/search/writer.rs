@@ -12,7 +12,6 @@
 //! most the uncommitted tail; readers see only commits.
 
 use std::borrow::Cow;
-use std::collections::HashSet;
 use std::hash::Hasher;
 
 use tantivy::{doc, IndexWriter, TantivyDocument, Term};
@@ -78,7 +77,7 @@ pub fn behind(
     reader: &dyn SessionReader,
 ) -> Result<usize, SearchError> {
     let manifest = index.manifest()?;
-    let mut listed = HashSet::with_capacity(manifest.len());
+    let mut listed = vec![false; manifest.len()];
     let mut stale = 0;
     for place in 0..sessions.count() {
         let Some(session) = sessions.at(place) else {
@@ -88,26 +87,27 @@ pub fn behind(
             stale += 1;
         }
     }
-    Ok(stale + manifest.len() - listed.len())
+    Ok(stale + listed.iter().filter(|seen| !**seen).count())
 }
 
 /// Whether the index holds `session` as it is now, and its version now;
-/// its manifest entry is marked `listed` (borrowing the manifest's own
-/// id, so no session need outlive the walk).
-fn is_current<'m>(
-    manifest: &'m Manifest,
-    listed: &mut HashSet<&'m str>,
+/// its manifest entry is marked in `listed` (by its place in the
+/// manifest, so no session need outlive the walk).
+fn is_current(
+    manifest: &Manifest,
+    listed: &mut [bool],
     reader: &dyn SessionReader,
     session: &Session,
 ) -> (bool, u64) {
     let current = version_hash(reader, session);
-    match manifest.get_key_value(session.id()) {
-        Some((id, indexed)) => {
-            listed.insert(id.as_str());
-            (indexed.version == current, current)
-        }
-        None => (false, current),
+    let Some(place) = manifest.place(session.id()) else {
+        return (false, current);
+    };
+    if let Some(seen) = listed.get_mut(place) {
+        *seen = true;
     }
+    let indexed = manifest.at(place).map(|i| i.version);
+    (indexed == Some(current), current)
 }
 
 /// Brings `index` up to date with `sessions` (a store's list, read with
@@ -126,7 +126,7 @@ pub fn sync(
     // The changed sessions by place: each is made again when its turn
     // comes, so the walk holds no copy of the list.
     let mut work: Vec<(usize, u64)> = Vec::new();
-    let mut listed = HashSet::with_capacity(manifest.len());
+    let mut listed = vec![false; manifest.len()];
     for place in 0..sessions.count() {
         let Some(session) = sessions.at(place) else {
             continue;
@@ -136,9 +136,9 @@ pub fn sync(
             work.push((place, version));
         }
     }
-    let gone: Vec<&String> = manifest
-        .keys()
-        .filter(|id| !listed.contains(id.as_str()))
+    let gone: Vec<&str> = (0..manifest.len())
+        .filter(|place| !listed.get(*place).copied().unwrap_or(false))
+        .filter_map(|place| manifest.id(place))
         .collect();
     let mut report = SyncReport::default();
     if work.is_empty() && gone.is_empty() {
