@@ -6,9 +6,11 @@
 //! server's view of the store tells: an unchanged one costs nothing, a
 //! changed one a `stat` per log and a read of what changed).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
+use super::paged::Pages;
 use super::{location, ParsedQuery, Search, SearchError, SearchOptions, SessionHit, SyncReport};
 use crate::model::{Cancelled, SearchStatus, SessionList, SessionReader};
 use crate::store::StoreSpec;
@@ -45,6 +47,11 @@ pub struct Live {
     /// What `status` shows: kept by every update, in a lock of its own,
     /// so a status never waits for an update (the first can take seconds).
     status: Mutex<Option<(Vec<StoreSpec>, SearchStatus)>>,
+    /// The open index's read mappings, outside `open`'s lock (a build
+    /// holds that for as long as it runs).
+    pages: Mutex<Option<Pages>>,
+    /// Searches so far ([`Live::searched`]).
+    searches: AtomicU64,
 }
 
 impl Live {
@@ -53,6 +60,27 @@ impl Live {
             on_disk,
             open: Mutex::default(),
             status: Mutex::default(),
+            pages: Mutex::default(),
+            searches: AtomicU64::new(0),
+        }
+    }
+
+    /// Counts a search done; the number to give [`Live::let_go_if_idle`].
+    pub fn searched(&self) -> u64 {
+        self.searches.fetch_add(1, Ordering::SeqCst) + 1
+    }
+
+    /// Lets go of the index's resident pages (`paged.rs`) when no search
+    /// came after the one numbered `search`: a person typing keeps what
+    /// their searches read mapped (up to [`super::SEARCH_PAGES_KEPT`]),
+    /// and an idle face holds none of it.
+    pub fn let_go_if_idle(&self, search: u64) {
+        if self.searches.load(Ordering::SeqCst) != search {
+            return;
+        }
+        let pages = self.pages.lock().ok().and_then(|p| p.clone());
+        if let Some(pages) = pages {
+            pages.release();
         }
     }
 
@@ -144,6 +172,9 @@ impl Live {
                 }
             };
             notes.into_iter().for_each(&mut *note);
+            if let Ok(mut pages) = self.pages.lock() {
+                *pages = Some(search.index().pages());
+            }
             *open = Some(Opened {
                 specs: specs.to_vec(),
                 search,

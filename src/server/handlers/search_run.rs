@@ -51,7 +51,8 @@ pub async fn run_on(
     cwd: Option<String>,
     wait: Option<std::time::Duration>,
 ) -> Result<Vec<SessionHit>> {
-    blocking("search", move |cancelled| {
+    let idle = request.clone();
+    let found = blocking("search", move |cancelled| {
         let reader = view
             .reader
             .clone()
@@ -81,8 +82,20 @@ pub async fn run_on(
             })
             .map_err(|e| search_failed(&e))
     })
-    .await?
+    .await?;
+    // What the searches read of the index is let go once they stop.
+    let search = idle.search_index().searched();
+    tokio::spawn(async move {
+        tokio::time::sleep(LET_GO_AFTER).await;
+        drop(tokio::task::spawn_blocking(move || {
+            idle.search_index().let_go_if_idle(search)
+        }));
+    });
+    found
 }
+
+/// How long after the last search the index's pages are let go.
+const LET_GO_AFTER: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// A search that could not run (the index broken beyond repair, a full
 /// disk): RequestFailed with the reason as it is, not as the failure to
