@@ -45,6 +45,15 @@ pub struct RequestView {
     view: Arc<tokio::sync::OnceCell<Taken>>,
 }
 
+/// The server's search index, apart from any request.
+pub struct SearchHandle(Arc<Shared>);
+
+impl SearchHandle {
+    pub fn index(&self) -> &crate::search::Live {
+        &self.0.search
+    }
+}
+
 /// The sessions a request took, and whether the first index was built
 /// when it took them.
 #[derive(Clone)]
@@ -174,6 +183,12 @@ impl RequestView {
     /// The full-text index (docs/search.md).
     pub fn search_index(&self) -> &crate::search::Live {
         &self.shared.search
+    }
+
+    /// The search index alone, for work after the request (holding the
+    /// request would hold its view of the sessions).
+    pub fn search_handle(&self) -> SearchHandle {
+        SearchHandle(self.shared.clone())
     }
 
     /// The searches behind completion's body matches.

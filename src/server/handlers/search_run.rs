@@ -51,7 +51,7 @@ pub async fn run_on(
     cwd: Option<String>,
     wait: Option<std::time::Duration>,
 ) -> Result<Vec<SessionHit>> {
-    let idle = request.clone();
+    let idle = request.search_handle();
     let found = blocking("search", move |cancelled| {
         let reader = view
             .reader
@@ -84,11 +84,11 @@ pub async fn run_on(
     })
     .await?;
     // What the searches read of the index is let go once they stop.
-    let search = idle.search_index().searched();
+    let search = idle.index().searched();
     tokio::spawn(async move {
         tokio::time::sleep(LET_GO_AFTER).await;
         drop(tokio::task::spawn_blocking(move || {
-            idle.search_index().let_go_if_idle(search)
+            idle.index().let_go_if_idle(search)
         }));
     });
     found
