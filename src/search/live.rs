@@ -114,6 +114,7 @@ impl Live {
                     .repair(&why, sessions, followed.reader, cancelled)?;
                 opened.synced = None;
                 note(done);
+                self.remember_pages(&opened.search);
                 let result = opened.search.search(query, options);
                 self.keep(
                     followed.specs,
@@ -172,9 +173,6 @@ impl Live {
                 }
             };
             notes.into_iter().for_each(&mut *note);
-            if let Ok(mut pages) = self.pages.lock() {
-                *pages = Some(search.index().pages());
-            }
             *open = Some(Opened {
                 specs: specs.to_vec(),
                 search,
@@ -243,7 +241,17 @@ impl Live {
         if let Some(text) = text {
             note(text);
         }
+        // After the opening, and after a repair: a rebuilt index is
+        // another folder with mappings of its own.
+        self.remember_pages(search);
         Ok(open)
+    }
+
+    /// Where [`Live::let_go_if_idle`] finds the open index's mappings.
+    fn remember_pages(&self, search: &Search) {
+        if let Ok(mut pages) = self.pages.lock() {
+            *pages = Some(search.index().pages());
+        }
     }
 
     /// An update of `search` has all but `behind` of `sessions` (its
