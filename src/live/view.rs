@@ -82,7 +82,11 @@ impl View {
                 ..Self::about(store)
             };
         }
-        Self::build(store, true)
+        // The store did not change since it was hashed: the hash holds.
+        View {
+            fingerprint: Some(fingerprint),
+            ..Self::build(store, false)
+        }
     }
 
     /// How many sessions `store` lists, and their hash.

@@ -15,6 +15,8 @@ use super::checksum;
 use super::counted;
 use super::error::SearchError;
 use super::location;
+use super::manifest::ManifestBuilder;
+pub use super::manifest::{Indexed, Manifest};
 use super::paged::{PagedDirectory, Pages};
 use super::schema::{self, Fields};
 use super::tokenizer;
@@ -42,9 +44,6 @@ pub struct SearchIndex {
     /// The read mappings of the index's files (none in memory).
     pages: Pages,
 }
-
-use super::manifest::ManifestBuilder;
-pub use super::manifest::{Indexed, Manifest};
 
 impl SearchIndex {
     /// Opens the index in `dir`, creating it when missing, replacing it

@@ -77,7 +77,7 @@ impl Manifest {
 
     /// What is indexed of `id`.
     pub fn get(&self, id: &str) -> Option<&Indexed> {
-        self.place(id).map(|place| &self.entries[place].2)
+        self.place(id).and_then(|place| self.at(place))
     }
 
     /// The id at `place` (see [`Manifest::place`]).
