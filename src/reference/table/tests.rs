@@ -222,3 +222,23 @@ fn lower_case_matching_is_unicode_aware() {
     assert!(!contains_lowercased("uber", "über"));
     assert!(contains_lowercased("anything", ""));
 }
+
+#[test]
+fn a_permutation_is_applied_in_place() {
+    let mut rng = 0x9e37_79b9_u64;
+    for len in [0usize, 1, 2, 3, 7, 100] {
+        // A shuffled order (Fisher–Yates on a small xorshift).
+        let mut order: Vec<u32> = (0..len as u32).collect();
+        for i in (1..len).rev() {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            order.swap(i, (rng % (i as u64 + 1)) as usize);
+        }
+        let want: Vec<u32> = order.iter().map(|&from| from * 10).collect();
+        let mut values: Vec<u32> = (0..len as u32).map(|v| v * 10).collect();
+        permute(&mut order, |a, b| values.swap(a, b));
+        assert_eq!(values, want, "length {len}");
+        assert!(order.iter().enumerate().all(|(i, &o)| o as usize == i));
+    }
+}
