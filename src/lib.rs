@@ -2,6 +2,7 @@
 //! previewed and rendered as the exact bounded context an agent receives.
 //!
 //! - [`model`]: the format-neutral session model, at the bottom.
+//! - [`heap`]: the allocator's freed memory given back, for every layer.
 //! - [`formats`]: the agents' log formats, read into the model.
 //! - [`reference`]: URIs, mentions, projection, retention, rendering,
 //!   `prepare`, candidates and diagnostics — pure and LSP-free.
@@ -29,6 +30,7 @@ pub mod config;
 pub mod files;
 pub mod formats;
 pub mod fsio;
+pub mod heap;
 pub mod live;
 pub mod mcp;
 pub mod model;

@@ -325,6 +325,9 @@ fn layers_depend_only_downwards() {
         ("model", &[][..]),
         // Opening and creating files: beside the model, knowing nothing.
         ("fsio", &[][..]),
+        // The allocator's freed pages given back: used by the layers that
+        // free the most (the live index, the search writer).
+        ("heap", &[][..]),
         // The agents' formats read mentions and rendered contexts in
         // prompts by the contract's own grammar (agent-logs.md).
         ("formats", &["model", "fsio", "reference"][..]),
@@ -347,7 +350,15 @@ fn layers_depend_only_downwards() {
         // Full-text search: its index beside the stores, face-neutral.
         (
             "search",
-            &["model", "fsio", "formats", "store", "reference", "config"][..],
+            &[
+                "model",
+                "fsio",
+                "heap",
+                "formats",
+                "store",
+                "reference",
+                "config",
+            ][..],
         ),
         // Publishing to a team store: the secret scan, the snapshot bytes,
         // the write protocol; below the faces that publish.
@@ -358,7 +369,7 @@ fn layers_depend_only_downwards() {
         // The live session index: below the faces, over the stores.
         (
             "live",
-            &["model", "fsio", "formats", "store", "reference"][..],
+            &["model", "fsio", "heap", "formats", "store", "reference"][..],
         ),
         (
             "cli",

@@ -230,7 +230,7 @@ impl LiveIndex {
             this.install(store, view, changed);
             // What the first index freed (the partial views just replaced
             // among it) goes back to the system, off the async workers.
-            drop(tokio::task::spawn_blocking(super::heap::give_back_freed));
+            drop(tokio::task::spawn_blocking(crate::heap::give_back_freed));
             this.listed.send_replace(true);
             this.indexing.store(false, Ordering::SeqCst);
             this.ready.send_replace(true);

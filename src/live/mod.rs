@@ -10,15 +10,14 @@
 mod cache;
 mod context;
 mod fetches;
-mod heap;
 mod index;
 #[cfg(test)]
 mod index_tests;
 mod view;
 
+pub use crate::heap::give_back_freed;
 pub use cache::{CachedSource, SnapshotCache};
 pub use context::{context_of, retained_of};
 pub use fetches::Fetches;
-pub use heap::give_back_freed;
 pub use index::{IndexEvent, LiveIndex, FIRST_INDEX_GRACE};
 pub use view::View;
