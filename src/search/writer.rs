@@ -54,6 +54,26 @@ pub const MAX_MESSAGE_BYTES: usize = 1 << 20;
 /// every 50 MB in a store of 100 KB sessions (the prose corpus).
 const TRIM_AFTER_BYTES: u64 = 16 << 20;
 
+/// When a sync gives the freed heap back: at each commit, and once
+/// [`TRIM_AFTER_BYTES`] of text came since the last time.
+#[derive(Debug, Default)]
+struct Trims {
+    /// The text indexed when it last did.
+    at: u64,
+}
+
+impl Trims {
+    /// Whether to now, after a session (`committed`: a commit followed
+    /// it), `text_bytes` indexed so far; counts it as done.
+    fn due(&mut self, committed: bool, text_bytes: u64) -> bool {
+        let due = committed || text_bytes >= self.at.saturating_add(TRIM_AFTER_BYTES);
+        if due {
+            self.at = text_bytes;
+        }
+        due
+    }
+}
+
 /// What one sync did.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SyncReport {
@@ -167,7 +187,7 @@ pub fn sync(
     }
     let total = work.len();
     let mut since_commit = 0;
-    let mut trimmed_at = 0;
+    let mut trims = Trims::default();
     let mut terms = SessionTerms::new();
     for (done, (place, version)) in work.into_iter().enumerate() {
         if cancelled() {
@@ -195,11 +215,10 @@ pub fn sync(
             commit(&mut writer, index)?;
             since_commit = 0;
         }
-        if committing || report.text_bytes >= trimmed_at + TRIM_AFTER_BYTES {
+        if trims.due(committing, report.text_bytes) {
             // What the sessions since were read, projected and indexed
             // with is freed now (issue 29 item 6).
             crate::heap::give_back_freed();
-            trimmed_at = report.text_bytes;
         }
         progress(done + 1, total);
     }
@@ -475,6 +494,18 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
+
+    #[test]
+    fn the_heap_is_given_back_at_each_commit_and_every_16_mib_of_text() {
+        let mut trims = Trims::default();
+        let mib = 1 << 20;
+        assert!(!trims.due(false, 15 * mib));
+        assert!(trims.due(false, 16 * mib));
+        assert!(!trims.due(false, 31 * mib));
+        assert!(trims.due(true, 31 * mib), "a commit");
+        assert!(!trims.due(false, 46 * mib), "counted from the commit's");
+        assert!(trims.due(false, 47 * mib));
+    }
     use crate::model::{Locator, ReadError, ReadSummary, Role, SessionHeader, Version};
 
     /// Stamps made of the log's name; the log named `gone` has none.
