@@ -109,6 +109,11 @@ impl DatabaseStore {
         self.reader.clone()
     }
 
+    /// Whether no database below the root holds a session.
+    pub fn is_empty(&self) -> bool {
+        self.databases.iter().all(|d| d.sessions.is_empty())
+    }
+
     /// Sessions and skipped rows, for an `auto` store's status.
     pub fn counts(&self) -> (usize, u64) {
         let winners = self.winners();
