@@ -53,6 +53,9 @@ pub enum Scan {
     HeadersOnly,
 }
 
+/// A session's id and the name of the log that holds it.
+type IdAndName<'a> = (Cow<'a, str>, Cow<'a, [u8]>);
+
 /// One store of the list.
 enum Member {
     /// A folder of line logs, each file read by its format (boxed: a
@@ -103,7 +106,7 @@ impl Member {
     /// Every id with the name of the log that holds it, one at a time (a
     /// list of 100,000 ids and names, copied, was 9 MiB beside the view
     /// being built; issue 29 item 6).
-    fn ids(&self) -> Box<dyn Iterator<Item = (Cow<'_, str>, Cow<'_, [u8]>)> + '_> {
+    fn ids(&self) -> Box<dyn Iterator<Item = IdAndName<'_>> + '_> {
         match self {
             Member::Files(catalog) => {
                 Box::new(catalog.ids().map(|(id, rel)| (id, Cow::Borrowed(rel))))
