@@ -220,6 +220,13 @@ pub trait Scanner: Send + Sync + fmt::Debug {
         None
     }
 
+    /// Whether [`Self::child_title`] has a title for some child: only such
+    /// a log's scanner is asked for one later, so the others can be let
+    /// go of as soon as they are read.
+    fn names_children(&self) -> bool {
+        false
+    }
+
     fn clone_box(&self) -> Box<dyn Scanner>;
 }
 

@@ -4,8 +4,10 @@
 
 use std::fs;
 use std::path::Path;
+use std::time::SystemTime;
 
-use super::catalog::Catalog;
+use super::catalog::{Catalog, KEEP_SCANNER_FOR};
+use super::file_state::Found;
 use crate::formats::FormatChoice;
 use crate::model::Session;
 
@@ -16,10 +18,20 @@ fn header(id: &str, created_at: u64) -> String {
 /// Brings `catalog` to a walk of its root in batches, the first of
 /// `first` logs; the sessions after each batch but the last.
 fn scan_in_batches(catalog: &mut Catalog, first: usize) -> Vec<Vec<Session>> {
+    scan_releasing(catalog, first, None)
+}
+
+/// As [`scan_in_batches`], letting go of old logs' scanners as of
+/// `release` (a long-lived face's first scan).
+fn scan_releasing(
+    catalog: &mut Catalog,
+    first: usize,
+    release: Option<SystemTime>,
+) -> Vec<Vec<Session>> {
     let walked = catalog.walker().walk();
     let mut batches = catalog.begin_walk(walked).with_first_batch(first);
     let mut shown = Vec::new();
-    while catalog.scan_batch(&mut batches) {
+    while catalog.scan_batch(&mut batches, release) {
         shown.push(catalog.sessions());
     }
     shown
@@ -151,4 +163,50 @@ fn each_batch_of_a_first_scan_shows_a_longer_prefix() {
         assert_eq!(part[..], all[..part.len()]);
     }
     assert_eq!(all.len(), 20);
+}
+
+/// A long-lived face's first scan lets go of its old logs' scanners batch
+/// by batch: it ends as one pass does, holds every old log as a record,
+/// and a record that grows is read again.
+#[test]
+fn a_scan_that_lets_go_of_old_scanners_ends_as_one_pass() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    store(root);
+    let whole = Catalog::scan(root);
+    // Every log is old an hour past the window.
+    let later = SystemTime::now() + 2 * KEEP_SCANNER_FOR;
+    for first in [1, 3, 10, 1000] {
+        let mut batched = Catalog::empty(root, 0, FormatChoice::Auto, true);
+        let shown = scan_releasing(&mut batched, first, Some(later));
+        let plain = {
+            let mut plain = Catalog::empty(root, 0, FormatChoice::Auto, true);
+            scan_in_batches(&mut plain, first)
+        };
+        assert_eq!(shown, plain, "first batch {first}: what each batch shows");
+        assert_same(&batched, &whole, &format!("released, first batch {first}"));
+        assert!(
+            batched
+                .files
+                .values()
+                .all(|s| !matches!(s.found, Found::Scanner(_))),
+            "first batch {first}: every session's log held as a record"
+        );
+        assert!(batched.recorded().1 > 40);
+    }
+    // What was just written is kept as a scanner.
+    let mut fresh = Catalog::empty(root, 0, FormatChoice::Auto, true);
+    scan_releasing(&mut fresh, 3, Some(SystemTime::now()));
+    assert_eq!(fresh.recorded().1, 0);
+
+    let mut batched = Catalog::empty(root, 0, FormatChoice::Auto, true);
+    scan_releasing(&mut batched, 4, Some(later));
+    let title = "{\"seq\":1,\"type\":\"session/title\",\"data\":{\"title\":\"Grown\"}}\n";
+    fs::write(root.join("d1/s13.jsonl"), header("id13", 13) + title).unwrap();
+    scan_in_batches(&mut batched, 2);
+    assert_eq!(
+        batched.get("id13").and_then(|s| s.title),
+        Some("Grown".into())
+    );
+    assert_same(&batched, &Catalog::scan(root), "a released log grown");
 }

@@ -13,6 +13,7 @@ use std::collections::{HashMap, HashSet};
 use std::io;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, OnceLock};
+use std::time::SystemTime;
 
 use super::aider::{Histories, Place};
 use super::by_name::ByName;
@@ -20,6 +21,7 @@ use super::discover::{self, Walk};
 use super::election;
 use super::file_state::{FileState, Found};
 use super::record::{Payload, Record};
+use super::release;
 use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
 use crate::formats::{aider, FormatChoice, HeaderState};
@@ -162,7 +164,7 @@ impl Catalog {
     /// recorded is kept as it is, the others are scanned.
     pub fn apply_walk(&mut self, walked: io::Result<Option<Walk>>) {
         let mut scan = self.begin_walk(walked);
-        while self.scan_batch(&mut scan) {}
+        while self.scan_batch(&mut scan, None) {}
     }
 
     /// The first step of [`Self::apply_walk`]: pairs the walk with the
@@ -244,12 +246,21 @@ impl Catalog {
     }
 
     /// Scans the next batch of a walk begun by [`Self::begin_walk`] into
-    /// the catalog and elects; whether a batch is left.
-    pub(super) fn scan_batch(&mut self, batches: &mut Batches) -> bool {
+    /// the catalog and elects; whether a batch is left. With `release`
+    /// (now), the scanners of the batch's old logs are let go of at once
+    /// ([`release::let_go_of_read`]): a long-lived face's first scan.
+    pub(super) fn scan_batch(
+        &mut self,
+        batches: &mut Batches,
+        release: Option<SystemTime>,
+    ) -> bool {
         let Some(batch) = batches.next(self.files.len()) else {
             return false;
         };
-        let scanned = refresh_all(batch, self.format, self.titles);
+        let mut scanned = refresh_all(batch, self.format, self.titles);
+        if let Some(now) = release {
+            release::let_go_of_read(&mut scanned, now);
+        }
         self.files.merge(ByName::from_sorted(scanned));
         self.elect();
         !batches.is_empty()
@@ -561,9 +572,14 @@ impl Catalog {
         let mut records = records;
         let kept = files.into_iter().map(|(rel, mut state)| {
             let record = records.next().flatten();
-            let release = matches!(state.found, Found::Scanner(_))
-                && !hot(&state.stamp)
-                && !parents.contains(&rel);
+            // A state kept as recorded already takes the same bytes from
+            // the cache's buffer, so the one it pointed into (the cache
+            // read at start, or a batch's of the first scan) is freed.
+            let release = match state.found {
+                Found::Scanner(_) => !hot(&state.stamp) && !parents.contains(&rel),
+                Found::Cached(_) => true,
+                Found::Not(_) => false,
+            };
             if let Some(Record {
                 rel: recorded,
                 payload: Payload::Cached(cached),

@@ -239,13 +239,20 @@ impl FsStore {
         true
     }
 
-    fn update_members_in_parts(&mut self, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
+    /// Brings each store of the list up to date in turn. `release`: the
+    /// first scan of a long-lived face, which lets go of old logs'
+    /// scanners batch by batch ([`Catalog::scan_batch`]).
+    fn update_members_in_parts(
+        &mut self,
+        progress: &mut dyn FnMut(&dyn SessionStore),
+        release: bool,
+    ) -> bool {
         let mut changed = false;
         for i in 0..self.members.len() {
             if i > 0 {
                 progress(&*self);
             }
-            changed |= self.update_member(i, progress);
+            changed |= self.update_member(i, progress, release);
         }
         changed
     }
@@ -383,7 +390,12 @@ impl FsStore {
     /// rescan goes in batches (a first scan of 100,000 logs is long):
     /// `progress` sees the store after each but the last. A few paths the
     /// watcher saw are applied at once.
-    fn update_member(&mut self, i: usize, progress: &mut dyn FnMut(&dyn SessionStore)) -> bool {
+    fn update_member(
+        &mut self,
+        i: usize,
+        progress: &mut dyn FnMut(&dyn SessionStore),
+        release: bool,
+    ) -> bool {
         if let Some(Member::Store(store)) = self.members.get_mut(i) {
             return store.update();
         }
@@ -412,7 +424,8 @@ impl FsStore {
             // The catalog is borrowed per batch only: between two, the
             // whole store is lent to `progress`.
             while let Some(Member::Files(catalog)) = self.members.get_mut(i) {
-                if !catalog.scan_batch(&mut batches) {
+                let now = release.then(std::time::SystemTime::now);
+                if !catalog.scan_batch(&mut batches, now) {
                     break;
                 }
                 progress(&*self);
@@ -604,11 +617,11 @@ impl SessionStore for FsStore {
             // any first scan (completion offers what is indexed so far),
             // and recorded at the end.
             let loaded = self.recorded.take().unwrap_or_default();
-            let changed = self.update_members_in_parts(progress);
+            let changed = self.update_members_in_parts(progress, self.release_scanners);
             self.save_caches(&dir, loaded);
             return changed;
         }
-        self.update_members_in_parts(progress)
+        self.update_members_in_parts(progress, false)
     }
 
     fn status(&self) -> Vec<StoreStatus> {

@@ -22,6 +22,7 @@ pub mod index_cache;
 mod notes;
 pub mod opencode;
 mod record;
+mod release;
 mod scan;
 mod stamp;
 pub mod team;

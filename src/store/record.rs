@@ -256,6 +256,55 @@ fn write_meta(out: &mut Out, meta: &ScanMeta) {
     out.opt_str(failure.as_deref());
 }
 
+/// Payloads written one after another into one new buffer, each then a
+/// [`Cached`] in it: what a scan found, kept as compactly as an index
+/// cache keeps it, before any cache is written.
+#[derive(Default)]
+pub(crate) struct PayloadBuffer {
+    out: Vec<u8>,
+    ends: Vec<u32>,
+}
+
+impl PayloadBuffer {
+    /// Appends one payload; `false` (nothing kept) once the buffer would
+    /// pass the 4 GiB a [`Cached`] can point into.
+    pub fn push(&mut self, header: &HeaderState, meta: &ScanMeta) -> bool {
+        let mark = self.out.len();
+        let mut out = Out(std::mem::take(&mut self.out));
+        write_header(&mut out, header);
+        write_meta(&mut out, meta);
+        self.out = out.0;
+        match u32::try_from(self.out.len()) {
+            Ok(end) => {
+                self.ends.push(end);
+                true
+            }
+            Err(_) => {
+                self.out.truncate(mark);
+                false
+            }
+        }
+    }
+
+    /// Every payload pushed, in order, sharing the buffer.
+    pub fn finish(self) -> Vec<Cached> {
+        let bytes = Arc::new(self.out);
+        let mut start = 0;
+        self.ends
+            .into_iter()
+            .map(|end| {
+                let cached = Cached {
+                    bytes: bytes.clone(),
+                    start,
+                    end,
+                };
+                start = end;
+                cached
+            })
+            .collect()
+    }
+}
+
 /// The records of `body` from `at` on, decoded as they are asked for (no
 /// list of them is built); payloads stay in `body`, checked whole. An item
 /// is `None` where a record does not decode.

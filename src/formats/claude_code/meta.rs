@@ -355,6 +355,10 @@ impl Track for Meta {
             .map(|(_, title)| title.clone())
     }
 
+    fn names_children(&self) -> bool {
+        !self.child_titles.is_empty()
+    }
+
     fn read_fault(&self) -> Option<(Option<u64>, String)> {
         if let Some(n) = self.tally.failure {
             return Some((Some(n), "invalid UTF-8".into()));

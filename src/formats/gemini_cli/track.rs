@@ -379,6 +379,10 @@ impl<T: Kept> Track for Tracker<T> {
         self.children.get(key).cloned()
     }
 
+    fn names_children(&self) -> bool {
+        !self.children.is_empty()
+    }
+
     /// A document is rewritten whole: what follows the bytes read is no
     /// continuation of it.
     fn resumable(&self) -> bool {

@@ -132,6 +132,11 @@ pub trait Track: Clone + Send + Sync + fmt::Debug + 'static {
         None
     }
 
+    /// See [`Scanner::names_children`].
+    fn names_children(&self) -> bool {
+        false
+    }
+
     /// Whether later lines can change nothing.
     fn is_done(&self) -> bool {
         self.failure().is_some() || self.not_session().is_some()
@@ -251,6 +256,10 @@ impl<T: Track> Scanner for TrackScanner<T> {
 
     fn child_title(&self, key: &str) -> Option<String> {
         self.0.child_title(key)
+    }
+
+    fn names_children(&self) -> bool {
+        self.0.names_children()
     }
 
     fn clone_box(&self) -> Box<dyn Scanner> {

@@ -81,11 +81,12 @@ fn the_store_lists_sessions_with_display_titles() {
     assert!(matches!(scan(&bytes).header(), HeaderState::NotASession(_)));
 }
 
-#[test]
-fn sub_agents_beside_the_session_get_the_task_description() {
-    // The 2.0 layout: agent-<id>.jsonl beside <sessionId>.jsonl.
-    let dir = tempfile::tempdir().unwrap();
-    let project = dir.path().join("-w");
+/// A project of session `s1` whose Task calls ran the sub-agents `b1`
+/// (2.0 layout: `agent-b1.jsonl` beside `s1.jsonl`) and `b2` (below
+/// `s1/subagents/`), `b3` run by no call of it, and files that are no
+/// session (spilled tool results, a sidecar).
+fn sub_agent_project(root: &std::path::Path) {
+    let project = root.join("-w");
     std::fs::create_dir(&project).unwrap();
     let task = serde_json::json!({
         "parentUuid": "u1", "sessionId": SID, "type": "assistant", "uuid": "a1",
@@ -130,6 +131,12 @@ fn sub_agents_beside_the_session_get_the_task_description() {
     )
     .unwrap();
     std::fs::write(project.join("s1/agent-b2.meta.json"), "{}\n").unwrap();
+}
+
+#[test]
+fn sub_agents_beside_the_session_get_the_task_description() {
+    let dir = tempfile::tempdir().unwrap();
+    sub_agent_project(dir.path());
     let catalog = Catalog::scan_with(
         dir.path(),
         0,
@@ -146,6 +153,41 @@ fn sub_agents_beside_the_session_get_the_task_description() {
     assert!(!ClaudeCode.is_log_name(b"p/s1/tool-results/x.jsonl"));
     assert!(!ClaudeCode.is_log_name(b"p/s1/agent-b2.meta.json"));
     assert!(ClaudeCode.is_log_name(b"p/s1/subagents/agent-b2.jsonl"));
+}
+
+/// A long-lived face's first scan lets go of old logs' scanners batch by
+/// batch, but not of a sub-agent's (its parent may come in a later batch)
+/// nor of a parent's that titles sub-agents (a later child asks it): the
+/// labels are those of one pass, whatever the batches.
+#[test]
+fn sub_agents_and_the_parents_that_title_them_keep_their_scanners() {
+    use crate::store::catalog::KEEP_SCANNER_FOR;
+    use crate::store::file_state::Found;
+    let dir = tempfile::tempdir().unwrap();
+    sub_agent_project(dir.path());
+    let choice = crate::formats::FormatChoice::Fixed(&ClaudeCode);
+    let whole = Catalog::scan_with(dir.path(), 0, choice, true);
+    let later = std::time::SystemTime::now() + 2 * KEEP_SCANNER_FOR;
+    for first in [1, 2, 100] {
+        let mut catalog = Catalog::empty(dir.path(), 0, choice, true);
+        let walked = catalog.walker().walk();
+        let mut batches = catalog.begin_walk(walked).with_first_batch(first);
+        while catalog.scan_batch(&mut batches, Some(later)) {}
+        assert_eq!(listed(&catalog), listed(&whole), "first batch {first}");
+        let scanners: Vec<&[u8]> = catalog
+            .files
+            .iter()
+            .filter(|(_, s)| matches!(s.found, Found::Scanner(_)))
+            .map(|(rel, _)| &rel[..])
+            .collect();
+        let kept: [&[u8]; 4] = [
+            b"-w/agent-b1.jsonl",
+            b"-w/agent-b3.jsonl",
+            b"-w/s1.jsonl",
+            b"-w/s1/subagents/agent-b2.jsonl",
+        ];
+        assert_eq!(scanners, kept, "first batch {first}");
+    }
 }
 
 #[test]
