@@ -20,7 +20,7 @@ use super::by_name::ByName;
 use super::discover::{self, Walk};
 use super::election;
 use super::file_state::{FileState, Found};
-use super::record::{Payload, Record};
+use super::record::{Payload, PayloadBuffer, Record};
 use super::release;
 use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
@@ -543,20 +543,19 @@ impl Catalog {
     }
 
     /// Lets go of the scanners of the logs not written to within
-    /// [`KEEP_SCANNER_FOR`] of `now`, keeping instead their `records` (this
-    /// catalog's own, just encoded and decoded, in its order: as a seed
-    /// from the index cache keeps them). A scanner is what resumes a log
-    /// after an append; of 100,000 logs nearly all are old and will never
-    /// grow again, and their scanners were a quarter of the language
-    /// server's memory (docs/performance.md). Such a log that does grow
-    /// is read again from its start, once. The parent of a log whose
-    /// scanner stays keeps its own too: a sub-agent's label is asked of
-    /// its parent's scanner.
-    pub(crate) fn release_scanners(
-        &mut self,
-        records: impl Iterator<Item = Option<Record>>,
-        now: std::time::SystemTime,
-    ) {
+    /// [`KEEP_SCANNER_FOR`] of `now`, keeping instead what the index cache
+    /// records of them, in one buffer of those records' payloads alone. A
+    /// scanner is what resumes a log after an append; of 100,000 logs
+    /// nearly all are old and will never grow again, and their scanners
+    /// were a quarter of the language server's memory
+    /// (docs/performance.md). Such a log that does grow is read again from
+    /// its start, once. The parent of a log whose scanner stays keeps its
+    /// own too: a sub-agent's label is asked of its parent's scanner.
+    ///
+    /// The states already held as records move into the same buffer, so
+    /// the ones they pointed into (the whole cache file read at start,
+    /// names and stamps included; a first scan's batches) are freed.
+    pub(crate) fn release_scanners(&mut self, now: SystemTime) {
         let hot = |stamp: &Stamp| stamp.modified_within(KEEP_SCANNER_FOR, now);
         let parents: HashSet<Arc<[u8]>> = self
             .files
@@ -568,32 +567,27 @@ impl Catalog {
             })
             .filter_map(|(parent, _)| self.id_map().get(parent.as_str()).cloned())
             .collect();
-        let files = std::mem::take(&mut self.files).into_entries();
-        let mut records = records;
-        let kept = files.into_iter().map(|(rel, mut state)| {
-            let record = records.next().flatten();
-            // A state kept as recorded already takes the same bytes from
-            // the cache's buffer, so the one it pointed into (the cache
-            // read at start, or a batch's of the first scan) is freed.
-            let release = match state.found {
-                Found::Scanner(_) => !hot(&state.stamp) && !parents.contains(&rel),
-                Found::Cached(_) => true,
-                Found::Not(_) => false,
-            };
-            if let Some(Record {
-                rel: recorded,
-                payload: Payload::Cached(cached),
-                ..
-            }) = record
-            {
-                if release && recorded == rel {
-                    state.found = Found::Cached(cached);
-                    state.first_line = (0, 0);
-                }
+        let mut buffer = PayloadBuffer::default();
+        let released: Vec<bool> = self
+            .files
+            .iter()
+            .map(|(rel, state)| {
+                let release = match state.found {
+                    Found::Scanner(_) => !hot(&state.stamp) && !parents.contains(rel),
+                    Found::Cached(_) => true,
+                    Found::Not(_) => false,
+                };
+                release && buffer.push(&self.payload_of(state))
+            })
+            .collect();
+        let mut cached = buffer.finish().into_iter();
+        // One payload was pushed for each state released, in order.
+        for (state, _) in self.files.values_mut().zip(released).filter(|(_, r)| *r) {
+            if let Some(c) = cached.next() {
+                state.found = Found::Cached(c);
+                state.first_line = (0, 0);
             }
-            (rel, state)
-        });
-        self.files = ByName::from_sorted_unchecked(kept.collect());
+        }
     }
 
     /// The number of files, and how many of them are as a seed recorded.
@@ -606,25 +600,29 @@ impl Catalog {
         (self.files.len(), recorded)
     }
 
+    /// What the index cache records of one file's scan.
+    fn payload_of(&self, state: &FileState) -> Payload {
+        match &state.found {
+            // As read from the cache: written back as it is.
+            Found::Cached(c) => Payload::Cached(c.clone()),
+            found => {
+                let mut header = state.header();
+                // A sub-agent's display title comes from its parent's log:
+                // keep it as found, since no scanner is there to ask later.
+                if let (HeaderState::Session(h), Found::Scanner(s)) = (&mut header, found) {
+                    if h.label.is_none() && state.full {
+                        h.label = s.parent().and_then(|p| self.child_title(&p));
+                    }
+                }
+                Payload::Values(header, state.meta())
+            }
+        }
+    }
+
     /// Every file as an index cache keeps it, in relative-path order.
     pub(crate) fn for_each_record(&self, f: &mut dyn FnMut(Record)) {
         for (rel, state) in &self.files {
-            let payload = match &state.found {
-                // As read from the cache: written back as it is.
-                Found::Cached(c) => Payload::Cached(c.clone()),
-                found => {
-                    let mut header = state.header();
-                    // A sub-agent's display title comes from its parent's
-                    // log: keep it as found, since no scanner is there to
-                    // ask later.
-                    if let (HeaderState::Session(h), Found::Scanner(s)) = (&mut header, found) {
-                        if h.label.is_none() && state.full {
-                            h.label = s.parent().and_then(|p| self.child_title(&p));
-                        }
-                    }
-                    Payload::Values(header, state.meta())
-                }
-            };
+            let payload = self.payload_of(state);
             f(Record {
                 rel: rel.clone(),
                 stamp: state.stamp,

@@ -136,31 +136,26 @@ pub fn save_if_changed(catalog: &Catalog, dir: &Path, loaded: usize) {
 
 /// As [`save_if_changed`], and then the scanners of the logs not written
 /// to lately are let go, the catalog keeping what the cache records of
-/// them instead ([`Catalog::release_scanners`]): what a long-lived face
-/// calls after its first index.
+/// them instead, compactly ([`Catalog::release_scanners`]; also when the
+/// cache was unchanged, to free the file read at start): what a
+/// long-lived face calls after its first index.
 pub fn save_and_release(catalog: &mut Catalog, dir: &Path, loaded: usize) {
-    let Some(bytes) = save(catalog, dir, loaded) else {
-        return;
-    };
-    if let Some(records) = decode(bytes, &identity(catalog)) {
-        catalog.release_scanners(records, std::time::SystemTime::now());
-    }
+    save(catalog, dir, loaded);
+    catalog.release_scanners(std::time::SystemTime::now());
 }
 
-/// The cache's bytes when they were made (written or not: a cache that
-/// cannot be written still serves as the catalog's record).
-fn save(catalog: &Catalog, dir: &Path, loaded: usize) -> Option<Vec<u8>> {
+/// Writes the cache, unless unchanged or nothing is worth keeping (an
+/// empty or missing store).
+fn save(catalog: &Catalog, dir: &Path, loaded: usize) {
     let (files, recorded) = catalog.recorded();
-    // Unchanged, or nothing worth keeping (an empty or missing store).
     if files == recorded && files == loaded {
-        return None;
+        return;
     }
     let path = file_of(catalog, dir);
     let bytes = encode(catalog);
     if let Err(e) = write_atomically(dir, &path, &bytes) {
         tracing::debug!("cannot write the index cache {}: {e}", path.display());
     }
-    Some(bytes)
 }
 
 /// A private temporary file of random name (never through a link), then
@@ -220,6 +215,7 @@ mod tests {
     use super::*;
     use crate::formats::FormatChoice;
     use crate::store::catalog::KEEP_SCANNER_FOR;
+    use crate::store::file_state::Found;
 
     fn header(id: &str, created_at: u64) -> String {
         format!(
@@ -343,6 +339,37 @@ mod tests {
         catalog.rescan();
         assert_eq!(catalog.get("b").and_then(|s| s.title), Some("Grown".into()));
         assert_eq!(catalog.sessions(), Catalog::scan(store.path()).sessions());
+    }
+
+    /// A warm start's records are moved, after the first index, into one
+    /// buffer of their payloads alone: the cache file read at start (its
+    /// names and stamps too) is not kept.
+    #[test]
+    fn the_records_kept_after_a_warm_start_hold_only_their_payloads() {
+        let (store, cache) = (store(), tempfile::tempdir().unwrap());
+        cached(store.path(), cache.path());
+        let dir = usable_dir(cache.path(), &[store.path().to_path_buf()]).unwrap();
+        let file_len = fs::metadata(file_of(&Catalog::scan(store.path()), &dir))
+            .unwrap()
+            .len();
+        let mut catalog = Catalog::empty(store.path(), 0, FormatChoice::Auto, true);
+        let loaded = load(&mut catalog, &dir);
+        catalog.rescan();
+        assert_eq!(catalog.recorded(), (6, 6));
+        save_and_release(&mut catalog, &dir, loaded);
+        let buffers: std::collections::HashSet<_> = catalog
+            .files
+            .values()
+            .filter_map(|s| match &s.found {
+                Found::Cached(c) => Some(c.buffer()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(buffers.len(), 1, "one buffer");
+        let (_, kept) = buffers.into_iter().next().unwrap();
+        assert!((kept as u64) < file_len / 2, "{kept} of {file_len} bytes");
+        assert_eq!(catalog.sessions(), Catalog::scan(store.path()).sessions());
+        assert_eq!(catalog.notes(), Catalog::scan(store.path()).notes());
     }
 
     #[test]

@@ -62,6 +62,13 @@ const NOT_A_SESSION: u8 = 1;
 const SESSION: u8 = 2;
 
 impl Cached {
+    /// The buffer this payload lies in, and its length (for tests of
+    /// what is kept alive).
+    #[cfg(test)]
+    pub fn buffer(&self) -> (*const Vec<u8>, usize) {
+        (Arc::as_ptr(&self.bytes), self.bytes.len())
+    }
+
     fn raw(&self) -> &[u8] {
         &self.bytes[self.start as usize..self.end as usize]
     }
@@ -268,11 +275,16 @@ pub(crate) struct PayloadBuffer {
 impl PayloadBuffer {
     /// Appends one payload; `false` (nothing kept) once the buffer would
     /// pass the 4 GiB a [`Cached`] can point into.
-    pub fn push(&mut self, header: &HeaderState, meta: &ScanMeta) -> bool {
+    pub fn push(&mut self, payload: &Payload) -> bool {
         let mark = self.out.len();
         let mut out = Out(std::mem::take(&mut self.out));
-        write_header(&mut out, header);
-        write_meta(&mut out, meta);
+        match payload {
+            Payload::Cached(c) => out.0.extend_from_slice(c.raw()),
+            Payload::Values(header, meta) => {
+                write_header(&mut out, header);
+                write_meta(&mut out, meta);
+            }
+        }
         self.out = out.0;
         match u32::try_from(self.out.len()) {
             Ok(end) => {

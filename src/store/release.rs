@@ -8,7 +8,7 @@ use std::time::SystemTime;
 
 use super::catalog::KEEP_SCANNER_FOR;
 use super::file_state::{FileState, Found};
-use super::record::PayloadBuffer;
+use super::record::{Payload, PayloadBuffer};
 
 /// Keeps what the scanners of `scanned` found, as an index cache records
 /// it, in place of each scanner that will not be asked again: of a log
@@ -32,7 +32,7 @@ pub(super) fn let_go_of_read(scanned: &mut [(Arc<[u8]>, FileState)], now: System
         {
             continue;
         }
-        if !buffer.push(&state.header(), &state.meta()) {
+        if !buffer.push(&Payload::Values(state.header(), state.meta())) {
             break;
         }
         released.push(i);
