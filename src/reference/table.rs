@@ -109,25 +109,53 @@ struct Span {
     len: u32,
 }
 
-/// One session, without its strings.
+/// An optional [`Span`] in the room of one (an `Option` of it was 12
+/// bytes, and a row holds three): a span never starts at `u32::MAX`,
+/// since the text stays below 4 GiB ([`push_text`]).
+#[derive(Debug, Clone, Copy)]
+struct MaybeSpan(Span);
+
+impl MaybeSpan {
+    const NONE: MaybeSpan = MaybeSpan(Span {
+        start: u32::MAX,
+        len: 0,
+    });
+
+    fn get(self) -> Option<Span> {
+        (self.0.start != u32::MAX).then_some(self.0)
+    }
+}
+
+/// One session, without its strings: 88 bytes, 100,000 of them in a
+/// table (and two tables while a view is built beside the one before).
 #[derive(Debug)]
 struct Row {
     created_at: u64,
     version: u64,
-    capacity: Option<u64>,
+    /// The capacity, when [`Row::HAS_CAPACITY`] is among the flags.
+    capacity: u64,
     skipped_lines: u64,
     /// [`Session::stamp`].
     stamp: u64,
     id: Span,
-    title: Option<Span>,
+    title: MaybeSpan,
     /// The header's display title.
-    label: Option<Span>,
+    label: MaybeSpan,
     /// The locator's name (bytes, not always UTF-8).
     name: Span,
     /// Why the log cannot be read, when it cannot.
-    unreadable: Option<Span>,
+    unreadable: MaybeSpan,
     store: u32,
     format: u8,
+    flags: u8,
+}
+
+impl Row {
+    const HAS_CAPACITY: u8 = 1;
+
+    fn capacity(&self) -> Option<u64> {
+        (self.flags & Row::HAS_CAPACITY != 0).then_some(self.capacity)
+    }
 }
 
 /// One distinct cwd.
@@ -224,7 +252,7 @@ impl TableBuilder {
         table.rows.push(Row {
             created_at: session.header.created_at,
             version: session.header.version,
-            capacity: session.capacity,
+            capacity: session.capacity.unwrap_or(0),
             skipped_lines: session.skipped_lines,
             stamp: session.stamp,
             id,
@@ -234,6 +262,11 @@ impl TableBuilder {
             unreadable,
             store: u32::try_from(session.locator.store).unwrap_or(u32::MAX),
             format: u8::try_from(format).unwrap_or(u8::MAX),
+            flags: if session.capacity.is_some() {
+                Row::HAS_CAPACITY
+            } else {
+                0
+            },
         });
         table.row_cwds.push(cwd);
     }
@@ -283,7 +316,7 @@ impl TableBuilder {
             .rows
             .iter()
             .map(|r| {
-                [Some(r.id), r.title, r.label]
+                [Some(r.id), r.title.get(), r.label.get()]
                     .into_iter()
                     .flatten()
                     .map(|s| s.len as usize + 1)
@@ -368,20 +401,21 @@ impl FromIterator<Session> for SessionTable {
     }
 }
 
-/// Appends `s` to the text, if it still fits 4 GiB.
+/// Appends `s` to the text, if it still fits below 4 GiB (so that no
+/// span starts at `u32::MAX`, [`MaybeSpan::NONE`]).
 fn push_text(text: &mut Vec<u8>, s: &[u8]) -> Option<Span> {
     let start = u32::try_from(text.len()).ok()?;
     let len = u32::try_from(s.len()).ok()?;
-    start.checked_add(len)?;
+    start.checked_add(len).filter(|&end| end < u32::MAX)?;
     text.extend_from_slice(s);
     Some(Span { start, len })
 }
 
 /// [`push_text`] of an optional string: `None` only when it does not fit.
-fn push_optional(text: &mut Vec<u8>, s: Option<&str>) -> Option<Option<Span>> {
+fn push_optional(text: &mut Vec<u8>, s: Option<&str>) -> Option<MaybeSpan> {
     match s {
-        Some(s) => push_text(text, s.as_bytes()).map(Some),
-        None => Some(None),
+        Some(s) => push_text(text, s.as_bytes()).map(MaybeSpan),
+        None => Some(MaybeSpan::NONE),
     }
 }
 
@@ -411,8 +445,8 @@ fn row_key<'t>(text: &'t [u8], row: &Row, cwd: Option<&'t str>) -> SessionKey<'t
         id: text_str(text, row.id),
         created_at: row.created_at,
         cwd,
-        label: row.label.map(|s| text_str(text, s)),
-        title: row.title.map(|s| text_str(text, s)),
+        label: row.label.get().map(|s| text_str(text, s)),
+        title: row.title.get().map(|s| text_str(text, s)),
     }
 }
 
@@ -517,16 +551,16 @@ impl SessionTable {
                 id: self.str(r.id).to_string(),
                 created_at: r.created_at,
                 cwd: self.cwd_text(row).map(str::to_string),
-                label: r.label.map(|s| self.str(s).to_string()),
+                label: r.label.get().map(|s| self.str(s).to_string()),
             },
             locator: Locator {
                 store: r.store as usize,
                 format: self.format_of(row),
                 name: Arc::from(bytes(&self.text, r.name)),
             },
-            title: r.title.map(|s| self.str(s).to_string()),
-            capacity: r.capacity,
-            unreadable: r.unreadable.map(|s| self.str(s).to_string()),
+            title: r.title.get().map(|s| self.str(s).to_string()),
+            capacity: r.capacity(),
+            unreadable: r.unreadable.get().map(|s| self.str(s).to_string()),
             skipped_lines: r.skipped_lines,
             stamp: r.stamp,
         })

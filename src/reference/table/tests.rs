@@ -187,6 +187,12 @@ fn a_bad_limit_is_refused() {
     }
 }
 
+/// A row stays at 88 bytes: 100,000 of them are a table.
+#[test]
+fn a_row_is_88_bytes() {
+    assert_eq!(std::mem::size_of::<Row>(), 88);
+}
+
 /// A session comes back from the table as it went in.
 #[test]
 fn sessions_round_trip() {
@@ -196,13 +202,18 @@ fn sessions_round_trip() {
     with_all.skipped_lines = 4;
     with_all.locator.store = 2;
     with_all.locator.format = "codex";
+    // Empty strings and a capacity of 0 are kept apart from none.
+    let mut empties = session("e", 2, Some(""), Some(""), Some(""));
+    empties.capacity = Some(0);
+    empties.unreadable = Some(String::new());
     let sessions = vec![
         session("a", 1, None, None, None),
         with_all,
         session("c", 9, Some("/w"), None, None),
+        empties,
     ];
     let table: SessionTable = sessions.iter().cloned().collect();
-    assert_eq!(table.len(), 3);
+    assert_eq!(table.len(), 4);
     for s in &sessions {
         assert_eq!(table.get(s.id()).as_ref(), Some(s));
     }
