@@ -95,6 +95,18 @@ impl<V> ByName<V> {
         if other.entries.is_empty() {
             return;
         }
+        // All after mine (a first scan's batches come in name order): an
+        // append, which grows the list where it lies instead of copying
+        // it into a new one beside it (100,000 files are 14 MiB).
+        let after = match (self.entries.last(), other.entries.first()) {
+            (Some((last, _)), Some((first, _))) => last < first,
+            _ => true,
+        };
+        if after {
+            self.entries.reserve_exact(other.entries.len());
+            self.entries.extend(other.entries);
+            return;
+        }
         let mut merged = Vec::with_capacity(self.entries.len() + other.entries.len());
         let mut mine = std::mem::take(&mut self.entries).into_iter().peekable();
         for entry in other.entries {
@@ -166,5 +178,17 @@ mod tests {
         ]));
         assert_eq!(names(&m), ["a", "b", "c", "e", "f"]);
         assert_eq!(m.get(b"c"), Some(&30));
+    }
+
+    #[test]
+    fn a_merge_of_names_all_after_appends_them() {
+        let mut m = ByName::from_sorted(Vec::new());
+        m.merge(ByName::from_sorted(vec![(name("a"), 1), (name("b"), 2)]));
+        m.merge(ByName::from_sorted(vec![(name("c"), 3), (name("d"), 4)]));
+        assert_eq!(names(&m), ["a", "b", "c", "d"]);
+        // The same name at the seam is one entry, the merged value.
+        m.merge(ByName::from_sorted(vec![(name("d"), 40), (name("e"), 5)]));
+        assert_eq!(names(&m), ["a", "b", "c", "d", "e"]);
+        assert_eq!(m.get(b"d"), Some(&40));
     }
 }
