@@ -21,7 +21,6 @@ use super::discover::{self, Walk};
 use super::election;
 use super::file_state::{FileState, Found};
 use super::record::{Payload, PayloadBuffer, Record};
-use super::release;
 use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
 use crate::formats::{aider, FormatChoice, HeaderState};
@@ -247,8 +246,9 @@ impl Catalog {
 
     /// Scans the next batch of a walk begun by [`Self::begin_walk`] into
     /// the catalog and elects; whether a batch is left. With `release`
-    /// (now), the scanners of the batch's old logs are let go of at once
-    /// ([`release::let_go_of_read`]): a long-lived face's first scan.
+    /// (now), the scanners of the batch's old logs are let go of as they
+    /// are read ([`super::release::let_go_of_read`]): a long-lived face's
+    /// first scan.
     pub(super) fn scan_batch(
         &mut self,
         batches: &mut Batches,
@@ -257,10 +257,7 @@ impl Catalog {
         let Some(batch) = batches.next(self.files.len()) else {
             return false;
         };
-        let mut scanned = refresh_all(batch, self.format, self.titles);
-        if let Some(now) = release {
-            release::let_go_of_read(&mut scanned, now);
-        }
+        let scanned = refresh_all(batch, self.format, self.titles, release);
         self.files.merge(ByName::from_sorted(scanned));
         self.elect();
         !batches.is_empty()
