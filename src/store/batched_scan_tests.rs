@@ -6,8 +6,9 @@ use std::fs;
 use std::path::Path;
 use std::time::SystemTime;
 
-use super::catalog::{Catalog, KEEP_SCANNER_FOR};
+use super::catalog::Catalog;
 use super::file_state::Found;
+use super::release::KEEP_SCANNER_FOR;
 use crate::formats::FormatChoice;
 use crate::model::Session;
 

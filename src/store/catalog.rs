@@ -21,15 +21,11 @@ use super::discover::{self, Walk};
 use super::election;
 use super::file_state::{FileState, Found};
 use super::record::{Payload, PayloadBuffer, Record};
+use super::release::KEEP_SCANNER_FOR;
 use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
 use crate::formats::{aider, FormatChoice, HeaderState};
 use crate::model::{Locator, Session, SessionSink};
-
-/// How long after its last write a log keeps its scanner once the
-/// first index is recorded ([`Catalog::release_scanners`]): a session
-/// written to within the hour is likely to grow again soon.
-pub(crate) const KEEP_SCANNER_FOR: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// All sessions of one store root.
 #[derive(Debug, Clone)]

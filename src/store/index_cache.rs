@@ -214,8 +214,8 @@ fn hash(bytes: &[u8]) -> u64 {
 mod tests {
     use super::*;
     use crate::formats::FormatChoice;
-    use crate::store::catalog::KEEP_SCANNER_FOR;
     use crate::store::file_state::Found;
+    use crate::store::release::KEEP_SCANNER_FOR;
 
     fn header(id: &str, created_at: u64) -> String {
         format!(

@@ -7,9 +7,14 @@
 use std::sync::Arc;
 use std::time::SystemTime;
 
-use super::catalog::KEEP_SCANNER_FOR;
 use super::file_state::{FileState, Found};
 use super::record::{Payload, PayloadBuffer};
+
+/// How long after its last write a log keeps its scanner in a long-lived
+/// face (here, and once the first index is recorded, in the catalog's
+/// `release_scanners`): a session written to within the hour is likely to
+/// grow again soon.
+pub(crate) const KEEP_SCANNER_FOR: std::time::Duration = std::time::Duration::from_secs(3600);
 
 /// Keeps what the scanners of `scanned` found, as an index cache records
 /// it, in place of each scanner that will not be asked again: of a log
@@ -19,7 +24,7 @@ use super::record::{Payload, PayloadBuffer};
 /// asks its parent's scanner for its label), and that is no sub-agent
 /// itself (its label comes from a parent that may not be scanned yet).
 /// The index cache's own release, when it is written, takes care of those
-/// kept here ([`super::Catalog::release_scanners`]).
+/// kept here (the catalog's `release_scanners`).
 pub(super) fn let_go_of_read(scanned: &mut [(Arc<[u8]>, FileState)], now: SystemTime) {
     let mut buffer = PayloadBuffer::default();
     let mut released = Vec::new();

@@ -161,8 +161,8 @@ fn sub_agents_beside_the_session_get_the_task_description() {
 /// labels are those of one pass, whatever the batches.
 #[test]
 fn sub_agents_and_the_parents_that_title_them_keep_their_scanners() {
-    use crate::store::catalog::KEEP_SCANNER_FOR;
     use crate::store::file_state::Found;
+    use crate::store::release::KEEP_SCANNER_FOR;
     let dir = tempfile::tempdir().unwrap();
     sub_agent_project(dir.path());
     let choice = crate::formats::FormatChoice::Fixed(&ClaudeCode);
