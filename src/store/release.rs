@@ -1,8 +1,8 @@
 //! Letting go of the scanners of a first scan's old logs as they are read
-//! (every [`super::scan`] worker's 1,024 logs), while the scan goes on,
-//! rather than once it has ended: at 100,000 logs
-//! their scanners were the largest part of a long-lived face's peak
-//! (issue 29 item 6), held until the index cache was written.
+//! (every 1,024 logs of each [`super::scan`] worker), while the scan goes
+//! on, rather than once it has ended: at 100,000 logs their scanners were
+//! the largest part of a long-lived face's peak (issue 29 item 6), held
+//! until the index cache was written.
 
 use std::sync::Arc;
 use std::time::SystemTime;
