@@ -14,9 +14,19 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-/// The file every skip of every test binary is appended to.
+/// The file every skip of every test binary is appended to: in the
+/// target's `tmp` folder, which cargo names to integration tests; the
+/// library's own unit tests (which include this file too) find it from
+/// their binary's place, `<target>/<profile>/deps/`.
 pub fn skips_file() -> PathBuf {
-    PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("hydra-test-skips.txt")
+    let tmp = match option_env!("CARGO_TARGET_TMPDIR") {
+        Some(dir) => PathBuf::from(dir),
+        None => std::env::current_exe()
+            .ok()
+            .and_then(|exe| Some(exe.parent()?.parent()?.parent()?.join("tmp")))
+            .unwrap_or_else(std::env::temp_dir),
+    };
+    tmp.join("hydra-test-skips.txt")
 }
 
 /// Records that the running test is skipped for `why`; panics (the test
@@ -50,10 +60,15 @@ pub fn skipped(why: &str) {
     let line = format!("{binary} {name}: {why}\n");
     // One write of one short line with O_APPEND: lines of tests running
     // at once in other threads or binaries do not interleave.
+    let file = skips_file();
+    if let Some(dir) = file.parent() {
+        // Cargo makes it for integration tests, not for unit tests.
+        let _ = std::fs::create_dir_all(dir);
+    }
     let written = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(skips_file())
+        .open(&file)
         .and_then(|mut f| f.write_all(line.as_bytes()));
     if let Err(e) = written {
         panic!("cannot count a skip in {}: {e}", skips_file().display());
