@@ -495,6 +495,8 @@ mod tests {
 
     use super::*;
 
+    use crate::model::{Locator, ReadError, ReadSummary, Role, SessionHeader, Version};
+
     #[test]
     fn the_heap_is_given_back_at_each_commit_and_every_16_mib_of_text() {
         let mut trims = Trims::default();
@@ -506,7 +508,6 @@ mod tests {
         assert!(!trims.due(false, 46 * mib), "counted from the commit's");
         assert!(trims.due(false, 47 * mib));
     }
-    use crate::model::{Locator, ReadError, ReadSummary, Role, SessionHeader, Version};
 
     /// Stamps made of the log's name; the log named `gone` has none.
     struct Named;

@@ -645,9 +645,6 @@ impl SessionStore for FsStore {
 }
 
 impl FsStore {
-    /// The store list's notes, each store's in list order (with
-    /// `all_skipped`, a store whose every file was skipped says so first),
-    /// then the ids two stores hold.
     /// For each member of the list, whether a store after it holds a
     /// session (its databases, then each later member and theirs): only
     /// then are the ids up to it kept, to tell the ones that repeat. A
@@ -665,6 +662,9 @@ impl FsStore {
         after
     }
 
+    /// The store list's notes, each store's in list order (with
+    /// `all_skipped`, a store whose every file was skipped says so first),
+    /// then the ids two stores hold.
     fn notes_of_list(&self, all_skipped: bool) -> Vec<StoreNote> {
         let mut notes: Vec<StoreNote> = self
             .members
