@@ -208,7 +208,11 @@ pub(crate) fn encode(out: &mut Out, r: &Record) {
     out.u64(r.consumed);
     out.u8(u8::from(r.full));
     out.u8(u8::from(r.winner));
-    match &r.payload {
+    write_payload(out, &r.payload);
+}
+
+fn write_payload(out: &mut Out, payload: &Payload) {
+    match payload {
         Payload::Cached(c) => out.0.extend_from_slice(c.raw()),
         Payload::Values(header, meta) => {
             write_header(out, header);
@@ -268,7 +272,7 @@ fn write_meta(out: &mut Out, meta: &ScanMeta) {
 /// cache keeps it, before any cache is written.
 #[derive(Default)]
 pub(crate) struct PayloadBuffer {
-    out: Vec<u8>,
+    out: Out,
     ends: Vec<u32>,
 }
 
@@ -276,23 +280,15 @@ impl PayloadBuffer {
     /// Appends one payload; `false` (nothing kept) once the buffer would
     /// pass the 4 GiB a [`Cached`] can point into.
     pub fn push(&mut self, payload: &Payload) -> bool {
-        let mark = self.out.len();
-        let mut out = Out(std::mem::take(&mut self.out));
-        match payload {
-            Payload::Cached(c) => out.0.extend_from_slice(c.raw()),
-            Payload::Values(header, meta) => {
-                write_header(&mut out, header);
-                write_meta(&mut out, meta);
-            }
-        }
-        self.out = out.0;
-        match u32::try_from(self.out.len()) {
+        let mark = self.out.0.len();
+        write_payload(&mut self.out, payload);
+        match u32::try_from(self.out.0.len()) {
             Ok(end) => {
                 self.ends.push(end);
                 true
             }
             Err(_) => {
-                self.out.truncate(mark);
+                self.out.0.truncate(mark);
                 false
             }
         }
@@ -300,7 +296,7 @@ impl PayloadBuffer {
 
     /// Every payload pushed, in order, sharing the buffer.
     pub fn finish(self) -> Vec<Cached> {
-        let bytes = Arc::new(self.out);
+        let bytes = Arc::new(self.out.0);
         let mut start = 0;
         self.ends
             .into_iter()
@@ -404,6 +400,7 @@ fn read_payload<'a>(input: &mut In<'a>) -> Option<PayloadView<'a>> {
 }
 
 /// Bytes being written.
+#[derive(Default)]
 pub(crate) struct Out(pub Vec<u8>);
 
 impl Out {
