@@ -402,6 +402,8 @@ fn the_project_root_is_the_cwd_and_sub_agents_live_in_the_parents_folder() {
         parent_scan.child_title("child-2").as_deref(),
         Some("old_agent_tool")
     );
+    // The store keeps this scanner while children may ask it.
+    assert!(parent_scan.names_children());
 
     let child = jsonl(&[
         r#"{"sessionId":"child-1","projectHash":"h","kind":"subagent"}"#,
@@ -415,6 +417,7 @@ fn the_project_root_is_the_cwd_and_sub_agents_live_in_the_parents_folder() {
         ("s1/child-1", Some("/home/me/myproj"))
     );
     assert_eq!(child_scan.parent(), Some(("s1".into(), "child-1".into())));
+    assert!(!child_scan.names_children());
     let (_, summary) = read_at(&child, Some(child_path));
     assert_eq!(summary.unwrap().header, h);
     // Outside a `chats` folder: no cwd, no parent.
