@@ -27,6 +27,10 @@ pub struct SessionTerms {
     /// last message it was counted in (a term counts once per message).
     words: FxHashMap<Box<str>, (u32, u32)>,
     stems: FxHashMap<Box<str>, u32>,
+    /// The texts added since `begin`: the number of the last one.
+    texts: u32,
+    /// Their bytes.
+    bytes: usize,
 }
 
 impl Default for SessionTerms {
@@ -42,35 +46,59 @@ impl SessionTerms {
             forms: Forms::new(),
             words: FxHashMap::default(),
             stems: FxHashMap::default(),
+            texts: 0,
+            bytes: 0,
         }
     }
 
     /// The `words` and `stems` values ([`counted`] entries) of a session
-    /// whose texts (each message, the titles) are `texts`. The entries
-    /// come in no particular order: neither field keeps positions, so
-    /// the order changes nothing in the index.
+    /// whose texts (each message, the titles) are `texts`.
+    #[cfg(test)]
     pub fn of<'a>(&mut self, texts: impl Iterator<Item = &'a str>) -> (String, String) {
+        self.begin();
+        for text in texts {
+            self.add(text);
+        }
+        self.finish()
+    }
+
+    /// Starts a session: its texts come one by one ([`Self::add`]), so a
+    /// large session's messages need not all be held (issue 29 item 6).
+    pub fn begin(&mut self) {
         self.words.clear();
         self.stems.clear();
-        let mut bytes = 0;
-        for (message, text) in (1u32..).zip(texts) {
-            bytes += text.len();
-            let mut stream = self.analyzer.token_stream(text);
-            while stream.advance() {
-                let term = stream.token().text.as_str();
-                match self.words.get_mut(term) {
-                    Some((count, last)) => {
-                        if *last != message {
-                            *last = message;
-                            *count = (*count + 1).min(SESSION_TF);
-                        }
+        self.texts = 0;
+        self.bytes = 0;
+    }
+
+    /// One more text of the session (a message, a title).
+    pub fn add(&mut self, text: &str) {
+        self.texts = self.texts.saturating_add(1);
+        let message = self.texts;
+        self.bytes += text.len();
+        let mut stream = self.analyzer.token_stream(text);
+        while stream.advance() {
+            let term = stream.token().text.as_str();
+            match self.words.get_mut(term) {
+                Some((count, last)) => {
+                    if *last != message {
+                        *last = message;
+                        *count = (*count + 1).min(SESSION_TF);
                     }
-                    None => {
-                        self.words.insert(term.into(), (1, message));
-                    }
+                }
+                None => {
+                    self.words.insert(term.into(), (1, message));
                 }
             }
         }
+    }
+
+    /// The `words` and `stems` values ([`counted`] entries) of the texts
+    /// added since [`Self::begin`]. The entries come in no particular
+    /// order: neither field keeps positions, so the order changes nothing
+    /// in the index.
+    pub fn finish(&mut self) -> (String, String) {
+        let bytes = self.bytes;
         // About a tenth of the text is distinct terms; most of a
         // session's value is written without growing the string again.
         let mut words_out = String::with_capacity(bytes / 8);

@@ -12,25 +12,24 @@
 //! most the uncommitted tail; readers see only commits.
 
 use std::borrow::Cow;
-use std::hash::Hasher;
 
-use tantivy::{doc, IndexWriter, TantivyDocument, Term};
+use tantivy::{IndexWriter, TantivyDocument, Term};
 
 use super::backlog::{self, Backlog, Queued};
 use super::error::SearchError;
 use super::index::{Indexed, Manifest, SearchIndex};
 use super::paged::Pager;
-use super::schema::{self, cwd_ancestors};
+pub use super::report::SyncReport;
+use super::session_docs::{Meta, Out, Outcome, SessionDocs, Start, SurfaceHash};
 use super::session_terms::SessionTerms;
-use crate::model::{Cancelled, Entry, Event, Session, SessionList, SessionReader};
+use super::surface::{FirstPass, FirstRead, Plan, Stream};
+use crate::model::{
+    Cancelled, Entry, Event, ReadError, ReadSummary, Session, SessionList, SessionReader,
+};
 use crate::reference::projection::{Message, Projector};
 
 /// Changed sessions between two commits.
 const COMMIT_EVERY: usize = 500;
-
-/// A document's own bytes beside its texts (its fields' values and
-/// addresses), as the writer's queue counts them ([`backlog`]).
-const DOC_BYTES: usize = 128;
 
 /// The writer's memory budget: tantivy flushes a segment when it is used.
 /// It checks between documents, so a document's own terms come on top:
@@ -71,31 +70,6 @@ impl Trims {
             self.at = text_bytes;
         }
         due
-    }
-}
-
-/// What one sync did.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct SyncReport {
-    /// Sessions indexed for the first time.
-    pub added: usize,
-    /// Sessions that only grew: their new messages were added.
-    pub appended: usize,
-    /// Sessions indexed again (shadowed, rewound, rewritten).
-    pub reindexed: usize,
-    /// Sessions removed (their log is gone).
-    pub removed: usize,
-    /// Messages written.
-    pub messages: u64,
-    /// Their text, in bytes.
-    pub text_bytes: u64,
-    /// Sessions whose log could not be read (left out until it can).
-    pub unreadable: usize,
-}
-
-impl SyncReport {
-    pub fn changed(&self) -> bool {
-        self.added + self.appended + self.reindexed + self.removed > 0
     }
 }
 
@@ -197,15 +171,18 @@ pub fn sync(
             continue;
         };
         let session = session.as_ref();
+        let out = Out {
+            writer: &writer,
+            backlog: &backlog,
+            fields: f,
+            cancelled,
+        };
         index_session(
-            &writer,
-            &backlog,
-            index,
+            out,
             session,
             version,
             reader,
             manifest.get(session.id()),
-            cancelled,
             &mut report,
             &mut terms,
         )?;
@@ -290,49 +267,77 @@ fn commit(writer: &mut IndexWriter<Queued>, index: &SearchIndex) -> Result<(), S
 }
 
 /// Reads one changed session and writes what changed of it.
-#[allow(clippy::too_many_arguments)]
 fn index_session(
-    writer: &IndexWriter<Queued>,
-    backlog: &std::sync::Arc<Backlog>,
-    index: &SearchIndex,
+    out: Out<'_>,
     session: &Session,
     version: u64,
     reader: &dyn SessionReader,
     before: Option<&Indexed>,
-    cancelled: Cancelled<'_>,
     report: &mut SyncReport,
     terms: &mut SessionTerms,
 ) -> Result<(), SearchError> {
-    let f = &index.fields;
-    let id = session.id();
-    let mut projector = Projector::new(None, usize::MAX);
-    let summary = match reader.read(session, cancelled, &mut |entry| {
-        projector.push(capped(entry))
-    }) {
-        Ok(summary) => summary,
-        Err(_) => {
-            // Unreadable now: it leaves the results until it reads again.
-            if before.is_some() {
-                writer.delete_term(Term::from_field_text(f.session, id));
+    let cancelled = out.cancelled;
+    let mut first = FirstPass::default();
+    let Ok(summary) = reader.read(session, cancelled, &mut |entry| first.push(capped(entry)))
+    else {
+        // Unreadable now: it leaves the results until it reads again.
+        return unreadable(out, session, report);
+    };
+    let meta = Meta::of(session, &summary, version);
+    let again = |sink: &mut dyn FnMut(Entry<'_>)| {
+        reader.read_range(session, Some(summary.bytes), cancelled, sink)
+    };
+    let messages = match first.finish() {
+        FirstRead::Held(messages) => messages,
+        FirstRead::Large(plan) => {
+            return write_streamed(out, &meta, &plan, &again, before, report, terms)
+        }
+        FirstRead::Unordered => {
+            let mut projector = Projector::new(None, usize::MAX);
+            if again(&mut |entry| projector.push(capped(entry))).is_err() {
+                return unreadable(out, session, report);
             }
-            report.unreadable += 1;
-            return Ok(());
+            projector.finish().messages
         }
     };
-    let messages = projector.finish().messages;
-    let hashes = surface_hashes(&messages);
+    write_held(out, &meta, messages, before, report, terms)
+}
+
+/// A session that cannot be read now leaves the results until it can.
+fn unreadable(out: Out<'_>, session: &Session, report: &mut SyncReport) -> Result<(), SearchError> {
+    out.delete_session(session.id());
+    report.unreadable += 1;
+    Ok(())
+}
+
+/// The session's log read again, the same bytes as the first read.
+type ReadAgain<'a> = dyn Fn(&mut dyn FnMut(Entry<'_>)) -> Result<ReadSummary, ReadError> + 'a;
+
+/// Writes a session whose surface is held: what changed of it.
+fn write_held(
+    out: Out<'_>,
+    meta: &Meta<'_>,
+    messages: Vec<Message>,
+    before: Option<&Indexed>,
+    report: &mut SyncReport,
+    terms: &mut SessionTerms,
+) -> Result<(), SearchError> {
     let kept = before.and_then(|b| {
         let n = usize::try_from(b.messages).ok()?;
-        (n <= messages.len() && hashes[n] == b.surface_hash).then_some(n)
+        let prefix = messages.get(..n)?;
+        let mut hash = SurfaceHash::default();
+        prefix.iter().for_each(|m| hash.add(m.into()));
+        (hash.value() == b.surface_hash).then_some(n)
     });
     let first_new = match (before, kept) {
         (Some(_), Some(n)) => {
-            writer.delete_term(Term::from_field_text(f.session_doc, id));
+            out.writer
+                .delete_term(Term::from_field_text(out.fields.session_doc, meta.id));
             report.appended += 1;
             n
         }
         (Some(_), None) => {
-            writer.delete_term(Term::from_field_text(f.session, id));
+            out.delete_session(meta.id);
             report.reindexed += 1;
             0
         }
@@ -341,84 +346,78 @@ fn index_session(
             0
         }
     };
-    let agent = session.locator.format;
-    let cwd = summary
-        .header
-        .cwd
-        .as_deref()
-        .or(session.header.cwd.as_deref());
-    let cwd_paths = cwd.map(cwd_ancestors).unwrap_or_default();
-    let created_at = summary.header.created_at;
-    let title = summary.title.as_deref().or(session.title.as_deref());
-    let label = summary.header.label.as_deref();
-    let mut session_doc = doc!(
-        f.kind => schema::SESSION,
-        f.session => id,
-        f.session_doc => id,
-        f.role => schema::TITLE_ROLE,
-        f.turn => 0u64,
-        f.time => created_at,
-        f.agent => agent,
-        f.version => version,
-        f.messages => messages.len() as u64,
-        f.surface_hash => hashes[messages.len()],
-    );
-    let titles: Vec<&str> = title.into_iter().chain(label).collect();
-    session_doc.add_text(f.text, titles.join("\n"));
-    if let Some(title) = title {
-        session_doc.add_text(f.title, title);
-    }
-    if let Some(label) = label {
-        session_doc.add_text(f.display_title, label);
-    }
-    if let Some(cwd) = cwd {
-        session_doc.add_text(f.cwd, cwd);
-    }
-    for path in &cwd_paths {
-        session_doc.add_text(f.cwd_path, path);
-    }
-    // Every message's terms, not only the new ones': the session document
-    // is replaced whole on an append.
-    let texts = messages
-        .iter()
-        .map(|m| m.text.as_str())
-        .chain(titles.iter().copied());
-    let (words, stems) = terms.of(texts);
-    session_doc.add_text(f.words, &words);
-    session_doc.add_text(f.stems, &stems);
-    let bytes = DOC_BYTES
-        + words.len()
-        + stems.len()
-        + 2 * titles.iter().map(|t| t.len()).sum::<usize>()
-        + cwd.map_or(0, str::len)
-        + cwd_paths.iter().map(String::len).sum::<usize>();
-    drop((words, stems));
-    writer.add_document(backlog.admit(session_doc, bytes, cancelled))?;
+    let mut docs = SessionDocs::new(out, meta, Start::From(first_new), terms, report);
     // Each message is let go once its document holds its copy: a large
     // session is not held twice over while its documents wait for the
     // indexing thread.
-    for (turn, message) in messages.into_iter().enumerate().skip(first_new) {
-        let mut message_doc = doc!(
-            f.kind => schema::MESSAGE,
-            f.session => id,
-            f.role => message.role.as_str(),
-            f.turn => turn as u64 + 1,
-            f.time => created_at,
-            f.agent => agent,
-            f.text => message.text.as_str(),
-            f.seq => message.seq,
-        );
-        for path in &cwd_paths {
-            message_doc.add_text(f.cwd_path, path);
-        }
-        let bytes =
-            DOC_BYTES + message.text.len() + cwd_paths.iter().map(String::len).sum::<usize>();
-        report.text_bytes += message.text.len() as u64;
+    for message in messages {
+        docs.message((&message).into());
         drop(message);
-        writer.add_document(backlog.admit(message_doc, bytes, cancelled))?;
-        report.messages += 1;
+    }
+    docs.finish().map(drop)
+}
+
+/// Writes a large session from a second read of its log (surface.rs),
+/// and a third when the messages indexed before are no longer its first.
+fn write_streamed(
+    out: Out<'_>,
+    meta: &Meta<'_>,
+    plan: &Plan,
+    again: &ReadAgain<'_>,
+    before: Option<&Indexed>,
+    report: &mut SyncReport,
+    terms: &mut SessionTerms,
+) -> Result<(), SearchError> {
+    let start = match before {
+        Some(b) => Start::IfPrefix {
+            messages: usize::try_from(b.messages).unwrap_or(usize::MAX),
+            hash: b.surface_hash,
+        },
+        None => Start::From(0),
+    };
+    let outcome = match stream_once(out, meta, plan, again, start, report, terms)? {
+        Some(Outcome::Reindex) => {
+            out.delete_session(meta.id);
+            report.reindexed += 1;
+            match stream_once(out, meta, plan, again, Start::From(0), report, terms)? {
+                Some(_) => return Ok(()),
+                None => None,
+            }
+        }
+        other => other,
+    };
+    match outcome {
+        Some(Outcome::Written { appended: true }) => report.appended += 1,
+        Some(_) => report.added += 1,
+        // The log changed or vanished between the reads: what was
+        // written of it goes, and the next sync reads it again.
+        None => {
+            out.delete_session(meta.id);
+            report.unreadable += 1;
+        }
     }
     Ok(())
+}
+
+/// One read of a large session that writes its documents as they come;
+/// `None` when the read failed or found another log than the plan's.
+fn stream_once(
+    out: Out<'_>,
+    meta: &Meta<'_>,
+    plan: &Plan,
+    again: &ReadAgain<'_>,
+    start: Start,
+    report: &mut SyncReport,
+    terms: &mut SessionTerms,
+) -> Result<Option<Outcome>, SearchError> {
+    let mut docs = SessionDocs::new(out, meta, start, terms, report);
+    let mut stream = Stream::new(plan.clone());
+    let read = again(&mut |entry| stream.push(capped(entry), &mut |m| docs.message(m)));
+    stream.begin(&mut |m| docs.message(m));
+    if read.is_err() || !stream.agrees() {
+        return Ok(None);
+    }
+    docs.finish().map(Some)
 }
 
 /// `entry` with a message's or a checkpoint's text cut to its first
@@ -458,22 +457,6 @@ fn cut(text: Cow<'_, str>) -> Cow<'_, str> {
             Cow::Owned(t)
         }
     }
-}
-
-/// `out[n]`: the hash of the first `n` messages (role and text), so an
-/// append is recognised by the hash of the prefix indexed before.
-fn surface_hashes(messages: &[Message]) -> Vec<u64> {
-    let mut h = rustc_hash::FxHasher::default();
-    let mut out = Vec::with_capacity(messages.len() + 1);
-    out.push(h.finish());
-    for m in messages {
-        h.write(m.role.as_str().as_bytes());
-        h.write_u8(u8::from(m.checkpoint));
-        h.write_usize(m.text.len());
-        h.write(m.text.as_bytes());
-        out.push(h.finish());
-    }
-    out
 }
 
 /// A hash of the log's current stamp (what the store's own change
@@ -567,6 +550,83 @@ mod tests {
         assert_eq!(version_hash(&Named, &unlisted), read);
         assert_ne!(read, 0);
         assert_eq!(version_hash(&Named, &session("gone")), 0);
+    }
+
+    /// A log read once per call, each read the next of `logs` (the last
+    /// one again once they run out): a log that changes between reads.
+    struct Changing {
+        logs: std::sync::Mutex<Vec<Vec<Entry<'static>>>>,
+    }
+
+    impl SessionReader for Changing {
+        fn read_range(
+            &self,
+            session: &Session,
+            _: Option<u64>,
+            _: Cancelled<'_>,
+            sink: &mut dyn FnMut(Entry<'_>),
+        ) -> Result<ReadSummary, ReadError> {
+            let mut logs = self.logs.lock().unwrap();
+            let log = if logs.len() > 1 {
+                logs.remove(0)
+            } else {
+                logs[0].clone()
+            };
+            log.into_iter().for_each(sink);
+            Ok(ReadSummary {
+                header: session.header.clone(),
+                captured_through_seq: None,
+                title: None,
+                capacity: None,
+                skipped_lines: 0,
+                bytes: 0,
+            })
+        }
+
+        fn version(&self, _: &Session) -> Option<Version> {
+            Some(Version(b"v".to_vec()))
+        }
+
+        fn link_target(&self, _: &Session) -> Option<String> {
+            None
+        }
+    }
+
+    /// Issue 29 item 6: a large session is written from a second read; a
+    /// log that changed between the two leaves nothing of it in the index
+    /// (the next sync reads it again), and one read twice alike is there.
+    #[test]
+    fn a_log_that_changed_between_the_two_reads_leaves_nothing() {
+        let summary = |through| Entry {
+            seq: 3,
+            event: Event::Checkpoint {
+                through_seq: through,
+                text: Cow::Borrowed("a summary of the early work"),
+            },
+        };
+        let log = |through| {
+            vec![
+                Entry::message(1, Role::User, "a question long enough to stream"),
+                Entry::message(2, Role::Assistant, "an answer long enough to stream"),
+                summary(through),
+            ]
+        };
+        let dir = tempfile::tempdir().unwrap();
+        let index = SearchIndex::open_or_create(dir.path(), 0).unwrap();
+        let sessions = vec![session("s")];
+        let reader = Changing {
+            logs: std::sync::Mutex::new(vec![log(1), log(2)]),
+        };
+        let sync_now = || sync(&index, &sessions, &reader, &|| false, &mut |_, _| {}, 0);
+        let changed = sync_now().unwrap();
+        assert_eq!((changed.added, changed.unreadable), (0, 1), "{changed:?}");
+        assert!(index.manifest().unwrap().is_empty());
+        let read_alike = sync_now().unwrap();
+        assert_eq!((read_alike.added, read_alike.unreadable), (1, 0));
+        let indexed = index.manifest().unwrap();
+        let s = indexed.get("s").unwrap();
+        // The summary alone: the second log's shadows both messages.
+        assert_eq!(s.messages, 1);
     }
 
     /// Issue 27 item 9: a message's text is cut to its first MiB, at a
