@@ -135,9 +135,13 @@ impl Pages {
     }
 }
 
-/// Lets go of [`Pages`] every [`Pager::EVERY`] while it lives, and once
-/// more when it goes: what a build reads (the merges read whole segments)
-/// then stays resident for a tenth of a second at most.
+/// Lets go of [`Pages`] while it lives, whenever more than
+/// [`Pager::KEPT`] of mapped pages came since the last time (looked at
+/// every [`Pager::EVERY`]), and once more when it goes. A merge reads
+/// whole segments, at 100–200 MB/s: let go every 100 ms, its pages were
+/// 10–13 MiB of the language server's memory at the moments it peaked
+/// (docs/performance.md, stop 44); looked at every 10 ms they stay within
+/// a few MiB, and a build that maps nothing new lets go of nothing.
 pub struct Pager {
     stop: Option<mpsc::Sender<()>>,
     thread: Option<JoinHandle<()>>,
@@ -145,7 +149,10 @@ pub struct Pager {
 }
 
 impl Pager {
-    pub const EVERY: Duration = Duration::from_millis(100);
+    pub const EVERY: Duration = Duration::from_millis(10);
+    /// The mapped pages a build may hold beyond what it held after the
+    /// last release.
+    pub const KEPT: u64 = 2 << 20;
 
     pub fn start(pages: Pages) -> Pager {
         let (stop, stopped) = mpsc::channel::<()>();
@@ -155,7 +162,7 @@ impl Pager {
             .name("search-pager".into())
             .spawn(move || {
                 while let Err(RecvTimeoutError::Timeout) = stopped.recv_timeout(Self::EVERY) {
-                    released.release();
+                    released.release_above(Self::KEPT);
                 }
             })
             .ok();
