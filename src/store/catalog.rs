@@ -21,7 +21,7 @@ use super::discover::{self, Walk};
 use super::election;
 use super::file_state::{FileState, Found};
 use super::record::{Payload, PayloadBuffer, Record};
-use super::release::KEEP_SCANNER_FOR;
+use super::release;
 use super::scan::{refresh_all, refresh_state, Batches, Walker, Work};
 use super::stamp::Stamp;
 use crate::formats::{aider, FormatChoice, HeaderState};
@@ -536,7 +536,8 @@ impl Catalog {
     }
 
     /// Lets go of the scanners of the logs not written to within
-    /// [`KEEP_SCANNER_FOR`] of `now`, keeping instead what the index cache
+    /// [`release::KEEP_SCANNER_FOR`] of `now`, or not among the
+    /// [`release::MOST_HOT`] written last, keeping instead what the index cache
     /// records of them, in one buffer of those records' payloads alone. A
     /// scanner is what resumes a log after an append; of 100,000 logs
     /// nearly all are old and will never grow again, and their scanners
@@ -549,12 +550,17 @@ impl Catalog {
     /// the ones they pointed into (the whole cache file read at start,
     /// names and stamps included; a first scan's batches) are freed.
     pub(crate) fn release_scanners(&mut self, now: SystemTime) {
-        let hot = |stamp: &Stamp| stamp.modified_within(KEEP_SCANNER_FOR, now);
+        let hot = release::hot(
+            self.files.values().map(|state| &state.stamp),
+            now,
+            release::MOST_HOT,
+        );
         let parents: HashSet<Arc<[u8]>> = self
             .files
             .values()
-            .filter(|state| hot(&state.stamp))
-            .filter_map(|state| match &state.found {
+            .zip(&hot)
+            .filter(|(_, hot)| **hot)
+            .filter_map(|(state, _)| match &state.found {
                 Found::Scanner(s) => s.parent(),
                 _ => None,
             })
@@ -564,9 +570,10 @@ impl Catalog {
         let released: Vec<bool> = self
             .files
             .iter()
-            .map(|(rel, state)| {
+            .zip(&hot)
+            .map(|((rel, state), hot)| {
                 let release = match state.found {
-                    Found::Scanner(_) => !hot(&state.stamp) && !parents.contains(rel),
+                    Found::Scanner(_) => !hot && !parents.contains(rel),
                     Found::Cached(_) => true,
                     Found::Not(_) => false,
                 };
