@@ -38,6 +38,13 @@ impl Out<'_> {
             .delete_term(Term::from_field_text(self.fields.session, id));
     }
 
+    /// Removes the session document of session `id` queued before (its
+    /// messages' stay).
+    pub fn delete_session_doc(&self, id: &str) {
+        self.writer
+            .delete_term(Term::from_field_text(self.fields.session_doc, id));
+    }
+
     fn add(&self, doc: tantivy::TantivyDocument, bytes: usize) -> Result<(), SearchError> {
         self.writer
             .add_document(self.backlog.admit(doc, bytes, self.cancelled))?;
@@ -204,10 +211,7 @@ impl<'a> SessionDocs<'a> {
             return;
         }
         if self.hash.value() == hash {
-            self.out.writer.delete_term(Term::from_field_text(
-                self.out.fields.session_doc,
-                self.meta.id,
-            ));
+            self.out.delete_session_doc(self.meta.id);
             self.appended = true;
             self.start = Start::From(messages);
         } else {

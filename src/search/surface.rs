@@ -158,8 +158,8 @@ impl FirstPass {
 /// The sink of a second read: hands on the surface of [`Plan`], in the
 /// order the projector folds it.
 #[derive(Debug)]
-pub struct Stream {
-    plan: Plan,
+pub struct Stream<'a> {
+    plan: &'a Plan,
     begun: bool,
     /// What this read found, to tell whether the log is the one the
     /// first read planned for.
@@ -167,8 +167,8 @@ pub struct Stream {
     order: Order,
 }
 
-impl Stream {
-    pub fn new(plan: Plan) -> Self {
+impl<'a> Stream<'a> {
+    pub fn new(plan: &'a Plan) -> Self {
         Stream {
             plan,
             begun: false,
@@ -273,7 +273,7 @@ mod tests {
             FirstRead::Held(messages) => Some(messages),
             FirstRead::Unordered => None,
             FirstRead::Large(plan) => {
-                let mut stream = Stream::new(plan);
+                let mut stream = Stream::new(&plan);
                 let mut out = Vec::new();
                 for entry in entries {
                     stream.push(entry.clone(), &mut |m| out.push(owned(m)));
@@ -318,7 +318,7 @@ mod tests {
         let FirstRead::Large(plan) = first.finish() else {
             panic!("a session over the bound is large");
         };
-        let mut stream = Stream::new(plan);
+        let mut stream = Stream::new(&plan);
         stream.push(message(1, Role::User, "question"), &mut |_| {});
         assert!(!stream.agrees(), "the checkpoint is gone");
         stream.push(checkpoint(2, 1, "summary"), &mut |_| {});

@@ -281,7 +281,7 @@ fn index_session(
     let Ok(summary) = reader.read(session, cancelled, &mut |entry| first.push(capped(entry)))
     else {
         // Unreadable now: it leaves the results until it reads again.
-        return unreadable(out, session, report);
+        return unreadable(out, session, before, report);
     };
     let meta = Meta::of(session, &summary, version);
     let again = |sink: &mut dyn FnMut(Entry<'_>)| {
@@ -295,7 +295,7 @@ fn index_session(
         FirstRead::Unordered => {
             let mut projector = Projector::new(None, usize::MAX);
             if again(&mut |entry| projector.push(capped(entry))).is_err() {
-                return unreadable(out, session, report);
+                return unreadable(out, session, before, report);
             }
             projector.finish().messages
         }
@@ -303,9 +303,17 @@ fn index_session(
     write_held(out, &meta, messages, before, report, terms)
 }
 
-/// A session that cannot be read now leaves the results until it can.
-fn unreadable(out: Out<'_>, session: &Session, report: &mut SyncReport) -> Result<(), SearchError> {
-    out.delete_session(session.id());
+/// A session that cannot be read now leaves the results until it can
+/// (nothing of it was written by this read).
+fn unreadable(
+    out: Out<'_>,
+    session: &Session,
+    before: Option<&Indexed>,
+    report: &mut SyncReport,
+) -> Result<(), SearchError> {
+    if before.is_some() {
+        out.delete_session(session.id());
+    }
     report.unreadable += 1;
     Ok(())
 }
@@ -331,8 +339,7 @@ fn write_held(
     });
     let first_new = match (before, kept) {
         (Some(_), Some(n)) => {
-            out.writer
-                .delete_term(Term::from_field_text(out.fields.session_doc, meta.id));
+            out.delete_session_doc(meta.id);
             report.appended += 1;
             n
         }
@@ -411,7 +418,7 @@ fn stream_once(
     terms: &mut SessionTerms,
 ) -> Result<Option<Outcome>, SearchError> {
     let mut docs = SessionDocs::new(out, meta, start, terms, report);
-    let mut stream = Stream::new(plan.clone());
+    let mut stream = Stream::new(plan);
     let read = again(&mut |entry| stream.push(capped(entry), &mut |m| docs.message(m)));
     stream.begin(&mut |m| docs.message(m));
     if read.is_err() || !stream.agrees() {
